@@ -1,0 +1,73 @@
+"""Character-span edits: apply them, derive them, build variants from them."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable, Mapping
+
+from arena.records import Edit, Instance, Variant
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """Apply non-overlapping ``edits`` (offsets into ``text``) and return the result.
+
+    Raises ``ValueError`` when an edit's ``before`` does not match ``text`` at its
+    span, or when edits overlap.
+    """
+    ordered = sorted(edits, key=lambda edit: (edit.start, edit.end))
+    pieces: list[str] = []
+    cursor = 0
+    for edit in ordered:
+        if edit.start < cursor:
+            raise ValueError(f"overlapping edits at character {edit.start}")
+        if not 0 <= edit.start <= edit.end <= len(text):
+            raise ValueError(f"edit span {edit.start}:{edit.end} outside a text of {len(text)} characters")
+        if text[edit.start : edit.end] != edit.before:
+            raise ValueError(
+                f"edit {edit.start}:{edit.end} expects {edit.before!r} but the text has "
+                f"{text[edit.start:edit.end]!r}"
+            )
+        pieces.append(text[cursor : edit.start])
+        pieces.append(edit.after)
+        cursor = edit.end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def diff_edits(before: str, after: str) -> tuple[Edit, ...]:
+    """The character edits (per :mod:`difflib`) that turn ``before`` into ``after``,
+    widened to whole words so that they read naturally (``der`` → ``des``, not
+    ``r`` → ``s``).  Applying them to ``before`` gives ``after`` exactly."""
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    spans: list[list[int]] = []  # [i1, i2, j1, j2]
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        # neighbouring text is an unchanged block, so both sides move in step
+        while i1 > 0 and j1 > 0 and not before[i1 - 1].isspace() and before[i1 - 1] == after[j1 - 1]:
+            i1, j1 = i1 - 1, j1 - 1
+        while i2 < len(before) and j2 < len(after) and not before[i2].isspace() and before[i2] == after[j2]:
+            i2, j2 = i2 + 1, j2 + 1
+        if spans and i1 <= spans[-1][1]:
+            spans[-1][1], spans[-1][3] = max(spans[-1][1], i2), max(spans[-1][3], j2)
+        else:
+            spans.append([i1, i2, j1, j2])
+    return tuple(Edit(i1, i2, before[i1:i2], after[j1:j2]) for i1, i2, j1, j2 in spans)
+
+
+def make_variant(
+    instance: Instance,
+    edits: Iterable[Edit],
+    phenomenon: str,
+    meta: Mapping[str, Any] | None = None,
+) -> Variant:
+    """Build a :class:`Variant` of ``instance`` from edits of its reference."""
+    edits = tuple(sorted(edits, key=lambda edit: edit.start))
+    return Variant(instance.id, apply_edits(instance.reference, edits), phenomenon, edits, dict(meta or {}))
+
+
+def variant_from_text(
+    instance: Instance, text: str, phenomenon: str, meta: Mapping[str, Any] | None = None
+) -> Variant:
+    """Build a :class:`Variant` from a finished corrupted text, deriving its edits."""
+    return Variant(instance.id, text, phenomenon, diff_edits(instance.reference, text), dict(meta or {}))

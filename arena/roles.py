@@ -1,0 +1,72 @@
+"""Role protocols of the three performers (structural typing: no inheritance needed).
+
+Every performer class also has a class attribute ``version`` (a string) that goes into
+run signatures; bump it whenever its behaviour changes.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Protocol, Sequence, runtime_checkable
+
+from arena.records import Instance, Judgement, Pair, SequenceScore, Variant
+
+
+@runtime_checkable
+class John(Protocol):
+    """Selects data: yields :class:`Instance` objects in a deterministic order."""
+
+    def instances(self) -> Iterator[Instance]: ...
+
+
+@runtime_checkable
+class Zellig(Protocol):
+    """Corrupts data.
+
+    ``corrupt`` returns *every* candidate corruption of the instance's reference, ``[]``
+    when none applies.  It is a pure function of the instance: no randomness, no I/O
+    after loading.  A Zellig that names a hypothesis may also offer
+    ``detect(text, source=None) -> bool`` (see :class:`Detector`).
+    """
+
+    def corrupt(self, instance: Instance) -> list[Variant]: ...
+
+
+@runtime_checkable
+class Detector(Protocol):
+    """Tells whether a (machine) translation shows the phenomenon a Zellig produces;
+    the arena uses it for the generative rate."""
+
+    def detect(self, text: str, source: str | None = None) -> bool: ...
+
+
+@runtime_checkable
+class Claude(Protocol):
+    """Discriminates: one :class:`Judgement` per :class:`Pair`, same order, batch in,
+    batch out; an empty batch gives an empty list."""
+
+    def judge(self, pairs: Sequence[Pair]) -> list[Judgement]: ...
+
+
+@runtime_checkable
+class ScoringClaude(Claude, Protocol):
+    """A Claude backed by a conditional language model.
+
+    ``score`` returns per (source, target) the sum of natural-log token probabilities,
+    the token count (end-of-sentence token included) and so their mean;
+    ``translate`` returns 1-best translations (beam search).
+    """
+
+    def score(self, sources: Sequence[str], targets: Sequence[str]) -> list[SequenceScore]: ...
+
+    def translate(self, sources: Sequence[str], beam: int = 5) -> list[str]: ...
+
+
+@runtime_checkable
+class AnswerKeyAware(Protocol):
+    """A Claude that is told the answer key before judging (the ``oracle``; for tests
+    and upper bounds only).  ``answers`` maps pair id to the corrupted index."""
+
+    def observe_answers(self, answers: dict[str, int]) -> None: ...
+
+
+ROLES = ("john", "zellig", "claude")

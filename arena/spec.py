@@ -1,0 +1,137 @@
+"""Performer specifications: ``{name, params}``, one syntax everywhere.
+
+On the command line a SPEC is either
+
+- a catalog name with optional params: ``toy-en-de``, ``random:seed=3``,
+  ``hf-seq2seq:model=Helsinki-NLP/opus-mt-en-de,device=cuda``,
+  ``newstest:years=[2009,2010],dir=../shared/data/wmt/newstest``;
+- a ``module:Class`` path for performers outside the repository, also with params:
+  ``mylab.claudes:MyClaude:beam=4``;
+- the path of a YAML file holding ``{name: ..., params: {...}}``.
+
+Param values are read as YAML scalars/flow collections (``3`` is an int, ``true`` a
+bool, ``[1,2]`` a list, anything else a string).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+_CLASS_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+@dataclass(frozen=True)
+class PerformerSpec:
+    """A performer to build: ``name`` (catalog entry or ``module:Class``) and the
+    keyword arguments of its constructor."""
+
+    name: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """A short readable label: the name, with params when there are any."""
+        if not self.params:
+            return self.name
+        inner = ",".join(f"{key}={_short(value)}" for key, value in sorted(self.params.items()))
+        return f"{self.name}:{inner}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "params": dict(self.params)}
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_short(item) for item in value) + "]"
+    return str(value)
+
+
+def _split_top_level(text: str, separator: str) -> list[str]:
+    """Split on ``separator`` outside brackets and quotes."""
+    parts, depth, quote, current = [], 0, "", []
+    for char in text:
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in "[{(":
+            depth += 1
+        elif char in "]})":
+            depth -= 1
+        elif char == separator and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+def parse_value(text: str) -> Any:
+    """Read one param value as YAML (``3`` → 3, ``[a,b]`` → list); strings stay strings."""
+    import yaml
+
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return text if value is None and text.strip() not in ("null", "~") else value
+
+
+def parse_params(text: str, where: str = "spec") -> dict[str, Any]:
+    """Parse ``key=value,key=value`` (values as in :func:`parse_value`)."""
+    params: dict[str, Any] = {}
+    if not text.strip():
+        return params
+    for item in _split_top_level(text, ","):
+        if "=" not in item:
+            raise ValueError(f"{where}: parameter {item!r} is not of the form key=value")
+        key, value = item.split("=", 1)
+        key = key.strip()
+        if not key.isidentifier():
+            raise ValueError(f"{where}: {key!r} is not a valid parameter name")
+        if key in params:
+            raise ValueError(f"{where}: parameter {key!r} given twice")
+        params[key] = parse_value(value.strip())
+    return params
+
+
+def spec_from_mapping(data: Any, where: str) -> PerformerSpec:
+    """Build a spec from ``{name, params}`` (or a bare name string), checking keys."""
+    if isinstance(data, str):
+        return parse_spec(data, where=where)
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where}: a performer is a mapping {{name, params}} or a SPEC string, not {type(data).__name__}")
+    unknown = sorted(set(data) - {"name", "params"})
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed keys: name, params")
+    if "name" not in data or not isinstance(data["name"], str) or not data["name"]:
+        raise ValueError(f"{where}: a performer needs a 'name' (a catalog entry or module:Class)")
+    params = data.get("params") or {}
+    if not isinstance(params, Mapping):
+        raise ValueError(f"{where}: 'params' must be a mapping of constructor keyword arguments")
+    return PerformerSpec(data["name"], dict(params))
+
+
+def parse_spec(text: str, where: str = "spec") -> PerformerSpec:
+    """Parse a SPEC string (see module docstring) or load a YAML spec file."""
+    text = text.strip()
+    if not text:
+        raise ValueError(f"{where}: empty performer spec")
+    path = Path(text)
+    if text.endswith((".yaml", ".yml")):
+        if not path.is_file():
+            raise ValueError(f"{where}: spec file {text} does not exist")
+        from arena.yamlio import load_yaml
+
+        return spec_from_mapping(load_yaml(path), where=str(path))
+    segments = text.split(":")
+    if len(segments) >= 2 and _CLASS_PATH.match(":".join(segments[:2])) and "." in segments[0]:
+        name, rest = ":".join(segments[:2]), ":".join(segments[2:])  # module:Class[:params]
+    else:
+        name, rest = segments[0], ":".join(segments[1:])
+    return PerformerSpec(name, parse_params(rest, where=f"{where} {text!r}"))

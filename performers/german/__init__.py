@@ -1,0 +1,1 @@
+"""German analysis shared by the Zelligs: tokens, POS, lemma, morphology, inflection tables."""
