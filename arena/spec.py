@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+# keys of a performer mapping in YAML: constructor params, an optional alias (to tell
+# two performers of the same name apart in reports), optional Ray resources
+SPEC_KEYS = ("name", "params", "alias", "resources")
 _CLASS_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 
@@ -30,17 +33,27 @@ class PerformerSpec:
 
     name: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    alias: str | None = None
+    resources: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
-        """A short readable label: the name, with params when there are any."""
+        """A short readable label: the alias if one was given, else the name with
+        params when there are any."""
+        if self.alias:
+            return self.alias
         if not self.params:
             return self.name
         inner = ",".join(f"{key}={_short(value)}" for key, value in sorted(self.params.items()))
         return f"{self.name}:{inner}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "params": dict(self.params)}
+        data: dict[str, Any] = {"name": self.name, "params": dict(self.params)}
+        if self.alias:
+            data["alias"] = self.alias
+        if self.resources:
+            data["resources"] = dict(self.resources)
+        return data
 
 
 def _short(value: Any) -> str:
@@ -106,15 +119,21 @@ def spec_from_mapping(data: Any, where: str) -> PerformerSpec:
         return parse_spec(data, where=where)
     if not isinstance(data, Mapping):
         raise ValueError(f"{where}: a performer is a mapping {{name, params}} or a SPEC string, not {type(data).__name__}")
-    unknown = sorted(set(data) - {"name", "params"})
+    unknown = sorted(set(data) - set(SPEC_KEYS))
     if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed keys: name, params")
+        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed keys: {', '.join(SPEC_KEYS)}")
     if "name" not in data or not isinstance(data["name"], str) or not data["name"]:
         raise ValueError(f"{where}: a performer needs a 'name' (a catalog entry or module:Class)")
     params = data.get("params") or {}
     if not isinstance(params, Mapping):
         raise ValueError(f"{where}: 'params' must be a mapping of constructor keyword arguments")
-    return PerformerSpec(data["name"], dict(params))
+    alias = data.get("alias")
+    if alias is not None and (not isinstance(alias, str) or not alias):
+        raise ValueError(f"{where}: 'alias' must be a non-empty string")
+    resources = data.get("resources") or {}
+    if not isinstance(resources, Mapping):
+        raise ValueError(f"{where}: 'resources' must be a mapping such as {{num_gpus: 1, num_cpus: 2}}")
+    return PerformerSpec(data["name"], dict(params), alias, dict(resources))
 
 
 def parse_spec(text: str, where: str = "spec") -> PerformerSpec:
