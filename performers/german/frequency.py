@@ -1,0 +1,108 @@
+"""Word frequencies for LingEval97-style ``frequency`` metadata.
+
+LingEval97 (Sennrich 2017) annotates each contrastive pair with the frequency *in the training data* of
+the word the error is about, and reports accuracy by frequency bucket (the buckets are the arena metrics'
+business, not this module's).  Two sources:
+
+- :class:`CorpusFrequency` — raw counts from a user-given training corpus (plain text, one sentence a
+  line, e.g. ``../shared/data/parallel-toy/train.de``): reproduces LingEval97's measure.  Counts are
+  case-sensitive word counts over a simple Unicode word tokenisation (``\\w+`` with inner hyphens and
+  apostrophes), computed once per file per process and cached.
+- :class:`WordfreqFrequency` — wordfreq's Zipf frequency for German (log10 of occurrences per billion
+  words; 0 for unknown words), when no corpus is given.  It is *not* a count: its ``unit`` says so.
+
+Both offer ``frequency(word) -> float`` and a ``unit`` (``"count"`` or ``"zipf"``); Zelligs record both
+(``meta["frequency"]`` and ``meta["frequency_unit"]``).  :func:`frequency_source` builds one from a Zellig
+parameter (``None`` → wordfreq, else a corpus path).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+logger = logging.getLogger(__name__)
+
+WORD = re.compile(r"\w+(?:[-'’]\w+)*")
+
+
+class FrequencySource(Protocol):
+    unit: str
+
+    def frequency(self, word: str) -> float: ...
+
+
+class WordfreqFrequency:
+    """wordfreq's Zipf frequency of a German word (``unit = "zipf"``)."""
+
+    unit = "zipf"
+    name = "wordfreq"
+
+    def __init__(self, wordlist: str = "best") -> None:
+        self.wordlist = wordlist
+        self._cache: dict[str, float] = {}
+
+    def frequency(self, word: str) -> float:
+        value = self._cache.get(word)
+        if value is None:
+            from wordfreq import zipf_frequency
+
+            value = self._cache[word] = float(zipf_frequency(word, "de", wordlist=self.wordlist))
+        return value
+
+
+class CorpusFrequency:
+    """Case-sensitive counts of words in a training corpus (``unit = "count"``)."""
+
+    unit = "count"
+
+    def __init__(self, counts: Counter[str], name: str = "corpus") -> None:
+        self.counts = counts
+        self.name = name
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> CorpusFrequency:
+        return _corpus_from_file(str(Path(path).resolve()))
+
+    @classmethod
+    def from_lines(cls, lines, name: str = "corpus") -> CorpusFrequency:
+        counts: Counter[str] = Counter()
+        for line in lines:
+            counts.update(WORD.findall(line))
+        return cls(counts, name)
+
+    def frequency(self, word: str) -> float:
+        return self.counts.get(word, 0)
+
+
+@lru_cache(maxsize=8)
+def _corpus_from_file(path: str) -> CorpusFrequency:
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"training corpus {path!r} does not exist or is not a file")
+    logger.info("counting words in %s", path)
+    with file.open(encoding="utf-8") as handle:
+        return CorpusFrequency.from_lines(handle, name=path)
+
+
+_WORDFREQ = WordfreqFrequency()
+
+
+def frequency_source(training_corpus: str | Path | None = None) -> FrequencySource:
+    """Counts from ``training_corpus`` when given, else wordfreq's Zipf frequency."""
+    if training_corpus is None or training_corpus == "":
+        return _WORDFREQ
+    return CorpusFrequency.from_file(training_corpus)
+
+
+def frequency_meta(source: FrequencySource, *words: str) -> dict[str, float | str]:
+    """``{"frequency": f, "frequency_unit": unit}`` with ``f`` the smallest frequency of ``words``
+    (LingEval97 takes the rarer of the two words of an agreement pair)."""
+    value = min(source.frequency(word) for word in words)
+    if source.unit == "count":
+        value = int(value)
+    return {"frequency": value, "frequency_unit": source.unit}
