@@ -13,8 +13,9 @@ Records are frozen dataclasses with full-word names and no behaviour beyond
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)

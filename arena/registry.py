@@ -10,8 +10,9 @@ from __future__ import annotations
 import difflib
 import importlib
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from arena.spec import PerformerSpec
 

@@ -6,7 +6,8 @@ run signatures; bump it whenever its behaviour changes.
 
 from __future__ import annotations
 
-from typing import Iterator, Protocol, Sequence, runtime_checkable
+from collections.abc import Iterator, Sequence
+from typing import Protocol, runtime_checkable
 
 from arena.records import Instance, Judgement, Pair, SequenceScore, Variant
 

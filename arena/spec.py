@@ -16,9 +16,10 @@ bool, ``[1,2]`` a list, anything else a string).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 # keys of a performer mapping in YAML: constructor params, an optional alias (to tell
 # two performers of the same name apart in reports), optional Ray resources

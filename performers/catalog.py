@@ -9,12 +9,17 @@ from __future__ import annotations
 from arena.registry import Catalog
 
 JOHNS: dict[str, str] = {
+    "parallel-text": "performers.john.parallel_text:ParallelTextJohn",
+    "distil-lingeval": "performers.john.distil_lingeval:DistilLingEvalJohn",
 }
 
 ZELLIGS: dict[str, str] = {
+    "replay": "performers.zellig.replay:ReplayZellig",
 }
 
 CLAUDES: dict[str, str] = {
+    "random": "performers.claude.random:RandomClaude",
+    "oracle": "performers.claude.oracle:OracleClaude",
 }
 
 CATALOG = Catalog(johns=JOHNS, zelligs=ZELLIGS, claudes=CLAUDES)

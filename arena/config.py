@@ -1,0 +1,233 @@
+"""Experiment configuration: YAML (``yaml.safe_load``) mapped onto dataclasses.
+
+An experiment names its performers and how the arena plays them::
+
+    name: quickstart
+    description: toy NMT against the DistilLingEval placeholder_ding sample
+    johns:                      # or `john:` with a single performer
+      - name: distil-lingeval
+        params: {dir: ../shared/data/distil-lingeval/placeholder_ding.human, limit: 500}
+    zelligs: [{name: replay}]   # or `zellig:`
+    claudes: [{name: toy-en-de}, {name: random}]   # or `claude:`
+    seeds: [1]                  # or `seed: 1`
+    variants_per_instance: 1    # k sampled variants per (instance, Zellig)
+
+A performer is ``{name, params}`` (plus optional ``alias`` and Ray ``resources``) or a
+SPEC string (``random:seed=3``).  Unknown keys are errors naming the file, line and the
+allowed keys.  ``--set key=value`` overrides use dotted keys (``seeds=[1,2]``,
+``time_budget.zellig_seconds=0.5``, ``claudes.0.params.device=cuda``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from arena.spec import PerformerSpec, parse_value, spec_from_mapping
+from arena.yamlio import load_yaml, yaml_key_lines
+
+TIE_POLICIES = ("wrong", "correct", "half")
+
+
+@dataclass(frozen=True)
+class TimeBudget:
+    """Smith's time budget (seconds; ``None`` = unlimited).
+
+    A Zellig that needs longer than ``zellig_seconds`` for one instance yields
+    ``y = x`` (a free point for Claude, recorded as ``zellig_timeout``); pairs whose
+    batch a Claude answers slower than ``claude_seconds_per_pair`` per pair get a
+    coin flip (recorded as ``late``).  Budgets make runs timing-dependent, so byte-
+    identical transcripts are only promised without them.
+    """
+
+    zellig_seconds: float | None = None
+    claude_seconds_per_pair: float | None = None
+
+
+@dataclass(frozen=True)
+class RayOptions:
+    """Where and how to run on Ray (see ``arena tournament``)."""
+
+    address: str | None = None
+    num_cpus: int | None = None
+    object_store_memory: int = 200 * 1024 * 1024
+    max_restarts: int = 3
+    max_task_retries: int = 3
+    chunk_size: int = 256
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A resolved experiment: Johns × Zelligs × Claudes × seeds and the match options.
+
+    ``contrastive_ties`` decides how contrastive accuracy counts an exact score tie
+    (``wrong`` as LingEval97 and DistilLingEval's strict reading; ``correct`` as
+    DistilLingEval's ``>=``; ``half``).  S itself always resolves ties and abstentions
+    by a seeded coin, recorded per round.
+    """
+
+    name: str
+    johns: tuple[PerformerSpec, ...]
+    zelligs: tuple[PerformerSpec, ...]
+    claudes: tuple[PerformerSpec, ...]
+    seeds: tuple[int, ...] = (1,)
+    description: str = ""
+    variants_per_instance: int = 1
+    max_instances: int | None = None
+    contrastive_ties: str = "wrong"
+    discrepancy: bool = True
+    beam: int = 5
+    generative_rate: bool = True
+    bootstrap_samples: int = 1000
+    executor: str = "in-process"
+    time_budget: TimeBudget = field(default_factory=TimeBudget)
+    ray: RayOptions = field(default_factory=RayOptions)
+    source: str = ""  # the file it was loaded from
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        for role in ("johns", "zelligs", "claudes"):
+            data[role] = [spec.to_json() for spec in getattr(self, role)]
+        data.pop("source")
+        return data
+
+
+SINGULAR = {"john": "johns", "zellig": "zelligs", "claude": "claudes", "seed": "seeds"}
+_ALLOWED = sorted({f.name for f in fields(Experiment)} - {"source"} | set(SINGULAR))
+_NESTED = {"time_budget": TimeBudget, "ray": RayOptions}
+EXECUTORS = ("in-process", "ray")
+
+
+def _where(path: str, lines: Mapping[tuple[str, ...], int], key: tuple[str, ...]) -> str:
+    line = lines.get(key)
+    return f"{path}:{line}" if line else path
+
+
+def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+    """Apply ``key=value`` overrides (dotted keys, list indices) to a raw config."""
+    for override in overrides:
+        if "=" not in override:
+            raise ValueError(f"--set {override!r}: expected key=value")
+        dotted, raw = override.split("=", 1)
+        keys = dotted.strip().split(".")
+        node: Any = data
+        for position, key in enumerate(keys[:-1]):
+            nxt = node[int(key)] if isinstance(node, list) and key.isdigit() else None
+            if isinstance(node, dict):
+                nxt = node.setdefault(key, {})
+            if nxt is None:
+                raise ValueError(f"--set {override!r}: {'.'.join(keys[: position + 1])} is not a mapping or list")
+            node = nxt
+        last = keys[-1]
+        value = parse_value(raw)
+        if isinstance(node, list) and last.isdigit():
+            node[int(last)] = value
+        elif isinstance(node, dict):
+            node[last] = value
+        else:
+            raise ValueError(f"--set {override!r}: cannot set {dotted}")
+    return data
+
+
+def _performers(value: Any, role: str, path: str, lines: Mapping) -> tuple[PerformerSpec, ...]:
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        raise ValueError(f"{_where(path, lines, (role,))}: '{role}' lists no performer")
+    return tuple(
+        spec_from_mapping(item, where=f"{_where(path, lines, (role, str(index)))} ({role}[{index}])")
+        for index, item in enumerate(items)
+    )
+
+
+def _nested(cls: type, value: Any, key: str, path: str, lines: Mapping) -> Any:
+    if value is None:
+        return cls()
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{_where(path, lines, (key,))}: '{key}' must be a mapping")
+    allowed = [f.name for f in fields(cls)]
+    unknown = sorted(set(value) - set(allowed))
+    if unknown:
+        where = _where(path, lines, (key, unknown[0]))
+        raise ValueError(f"{where}: unknown key '{key}.{unknown[0]}'; allowed keys: {', '.join(allowed)}")
+    return cls(**value)
+
+
+def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | None = None) -> Experiment:
+    """Check and map a raw config mapping onto :class:`Experiment`."""
+    lines = lines or {}
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{path}: an experiment is a YAML mapping, not {type(data).__name__}")
+    unknown = sorted(set(data) - set(_ALLOWED))
+    if unknown:
+        raise ValueError(
+            f"{_where(path, lines, (unknown[0],))}: unknown key '{unknown[0]}'; allowed keys: {', '.join(_ALLOWED)}"
+        )
+    values: dict[str, Any] = {}
+    for singular, plural in SINGULAR.items():
+        if singular in data and plural in data:
+            raise ValueError(f"{_where(path, lines, (singular,))}: give either '{singular}' or '{plural}', not both")
+    for key, value in data.items():
+        values[SINGULAR.get(key, key)] = (key, value)
+    for required in ("name", "johns", "zelligs", "claudes"):
+        if required not in values:
+            raise ValueError(f"{path}: missing key '{required}'")
+    kwargs: dict[str, Any] = {"source": path}
+    for target, (key, value) in values.items():
+        where = _where(path, lines, (key,))
+        if target in ("johns", "zelligs", "claudes"):
+            kwargs[target] = _performers(value, key, path, lines)
+        elif target == "seeds":
+            seeds = value if isinstance(value, list) else [value]
+            if not seeds or not all(isinstance(seed, int) and not isinstance(seed, bool) for seed in seeds):
+                raise ValueError(f"{where}: '{key}' must be an integer or a list of integers")
+            if len(set(seeds)) != len(seeds):
+                raise ValueError(f"{where}: '{key}' lists a seed twice")
+            kwargs["seeds"] = tuple(seeds)
+        elif target in _NESTED:
+            kwargs[target] = _nested(_NESTED[target], value, key, path, lines)
+        else:
+            kwargs[target] = value
+    experiment = Experiment(**kwargs)
+    _check_values(experiment, path, lines)
+    return experiment
+
+
+def _check_values(experiment: Experiment, path: str, lines: Mapping) -> None:
+    def fail(key: str, message: str) -> None:
+        raise ValueError(f"{_where(path, lines, (key,))}: '{key}' {message}")
+
+    if not isinstance(experiment.name, str) or not experiment.name.strip():
+        fail("name", "must be a non-empty string")
+    if not isinstance(experiment.variants_per_instance, int) or experiment.variants_per_instance < 1:
+        fail("variants_per_instance", "must be an integer ≥ 1")
+    if experiment.max_instances is not None and (
+        not isinstance(experiment.max_instances, int) or experiment.max_instances < 1
+    ):
+        fail("max_instances", "must be an integer ≥ 1 or null")
+    if experiment.contrastive_ties not in TIE_POLICIES:
+        fail("contrastive_ties", f"must be one of {', '.join(TIE_POLICIES)}")
+    if experiment.executor not in EXECUTORS:
+        fail("executor", f"must be one of {', '.join(EXECUTORS)}")
+    if not isinstance(experiment.beam, int) or experiment.beam < 1:
+        fail("beam", "must be an integer ≥ 1")
+    if not isinstance(experiment.bootstrap_samples, int) or experiment.bootstrap_samples < 0:
+        fail("bootstrap_samples", "must be an integer ≥ 0")
+    for role in ("johns", "zelligs", "claudes"):
+        labels = [spec.label for spec in getattr(experiment, role)]
+        duplicates = sorted({label for label in labels if labels.count(label) > 1})
+        if duplicates:
+            fail(role, f"lists {duplicates[0]!r} twice; give one of them an 'alias'")
+
+
+def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:
+    """Load an experiment YAML file, apply ``--set`` overrides, check it."""
+    path = Path(path)
+    data = load_yaml(path)
+    if overrides:
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: an experiment is a YAML mapping")
+        data = apply_overrides(data, overrides)
+    return experiment_from_dict(data, str(path), yaml_key_lines(path))

@@ -1,0 +1,317 @@
+"""Metrics: pure functions over transcripts (rounds, judgements, 1-bests).
+
+Per cell (John, Zellig, Claude, seed):
+
+- **S** (Smith 2012): share of judged rounds in which the Claude's final choice (after
+  seeded coins for ties, abstentions and late answers; free points for Zellig
+  timeouts) is the corrupted candidate; 95% bootstrap CI resampling instances.
+- **contrastive accuracy**: share of rounds whose correct candidate scores higher than
+  the corrupted one; exact ties follow the experiment's ``contrastive_ties`` policy
+  (``wrong`` by default, recorded in ``scores.json``).  Only for scoring Claudes.
+- **distributional discrepancy** (Vamvas & Sennrich 2021): mean over rounds of
+  ``max(0, s(1-best) − max(s(correct), s(corrupted)))`` with the Claude's own beam-5
+  translation of the source.
+- **yield**: share of the John's instances to which the Zellig applies.
+- **generative rate**: share of the Claude's 1-best translations of the cell's
+  sources in which the Zellig's detector finds the phenomenon.
+- breakdowns per phenomenon and by LingEval97's distance and frequency bins.
+
+Across cells: mean ± std of S over seeds, and paired bootstrap tests between Claudes
+(same rounds) and between Zelligs (same instances) per John and seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena import transcripts
+from arena.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
+from arena.stats import bootstrap_ci, mean_std, paired_bootstrap
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One judged round joined with one Claude's judgement (and 1-best, if any)."""
+
+    round: Round
+    judgement: JudgementRecord
+    one_best: OneBest | None
+
+    @property
+    def scores(self) -> tuple[float, float] | None:
+        """(score of the correct candidate, score of the corrupted one)."""
+        scores = self.judgement.scores
+        if scores is None or self.round.corrupted is None or len(scores) != 2:
+            return None
+        return scores[1 - self.round.corrupted], scores[self.round.corrupted]
+
+
+def contrastive_correct(correct: float, corrupted: float, ties: str) -> float:
+    """1.0 when the correct candidate scores higher; a tie by the policy."""
+    if correct > corrupted:
+        return 1.0
+    if correct < corrupted:
+        return 0.0
+    return {"wrong": 0.0, "correct": 1.0, "half": 0.5}[ties]
+
+
+def discrepancy(outcome: Outcome) -> float | None:
+    scores = outcome.scores
+    if scores is None or outcome.one_best is None:
+        return None
+    return max(0.0, outcome.one_best.score - max(scores))
+
+
+def _per_instance(outcomes: Sequence[Outcome], value) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    sums: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = defaultdict(int)
+    for outcome in outcomes:
+        v = value(outcome)
+        if v is None:
+            continue
+        key = outcome.round.instance.id
+        sums[key] += v
+        counts[key] += 1
+    keys = list(sums)
+    return np.array([sums[k] for k in keys]), np.array([counts[k] for k in keys]), keys
+
+
+def summarize(outcomes: Sequence[Outcome], ties: str, samples: int) -> dict[str, Any]:
+    """S, its CI, resolution counts, accuracy and discrepancy of a group of outcomes."""
+    n = len(outcomes)
+    s_sums, s_counts, _ = _per_instance(outcomes, lambda o: float(o.judgement.correct))
+    result: dict[str, Any] = {
+        "rounds": n,
+        "S": float(s_sums.sum() / n) if n else None,
+        "S_ci95": bootstrap_ci(s_sums, s_counts, samples) if n else None,
+        "correct": int(s_sums.sum()),
+        "resolved_by": dict(sorted(_count(o.judgement.resolved_by for o in outcomes).items())),
+    }
+    with_scores = [o for o in outcomes if o.scores is not None]
+    if with_scores:
+        a_sums, a_counts, _ = _per_instance(with_scores, lambda o: contrastive_correct(*o.scores, ties))
+        result["accuracy"] = float(a_sums.sum() / a_counts.sum())
+        result["accuracy_ci95"] = bootstrap_ci(a_sums, a_counts, samples)
+        result["ties"] = sum(1 for o in with_scores if o.scores[0] == o.scores[1])
+    values = [d for d in (discrepancy(o) for o in outcomes) if d is not None]
+    if values:
+        result["discrepancy"] = float(np.mean(values))
+    return result
+
+
+def _count(items: Iterable[str]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for item in items:
+        counts[item] += 1
+    return counts
+
+
+def breakdown(outcomes: Sequence[Outcome], key, ties: str, order: Sequence[str] | None = None) -> dict[str, Any]:
+    """Accuracy and S per bucket of ``key(outcome)`` (``None`` keys are left out)."""
+    groups: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        bucket = key(outcome)
+        if bucket is not None:
+            groups[bucket].append(outcome)
+    names = [b for b in order if b in groups] if order is not None else sorted(groups)
+    return {name: summarize(groups[name], ties, 0) for name in names}
+
+
+def _phenomenon(outcome: Outcome) -> str | None:
+    return outcome.round.variant.phenomenon if outcome.round.variant is not None else None
+
+
+def _meta_bin(field: str):
+    from arena import bins
+
+    binner = bins.distance_bin if field == "distance" else bins.frequency_bin
+
+    def key(outcome: Outcome) -> str | None:
+        variant = outcome.round.variant
+        if variant is None or variant.meta.get(field) is None:
+            return None
+        return binner(variant.meta[field])
+
+    return key
+
+
+def zellig_yield(rounds: Sequence[Round]) -> dict[str, Any]:
+    """How many of the John's instances the Zellig applied to, and with how many candidates."""
+    instances: dict[str, Round] = {}
+    for r in rounds:
+        instances.setdefault(r.instance.id, r)
+    applicable = [r for r in instances.values() if r.status == STATUS_OK]
+    return {
+        "instances": len(instances),
+        "applicable": len(applicable),
+        "share": len(applicable) / len(instances) if instances else None,
+        "timeouts": sum(1 for r in instances.values() if r.status not in (STATUS_OK, STATUS_NOT_APPLICABLE)),
+        "mean_candidates": float(np.mean([r.n_candidates for r in applicable])) if applicable else 0.0,
+    }
+
+
+def generative_rate(rounds: Sequence[Round], zellig: str, one_bests: Mapping[str, OneBest]) -> dict[str, Any] | None:
+    """Share of the 1-best translations of the cell's sources that show the phenomenon."""
+    sources = {r.instance.source for r in rounds if r.status == STATUS_OK}
+    verdicts = [one_bests[s].detected[zellig] for s in sources if s in one_bests and zellig in one_bests[s].detected]
+    if not verdicts:
+        return None
+    return {"sources": len(verdicts), "detected": int(sum(verdicts)), "rate": float(np.mean(verdicts))}
+
+
+def read_run(run_dir: Path) -> tuple[dict, list[Round], list[JudgementRecord], list[OneBest]]:
+    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
+    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
+    judgements = [JudgementRecord.from_json(j) for j in transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS)]
+    one_bests = [OneBest.from_json(o) for o in transcripts.read_jsonl(run_dir / transcripts.ONEBEST)]
+    return manifest, rounds, judgements, one_bests
+
+
+def join(
+    rounds: Sequence[Round], judgements: Sequence[JudgementRecord], one_bests: Sequence[OneBest]
+) -> dict[str, list[Outcome]]:
+    """Outcomes per Claude, in round order."""
+    by_id = {r.id: r for r in rounds}
+    best = {(o.claude, o.source): o for o in one_bests}
+    result: dict[str, list[Outcome]] = defaultdict(list)
+    for j in judgements:
+        r = by_id.get(j.round)
+        if r is None:
+            raise ValueError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
+        result[j.claude].append(Outcome(r, j, best.get((j.claude, r.instance.source))))
+    return result
+
+
+def compute_scores(run_dir: Path) -> dict[str, Any]:
+    """Derive ``scores.json`` from a run directory's transcripts."""
+    manifest, rounds, judgements, one_bests = read_run(Path(run_dir))
+    experiment = manifest["experiment"]
+    return score_transcripts(experiment, rounds, judgements, one_bests, manifest.get("signature", ""))
+
+
+def score_transcripts(
+    experiment: Mapping[str, Any],
+    rounds: Sequence[Round],
+    judgements: Sequence[JudgementRecord],
+    one_bests: Sequence[OneBest],
+    signature: str = "",
+) -> dict[str, Any]:
+    from arena import bins
+
+    ties = experiment.get("contrastive_ties", "wrong")
+    samples = int(experiment.get("bootstrap_samples", 1000))
+    claudes = [c.get("alias") or _label(c) for c in experiment["claudes"]]
+    outcomes = join(rounds, judgements, one_bests)
+    best_by_claude: dict[str, dict[str, OneBest]] = defaultdict(dict)
+    for o in one_bests:
+        best_by_claude[o.claude][o.source] = o
+    rounds_by_cell: dict[tuple[str, str, int], list[Round]] = defaultdict(list)
+    for r in rounds:
+        rounds_by_cell[r.john, r.zellig, r.seed].append(r)
+    outcomes_by_cell: dict[tuple[str, str, str, int], list[Outcome]] = defaultdict(list)
+    for claude, items in outcomes.items():
+        for o in items:
+            outcomes_by_cell[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
+
+    cells = []
+    for (john, zellig, seed), cell_rounds in rounds_by_cell.items():
+        for claude in claudes:
+            cell = outcomes_by_cell.get((john, zellig, claude, seed), [])
+            entry = {"john": john, "zellig": zellig, "claude": claude, "seed": seed}
+            entry.update(summarize(cell, ties, samples))
+            entry["yield"] = zellig_yield(cell_rounds)
+            rate = generative_rate(cell_rounds, zellig, best_by_claude.get(claude, {}))
+            if rate is not None:
+                entry["generative_rate"] = rate
+            entry["phenomena"] = breakdown(cell, _phenomenon, ties)
+            by_distance = breakdown(cell, _meta_bin("distance"), ties, bins.DISTANCE_BINS)
+            if by_distance:
+                entry["by_distance"] = by_distance
+            by_frequency = breakdown(cell, _meta_bin("frequency"), ties, bins.FREQUENCY_BINS)
+            if by_frequency:
+                entry["by_frequency"] = by_frequency
+            cells.append(entry)
+    return {
+        "signature": signature,
+        "contrastive_ties": ties,
+        "cells": cells,
+        "over_seeds": _over_seeds(cells),
+        "paired": {
+            "claudes": _paired_claudes(outcomes_by_cell, claudes, samples),
+            "zelligs": _paired_zelligs(outcomes_by_cell, samples),
+        },
+    }
+
+
+def _label(spec: Mapping[str, Any]) -> str:
+    from arena.spec import PerformerSpec
+
+    return PerformerSpec(spec["name"], spec.get("params") or {}).label
+
+
+def _over_seeds(cells: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    groups: dict[tuple[str, str, str], list[Mapping[str, Any]]] = defaultdict(list)
+    for cell in cells:
+        groups[cell["john"], cell["zellig"], cell["claude"]].append(cell)
+    result = []
+    for (john, zellig, claude), items in groups.items():
+        s_values = [c["S"] for c in items if c["S"] is not None]
+        entry = {"john": john, "zellig": zellig, "claude": claude, "seeds": len(items)}
+        entry["S_mean"], entry["S_std"] = mean_std(s_values)
+        accuracies = [c["accuracy"] for c in items if c.get("accuracy") is not None]
+        if accuracies:
+            entry["accuracy_mean"], entry["accuracy_std"] = mean_std(accuracies)
+        result.append(entry)
+    return result
+
+
+def _instance_outcomes(cell: Sequence[Outcome]) -> dict[str, tuple[float, int]]:
+    sums, counts, keys = _per_instance(cell, lambda o: float(o.judgement.correct))
+    return {k: (float(s), int(c)) for k, s, c in zip(keys, sums, counts)}
+
+
+def _paired_claudes(outcomes_by_cell, claudes: Sequence[str], samples: int) -> list[dict[str, Any]]:
+    result = []
+    cells = sorted({(j, z, s) for (j, z, _, s) in outcomes_by_cell})
+    for john, zellig, seed in cells:
+        for a, b in itertools.combinations(claudes, 2):
+            left = _instance_outcomes(outcomes_by_cell.get((john, zellig, a, seed), []))
+            right = _instance_outcomes(outcomes_by_cell.get((john, zellig, b, seed), []))
+            keys = [k for k in left if k in right]
+            if not keys:
+                continue
+            test = paired_bootstrap(
+                np.array([left[k][0] for k in keys]), np.array([right[k][0] for k in keys]),
+                np.array([left[k][1] for k in keys]), samples,
+            )
+            result.append({"john": john, "zellig": zellig, "seed": seed, "a": a, "b": b, **test})
+    return result
+
+
+def _paired_zelligs(outcomes_by_cell, samples: int) -> list[dict[str, Any]]:
+    """Zelligs compared on the instances both apply to (per-instance S, equal weight)."""
+    result = []
+    groups = sorted({(j, c, s) for (j, _, c, s) in outcomes_by_cell})
+    for john, claude, seed in groups:
+        zelligs = sorted({z for (j, z, c, s) in outcomes_by_cell if (j, c, s) == (john, claude, seed)})
+        for a, b in itertools.combinations(zelligs, 2):
+            left = _instance_outcomes(outcomes_by_cell[john, a, claude, seed])
+            right = _instance_outcomes(outcomes_by_cell[john, b, claude, seed])
+            keys = [k for k in left if k in right]
+            if not keys:
+                continue
+            test = paired_bootstrap(
+                np.array([left[k][0] / left[k][1] for k in keys]),
+                np.array([right[k][0] / right[k][1] for k in keys]),
+                None, samples,
+            )
+            result.append({"john": john, "claude": claude, "seed": seed, "a": a, "b": b, **test})
+    return result

@@ -1,0 +1,134 @@
+"""Run directories and their transcripts.
+
+A run writes one directory::
+
+    manifest.json      resolved config, signatures, package versions, git commit
+    rounds.jsonl       one line per round (instance, variant with edits, order, answer key)
+    judgements.jsonl   one line per judged round and Claude (choice, how resolved, scores)
+    onebest.jsonl      per scoring Claude and distinct source: its 1-best translation,
+                       score and detector verdicts (discrepancy, generative rate)
+    scores.json        derived from the above; rebuilt by ``arena score RUN``
+
+JSON lines keep German readable (``ensure_ascii=False``).  Whole files are written
+atomically (temporary file + rename); the judgement and 1-best files grow by whole
+blocks (one per Claude), so an interrupted run leaves a valid prefix that resume
+keeps.  ``scores.json`` is written last and marks a run as finished; a finished run is
+never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+MANIFEST = "manifest.json"
+ROUNDS = "rounds.jsonl"
+JUDGEMENTS = "judgements.jsonl"
+ONEBEST = "onebest.jsonl"
+SCORES = "scores.json"
+
+
+def dumps_line(record: Any) -> str:
+    return json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_json(path: Path, data: Any) -> None:
+    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def atomic_write_jsonl(path: Path, records: Iterable[Any]) -> None:
+    atomic_write_text(path, "".join(dumps_line(record) for record in records))
+
+
+def append_block(path: Path, records: Iterable[Any]) -> None:
+    """Append a block of JSON lines with one write, flushed to disk."""
+    text = "".join(dumps_line(record) for record in records)
+    if not text:
+        return
+    with open(path, "a", encoding="utf-8") as file:
+        file.write(text)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def read_jsonl(path: Path, tolerate_partial_tail: bool = False) -> Iterator[dict[str, Any]]:
+    """Read JSON lines; a malformed line is an error naming file and line, except a
+    truncated last line when ``tolerate_partial_tail`` (an interrupted append)."""
+    if not path.exists():
+        return
+    with open(path, encoding="utf-8") as file:
+        lines = file.readlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as error:
+            if tolerate_partial_tail and number == len(lines) and not line.endswith("\n"):
+                return
+            raise ValueError(f"{path}:{number}: malformed JSON line: {error.msg}") from None
+
+
+def truncate_to_complete(path: Path, keep: int) -> None:
+    """Keep only the first ``keep`` complete lines of a JSON-lines file."""
+    if not path.exists():
+        return
+    with open(path, encoding="utf-8") as file:
+        lines = file.readlines()
+    atomic_write_text(path, "".join(lines[:keep]))
+
+
+def is_finished(run_dir: Path) -> bool:
+    return (run_dir / SCORES).exists()
+
+
+def git_commit(directory: Path | None = None) -> str | None:
+    """The git commit of the code, with ``+dirty`` when the tree has changes."""
+    directory = directory or Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=directory, capture_output=True, text=True, timeout=5, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=directory, capture_output=True, text=True, timeout=5, check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return commit + ("+dirty" if dirty else "")
+
+
+def package_versions(names: Iterable[str] = ("numpy", "torch", "transformers", "ctranslate2", "ray")) -> dict[str, str]:
+    """Installed versions of the packages that can change numbers."""
+    from importlib import metadata
+
+    from arena import __version__
+
+    versions = {"arena": __version__}
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
