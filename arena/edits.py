@@ -45,9 +45,9 @@ def diff_edits(before: str, after: str) -> tuple[Edit, ...]:
         if tag == "equal":
             continue
         # neighbouring text is an unchanged block, so both sides move in step
-        while i1 > 0 and j1 > 0 and not before[i1 - 1].isspace() and before[i1 - 1] == after[j1 - 1]:
+        while i1 > 0 and j1 > 0 and before[i1 - 1].isalnum() and before[i1 - 1] == after[j1 - 1]:
             i1, j1 = i1 - 1, j1 - 1
-        while i2 < len(before) and j2 < len(after) and not before[i2].isspace() and before[i2] == after[j2]:
+        while i2 < len(before) and j2 < len(after) and before[i2].isalnum() and before[i2] == after[j2]:
             i2, j2 = i2 + 1, j2 + 1
         if spans and i1 <= spans[-1][1]:
             spans[-1][1], spans[-1][3] = max(spans[-1][1], i2), max(spans[-1][3], j2)

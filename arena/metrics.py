@@ -194,7 +194,9 @@ def compute_scores(run_dir: Path) -> dict[str, Any]:
     """Derive ``scores.json`` from a run directory's transcripts."""
     manifest, rounds, judgements, one_bests = read_run(Path(run_dir))
     experiment = manifest["experiment"]
-    return score_transcripts(experiment, rounds, judgements, one_bests, manifest.get("signature", ""))
+    scores = score_transcripts(experiment, rounds, judgements, one_bests, manifest.get("signature", ""))
+    scores["signatures"] = manifest.get("signatures", {})
+    return scores
 
 
 def score_transcripts(

@@ -48,7 +48,9 @@ def catalog():
     return CATALOG
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``verb`` only that verb's module is imported (fast start-up),
+    the others are registered by name so that argparse still knows them."""
     from arena import __version__
 
     parser = argparse.ArgumentParser(
@@ -61,10 +63,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors on stderr")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
     subparsers = parser.add_subparsers(dest="verb", metavar="VERB")
-    for verb in VERBS:
-        module = importlib.import_module(f"arena.cli.{verb.replace('-', '_')}")
+    for name in VERBS:
+        if verb is not None and name != verb:
+            subparsers.add_parser(name, add_help=False)
+            continue
+        module = importlib.import_module(f"arena.cli.{name.replace('-', '_')}")
         module.add_parser(subparsers)
     return parser
+
+
+def _requested_verb(argv: list[str]) -> str | None:
+    """The verb on the command line; ``""`` for an unknown one (argparse then reports
+    it without importing any verb), ``None`` when there is none (full help)."""
+    for item in argv:
+        if not item.startswith("-"):
+            return item if item in VERBS else ""
+    return None
 
 
 def add_verb(subparsers, name: str, help: str, examples: str, description: str | None = None):
@@ -79,7 +93,8 @@ def add_verb(subparsers, name: str, help: str, examples: str, description: str |
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(_requested_verb(argv))
     args = parser.parse_args(argv)
     if args.verb is None:
         parser.print_help()

@@ -1,0 +1,41 @@
+"""``arena score``: rebuild a run's scores from its transcripts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.cli import add_verb
+
+EXAMPLES = """
+  arena score runs/quickstart-1a2b3c4d5e
+  arena score runs/quickstart-1a2b3c4d5e --json"""
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(subparsers, "score", "rebuild scores.json from a run's transcripts and print it", EXAMPLES)
+    parser.add_argument("run_dir", metavar="RUN", help="a run directory")
+    parser.add_argument("--json", action="store_true", help="print scores.json instead of tables")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    import json
+
+    from arena import transcripts
+    from arena.metrics import compute_scores
+    from arena.summary import format_scores
+
+    run_dir = Path(args.run_dir)
+    for name in (transcripts.MANIFEST, transcripts.ROUNDS, transcripts.JUDGEMENTS):
+        if not (run_dir / name).exists():
+            raise ValueError(f"{run_dir}: no {name}; not a (started) run directory")
+    scores = compute_scores(run_dir)
+    if transcripts.is_finished(run_dir):
+        transcripts.atomic_write_json(run_dir / transcripts.SCORES, scores)
+    else:
+        import sys
+
+        print(f"note: {run_dir} is not finished (re-run it to resume); these scores cover the transcripts so far "
+              "and are not saved", file=sys.stderr)
+    print(json.dumps(scores, ensure_ascii=False, indent=2) if args.json else format_scores(scores))
+    return 0

@@ -1,0 +1,79 @@
+"""``arena show``: print a run's pairs with the corruption highlighted."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from arena.cli import add_verb
+
+EXAMPLES = """
+  arena show runs/quickstart-1a2b3c4d5e --wrong
+  arena show runs/quickstart-1a2b3c4d5e --phenomenon placeholder_ding --claude toy --limit 5
+  arena show runs/quickstart-1a2b3c4d5e --wrong --no-color | less"""
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(subparsers, "show", "print judged pairs, the edit highlighted (e.g. the misjudged ones)", EXAMPLES)
+    parser.add_argument("run_dir", metavar="RUN", help="a run directory")
+    parser.add_argument("--phenomenon", help="only this phenomenon label")
+    parser.add_argument("--claude", help="only this Claude (label as in the scores table)")
+    parser.add_argument("--zellig", help="only this Zellig (label)")
+    parser.add_argument("--seed", type=int, help="only this seed")
+    parser.add_argument("--wrong", action="store_true", help="only rounds the Claude got wrong")
+    parser.add_argument("--limit", type=int, default=20, help="at most this many pairs (default 20; 0 = all)")
+    parser.add_argument("--no-color", action="store_true", help="mark edits with [before→after] instead of colour")
+    parser.set_defaults(func=run)
+
+
+def highlight(reference: str, edits, color: bool) -> str:
+    """The reference with each edit shown as before→after (coloured on a terminal)."""
+    pieces, cursor = [], 0
+    for edit in sorted(edits, key=lambda e: e.start):
+        pieces.append(reference[cursor : edit.start])
+        if color:
+            pieces.append(f"\033[9;31m{edit.before}\033[0m\033[1;32m{edit.after}\033[0m")
+        else:
+            pieces.append(f"[{edit.before}→{edit.after}]")
+        cursor = edit.end
+    pieces.append(reference[cursor:])
+    return "".join(pieces)
+
+
+def run(args) -> int:
+    from arena.metrics import join, read_run
+    from arena.tables import fmt
+
+    run_dir = Path(args.run_dir)
+    _, rounds, judgements, one_bests = read_run(run_dir)
+    color = not args.no_color and sys.stdout.isatty()
+    shown = 0
+    matched = 0
+    for claude, outcomes in join(rounds, judgements, one_bests).items():
+        if args.claude and claude != args.claude:
+            continue
+        for outcome in outcomes:
+            r, j = outcome.round, outcome.judgement
+            if r.variant is None:
+                continue
+            if args.phenomenon and r.variant.phenomenon != args.phenomenon:
+                continue
+            if (args.zellig and r.zellig != args.zellig) or (args.seed is not None and r.seed != args.seed):
+                continue
+            if args.wrong and j.correct:
+                continue
+            matched += 1
+            if args.limit and shown >= args.limit:
+                continue
+            shown += 1
+            scores = outcome.scores
+            verdict = "right" if j.correct else "WRONG"
+            print(f"── {r.id}  [{claude}: {verdict}, {j.resolved_by}]  {r.variant.phenomenon}")
+            print(f"   source:    {r.instance.source}")
+            print(f"   edit:      {highlight(r.instance.reference, r.variant.edits, color)}")
+            if scores is not None:
+                print(f"   scores:    correct {fmt(scores[0], 4)}  corrupted {fmt(scores[1], 4)}")
+            if outcome.one_best is not None:
+                print(f"   1-best:    {outcome.one_best.translation}  ({fmt(outcome.one_best.score, 4)})")
+    print(f"{shown} of {matched} matching pairs shown" + (" (raise --limit for more)" if shown < matched else ""))
+    return 0

@@ -1,0 +1,33 @@
+"""``arena validate``: check an experiment without loading any model."""
+
+from __future__ import annotations
+
+from arena.cli import add_verb, catalog
+
+EXAMPLES = """
+  arena validate experiments/quickstart.yaml
+  arena validate my.yaml --set claudes.0.params.device=cuda"""
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(
+        subparsers, "validate", "check a config: keys, performer names and their params (no model is loaded)", EXAMPLES
+    )
+    parser.add_argument("config", help="experiment YAML file")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from arena.config import load_experiment
+    from arena.runner import validate_experiment
+
+    experiment = load_experiment(args.config, args.overrides)
+    signatures = validate_experiment(experiment, catalog())
+    print(f"{args.config}: OK — experiment {experiment.name!r}")
+    for role, entries in signatures.items():
+        for label, signature in entries.items():
+            print(f"  {role[:-1]:7s} {label}: {signature}")
+    cells = len(experiment.johns) * len(experiment.zelligs) * len(experiment.claudes) * len(experiment.seeds)
+    print(f"  {cells} cells (johns × zelligs × claudes × seeds), executor: {experiment.executor}")
+    return 0
