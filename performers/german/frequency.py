@@ -11,9 +11,10 @@ business, not this module's).  Two sources:
 - :class:`WordfreqFrequency` — wordfreq's Zipf frequency for German (log10 of occurrences per billion
   words; 0 for unknown words), when no corpus is given.  It is *not* a count: its ``unit`` says so.
 
-Both offer ``frequency(word) -> float`` and a ``unit`` (``"count"`` or ``"zipf"``); Zelligs record both
-(``meta["frequency"]`` and ``meta["frequency_unit"]``).  :func:`frequency_source` builds one from a Zellig
-parameter (``None`` → wordfreq, else a corpus path).
+Both offer ``frequency(word) -> float`` and a ``unit`` (``"count"`` or ``"zipf"``).  Zelligs take a
+``training_corpus`` parameter and call :func:`frequency_meta`, which records ``meta["frequency"]`` (the
+training-corpus count, LingEval97's measure, binned by the arena) only when a corpus is given, and always
+``meta["zipf_frequency"]`` (wordfreq) — never a Zipf value under ``frequency``.
 """
 
 from __future__ import annotations
@@ -92,6 +93,11 @@ def _corpus_from_file(path: str) -> CorpusFrequency:
 _WORDFREQ = WordfreqFrequency()
 
 
+def zipf(word: str) -> float:
+    """wordfreq's Zipf frequency of ``word`` in German (cached)."""
+    return _WORDFREQ.frequency(word)
+
+
 def frequency_source(training_corpus: str | Path | None = None) -> FrequencySource:
     """Counts from ``training_corpus`` when given, else wordfreq's Zipf frequency."""
     if training_corpus is None or training_corpus == "":
@@ -99,10 +105,21 @@ def frequency_source(training_corpus: str | Path | None = None) -> FrequencySour
     return CorpusFrequency.from_file(training_corpus)
 
 
-def frequency_meta(source: FrequencySource, *words: str) -> dict[str, float | str]:
-    """``{"frequency": f, "frequency_unit": unit}`` with ``f`` the smallest frequency of ``words``
-    (LingEval97 takes the rarer of the two words of an agreement pair)."""
-    value = min(source.frequency(word) for word in words)
-    if source.unit == "count":
-        value = int(value)
-    return {"frequency": value, "frequency_unit": source.unit}
+def training_counts(training_corpus: str | Path | None) -> CorpusFrequency | None:
+    """The counts of ``training_corpus``, or ``None`` when no corpus is given (a Zellig parameter)."""
+    if training_corpus is None or training_corpus == "":
+        return None
+    return CorpusFrequency.from_file(training_corpus)
+
+
+def frequency_meta(counts: CorpusFrequency | None, *words: str) -> dict[str, float | int]:
+    """LingEval97-style frequency metadata of the rarer of ``words``.
+
+    Always ``zipf_frequency`` (wordfreq); ``frequency`` — the raw count in the training corpus, which
+    is what LingEval97's bins expect — only when ``counts`` is given.  A Zipf value is never put under
+    ``frequency``: the arena bins that key as a count.
+    """
+    meta: dict[str, float | int] = {"zipf_frequency": min(zipf(word) for word in words)}
+    if counts is not None:
+        meta["frequency"] = int(min(counts.frequency(word) for word in words))
+    return meta

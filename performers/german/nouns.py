@@ -19,15 +19,20 @@ variants; numbered columns go with the numbered gender (``genus 1``) where the e
 from __future__ import annotations
 
 import csv
+import io
 import logging
+import os
+import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
 CASES = {"nominativ": "NOM", "genitiv": "GEN", "dativ": "DAT", "akkusativ": "ACC"}
 NUMBERS = {"singular": "SG", "plural": "PL"}
 GENDERS = {"m": "MASC", "f": "FEM", "n": "NEUT"}
+_FORMAT = 2  # bump when _Lexicon's fields change (invalidates the on-disk cache)
 
 
 @dataclass(frozen=True)
@@ -50,73 +55,141 @@ class NounReading:
     case: str
 
 
+_GENDER_CODES = (None, "MASC", "FEM", "NEUT")
+_NUMBER_CODES = ("SG", "PL")
+_CASE_CODES = ("NOM", "GEN", "DAT", "ACC")
+
+
+def _pack(entry: int, gender: str | None, number: str, case: str) -> int:
+    return entry << 5 | _GENDER_CODES.index(gender) << 3 | _NUMBER_CODES.index(number) << 2 | _CASE_CODES.index(case)
+
+
+def _unpack(code: int) -> tuple[int, str | None, str, str]:
+    return code >> 5, _GENDER_CODES[code >> 3 & 3], _NUMBER_CODES[code >> 2 & 1], _CASE_CODES[code & 3]
+
+
 class _Lexicon:
+    """Compact index over german-nouns: the raw CSV lines (parsed into :class:`NounEntry` on demand)
+    and form → packed (entry, gender, number, case) readings."""
+
     def __init__(self) -> None:
         from german_nouns.config import CSV_FILE_PATH
 
-        self.entries: list[NounEntry] = []
-        self.by_lemma: dict[str, list[int]] = {}
-        self.by_form: dict[str, list[tuple[int, str | None, str, str]]] = {}
         with open(CSV_FILE_PATH, encoding="utf-8", newline="") as handle:
-            reader = csv.reader(handle)
-            header = next(reader)
-            columns = []  # (index, number, case, variant number or None)
-            for index, name in enumerate(header):
-                parts = name.split()
-                if len(parts) >= 2 and parts[0] in CASES and parts[1].rstrip("*") in NUMBERS:
-                    variant = parts[2] if len(parts) > 2 and parts[2].isdigit() else None
-                    columns.append((index, NUMBERS[parts[1].rstrip("*")], CASES[parts[0]], variant))
-            genus_columns = {
-                (name.split()[1] if " " in name else None): index
-                for index, name in enumerate(header)
-                if name.startswith("genus")
-            }
-            for row in reader:
-                if not row or not row[0]:
+            raw = handle.read().splitlines()
+        self.header = next(csv.reader(raw[:1]))
+        self.lines: list[str] = []
+        by_lemma: dict[str, list[int]] = {}
+        by_form: dict[str, list[int]] = {}
+        columns, genus_columns = self._columns()
+        for row in csv.reader(raw[1:]):
+            if not row or not row[0]:
+                continue
+            entry = len(self.lines)
+            self.lines.append(_join(row))
+            numbered = {key: GENDERS[row[col]] for key, col in genus_columns.items() if row[col] in GENDERS}
+            all_genders = tuple(sorted(set(numbered.values()))) or (None,)
+            for index, form in enumerate(row):
+                column = columns.get(index)
+                if column is None or not form or form in ("—", "-"):
                     continue
-                pos = tuple(row[1].split(",")) if row[1] else ()
-                numbered = {key: GENDERS[row[col]] for key, col in genus_columns.items() if row[col] in GENDERS}
-                genders = frozenset(numbered.values())
-                forms: dict[str, list[str]] = {}
-                number_in = len(self.entries)
-                for index, number, case, variant in columns:
-                    form = row[index] if index < len(row) else ""
-                    if not form or form == "—" or form == "-":
-                        continue
-                    key = f"{number}.{case}"
-                    forms.setdefault(key, [])
-                    if form not in forms[key]:
-                        forms[key].append(form)
-                    if number == "PL":
-                        gender_set: tuple[str | None, ...] = (None,)
-                    elif variant is not None and variant in numbered:
-                        gender_set = (numbered[variant],)
-                    else:
-                        gender_set = tuple(sorted(genders)) or (None,)
-                    for gender in gender_set:
-                        reading = (number_in, gender, number, case)
-                        bucket = self.by_form.setdefault(form, [])
-                        if reading not in bucket:
-                            bucket.append(reading)
-                self.entries.append(NounEntry(row[0], genders, {k: tuple(v) for k, v in forms.items()}, pos))
-                self.by_lemma.setdefault(row[0], []).append(number_in)
+                number, case, variant = column
+                if number == "PL":
+                    gender_set: tuple[str | None, ...] = (None,)
+                elif variant is not None and variant in numbered:
+                    gender_set = (numbered[variant],)
+                else:
+                    gender_set = all_genders
+                bucket = by_form.setdefault(form, [])
+                for gender in gender_set:
+                    code = _pack(entry, gender, number, case)
+                    if code not in bucket:
+                        bucket.append(code)
+            by_lemma.setdefault(row[0], []).append(entry)
+        self.by_form = {form: tuple(codes) for form, codes in by_form.items()}
+        self.by_lemma = {lemma: tuple(entries) for lemma, entries in by_lemma.items()}
         self.lower_form: dict[str, list[str]] = {}
         for form in self.by_form:
             self.lower_form.setdefault(form.lower(), []).append(form)
         self.lower_lemma: dict[str, list[str]] = {}
         for lemma in self.by_lemma:
             self.lower_lemma.setdefault(lemma.lower(), []).append(lemma)
-        logger.debug("german-nouns: %d entries, %d forms", len(self.entries), len(self.by_form))
+        self._entries: dict[int, NounEntry] = {}
+        logger.debug("german-nouns: %d entries, %d forms", len(self.lines), len(self.by_form))
+
+    def _columns(self) -> tuple[dict[int, tuple[str, str, str | None]], dict[str | None, int]]:
+        columns: dict[int, tuple[str, str, str | None]] = {}  # index -> (number, case, variant number)
+        for index, name in enumerate(self.header):
+            parts = name.split()
+            if len(parts) >= 2 and parts[0] in CASES and parts[1].rstrip("*") in NUMBERS:
+                variant = parts[2] if len(parts) > 2 and parts[2].isdigit() else None
+                columns[index] = (NUMBERS[parts[1].rstrip("*")], CASES[parts[0]], variant)
+        genus_columns = {
+            (name.split()[1] if " " in name else None): index
+            for index, name in enumerate(self.header)
+            if name.startswith("genus")
+        }
+        return columns, genus_columns
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_entries"] = {}
+        return state
+
+    def entry(self, index: int) -> NounEntry:
+        found = self._entries.get(index)
+        if found is None:
+            row = next(csv.reader([self.lines[index]]))
+            columns, genus_columns = self._columns()
+            genders = frozenset(GENDERS[row[col]] for col in genus_columns.values() if row[col] in GENDERS)
+            forms: dict[str, list[str]] = {}
+            for column, form in enumerate(row):
+                if column in columns and form and form not in ("—", "-"):
+                    number, case, _ = columns[column]
+                    bucket = forms.setdefault(f"{number}.{case}", [])
+                    if form not in bucket:
+                        bucket.append(form)
+            pos = tuple(row[1].split(",")) if row[1] else ()
+            found = self._entries[index] = NounEntry(row[0], genders, {k: tuple(v) for k, v in forms.items()}, pos)
+        return found
+
+
+def _join(row: list[str]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="").writerow(row)
+    return buffer.getvalue()
 
 
 _LEXICON: _Lexicon | None = None
 
 
+def _cache_path() -> Path:
+    from importlib.metadata import version
+
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return root / "arena" / f"german-nouns-{version('german-nouns')}-lexicon-v{_FORMAT}.pickle"
+
+
 def lexicon() -> _Lexicon:
-    """The loaded lexicon (loads german-nouns' CSV on first use, ~1-2 s)."""
+    """The loaded lexicon.  Parsing german-nouns' CSV takes a few seconds, so the parsed lexicon is
+    kept in a pickle under ``$XDG_CACHE_HOME/arena`` (``~/.cache/arena``) keyed by the package version;
+    later processes load it in about a second."""
     global _LEXICON
     if _LEXICON is None:
-        _LEXICON = _Lexicon()
+        path = _cache_path()
+        try:
+            with path.open("rb") as handle:
+                _LEXICON = pickle.load(handle)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+            _LEXICON = _Lexicon()
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                temporary = path.with_suffix(f".{os.getpid()}.tmp")
+                with temporary.open("wb") as handle:
+                    pickle.dump(_LEXICON, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(temporary, path)
+            except OSError as error:
+                logger.debug("could not cache the german-nouns lexicon at %s: %s", path, error)
     return _LEXICON
 
 
@@ -130,7 +203,7 @@ def noun_entries(lemma: str) -> tuple[NounEntry, ...]:
     """Entries whose lemma is ``lemma`` (case-insensitive fallback)."""
     lex = lexicon()
     keys = _exact_or_folded(lemma, lex.by_lemma, lex.lower_lemma)
-    return tuple(lex.entries[i] for key in keys for i in lex.by_lemma[key])
+    return tuple(lex.entry(i) for key in keys for i in lex.by_lemma[key])
 
 
 def noun_readings(form: str) -> tuple[NounReading, ...]:
@@ -139,8 +212,9 @@ def noun_readings(form: str) -> tuple[NounReading, ...]:
     keys = _exact_or_folded(form, lex.by_form, lex.lower_form)
     out: list[NounReading] = []
     for key in keys:
-        for index, gender, number, case in lex.by_form[key]:
-            reading = NounReading(lex.entries[index].lemma, gender, number, case)
+        for code in lex.by_form[key]:
+            index, gender, number, case = _unpack(code)
+            reading = NounReading(lex.entry(index).lemma, gender, number, case)
             if reading not in out:
                 out.append(reading)
     return tuple(out)
