@@ -150,7 +150,7 @@ def run_experiment(
     }
     if resumed:
         previous = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
-        if previous.get("experiment") != manifest["experiment"]:
+        if previous.get("experiment") != json.loads(json.dumps(manifest["experiment"])):
             raise ValueError(f"{run_dir}: holds a run of a different configuration; choose another --out")
         logger.info("resuming %s", run_dir)
     else:

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arena.edits import apply_edits, diff_edits, make_variant, variant_from_text
+from arena.records import Edit, Instance
+
+
+@pytest.mark.parametrize(
+    "before, after, expected",
+    [
+        ("Die Börse stürzt gegen Geschäftsschluss ins Minus.", "Die Börse stürzt gegen Ding ins Minus.",
+         [("Geschäftsschluss", "Ding")]),
+        ("seit dem Tag", "seit des Tags", [("dem", "des"), ("Tag", "Tags")]),
+        ("Das war unerwartet.", "Das war erwartet.", [("unerwartet", "erwartet")]),
+        ("des Repräsentantenhauses, das", "des Ding, das", [("Repräsentantenhauses", "Ding")]),
+        ("Er kam. Sie ging.", "Er kam.", [(" Sie ging.", "")]),
+    ],
+)
+def test_diff_edits_are_word_level_and_round_trip(before, after, expected):
+    edits = diff_edits(before, after)
+    assert [(e.before, e.after) for e in edits] == expected
+    assert apply_edits(before, edits) == after
+
+
+def test_diff_edits_round_trip_on_random_strings():
+    rng = random.Random(0)
+    for _ in range(3000):
+        a = "".join(rng.choice("ab c,.") for _ in range(rng.randint(0, 14)))
+        b = "".join(rng.choice("ab c,.") for _ in range(rng.randint(0, 14)))
+        assert apply_edits(a, diff_edits(a, b)) == b
+
+
+@pytest.mark.parametrize(
+    "edits, message",
+    [
+        ([Edit(0, 3, "xyz", "a")], "expects 'xyz'"),
+        ([Edit(0, 3, "abc", "x"), Edit(2, 4, "cd", "y")], "overlapping"),
+        ([Edit(5, 9, "", "x")], "outside"),
+    ],
+)
+def test_apply_edits_rejects_bad_edits(edits, message):
+    with pytest.raises(ValueError, match=message):
+        apply_edits("abcdef", edits)
+
+
+def test_make_variant_and_variant_from_text_agree():
+    instance = Instance("x.1", "since the day", "seit dem Tag")
+    a = make_variant(instance, [Edit(5, 8, "dem", "des"), Edit(9, 12, "Tag", "Tags")], "hypercorrect_genitive")
+    b = variant_from_text(instance, "seit des Tags", "hypercorrect_genitive")
+    assert a == b
+    assert a.text == "seit des Tags"

@@ -1,0 +1,26 @@
+"""Shared fixtures: where the read-only data of ../shared lives, small instances."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("ARENA_SHARED", REPO.parent / "shared"))
+DATA = SHARED / "data"
+
+os.environ.setdefault("ARENA_PROGRESS", "0")
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    if not DATA.is_dir():
+        pytest.skip(f"shared data not found at {DATA}")
+    return DATA
+
+
+@pytest.fixture(scope="session")
+def distil_dir(data_dir: Path) -> Path:
+    return data_dir / "distil-lingeval"
