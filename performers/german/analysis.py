@@ -26,7 +26,9 @@ API (all a Zellig needs)::
 
 Tags are STTS (Schiller et al. 1999) as HanTa emits them, normalised: HanTa's ``ADJ(A)`` → ``ADJA``,
 ``VV(FIN)`` → ``VVFIN``; HanTa's extra noun classes ``NNA`` (nominalised adjective, *der Abgeordnete*)
-and ``NNI`` are reported as ``NN`` with the original kept in ``xpos``.  Lemmas come from HanTa
+and ``NNI`` are reported as ``NN`` with the original kept in ``xpos``.  Punctuation is tagged from its
+characters (HanTa tags quotes ``XY``/``FM``/``$``): ``$,`` comma, ``$.`` for ``. ? ! ; : …``, ``$(`` for
+quotes, brackets and dashes.  Lemmas come from HanTa
 (which sometimes uses the pre-1996 spelling, e.g. *Geschäftsschluß*); nouns' lemmas are capitalised.
 
 Backends.  :class:`Backend` is the small interface (``name`` and ``analyze(text) -> Analysis``,
@@ -123,9 +125,24 @@ _HANTA_TAG_MAP = {"NNA": "NN", "NNI": "NN"}
 
 def stts(tag: str) -> str:
     """Normalise a HanTa tag to STTS: ``ADJ(A)`` → ``ADJA``, ``VV(FIN)`` → ``VVFIN``, ``NNA`` → ``NN``."""
-    if "(" in tag:
+    if "(" in tag and tag[0] != "$":
         return tag.replace("(", "").replace(")", "")
     return _HANTA_TAG_MAP.get(tag, tag)
+
+
+_SENTENCE_PUNCTUATION = frozenset(".?!;:…")
+
+
+def punctuation_tag(word: str) -> str | None:
+    """The STTS tag of a punctuation token (``$,``, ``$.`` for ``. ? ! ; : …``, ``$(`` for the rest:
+    quotes, brackets, dashes), or ``None`` when ``word`` has a letter or digit."""
+    if any(char.isalnum() for char in word):
+        return None
+    if word == ",":
+        return "$,"
+    if all(char in _SENTENCE_PUNCTUATION for char in word):
+        return "$."
+    return "$("
 
 
 class SomajoHantaBackend:
@@ -165,13 +182,14 @@ class SomajoHantaBackend:
             first = len(tokens)
             number = len(sentences)
             for token, word, (start, end), (lemma, tag) in zip(sentence, words, spans, tagged):
+                punctuation = punctuation_tag(word)
                 tokens.append(
                     Token(
                         index=len(tokens),
                         text=word,
                         start=start,
                         end=end,
-                        pos=stts(tag),
+                        pos=punctuation or stts(tag),
                         lemma=lemma,
                         sentence=number,
                         xpos=tag,

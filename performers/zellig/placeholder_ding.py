@@ -1,0 +1,82 @@
+"""``placeholder-ding`` Zellig: replace one common noun by uninflected *Ding*.
+
+Source: Vamvas & Sennrich (2021), "On the Limits of Minimal Pairs in Contrastive Evaluation",
+DistilLingEval ``placeholder_ding`` (an *implausible* hypothesis: MT systems rarely produce it).
+
+    Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.
+    → Die Prager Börse stürzt gegen Ding ins Minus.
+
+One candidate per common noun (STTS ``NN``, including HanTa's nominalised ``NNA``/``NNI``), whatever
+its case and number — *des amerikanischen Repräsentantenhauses* → *des amerikanischen Ding* — so the
+rest of the sentence is left exactly as it is.  Proper names (``NE``) are left alone unless
+german-nouns knows the word as a common noun (HanTa tags some rare compounds such as *Privatarchiv*
+``NE``).  Nouns that already are *Ding*, nouns written with digits or without a lower-case letter
+(abbreviations such as *EU*, *GmbH*) and truncated first parts (*Finanz-*, ``TRUNC``) are skipped.
+
+``detect(text, source)``: the text contains a form of *Ding* while the source (when given) has no
+*thing(s)* — the generative rate of this implausible hypothesis.
+"""
+
+from __future__ import annotations
+
+import re
+
+from arena.edits import make_variant
+from arena.records import Instance, Variant
+from performers.german.analysis import DEFAULT_BACKEND, Token, analyze
+from performers.german.frequency import frequency_meta, training_counts
+from performers.zellig.spans import replace_token
+
+PHENOMENON = "placeholder_ding"
+DING_FORMS = frozenset({"Ding", "Dinge", "Dinges", "Dings", "Dingen", "Dinger", "Dingern"})
+THING = re.compile(r"\bthings?\b", re.IGNORECASE)
+_NAME_CATEGORIES = frozenset({"Vorname", "Nachname", "Familienname", "Eigenname", "Toponym", "Straßenname"})
+
+
+def _common_noun_in_lexicon(word: str) -> bool:
+    from performers.german.nouns import noun_entries, noun_readings
+
+    lemmas = {reading.lemma for reading in noun_readings(word)}
+    for lemma in lemmas:
+        for entry in noun_entries(lemma):
+            if "Substantiv" in entry.pos and not _NAME_CATEGORIES.intersection(entry.pos):
+                return True
+    return False
+
+
+def is_common_noun(token: Token) -> bool:
+    """Whether ``token`` is a common noun *Ding* may replace."""
+    word = token.text
+    if word in DING_FORMS or not any(c.islower() for c in word) or any(c.isdigit() for c in word):
+        return False
+    if not word[:1].isupper():
+        return False
+    if token.pos == "NN":
+        return True
+    return token.pos == "NE" and _common_noun_in_lexicon(word)
+
+
+class PlaceholderDingZellig:
+    """Replace each common noun, one at a time, by *Ding* (one candidate per noun)."""
+
+    version = "1"
+
+    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
+        self.backend = backend
+        self.counts = training_counts(training_corpus)
+
+    def corrupt(self, instance: Instance) -> list[Variant]:
+        analysis = analyze(instance.reference, self.backend)
+        variants = []
+        for token in analysis.tokens:
+            if not is_common_noun(token):
+                continue
+            meta = {"position": token.index, "word": token.text, **frequency_meta(self.counts, token.text)}
+            variants.append(make_variant(instance, [replace_token(analysis, token, "Ding")], PHENOMENON, meta))
+        return variants
+
+    def detect(self, text: str, source: str | None = None) -> bool:
+        """A form of *Ding* in ``text`` that ``source`` (when given) does not motivate with *thing(s)*."""
+        if source is not None and THING.search(source):
+            return False
+        return any(token.text in DING_FORMS for token in analyze(text, self.backend).tokens)

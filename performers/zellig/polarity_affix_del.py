@@ -1,0 +1,56 @@
+"""``polarity-affix-del`` Zellig: delete a negating prefix *un-*.
+
+Source: Sennrich (2017), LingEval97 ``polarity_affix_del``; Vamvas & Sennrich (2021), DistilLingEval
+``polarity_affix_del`` (a *plausible* hypothesis: MT systems do drop negation).
+
+    Das Timing für die Rettungsaktion ist unsicher.  → Das Timing für die Rettungsaktion ist sicher.
+    Auch herrscht Unklarheit darüber.               → Auch herrscht Klarheit darüber.
+
+One candidate per adjective, adverb, participle or noun whose *un-* is a negation prefix and whose rest
+is an attested word (:func:`performers.german.negation.strip_un`); never *Unterschied*, *Union*,
+*unter*, *Unternehmen*, *und*, *unser*, nor lexicalised *Unfall*, *Unmenge*, *Unkosten* ...  A
+capitalised word stays capitalised (*Unklar ist* → *Klar ist*).
+
+``detect(text, source)``: given the English source, a *missing* negation is decided only where it can
+be: the source has a word with a negating *un-*/*non-* (*unclear*, *non-binding*) and the German text
+has no negation at all (no *un-* word, *nicht*, *kein-*, *nie*, *ohne*, ...).  Without a source it
+returns ``False`` (undecidable).
+"""
+
+from __future__ import annotations
+
+from arena.edits import make_variant
+from arena.records import Instance, Variant
+from performers.german.analysis import DEFAULT_BACKEND, analyze
+from performers.german.frequency import frequency_meta, training_counts
+from performers.german.negation import english_un_words, negation_count, strip_un
+from performers.zellig.spans import replace_token
+
+PHENOMENON = "polarity_affix_del"
+
+
+class PolarityAffixDelZellig:
+    """Delete *un-* from one negated word (one candidate per such word)."""
+
+    version = "1"
+
+    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
+        self.backend = backend
+        self.counts = training_counts(training_corpus)
+
+    def corrupt(self, instance: Instance) -> list[Variant]:
+        analysis = analyze(instance.reference, self.backend)
+        variants = []
+        for token in analysis.tokens:
+            rest = strip_un(token.text, token.pos)
+            if rest is None:
+                continue
+            meta = {"position": token.index, "word": token.text, **frequency_meta(self.counts, token.text)}
+            variants.append(make_variant(instance, [replace_token(analysis, token, rest)], PHENOMENON, meta))
+        return variants
+
+    def detect(self, text: str, source: str | None = None) -> bool:
+        """The source negates with *un-*/*non-* and the translation has no negation at all."""
+        if source is None or not english_un_words(source):
+            return False
+        return negation_count(analyze(text, self.backend)) == 0
