@@ -1,0 +1,152 @@
+"""``np-agreement`` Zellig: change the gender of a singular definite article so it no longer agrees
+with its head noun.
+
+Source: Sennrich (2017), LingEval97 ``np_agreement`` ("we randomly change the gender of a singular
+definite determiner"); DistilLingEval ``np_agreement`` (Vamvas & Sennrich 2021).
+
+    Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.
+    → Der Prager Börse stürzt gegen Geschäftsschluss ins Minus.
+
+Where it applies: a definite article (STTS ``ART``: *der, die, das, den, dem, des*) whose noun-phrase head
+(:func:`performers.german.syntax.np_head`) has a singular reading that agrees with it.  The readings
+(gender, case) come from german-nouns (the compound head for unknown compounds, the derivational suffix
+for unknown derivations such as *Anmietung*); a nominalised infinitive (*das Warten*) is neuter.
+
+What it changes: the article only, to the article of each *other* gender in the *same* case and number
+(*der Börse* DAT/GEN.FEM → *dem*, *des*; *die Latte* NOM/ACC.FEM → *der*, *das*, *den*): one candidate per
+distinct new article.  Without a parser the case is not disambiguated, so every case reading the article
+and noun allow contributes (LingEval97 picked one of them at random).
+
+Filters: genders the noun itself has in an agreeing reading are never used; nouns with more than one
+standard gender (*der/das Teil*, ``data/noun_gender.yaml``) are left alone; for nominalised adjectives
+(*der Abgeordnete*, HanTa ``NNA``), whose gender follows the referent, only changes that also clash with
+the adjective ending are made (*den Abgeordneten* ACC.MASC → *das Abgeordneten*, never *die*).  Plural
+noun phrases are never changed.
+
+Metadata: ``distance`` (LingEval97: article and noun positions, *Die Prager Börse* = 2), ``zipf_frequency``
+and, with a ``training_corpus``, ``frequency`` of the noun; ``case`` readings and the ``gender`` used.
+"""
+
+from __future__ import annotations
+
+from arena.edits import make_variant
+from arena.records import Edit, Instance, Variant
+from performers.german import inflection as inf
+from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
+from performers.german.frequency import frequency_meta, training_counts
+from performers.german.syntax import distance, np_head
+
+PHENOMENON = "np_agreement"
+DEFINITE = frozenset({"der", "die", "das", "den", "dem", "des"})
+
+
+def _singular_readings(article: str, head: Token) -> list[tuple[str, str]]:
+    """(gender, case) singular readings of the noun ``head`` that agree with the definite ``article``."""
+    out: list[tuple[str, str]] = []
+    analyses = inf.noun_analyses(head.text)
+    if analyses:
+        for number, gender, case in analyses:
+            if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:
+                if (gender, case) not in out:
+                    out.append((gender, case))
+        if out or any(number == "PL" and inf.article(f"PL.DEF.{case}") == article for number, _, case in analyses):
+            return out
+    if head.xpos == "NNI" or (head.text.endswith("en") and head.lemma == head.text and article in ("das", "dem", "des")):
+        genders: frozenset[str] = frozenset({"NEUT"})  # nominalised infinitive: das Warten
+    elif analyses:
+        return out
+    else:
+        genders = inf.noun_genders(head.text)
+    for gender in sorted(genders):
+        for case in inf.CASES:
+            if inf.article(f"SG.DEF.{gender}.{case}") == article and (gender, case) not in out:
+                out.append((gender, case))
+    return out
+
+
+def _nominalised_adjective(article: str, head: Token) -> list[tuple[str, str, str]]:
+    """For a nominalised adjective: (gender, case, new article) changes that clash with its weak ending."""
+    out: list[tuple[str, str, str]] = []
+    word = head.text
+    for gender in inf.GENDERS:
+        for case in inf.CASES:
+            if inf.article(f"SG.DEF.{gender}.{case}") != article:
+                continue
+            ending = inf.adjective_ending(f"WEAK.SG.{gender}.{case}")
+            if not word.endswith(ending):
+                continue
+            for other in inf.GENDERS:
+                new = inf.article(f"SG.DEF.{other}.{case}")
+                other_ending = inf.adjective_ending(f"WEAK.SG.{other}.{case}")
+                plural = inf.article(f"PL.DEF.{case}") == new and word.endswith(inf.adjective_ending(f"WEAK.PL.{case}"))
+                if new != article and not word.endswith(other_ending) and not plural:
+                    out.append((gender, case, new))
+    return out
+
+
+def alternatives(analysis: Analysis, token: Token) -> tuple[int, list[tuple[str, list[str], str]]] | None:
+    """For a definite article ``token``: (head index, [(new article, case readings, new gender)]) or ``None``."""
+    article = token.text.lower()
+    if token.pos != "ART" or article not in DEFINITE:
+        return None
+    head_index = np_head(analysis.tokens, token.index)
+    if head_index is None:
+        return None
+    head = analysis.tokens[head_index]
+    found: dict[str, tuple[list[str], str]] = {}
+    if head.xpos == "NNA":
+        for _, case, new in _nominalised_adjective(article, head):
+            cases, gender = found.setdefault(new, ([], ""))
+            if case not in cases:
+                cases.append(case)
+    else:
+        readings = _singular_readings(article, head)
+        if not readings or inf.has_double_gender(head.lemma) or inf.has_double_gender(head.text):
+            return None
+        own = {gender for gender, _ in readings}
+        for _, case in readings:
+            for other in inf.GENDERS:
+                if other in own:
+                    continue
+                new = inf.article(f"SG.DEF.{other}.{case}")
+                if new == article:
+                    continue
+                cases, _ = found.setdefault(new, ([], other))
+                if case not in cases:
+                    cases.append(case)
+    if not found:
+        return None
+    return head_index, [(new, cases, gender) for new, (cases, gender) in found.items()]
+
+
+class NpAgreementZellig:
+    """Break article–noun agreement by changing the article's gender (one candidate per new article)."""
+
+    version = "1"
+
+    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
+        self.backend = backend
+        self.counts = training_counts(training_corpus)
+
+    def corrupt(self, instance: Instance) -> list[Variant]:
+        analysis = analyze(instance.reference, self.backend)
+        variants: list[Variant] = []
+        for token in analysis.tokens:
+            found = alternatives(analysis, token)
+            if found is None:
+                continue
+            head_index, options = found
+            head = analysis.tokens[head_index]
+            for new, cases, gender in options:
+                edit = Edit(token.start, token.end, token.text, inf.match_case(token.text, new))
+                meta = {
+                    "position": token.index,
+                    "head": head.text,
+                    "cases": cases,
+                    "distance": distance(analysis, token.index, head_index),
+                    **frequency_meta(self.counts, head.text),
+                }
+                if gender:
+                    meta["gender"] = gender
+                variants.append(make_variant(instance, [edit], PHENOMENON, meta))
+        return variants
