@@ -177,7 +177,9 @@ class _Tables:
             feature = str(self.determiners[lemma]["feature"])
             for slot, form in paradigm.items():
                 features = parse_bundle(slot)
-                reading = DeterminerReading(lemma, feature, features["number"], features.get("gender"), features["case"])
+                reading = DeterminerReading(
+                    lemma, feature, features["number"], features.get("gender"), features["case"]
+                )
                 self.by_form.setdefault(form, []).append(reading)
         self.pronoun_by_form: dict[str, list[PronounReading]] = {}
         for key, form in self.pronouns.items():
@@ -478,7 +480,12 @@ def to_genitive(noun: str, number: str, gender: str | None = None, case: str = "
 # ----------------------------------------------------------------------------------------------------
 # verbs (ablaut)
 
-_TABLES = {("PRS", "IND"): "present", ("PST", "IND"): "preterite", ("PRS", "SBJV"): "konjunktiv1", ("PST", "SBJV"): "konjunktiv2"}
+_TABLES = {
+    ("PRS", "IND"): "present",
+    ("PST", "IND"): "preterite",
+    ("PRS", "SBJV"): "konjunktiv1",
+    ("PST", "SBJV"): "konjunktiv2",
+}
 _SLOT_FEATURES = [(1, "SG"), (2, "SG"), (3, "SG"), (1, "PL"), (2, "PL"), (3, "PL")]
 
 

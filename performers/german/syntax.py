@@ -27,7 +27,7 @@ from performers.german.analysis import Analysis, Token
 FINITE = frozenset({"VVFIN", "VAFIN", "VMFIN"})
 NOUNS = frozenset({"NN", "NE"})
 NP_INNER = frozenset({"ADJA", "ADJD", "ADV", "CARD", "PIAT", "PIDAT", "TRUNC"})
-QUOTES = frozenset('"„“”«»‚‘’\'')
+QUOTES = frozenset("\"„“”«»‚‘’'")
 CLAUSE_PUNCTUATION = frozenset(",;:–—-()[]")
 NOMINATIVE_PRONOUNS = {"ich": 1, "du": 2, "er": 3, "sie": 3, "es": 3, "wir": 1, "ihr": 2, "man": 3}
 
@@ -41,7 +41,28 @@ def is_quote(token: Token) -> bool:
     return bool(token.text) and all(char in QUOTES for char in token.text)
 
 
-EXTENDED_INNER = frozenset({"APPR", "APPRART", "ART", "NN", "NE", "ADV", "PRF", "CARD", "ADJD", "PPOSAT", "PIAT", "PDAT", "PTKNEG", "PTKA", "ADJA", "KON", "PIS", "PPER"})
+EXTENDED_INNER = frozenset(
+    {
+        "APPR",
+        "APPRART",
+        "ART",
+        "NN",
+        "NE",
+        "ADV",
+        "PRF",
+        "CARD",
+        "ADJD",
+        "PPOSAT",
+        "PIAT",
+        "PDAT",
+        "PTKNEG",
+        "PTKA",
+        "ADJA",
+        "KON",
+        "PIS",
+        "PPER",
+    }
+)
 
 
 def _extended_modifier(tokens: tuple[Token, ...], index: int, limit: int) -> int | None:
@@ -146,7 +167,11 @@ def _pronoun_subject(token: Token, sentence_initial: bool) -> Subject | None:
 def _in_pp(tokens: tuple[Token, ...], head: int, lower_bound: int) -> bool:
     """Whether the noun at ``head`` is inside a prepositional phrase (a preposition before its article/adjectives)."""
     index = head - 1
-    while index >= lower_bound and (tokens[index].pos in NP_INNER or tokens[index].pos in ("ART", "PPOSAT", "PDAT", "PIAT") or is_quote(tokens[index])):
+    while index >= lower_bound and (
+        tokens[index].pos in NP_INNER
+        or tokens[index].pos in ("ART", "PPOSAT", "PDAT", "PIAT")
+        or is_quote(tokens[index])
+    ):
         index -= 1
     return index >= lower_bound and tokens[index].pos in ("APPR", "APPRART", "APPO")
 
@@ -173,7 +198,9 @@ def subject_of(analysis: Analysis, verb: int) -> Subject | None:
     for index in range(first, last):
         if index == verb:
             continue
-        subject = _pronoun_subject(tokens[index], index == sentence_first or is_quote(tokens[index - 1]) if index > 0 else True)
+        subject = _pronoun_subject(
+            tokens[index], index == sentence_first or is_quote(tokens[index - 1]) if index > 0 else True
+        )
         if subject is not None:
             pronouns.append(subject)
     if pronouns:

@@ -51,7 +51,9 @@ def _singular_readings(article: str, head: Token) -> list[tuple[str, str]]:
                     out.append((gender, case))
         if out or any(number == "PL" and inf.article(f"PL.DEF.{case}") == article for number, _, case in analyses):
             return out
-    if head.xpos == "NNI" or (head.text.endswith("en") and head.lemma == head.text and article in ("das", "dem", "des")):
+    if head.xpos == "NNI" or (
+        head.text.endswith("en") and head.lemma == head.text and article in ("das", "dem", "des")
+    ):
         genders: frozenset[str] = frozenset({"NEUT"})  # nominalised infinitive: das Warten
     elif analyses:
         return out
