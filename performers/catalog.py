@@ -11,6 +11,7 @@ from arena.registry import Catalog
 JOHNS: dict[str, str] = {
     "parallel-text": "performers.john.parallel_text:ParallelTextJohn",
     "distil-lingeval": "performers.john.distil_lingeval:DistilLingEvalJohn",
+    "lingeval97": "performers.john.lingeval97:LingEval97John",
 }
 
 ZELLIGS: dict[str, str] = {

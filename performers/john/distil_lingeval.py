@@ -8,31 +8,21 @@ Zellig).  Several lines may share a source and reference with different incorrec
 variants; they are merged into one instance with several variants, so the arena's
 per-instance sampling and bootstrap see the test set's real structure.
 
-Ids are ``<set>.<line>`` of the first line of each (source, reference) group.
+Ids are ``<set>.<line>`` of the first line of each (source, reference) group.  The
+published sets have a few empty lines (e.g. an empty source in hypercorrect_genitive.human);
+they are errors unless ``skip_empty=True``, which skips and counts them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+import logging
 from pathlib import Path
 
-from arena.formats.textlines import read_lines
+from arena.formats.distil_lingeval import read_distil_lingeval
 from arena.records import Instance
 
-FILES = ("src.en", "tgt.correct.de", "tgt.incorrect.de")
-
-
-def read_testset(directory: str | Path) -> tuple[list[str], list[str], list[str]]:
-    """The three aligned columns of a DistilLingEval directory (errors name file and line)."""
-    directory = Path(directory)
-    if not directory.is_dir():
-        raise ValueError(f"{directory}: not a directory (expected {', '.join(FILES)} inside)")
-    columns = [read_lines(directory / name) for name in FILES]
-    counts = {name: len(column) for name, column in zip(FILES, columns)}
-    if len(set(counts.values())) != 1:
-        detail = ", ".join(f"{name}: {count}" for name, count in counts.items())
-        raise ValueError(f"{directory}: the files are not line-aligned ({detail} lines)")
-    return columns[0], columns[1], columns[2]
+logger = logging.getLogger(__name__)
 
 
 class DistilLingEvalJohn:
@@ -40,7 +30,7 @@ class DistilLingEvalJohn:
 
     version = "1"
 
-    def __init__(self, dir: str, phenomenon: str | None = None, limit: int | None = None):
+    def __init__(self, dir: str, phenomenon: str | None = None, limit: int | None = None, skip_empty: bool = False):
         self.directory = Path(dir)
         name = self.directory.name
         self.error_type, _, kind = name.partition(".")
@@ -49,18 +39,32 @@ class DistilLingEvalJohn:
         if limit is not None and (not isinstance(limit, int) or limit < 1):
             raise ValueError(f"limit must be a positive integer, not {limit!r}")
         self.limit = limit
+        self.skip_empty = skip_empty
 
     def instances(self) -> Iterator[Instance]:
-        sources, corrects, incorrects = read_testset(self.directory)
+        try:
+            testset = read_distil_lingeval(self.directory, allow_empty=self.skip_empty)
+        except ValueError as error:
+            if "empty line" in str(error):
+                raise ValueError(f"{error} (pass skip_empty=true to skip such lines, counted in the log)") from None
+            raise
+        pairs = testset.pairs
         groups: dict[tuple[str, str], list[int]] = {}
-        for index, key in enumerate(zip(sources, corrects)):
-            groups.setdefault(key, []).append(index)
+        skipped = 0
+        for index, pair in enumerate(pairs):
+            if not (pair.source.strip() and pair.correct.strip() and pair.incorrect.strip()):
+                skipped += 1
+                continue
+            groups.setdefault((pair.source, pair.correct), []).append(index)
+        if skipped:
+            logger.warning("%s: skipped %d lines with an empty side (%s)", self.directory, skipped,
+                           ", ".join(testset.empty_lines[:5]))
         name = self.directory.name
         for count, ((source, correct), indices) in enumerate(groups.items()):
             if self.limit is not None and count >= self.limit:
                 break
             variants = [
-                {"text": incorrects[i], "phenomenon": self.phenomenon, "meta": {"line": i + 1}}
+                {"text": pairs[i].incorrect, "phenomenon": self.phenomenon, "meta": {"line": i + 1}}
                 for i in indices
             ]
             meta = {

@@ -1,0 +1,59 @@
+"""``lingeval97`` John: a test set in LingEval97's JSON format (Sennrich 2017).
+
+Each sentence ``{source, reference, origin, errors: [{type, contrastive, distance?,
+frequency?}]}`` becomes an instance; its ``errors`` become pre-made variants in
+``meta["variants"]`` (played by the ``replay`` Zellig), with ``type`` as the
+phenomenon label and ``distance``/``frequency`` kept for LingEval97's breakdowns.
+
+Ids are the sentence's ``origin`` (e.g. ``newstest2009.17``) where it is given and
+unique, else ``<file stem>.<1-based index>``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Iterator
+
+from arena.formats.lingeval97 import read_lingeval97
+from arena.records import Instance
+
+
+class LingEval97John:
+    """Yields the test set's sentences with their contrastive variants, in file order."""
+
+    version = "1"
+
+    def __init__(self, path: str, reference_kind: str = "human", types: list[str] | None = None, limit: int | None = None):
+        self.path = Path(path)
+        if reference_kind not in ("human", "machine"):
+            raise ValueError(f"reference_kind must be 'human' or 'machine', not {reference_kind!r}")
+        if limit is not None and (not isinstance(limit, int) or limit < 1):
+            raise ValueError(f"limit must be a positive integer, not {limit!r}")
+        self.reference_kind = reference_kind
+        self.types = set(types) if types else None
+        self.limit = limit
+
+    def instances(self) -> Iterator[Instance]:
+        sentences = read_lingeval97(self.path)
+        origins = Counter(s.origin for s in sentences if s.origin)
+        yielded = 0
+        for index, sentence in enumerate(sentences, start=1):
+            variants = [
+                {
+                    "text": error.contrastive,
+                    "phenomenon": error.type,
+                    "meta": {k: v for k, v in (("distance", error.distance), ("frequency", error.frequency)) if v is not None},
+                }
+                for error in sentence.errors
+                if self.types is None or error.type in self.types
+            ]
+            if self.types is not None and not variants:
+                continue
+            unique = sentence.origin and origins[sentence.origin] == 1
+            identifier = sentence.origin if unique else f"{self.path.stem}.{index}"
+            meta = {"origin": sentence.origin, "index": index, "reference_kind": self.reference_kind, "variants": variants}
+            yield Instance(identifier, sentence.source, sentence.reference, meta)
+            yielded += 1
+            if self.limit is not None and yielded >= self.limit:
+                break
