@@ -15,8 +15,8 @@ they are errors unless ``skip_empty=True``, which skips and counts them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 from arena.formats.distil_lingeval import read_distil_lingeval

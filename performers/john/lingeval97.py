@@ -12,8 +12,8 @@ unique, else ``<file stem>.<1-based index>``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from arena.formats.lingeval97 import read_lingeval97
 from arena.records import Instance

@@ -16,7 +16,6 @@ from arena.registry import build
 from arena.spec import PerformerSpec
 from performers.catalog import CATALOG, CLAUDES, JOHNS, ZELLIGS
 from performers.john.distil_lingeval import DistilLingEvalJohn
-
 from tests.conftest import DATA, SHARED
 
 TOY = SHARED / "models" / "toy-marian-en-de"
