@@ -99,6 +99,7 @@ SINGULAR = {"john": "johns", "zellig": "zelligs", "claude": "claudes", "seed": "
 _ALLOWED = sorted({f.name for f in fields(Experiment)} - {"source"} | set(SINGULAR))
 _NESTED = {"time_budget": TimeBudget, "ray": RayOptions}
 EXECUTORS = ("in-process", "ray")
+_PERFORMER_KEYS = ("john", "johns", "zellig", "zelligs", "claude", "claudes")
 
 
 def _where(path: str, lines: Mapping[tuple[str, ...], int], key: tuple[str, ...]) -> str:
@@ -115,10 +116,19 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
         keys = dotted.strip().split(".")
         node: Any = data
         for position, key in enumerate(keys[:-1]):
-            nxt = node[int(key)] if isinstance(node, list) and key.isdigit() else None
+            nxt = node[int(key)] if isinstance(node, list) and key.isdigit() and int(key) < len(node) else None
             if isinstance(node, dict):
                 nxt = node.setdefault(key, {})
-            if nxt is None:
+            if isinstance(nxt, str) and keys[0] in _PERFORMER_KEYS:
+                # a performer given as a SPEC string: expand it to {name, params} to descend
+                from arena.spec import parse_spec
+
+                nxt = parse_spec(nxt).to_json()
+                if isinstance(node, list):
+                    node[int(key)] = nxt
+                else:
+                    node[key] = nxt
+            if not isinstance(nxt, (dict, list)):
                 raise ValueError(f"--set {override!r}: {'.'.join(keys[: position + 1])} is not a mapping or list")
             node = nxt
         last = keys[-1]
