@@ -1,0 +1,86 @@
+"""Line-aligned text files (one sentence per line), read and written strictly.
+
+Files are UTF-8.  A line ends at ``\\n`` (a ``\\r\\n`` ending is accepted and the
+``\\r`` dropped); a final line without a newline still counts.  Texts written to such
+files must not contain any character that a reader might take as a line break:
+Python's ``str.splitlines`` — which DistilLingEval's evaluation script uses — also
+breaks at vertical tab, form feed, the file/group/record separators, NEL and the
+Unicode line and paragraph separators, so a text holding one of those would shift
+every later line for that reader.  :func:`check_line_text` refuses them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from arena.yamlio import read_text
+
+# every character str.splitlines() breaks at
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_BREAK = re.compile(f"[{re.escape(LINE_BREAKS)}]")
+
+
+def split_lines(text: str) -> list[str]:
+    """Split file content into lines at ``\\n`` (dropping the ``\\r`` of ``\\r\\n``)."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def read_lines(path: str | Path, allow_empty: bool = False) -> list[str]:
+    """The lines of a UTF-8 text file.
+
+    A wrong encoding is a ``ValueError`` naming file and line (:func:`arena.yamlio.read_text`);
+    so is an empty (or whitespace-only) line unless ``allow_empty``.
+    """
+    lines = split_lines(read_text(path))
+    if not allow_empty:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                raise ValueError(f"{path}:{number}: empty line; every line must hold one sentence")
+    return lines
+
+
+def empty_lines(lines: Sequence[str]) -> list[int]:
+    """1-based numbers of the empty (or whitespace-only) lines."""
+    return [number for number, line in enumerate(lines, start=1) if not line.strip()]
+
+
+def check_line_text(text: object, where: str, allow_empty: bool = False) -> str:
+    """Return ``text`` if it can be written as one line; else raise ``ValueError``
+    (``TypeError`` for a non-string) naming ``where``."""
+    if not isinstance(text, str):
+        raise TypeError(f"{where}: expected a string, got {type(text).__name__}")
+    match = _LINE_BREAK.search(text)
+    if match:
+        raise ValueError(
+            f"{where}: text contains a line break (U+{ord(match.group()):04X}) and cannot be written as one line"
+        )
+    if not allow_empty and not text.strip():
+        raise ValueError(f"{where}: empty text cannot be written as a line")
+    return text
+
+
+def write_lines(path: str | Path, lines: Iterable[str]) -> None:
+    """Write lines (each already checked) as UTF-8 with ``\\n`` endings, atomically."""
+    write_text_atomic(Path(path), "".join(f"{line}\n" for line in lines))
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
