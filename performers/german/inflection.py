@@ -567,6 +567,42 @@ def verb_readings(form: str, lemma: str) -> tuple[VerbReading, ...]:
     return tuple(out)
 
 
+_ENDINGS = ("test", "ten", "tet", "te", "est", "et", "st", "en", "t", "e", "n", "")
+
+
+def _is_infinitive(word: str) -> bool:
+    """HanTa's morphology reads ``word`` as an infinitive (its last morpheme is ``SUF_INF``), so participles
+    (*geboten*) and adjectives (*modern*) are not taken for infinitives."""
+    from performers.german.analysis import morphemes
+
+    parts = morphemes(word)
+    return bool(parts) and parts[-1][1] == "SUF_INF"
+
+
+def guess_verb_lemmas(form: str, min_zipf: float = 2.0) -> tuple[str, ...]:
+    """Infinitives whose paradigm contains ``form`` as a finite form, found by stripping a regular ending
+    and adding *-en*/*-n*; for tokens the tagger took for an adjective or infinitive (*umfasst* ADJD,
+    *enthüllte* ADJA).  Only infinitives with a wordfreq Zipf frequency of at least ``min_zipf`` count,
+    and only those HanTa's morphology analyses as infinitives, so that made-up stems, participles and
+    adjectives are not taken for verbs.  Strong-verb ablaut forms are not recovered."""
+    from performers.german.frequency import zipf
+
+    word = form.lower()
+    out: list[str] = []
+    for ending in _ENDINGS:
+        if ending and not word.endswith(ending):
+            continue
+        stem = word[: len(word) - len(ending)] if ending else word
+        if len(stem) < 2:
+            continue
+        for infinitive in (stem + "en", stem + "n"):
+            if infinitive in out or zipf(infinitive) < min_zipf:
+                continue
+            if verb_readings(form, infinitive) and _is_infinitive(infinitive):
+                out.append(infinitive)
+    return tuple(out)
+
+
 def swap_number(form: str, lemma: str, person: int | None = None) -> tuple[str, ...]:
     """Forms of ``lemma`` with the other grammatical number and the same person, tense and mood as ``form``.
 

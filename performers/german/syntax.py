@@ -151,10 +151,10 @@ class Subject:
     formal: bool = False
 
 
-def _pronoun_subject(token: Token, sentence_initial: bool) -> Subject | None:
+def _pronoun_subject(token: Token, sentence_initial: bool, after_preposition: bool = False) -> Subject | None:
     word = token.text
     lower = word.lower()
-    if token.pos != "PPER" or lower not in NOMINATIVE_PRONOUNS:
+    if token.pos != "PPER" or lower not in NOMINATIVE_PRONOUNS or after_preposition:
         return None
     if word == "Sie" and not sentence_initial:
         return Subject(token.index, 3, "PL", formal=True)
@@ -198,9 +198,9 @@ def subject_of(analysis: Analysis, verb: int) -> Subject | None:
     for index in range(first, last):
         if index == verb:
             continue
-        subject = _pronoun_subject(
-            tokens[index], index == sentence_first or is_quote(tokens[index - 1]) if index > 0 else True
-        )
+        initial = index == sentence_first or (index > 0 and is_quote(tokens[index - 1]))
+        after_preposition = index > 0 and tokens[index - 1].pos in ("APPR", "APPRART")
+        subject = _pronoun_subject(tokens[index], initial, after_preposition)
         if subject is not None:
             pronouns.append(subject)
     if pronouns:
@@ -220,3 +220,57 @@ def subject_of(analysis: Analysis, verb: int) -> Subject | None:
     before = [index for index in candidates if index < verb]
     chosen = max(before) if before else min(candidates)
     return Subject(chosen, 3, None)
+
+
+VERB_FINAL_OPENERS = frozenset({"KOUS", "PRELS", "PWAV", "PRELAT", "PWS"})
+_RECOVERABLE = frozenset({"VVINF", "VAINF", "VMINF", "VVPP", "ADJD", "ADJA"})
+
+
+def finite_verbs(analysis: Analysis) -> dict[int, str]:
+    """Finite verbs of ``analysis``: token index → verb lemma.
+
+    The tagger's ``VVFIN``/``VAFIN``/``VMFIN`` tokens, plus one recovered verb in each clause that has none:
+    HanTa sometimes tags a clause's only finite verb as an infinitive (*Die Schwergewichte kommen.*,
+    *dass Astronomen … entdeckt haben*), a participle (*die ihre Position missbraucht*) or an adjective
+    (*Die Datenbank umfasst 1.034 Fahrzeuge*).  The recovered verb is the last candidate of a verb-final
+    clause (one opened by a subordinating conjunction or a relative or interrogative word), else the first,
+    and it must have a finite reading (:func:`performers.german.inflection.verb_readings`, with the lemma
+    guessed from the form where the tagger's lemma is an adjective's).  Infinitives with *zu* and clauses
+    opened by *um*, *ohne*, *statt* are never used.
+    """
+    from performers.german.inflection import guess_verb_lemmas, verb_readings
+
+    tokens = analysis.tokens
+    found: dict[int, str] = {token.index: token.lemma for token in tokens if token.pos in FINITE}
+    seen: set[tuple[int, int]] = set()
+    for token in tokens:
+        if token.pos not in _RECOVERABLE:
+            continue
+        bounds = clause_bounds(analysis, token.index)
+        if bounds in seen:
+            continue
+        seen.add(bounds)
+        first, last = bounds
+        clause = tokens[first:last]
+        if any(t.pos in FINITE or t.pos in ("KOUI", "PTKZU", "VVIZU") for t in clause):
+            continue
+        verb_final = clause[0].pos in VERB_FINAL_OPENERS or (first > 0 and tokens[first - 1].pos in VERB_FINAL_OPENERS)
+        ordered = list(reversed(clause)) if verb_final else list(clause)
+        for candidate in ordered:
+            if candidate.pos not in _RECOVERABLE:
+                continue
+            previous = tokens[candidate.index - 1] if candidate.index > 0 else None
+            if (
+                candidate.pos == "ADJA"
+                and previous is not None
+                and previous.pos not in ("NN", "NE", "PPER", "PIS", "KON")
+            ):
+                continue  # an attributive adjective (den modernen …), not a mis-tagged verb
+            lemma = candidate.lemma if candidate.pos.startswith("V") else ""
+            if not (lemma and verb_readings(candidate.text, lemma)):
+                guesses = guess_verb_lemmas(candidate.text)
+                lemma = guesses[0] if guesses else ""
+            if lemma:
+                found[candidate.index] = lemma
+                break
+    return dict(sorted(found.items()))

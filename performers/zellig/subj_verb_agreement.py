@@ -1,0 +1,115 @@
+"""``subj-verb-agreement`` Zellig: swap the grammatical number of a finite verb so it no longer agrees
+with its subject.
+
+Source: Sennrich (2017), LingEval97 ``subj_verb_agreement`` ("we swap the grammatical number of a verb
+to introduce an agreement error with the subject"); DistilLingEval ``subj_verb_agreement``.
+
+    Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.
+    → Die Prager Börse stürzen gegen Geschäftsschluss ins Minus.
+
+Where it applies: every finite verb (STTS ``VVFIN``, ``VAFIN``, ``VMFIN``) whose form ablaut can place in
+the paradigm of its HanTa lemma.  Person, tense and mood are kept and only the number changes
+(:func:`performers.german.inflection.swap_number`): *hat* → *haben*, *verzeichneten* → *verzeichnete*,
+*wird* → *werden*, fused separable verbs in verb-final clauses too (*hinwegsetzten* → *hinwegsetzte*).
+The person comes from the subject (:func:`performers.german.syntax.subject_of`): *wir stehen* →
+*stehe*, *sie stehen* → *steht*; without a pronoun subject the third person is used when the form has one.
+
+Subjects *sie*: changing the number of a verb whose subject is the ambiguous *sie* (she/they) keeps the
+sentence grammatical and changes its meaning (LingEval97 files those under ``subj_adequacy``).
+DistilLingEval's ``subj_verb_agreement`` sets include them, so by default they are included and marked
+``meta["ambiguous_subject"] = True``; ``include_sie=False`` leaves them to ``subj-adequacy`` as LingEval97
+did.  Forms that do not change are dropped.
+
+Metadata: ``distance`` between subject and verb when a subject was found (LingEval97 positions: adjacent
+words = 1), ``zipf_frequency`` (and ``frequency`` with a ``training_corpus``) of the rarer of subject and
+verb, and the reading used (``tense``, ``mood``, ``person``, ``number`` before the change).
+"""
+
+from __future__ import annotations
+
+from arena.edits import make_variant
+from arena.records import Edit, Instance, Variant
+from performers.german import inflection as inf
+from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
+from performers.german.frequency import frequency_meta, training_counts
+from performers.german.syntax import Subject, distance, finite_verbs, subject_of
+
+PHENOMENON = "subj_verb_agreement"
+
+
+def number_swaps(
+    analysis: Analysis, verb: Token, subject: Subject | None, lemma: str | None = None
+) -> list[tuple[str, inf.VerbReading]]:
+    """(new form, reading it came from) for the finite ``verb``, the person decided by ``subject``."""
+    readings = inf.verb_readings(verb.text, lemma or verb.lemma)
+    if not readings:
+        return []
+    if subject is not None and (subject.person != 3 or subject.number is not None):
+        chosen = [r for r in readings if r.person == subject.person]
+        if subject.number is not None:
+            chosen = [r for r in chosen if r.number == subject.number] or chosen
+    else:
+        chosen = [r for r in readings if r.person == 3] or list(readings)
+    out: list[tuple[str, inf.VerbReading]] = []
+    for reading in chosen:
+        other = "PL" if reading.number == "SG" else "SG"
+        new = inf.conjugate(reading.lemma, reading.tense, reading.mood, reading.person, other, bool(reading.particle))
+        if new is None:
+            continue
+        new = inf.match_case(verb.text, new)
+        if new.lower() != verb.text.lower() and all(new != form for form, _ in out):
+            out.append((new, reading))
+    return out
+
+
+class SubjVerbAgreementZellig:
+    """Swap the number of each finite verb, keeping person, tense and mood (one candidate per new form)."""
+
+    version = "1"
+    phenomenon = PHENOMENON
+
+    def __init__(
+        self, training_corpus: str | None = None, include_sie: bool = True, backend: str = DEFAULT_BACKEND
+    ) -> None:
+        if not isinstance(include_sie, bool):
+            raise TypeError(f"include_sie must be true or false, got {include_sie!r}")
+        self.backend = backend
+        self.include_sie = include_sie
+        self.counts = training_counts(training_corpus)
+
+    def _keep(self, analysis: Analysis, subject: Subject | None) -> bool:
+        """With ``include_sie=False``, skip verbs whose subject is the ambiguous *sie* (subj_adequacy)."""
+        if self.include_sie or subject is None or subject.formal:
+            return True
+        return analysis.tokens[subject.index].text.lower() != "sie"
+
+    def corrupt(self, instance: Instance) -> list[Variant]:
+        analysis = analyze(instance.reference, self.backend)
+        variants: list[Variant] = []
+        for index, lemma in finite_verbs(analysis).items():
+            token = analysis.tokens[index]
+            subject = subject_of(analysis, token.index)
+            if not self._keep(analysis, subject):
+                continue
+            for new, reading in number_swaps(analysis, token, subject, lemma):
+                meta: dict = {
+                    "position": token.index,
+                    "verb": token.text,
+                    "lemma": reading.lemma,
+                    "tense": reading.tense,
+                    "mood": reading.mood,
+                    "person": reading.person,
+                    "number": reading.number,
+                }
+                if subject is not None:
+                    subject_word = analysis.tokens[subject.index].text
+                    if subject_word.lower() == "sie" and not subject.formal:
+                        meta["ambiguous_subject"] = True
+                    meta["subject"] = subject_word
+                    meta["distance"] = distance(analysis, subject.index, token.index)
+                    meta.update(frequency_meta(self.counts, subject_word, token.text))
+                else:
+                    meta.update(frequency_meta(self.counts, token.text))
+                edit = Edit(token.start, token.end, token.text, new)
+                variants.append(make_variant(instance, [edit], self.phenomenon, meta))
+        return variants
