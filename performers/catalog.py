@@ -12,10 +12,18 @@ JOHNS: dict[str, str] = {
     "parallel-text": "performers.john.parallel_text:ParallelTextJohn",
     "distil-lingeval": "performers.john.distil_lingeval:DistilLingEvalJohn",
     "lingeval97": "performers.john.lingeval97:LingEval97John",
+    "newstest": "performers.john.newstest:NewstestJohn",
+    "mt-reference": "performers.john.mt_reference:MTReferenceJohn",
+    "select": "performers.john.selection:SelectJohn",
 }
 
 ZELLIGS: dict[str, str] = {
     "replay": "performers.zellig.replay:ReplayZellig",
+    "placeholder-ding": "performers.zellig.placeholder_ding:PlaceholderDingZellig",
+    "polarity-affix-del": "performers.zellig.polarity_affix_del:PolarityAffixDelZellig",
+    "polarity-affix-ins": "performers.zellig.polarity_affix_ins:PolarityAffixInsZellig",
+    "clause-omission": "performers.zellig.clause_omission:ClauseOmissionZellig",
+    "polarity-particle-nicht-del": "performers.zellig.polarity_particle_nicht_del:PolarityParticleNichtDelZellig",
 }
 
 CLAUDES: dict[str, str] = {

@@ -10,7 +10,7 @@
 Decisions.  *un-* negates when the word is an adjective, adverb, participle or noun (STTS ``ADJA``,
 ``ADJD``, ``ADV``, ``VVPP``, ``NN``), the rest is attested as a German word (wordfreq Zipf ≥
 :data:`MIN_ZIPF_REST`; ``klar``, ``schätzbar``), and the word does not start with one of
-:data:`NOT_NEGATING` — *unter-*, *Union*, *Uni-*, *unser*, *und* and lexicalised *un-* nouns whose
+:data:`NOT_NEGATING` — *unter-*, *Union*, *Uni-*, *unser* (*und*, *uns* are no adjectives) and lexicalised *un-* nouns whose
 base is no antonym (*Unfall*, *Unmenge*, *Unkosten*, *Unwetter*, ...).  HanTa's morphology
 (``PREF_NEG``) is not required (it leaves *Unklarheit* or *Unschuld* unsegmented) but is required for
 insertion of *un-*, together with a stricter attestation of the new word (:data:`MIN_ZIPF_INSERTED`).
@@ -30,7 +30,7 @@ MIN_ZIPF_INSERTED = 2.0
 
 NOT_NEGATING: tuple[str, ...] = (
     # not the prefix un- at all
-    "unter", "union", "uni", "unser", "unsr", "und", "unten", "ungar", "unesco", "unicef", "unze", "unke",
+    "unter", "union", "uni", "unser", "unsr", "unten", "ungar", "unesco", "unicef", "unze", "unke",
     # lexicalised un- words whose base is no antonym (Unfall is no "not-Fall")
     "unfall", "unwetter", "unmenge", "unzahl", "unsumme", "unkosten", "unmut", "unding", "unwesen",
     "untat", "unkraut", "ungeheuer", "unrat", "untiefe", "ungeziefer", "unbill", "ungefähr",

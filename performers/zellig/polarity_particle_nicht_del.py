@@ -7,7 +7,8 @@ DistilLingEval ``polarity_particle_nicht_del`` (a *plausible* hypothesis).
     → Ob der Plan verabschiedet wird, ist ausschlaggebend.
 
 One candidate per *nicht* (STTS ``PTKNEG``, or the word *nicht* whatever its tag), including *nicht nur*,
-*noch nicht*, *gar nicht*; *nichts* is a pronoun and is left alone.  The particle goes with one
+*noch nicht*, *gar nicht*, and the hyphenated prefix *nicht-* (*der nicht-öffentliche Teil* → *der
+öffentliche Teil*); *nichts* is a pronoun and is left alone.  The particle goes with one
 adjacent space (*oder nicht.* → *oder.*); a sentence-initial *Nicht* hands its capital on
 (*Nicht alle kamen.* → *Alle kamen.*); a *Nicht* followed by punctuation at the start of a sentence
 (*Nicht, dass ...*) is not deleted.
@@ -22,7 +23,7 @@ from arena.edits import make_variant
 from arena.records import Instance, Variant
 from performers.german.analysis import DEFAULT_BACKEND, analyze
 from performers.german.negation import ENGLISH_NOT, negation_count
-from performers.zellig.spans import delete_token
+from performers.zellig.spans import delete_token, replace_token
 
 PHENOMENON = "polarity_particle_nicht_del"
 
@@ -39,6 +40,11 @@ class PolarityParticleNichtDelZellig:
         analysis = analyze(instance.reference, self.backend)
         variants = []
         for token in analysis.tokens:
+            if token.text.lower().startswith("nicht-") and len(token.text) > 7:
+                # a hyphenated negation prefix: nicht-öffentlich, Nicht-Roma
+                edit = replace_token(analysis, token, token.text[6:])
+                variants.append(make_variant(instance, [edit], PHENOMENON, {"position": token.index}))
+                continue
             if token.text.lower() != "nicht":
                 continue
             edits = delete_token(analysis, token)

@@ -1,0 +1,157 @@
+"""``clause-omission`` Zellig: delete the first or the last clause (or sentence).
+
+Source: Vamvas & Sennrich (2021), DistilLingEval ``clause_omission`` (a *plausible* hypothesis: MT
+systems do drop content).
+
+    Genaue Angaben gibt es nicht; die Rede ist von 50 000 Besuchern.
+    → die Rede ist von 50 000 Besuchern.
+    Als Interesse an der Sicherheit begründet er das Fehlen von Stewards. Seine Gesellschaft betreibt
+    nur wenige Linien.
+    → Als Interesse an der Sicherheit begründet er das Fehlen von Stewards.
+
+Clauses, two levels:
+
+1. *units*: the text split at sentence boundaries (SoMaJo) and after a semicolon or colon.  The first
+   unit (with the space after it) or the last unit (from after the preceding delimiter) is deleted,
+   exactly as DistilLingEval does: the remainder keeps its delimiter (*... zu kichern:*) and its case
+   (*die Rede ist ...*).
+2. *clauses* inside the first and the last unit: split further at commas and free-standing dashes,
+   but only where both the deleted part and the rest of its sentence contain a finite verb (so an
+   apposition, an enumeration or a date such as *Der Mittwoch, der 1. Oktober, ...* is never cut).
+   Here the text is tidied: the comma or dash goes with the deleted clause, a deleted last clause
+   leaves the sentence's final punctuation in place, and a deleted first clause capitalises the
+   next word (*Als er kam, ging sie.* → *Ging sie.*).
+
+Candidates are deduplicated; at most four.  A text of one clause gives none.
+
+``split_after_periods=true`` reproduces DistilLingEval's sentence splitter, which also split after
+ordinals and abbreviations (*am 19. September* → *... am 19.* | *September ...*; *ca.*, *Mrd.*,
+*VII.*): units then also end after every word with a final period that a space follows.  The
+resulting variants are mostly broken fragments (*Angreifer hatten die Reisegruppe ... am 19.*), so
+it is off by default; turn it on to replay DistilLingEval's distribution (see the fidelity report).
+
+``detect(text, source)``: decided only with a source, by length: the source has at least two
+clauses (sentences, or parts split at ``; : ,``) and the translation is shorter than
+``detect_ratio`` (0.7) times the source in characters (German translations run about 1.1-1.2 times
+as long as English sources).  A heuristic; ``False`` without a source.
+"""
+
+from __future__ import annotations
+
+import re
+
+from arena.edits import make_variant
+from arena.records import Edit, Instance, Variant
+from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
+from performers.zellig.spans import capitalise
+
+PHENOMENON = "clause_omission"
+STRONG = frozenset({";", ":"})
+DASHES = frozenset({"-", "–", "—"})
+FINITE = frozenset({"VVFIN", "VAFIN", "VMFIN"})
+ENGLISH_CLAUSE = re.compile(r"[.!?;:,](?=\s)")
+
+
+def _is_word(token: Token) -> bool:
+    return not token.pos.startswith("$")
+
+
+def units(analysis: Analysis, split_after_periods: bool = False) -> list[tuple[int, int]]:
+    """Token index ranges ``[first, last)`` of the units: sentences, split after ``;`` and ``:`` (and,
+    with ``split_after_periods``, after every word ending in a period that a space follows)."""
+    result = []
+    text = analysis.text
+    for sentence in analysis.sentences:
+        start = sentence.first
+        for token in analysis.tokens[sentence.first : sentence.last - 1]:
+            if token.text in STRONG or (
+                split_after_periods and token.text.endswith(".") and text[token.end : token.end + 1].isspace()
+            ):
+                result.append((start, token.index + 1))
+                start = token.index + 1
+        result.append((start, sentence.last))
+    return [(first, last) for first, last in result if any(_is_word(t) for t in analysis.tokens[first:last])]
+
+
+def _weak_boundaries(analysis: Analysis, first: int, last: int) -> list[int]:
+    """Indices of commas and free-standing dashes in ``[first, last)`` that separate two clauses."""
+    tokens = analysis.tokens
+    found = []
+    for token in tokens[first:last]:
+        if token.text == "," or token.text in DASHES:
+            if token.index in (first, last - 1):
+                continue
+            left = tokens[first : token.index]
+            right = tokens[token.index + 1 : last]
+            if any(t.pos in FINITE for t in left) and any(t.pos in FINITE for t in right):
+                found.append(token.index)
+    return found
+
+
+class ClauseOmissionZellig:
+    """Delete the first or the last unit (sentence, or part split at ``;``/``:``) or clause."""
+
+    version = "1"
+
+    def __init__(
+        self,
+        clauses: bool = True,
+        split_after_periods: bool = False,
+        detect_ratio: float = 0.7,
+        backend: str = DEFAULT_BACKEND,
+    ) -> None:
+        if not isinstance(clauses, bool) or not isinstance(split_after_periods, bool):
+            raise TypeError("clauses and split_after_periods must be true or false")
+        self.split_after_periods = split_after_periods
+        if not 0 < float(detect_ratio) <= 2:
+            raise ValueError(f"detect_ratio must be in (0, 2], got {detect_ratio!r}")
+        self.clauses = clauses
+        self.detect_ratio = float(detect_ratio)
+        self.backend = backend
+
+    def corrupt(self, instance: Instance) -> list[Variant]:
+        analysis = analyze(instance.reference, self.backend)
+        text, tokens = analysis.text, analysis.tokens
+        found: dict[str, Variant] = {}
+
+        def add(edit: Edit, which: str, level: str) -> None:
+            variant = make_variant(instance, [edit], PHENOMENON, {"omitted": which, "level": level})
+            if variant.text.strip() and variant.text != text:
+                found.setdefault(variant.text, variant)
+
+        spans = units(analysis, self.split_after_periods)
+        if len(spans) >= 2:
+            # first unit: up to the start of the second; last unit: from the end of the one before it
+            second = tokens[spans[1][0]].start
+            add(Edit(0, second, text[:second], ""), "first", "unit")
+            cut = tokens[spans[-2][1] - 1].end
+            end = tokens[spans[-1][1] - 1].end
+            add(Edit(cut, end, text[cut:end], ""), "last", "unit")
+        if self.clauses and spans:
+            self._clauses(analysis, spans[0], spans[-1], add)
+        return list(found.values())
+
+    def _clauses(self, analysis: Analysis, first_unit, last_unit, add) -> None:
+        text, tokens = analysis.text, analysis.tokens
+        boundaries = _weak_boundaries(analysis, *first_unit)
+        if boundaries:
+            comma = tokens[boundaries[0]]
+            following = tokens[comma.index + 1]
+            start = tokens[first_unit[0]].start
+            replacement = capitalise(following.text) if following.text[:1].islower() else following.text
+            add(Edit(start, following.end, text[start : following.end], replacement), "first", "clause")
+        boundaries = _weak_boundaries(analysis, *last_unit)
+        if boundaries:
+            comma = tokens[boundaries[-1]]
+            final = tokens[last_unit[1] - 1]
+            end = final.start if final.pos == "$." else final.end
+            begin = tokens[comma.index - 1].end
+            add(Edit(begin, end, text[begin:end], ""), "last", "clause")
+
+    def detect(self, text: str, source: str | None = None) -> bool:
+        """The source has two or more clauses and the translation is much shorter than it."""
+        if source is None or not source.strip():
+            return False
+        if len(ENGLISH_CLAUSE.findall(source.strip() + " ")) < 2:
+            return False
+        return len(text.strip()) < self.detect_ratio * len(source.strip())
