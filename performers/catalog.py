@@ -21,6 +21,9 @@ ZELLIGS: dict[str, str] = {
     "polarity-affix-ins": "performers.zellig.polarity_affix_ins:PolarityAffixInsZellig",
     "clause-omission": "performers.zellig.clause_omission:ClauseOmissionZellig",
     "polarity-particle-nicht-del": "performers.zellig.polarity_particle_nicht_del:PolarityParticleNichtDelZellig",
+    "polarity-particle-nicht-ins": "performers.zellig.polarity_particle_nicht_ins:PolarityParticleNichtInsZellig",
+    "compound": "performers.zellig.compound:CompoundZellig",
+    "transliteration": "performers.zellig.transliteration:TransliterationZellig",
 }
 
 CLAUDES: dict[str, str] = {
