@@ -83,6 +83,36 @@ def _extended_modifier(tokens: tuple[Token, ...], index: int, limit: int) -> int
     return None
 
 
+_NOUNLIKE_MISTAGS = frozenset({"VVFIN", "VVPP", "VVINF", "VAFIN", "ADJA", "ADJD", "ADV", "FM", "XY"})
+
+
+def _mistagged_noun(tokens: tuple[Token, ...], index: int) -> bool:
+    """A capitalised word inside a sentence that the tagger took for a verb or adjective but german-nouns
+    knows as a noun form (*gemäß dem Brauche*, *den Geboten*)."""
+    from performers.german.nouns import is_noun_form
+
+    token = tokens[index]
+    if token.pos not in _NOUNLIKE_MISTAGS or not token.text[:1].isupper() or index == 0:
+        return False
+    previous = tokens[index - 1]
+    if previous.sentence != token.sentence or previous.pos == "$." or is_quote(previous):
+        return False
+    return is_noun_form(token.text)
+
+
+def _place_adjective(tokens: tuple[Token, ...], index: int) -> bool:
+    """*Genfer*, *Londoner*, *Madrider*: a capitalised word in *-er* tagged as a noun, directly followed by
+    a noun, that german-nouns does not know as a noun."""
+    from performers.german.nouns import is_noun_form
+
+    token = tokens[index]
+    if token.pos not in NOUNS or not token.text.endswith("er") or not token.text[:1].isupper():
+        return False
+    if index + 1 >= len(tokens) or tokens[index + 1].pos != "NN":
+        return False
+    return not is_noun_form(token.text)
+
+
 def np_head(tokens: tuple[Token, ...], start: int, window: int = 8, extended: bool = True) -> int | None:
     """Index of the head noun of the noun phrase whose article word is ``tokens[start]``, or ``None``;
     with ``extended`` an extended modifier (*die von Deutschland angebotene Hilfe*) is skipped."""
@@ -90,7 +120,10 @@ def np_head(tokens: tuple[Token, ...], start: int, window: int = 8, extended: bo
     sentence = tokens[start].sentence
     while index < len(tokens) and index <= start + window and tokens[index].sentence == sentence:
         token = tokens[index]
-        if token.pos in NOUNS:
+        if _place_adjective(tokens, index):
+            index += 1  # die Genfer Konvention: an invariable place adjective tagged as a name
+            continue
+        if token.pos in NOUNS or _mistagged_noun(tokens, index):
             return index
         follows = tokens[index + 1] if index + 1 < len(tokens) else None
         if token.pos in NP_INNER or is_quote(token):
