@@ -12,6 +12,9 @@ JOHNS: dict[str, str] = {
     "parallel-text": "performers.john.parallel_text:ParallelTextJohn",
     "distil-lingeval": "performers.john.distil_lingeval:DistilLingEvalJohn",
     "lingeval97": "performers.john.lingeval97:LingEval97John",
+    "newstest": "performers.john.newstest:NewstestJohn",
+    "mt-reference": "performers.john.mt_reference:MTReferenceJohn",
+    "select": "performers.john.selection:SelectJohn",
 }
 
 ZELLIGS: dict[str, str] = {
