@@ -25,7 +25,6 @@ VERBS = [
     "show",
     "evaluate",
     "export",
-    "build-testset",
     "corrupt",
 ]
 
