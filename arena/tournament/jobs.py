@@ -1,0 +1,206 @@
+"""Units of work a tournament sends to an executor, and the one function that runs them.
+
+A job names the performer it needs by its :class:`~arena.spec.PerformerSpec` (never
+the performer itself), so a Ray worker builds the performer from the spec where it
+runs and weights never cross the wire.  :func:`run_job` is the only code that touches
+a performer; the in-process backend and the Ray workers both call it, which is why
+the two give byte-identical transcripts: the same jobs, cut the same way, reach the
+same code.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena import match
+from arena.records import Instance
+from arena.registry import Catalog, build
+from arena.spec import PerformerSpec
+
+logger = logging.getLogger(__name__)
+
+CONVENTIONS = ("mean", "sum")
+
+
+@dataclass(frozen=True)
+class CorruptJob:
+    """Run one Zellig on a chunk of one John's instances (a CPU task)."""
+
+    zellig: PerformerSpec
+    instances: tuple[Instance, ...]
+    seconds: float | None = None
+
+    role = "zellig"
+
+    @property
+    def spec(self) -> PerformerSpec:
+        return self.zellig
+
+
+@dataclass(frozen=True)
+class DetectJob:
+    """Ask one Zellig's detector about a chunk of 1-best translations (a CPU task)."""
+
+    zellig: PerformerSpec
+    texts: tuple[str, ...]
+    sources: tuple[str, ...]
+
+    role = "zellig"
+
+    @property
+    def spec(self) -> PerformerSpec:
+        return self.zellig
+
+
+@dataclass(frozen=True)
+class DescribeJob:
+    """What kind of Claude a spec builds: can it score, translate, which convention."""
+
+    claude: PerformerSpec
+
+    role = "claude"
+
+    @property
+    def spec(self) -> PerformerSpec:
+        return self.claude
+
+
+@dataclass(frozen=True)
+class JudgeJob:
+    """Judge one cell's rounds with ``judge`` (Claudes that do not score, or runs with
+    a Claude time budget); the answer is the resolved judgement records."""
+
+    claude: PerformerSpec
+    label: str
+    rounds: tuple[match.Round, ...]
+    seconds_per_pair: float | None = None
+
+    role = "claude"
+
+    @property
+    def spec(self) -> PerformerSpec:
+        return self.claude
+
+
+@dataclass(frozen=True)
+class ScoreJob:
+    """Score a chunk of deduplicated (source, target) requests: ``(logprob, tokens)`` each."""
+
+    claude: PerformerSpec
+    sources: tuple[str, ...]
+    targets: tuple[str, ...]
+
+    role = "claude"
+
+    @property
+    def spec(self) -> PerformerSpec:
+        return self.claude
+
+
+@dataclass(frozen=True)
+class TranslateJob:
+    """1-best translations of a chunk of sources and their scores: ``(text, logprob, tokens)``."""
+
+    claude: PerformerSpec
+    sources: tuple[str, ...]
+    beam: int = 5
+
+    role = "claude"
+
+    @property
+    def spec(self) -> PerformerSpec:
+        return self.claude
+
+
+Job = CorruptJob | DetectJob | DescribeJob | JudgeJob | ScoreJob | TranslateJob
+
+
+@dataclass(frozen=True)
+class ClaudeKind:
+    """What :class:`DescribeJob` finds out about a Claude.
+
+    ``scores``: it offers ``score(sources, targets)`` and judges by comparing those
+    scores in its ``convention``, so the tournament may score deduplicated requests
+    and derive the judgements (see :mod:`arena.tournament.scoring`).  ``translates``:
+    it also offers ``translate`` (1-best decoding for discrepancy and generative rate).
+    """
+
+    scores: bool
+    translates: bool
+    convention: str = "mean"
+
+
+def spec_key(role: str, spec: PerformerSpec) -> str:
+    """A stable key of a performer: role, name, params (replica-resolved), alias."""
+    return json.dumps([role, spec.to_json()], sort_keys=True, ensure_ascii=False, default=str)
+
+
+def describe(performer: Any) -> ClaudeKind:
+    convention = str(getattr(performer, "convention", "mean"))
+    scores = callable(getattr(performer, "score", None)) and convention in CONVENTIONS
+    # a Claude may opt out of judgement-from-scores (e.g. a calibrated judge)
+    scores = scores and bool(getattr(performer, "judges_by_score", True))
+    return ClaudeKind(scores=scores, translates=match.is_scoring(performer), convention=convention)
+
+
+def run_job(performer: Any, job: Job) -> Any:
+    """Run one job on a built performer; the result is plain, picklable data."""
+    if isinstance(job, CorruptJob):
+        return match.corrupt_all(performer, job.instances, job.seconds)
+    if isinstance(job, DetectJob):
+        if not callable(getattr(performer, "detect", None)):
+            return None
+        return [bool(match._detect(performer, text, source)) for text, source in zip(job.texts, job.sources)]
+    if isinstance(job, DescribeJob):
+        return describe(performer)
+    if isinstance(job, JudgeJob):
+        return match.judge_rounds(performer, job.label, job.rounds, job.seconds_per_pair)
+    if isinstance(job, ScoreJob):
+        scores = performer.score(list(job.sources), list(job.targets))
+        if len(scores) != len(job.targets):
+            raise ValueError(f"Claude {job.claude.label} returned {len(scores)} scores for {len(job.targets)} targets")
+        return [(float(s.logprob), int(s.tokens)) for s in scores]
+    if isinstance(job, TranslateJob):
+        translations = performer.translate(list(job.sources), beam=job.beam)
+        if len(translations) != len(job.sources):
+            raise ValueError(
+                f"Claude {job.claude.label} returned {len(translations)} translations for {len(job.sources)} sources"
+            )
+        scores = performer.score(list(job.sources), translations)
+        return [(t, float(s.logprob), int(s.tokens)) for t, s in zip(translations, scores)]
+    raise TypeError(f"unknown job {type(job).__name__}")
+
+
+class PerformerCache:
+    """Performers built from specs, once per process (a Ray worker keeps its Zelligs
+    between tasks; the in-process backend keeps everything until released)."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self._built: dict[str, Any] = {}
+
+    def get(self, role: str, spec: PerformerSpec) -> Any:
+        key = spec_key(role, spec)
+        if key not in self._built:
+            logger.info("building %s %s", role, spec.label)
+            self._built[key] = build(role, spec, self.catalog, where=f"{role} {spec.label}")
+        return self._built[key]
+
+    def run(self, job: Job) -> Any:
+        return run_job(self.get(job.role, job.spec), job)
+
+    def release(self, role: str, spec: PerformerSpec) -> None:
+        self._built.pop(spec_key(role, spec), None)
+
+    def clear(self) -> None:
+        self._built.clear()
+
+
+def chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
+    """Consecutive chunks of at most ``size`` items."""
+    size = max(1, int(size))
+    return [items[start : start + size] for start in range(0, len(items), size)]

@@ -1,0 +1,283 @@
+"""The Ray executor: Claudes as actors, Zellig work as tasks, the driver plans and writes.
+
+This module (with its package) is the only place in the project that imports
+``ray``, and it does so inside functions, so listing and validating stay instant.
+
+- **Claudes** are actors (:class:`PerformerActor`) built from their specs inside the
+  worker, so weights never cross the wire; ``num_gpus``/``num_cpus``/``actors`` come
+  from the spec's ``resources`` (:mod:`arena.tournament.resources`).  An actor whose
+  process dies is restarted ``ray.max_restarts`` times and the calls in flight are
+  retried ``ray.max_task_retries`` times; jobs are pure functions of their inputs, so
+  a retried call returns what the first would have.
+- **Zelligs** run as chunked CPU tasks (corruption of ``ray.chunk_size`` instances,
+  detection on 1-best translations); each worker process builds a Zellig once.
+- **Johns** run on the driver.
+
+:class:`RayExecutor` is both a tournament backend (``submit``/``wait``, see
+:mod:`arena.tournament.engine`) and an :class:`arena.executor.Executor` for
+``arena run`` with ``executor: ray``; as the latter it makes the same calls as the
+in-process executor (one ``judge`` call per Claude), so transcripts are identical.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from arena import match
+from arena.config import Experiment, RayOptions
+from arena.records import Instance
+from arena.registry import Catalog
+from arena.spec import PerformerSpec
+from arena.tournament import jobs
+from arena.tournament.resources import actor_count, actor_options, task_options
+
+logger = logging.getLogger(__name__)
+
+LOCAL_ADDRESSES = (None, "", "local")
+
+
+def ray_address(address: str | None = None, options: RayOptions | None = None) -> str | None:
+    """The cluster to join: ``address``, else ``RAY_ADDRESS``, else the config's
+    ``ray.address``; ``None`` (or ``local``) starts a local Ray."""
+    for candidate in (address, os.environ.get("RAY_ADDRESS"), options.address if options else None):
+        if candidate:
+            return None if candidate == "local" else candidate
+    return None
+
+
+def start_ray(options: RayOptions | None = None, address: str | None = None, num_cpus: int | None = None) -> bool:
+    """Join a Ray cluster or start a local one; return whether this call started Ray
+    (and so should shut it down).  A local Ray gets a small object store, no dashboard,
+    and token authentication off (it listens on this machine only)."""
+    options = options or RayOptions()
+    address = ray_address(address, options)
+    if address is None:
+        # must be set before Ray reads its configuration; a local instance only
+        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    import ray
+
+    if ray.is_initialized():
+        return False
+    if address is None:
+        cpus = num_cpus or options.num_cpus or os.cpu_count() or 1
+        logger.info("starting a local Ray (%d CPUs, object store %d MiB)", cpus, options.object_store_memory >> 20)
+        ray.init(
+            num_cpus=cpus,
+            object_store_memory=options.object_store_memory,
+            include_dashboard=False,
+            logging_level=logging.WARNING,
+            configure_logging=True,
+            _system_config={"kill_idle_workers_interval_ms": 0},
+        )
+    else:
+        logger.info("joining the Ray cluster at %s", address)
+        ray.init(address=address, logging_level=logging.WARNING)
+    return True
+
+
+class PerformerActor:
+    """A Ray actor holding one performer built from its spec (inside the worker)."""
+
+    def __init__(self, role: str, spec: PerformerSpec, catalog: Catalog):
+        from arena.registry import build
+
+        self.performer = build(role, spec, catalog, where=f"{role} {spec.label}")
+
+    def pid(self) -> int:
+        return os.getpid()
+
+    def run(self, job: jobs.Job) -> Any:
+        return jobs.run_job(self.performer, job)
+
+
+_WORKER_CACHES: dict[str, jobs.PerformerCache] = {}
+
+
+def run_task(catalog: Catalog, job: jobs.Job) -> Any:
+    """A Ray task: build (once per worker process) the performer a job names and run it."""
+    key = json.dumps(asdict(catalog), sort_keys=True)
+    cache = _WORKER_CACHES.get(key)
+    if cache is None:
+        cache = _WORKER_CACHES[key] = jobs.PerformerCache(catalog)
+    return cache.run(job)
+
+
+class RayExecutor:
+    """Runs jobs on Ray; see the module docstring."""
+
+    name = "ray"
+    concurrent_models: int | None = None  # Ray queues actors beyond the cluster's capacity
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        options: RayOptions | None = None,
+        address: str | None = None,
+        num_cpus: int | None = None,
+        progress: bool = True,
+    ):
+        import ray
+
+        options = options or RayOptions()
+        self.catalog = catalog
+        self.options = options
+        self.progress = progress
+        self.started_ray = start_ray(options, address, num_cpus)
+        self._ray = ray
+        self._actor_class = ray.remote(PerformerActor)
+        self._task = ray.remote(run_task)
+        self._actors: dict[str, list[Any]] = {}
+        self._labels: dict[str, str] = {}
+        self._next_actor: dict[str, int] = {}
+        self._kinds: dict[str, jobs.ClaudeKind] = {}
+        self._closed = False
+
+    # -- backend interface (arena.tournament.engine) ------------------------------------
+
+    def actors(self, spec: PerformerSpec) -> list[Any]:
+        """The actors of a Claude, created on first use."""
+        key = jobs.spec_key("claude", spec)
+        if key not in self._actors:
+            count = actor_count(spec)
+            options = actor_options(spec, self.options)
+            logger.info("starting %d actor(s) for Claude %s (%s)", count, spec.label, options)
+            self._actors[key] = [
+                self._actor_class.options(**options).remote("claude", spec, self.catalog) for _ in range(count)
+            ]
+            self._labels[key] = spec.label
+            self._next_actor[key] = 0
+        return self._actors[key]
+
+    def submit(self, job: jobs.Job) -> Any:
+        """Send a job: Claude jobs to the Claude's actors (round robin), Zellig jobs as tasks."""
+        if job.role == "claude":
+            actors = self.actors(job.spec)
+            key = jobs.spec_key("claude", job.spec)
+            actor = actors[self._next_actor[key] % len(actors)]
+            self._next_actor[key] += 1
+            return actor.run.remote(job)
+        return self._task.options(**task_options(job.spec, self.options)).remote(self.catalog, job)
+
+    def wait(self, handles: Iterable[Any]) -> list[tuple[Any, Any]]:
+        """Block until at least one job is done; return every finished ``(handle, result)``."""
+        pending = list(handles)
+        ready, rest = self._ray.wait(pending, num_returns=1)
+        if rest:
+            more, _ = self._ray.wait(rest, num_returns=len(rest), timeout=0)
+            ready += more
+        return [(ref, self._get(ref)) for ref in ready]
+
+    def _get(self, ref: Any) -> Any:
+        from ray.exceptions import RayActorError, RayTaskError
+
+        try:
+            return self._ray.get(ref)
+        except RayTaskError as error:
+            cause = getattr(error, "cause", None)
+            if isinstance(cause, (ValueError, TypeError, KeyboardInterrupt)):
+                raise cause from None
+            raise RuntimeError(f"a Ray task failed: {error}") from None
+        except RayActorError as error:
+            raise RuntimeError(
+                f"a Claude actor died more often than ray.max_restarts={self.options.max_restarts} allows: {error}"
+            ) from None
+
+    def release(self, claude: PerformerSpec) -> None:
+        """Kill a Claude's actors (its work is done), freeing their CPUs/GPUs."""
+        key = jobs.spec_key("claude", claude)
+        for actor in self._actors.pop(key, []):
+            self._ray.kill(actor)
+        self._kinds.pop(key, None)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for key in list(self._actors):
+            for actor in self._actors.pop(key):
+                try:
+                    self._ray.kill(actor)
+                except Exception:  # noqa: BLE001 - the cluster may be gone already
+                    pass
+        if self.started_ray and self._ray.is_initialized():
+            self._ray.shutdown()
+
+    def actor_pids(self, claude: PerformerSpec) -> list[int]:
+        """Process ids of a Claude's actors (for diagnostics and the kill test)."""
+        return self._ray.get([actor.pid.remote() for actor in self.actors(claude)])
+
+    # -- Executor protocol (arena.runner) -----------------------------------------------
+
+    def _run_all(self, work: Sequence[jobs.Job], desc: str | None = None, total: int | None = None) -> list[Any]:
+        from arena.progress import progress_bar
+
+        refs = [self.submit(job) for job in work]
+        position = {ref: i for i, ref in enumerate(refs)}
+        results: list[Any] = [None] * len(refs)
+        pending = set(refs)
+        with progress_bar(total=total, desc=desc or "", enabled=self.progress and desc is not None) as bar:
+            while pending:
+                for ref, result in self.wait(pending):
+                    pending.discard(ref)
+                    results[position[ref]] = result
+                    bar.update(len(getattr(work[position[ref]], "instances", ())) or 1)
+        return results
+
+    def corrupt(self, zellig: PerformerSpec, instances: Sequence[Instance], seconds: float | None) -> list[match.Corruption]:
+        work = [jobs.CorruptJob(zellig, tuple(chunk), seconds) for chunk in jobs.chunks(instances, self.options.chunk_size)]
+        results = self._run_all(work, f"corrupt {zellig.label}", len(instances))
+        return [corruption for chunk in results for corruption in chunk]
+
+    def judge(
+        self, claude: PerformerSpec, rounds: Sequence[match.Round], seconds_per_pair: float | None
+    ) -> list[match.JudgementRecord]:
+        return self._run_all([jobs.JudgeJob(claude, claude.label, tuple(rounds), seconds_per_pair)])[0]
+
+    def translate_and_score(self, claude: PerformerSpec, sources: Sequence[str], beam: int) -> list[tuple[str, float, int]]:
+        return self._run_all([jobs.TranslateJob(claude, tuple(sources), beam)])[0]
+
+    def detect(self, zellig: PerformerSpec, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None:
+        size = self.options.chunk_size
+        work = [
+            jobs.DetectJob(zellig, tuple(texts[i : i + size]), tuple(sources[i : i + size]))
+            for i in range(0, len(texts), size)
+        ]
+        results = self._run_all(work)
+        if any(result is None for result in results):
+            return None
+        return [verdict for chunk in results for verdict in chunk]
+
+    def kind(self, claude: PerformerSpec) -> jobs.ClaudeKind:
+        key = jobs.spec_key("claude", claude)
+        if key not in self._kinds:
+            self._kinds[key] = self._run_all([jobs.DescribeJob(claude)])[0]
+        return self._kinds[key]
+
+    def can_translate(self, claude: PerformerSpec) -> bool:
+        return self.kind(claude).translates
+
+    def score_convention(self, claude: PerformerSpec) -> str:
+        return self.kind(claude).convention
+
+
+def make_executor(
+    experiment: Experiment,
+    catalog: Catalog,
+    address: str | None = None,
+    num_cpus: int | None = None,
+    progress: bool = True,
+) -> RayExecutor:
+    """A :class:`RayExecutor` for an experiment's ``ray`` options (``arena run`` with
+    ``executor: ray``); joins ``address``/``RAY_ADDRESS``/``ray.address`` or starts a
+    local Ray.  Call ``close()`` when done (it also runs at interpreter exit)."""
+    import atexit
+
+    executor = RayExecutor(catalog, experiment.ray, address=address, num_cpus=num_cpus, progress=progress)
+    atexit.register(executor.close)
+    return executor
