@@ -225,6 +225,13 @@ def _check_values(experiment: Experiment, path: str, lines: Mapping) -> None:
         fail("beam", "must be an integer ≥ 1")
     if not isinstance(experiment.bootstrap_samples, int) or experiment.bootstrap_samples < 0:
         fail("bootstrap_samples", "must be an integer ≥ 0")
+    for role in ("johns", "zelligs"):
+        if any(spec.replicas for spec in getattr(experiment, role)):
+            fail(role, "may not list 'replicas'; model replicas are for Claudes")
+    for spec in experiment.claudes:
+        missing = [seed for seed in experiment.seeds if spec.replicas and seed not in spec.replicas]
+        if missing:
+            fail("claudes", f"{spec.label}: 'replicas' has no entry for seed {missing[0]}")
     for role in ("johns", "zelligs", "claudes"):
         labels = [spec.label for spec in getattr(experiment, role)]
         duplicates = sorted({label for label in labels if labels.count(label) > 1})

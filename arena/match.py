@@ -294,6 +294,7 @@ class OneBest:
     tokens: int
     detected: Mapping[str, bool] = field(default_factory=dict)
     convention: str = "mean"  # the Claude's judging score: "mean" or "sum" of log-probs
+    seed: int | None = None  # the seed of the model replica that decoded it (None: no replicas)
 
     @property
     def mean(self) -> float:
@@ -315,6 +316,7 @@ class OneBest:
             "mean": self.mean,
             "convention": self.convention,
             "detected": dict(self.detected),
+            **({"seed": self.seed} if self.seed is not None else {}),
         }
 
     @classmethod
@@ -323,6 +325,7 @@ class OneBest:
             data["claude"], data["source"], data["translation"], float(data["logprob"]), int(data["tokens"]),
             dict(data.get("detected", {})),
             data.get("convention", "mean"),
+            data.get("seed"),
         )
 
 

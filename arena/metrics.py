@@ -180,13 +180,14 @@ def join(
 ) -> dict[str, list[Outcome]]:
     """Outcomes per Claude, in round order."""
     by_id = {r.id: r for r in rounds}
-    best = {(o.claude, o.source): o for o in one_bests}
+    best = {(o.claude, o.seed, o.source): o for o in one_bests}  # seed: of a model replica, else None
     result: dict[str, list[Outcome]] = defaultdict(list)
     for j in judgements:
         r = by_id.get(j.round)
         if r is None:
             raise ValueError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
-        result[j.claude].append(Outcome(r, j, best.get((j.claude, r.instance.source))))
+        one_best = best.get((j.claude, r.seed, r.instance.source)) or best.get((j.claude, None, r.instance.source))
+        result[j.claude].append(Outcome(r, j, one_best))
     return result
 
 
@@ -212,9 +213,9 @@ def score_transcripts(
     samples = int(experiment.get("bootstrap_samples", 1000))
     claudes = [c.get("alias") or _label(c) for c in experiment["claudes"]]
     outcomes = join(rounds, judgements, one_bests)
-    best_by_claude: dict[str, dict[str, OneBest]] = defaultdict(dict)
+    best_by_claude: dict[tuple[str, int | None], dict[str, OneBest]] = defaultdict(dict)
     for o in one_bests:
-        best_by_claude[o.claude][o.source] = o
+        best_by_claude[o.claude, o.seed][o.source] = o
     rounds_by_cell: dict[tuple[str, str, int], list[Round]] = defaultdict(list)
     for r in rounds:
         rounds_by_cell[r.john, r.zellig, r.seed].append(r)
@@ -230,7 +231,8 @@ def score_transcripts(
             entry = {"john": john, "zellig": zellig, "claude": claude, "seed": seed}
             entry.update(summarize(cell, ties, samples))
             entry["yield"] = zellig_yield(cell_rounds)
-            rate = generative_rate(cell_rounds, zellig, best_by_claude.get(claude, {}))
+            replica = best_by_claude.get((claude, seed)) or best_by_claude.get((claude, None), {})
+            rate = generative_rate(cell_rounds, zellig, replica)
             if rate is not None:
                 entry["generative_rate"] = rate
             entry["phenomena"] = breakdown(cell, _phenomenon, ties)

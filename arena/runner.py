@@ -47,6 +47,8 @@ def validate_experiment(experiment: Experiment, catalog: Catalog) -> dict[str, d
         for index, spec in enumerate(specs):
             where = f"{experiment.source or 'config'}: {role}s[{index}]"
             validate(role, spec, catalog, where=where)
+            for seed in sorted(spec.replicas):  # model replicas (arena tournament)
+                validate(role, spec.for_seed(seed), catalog, where=f"{where}.replicas.{seed}")
             signatures[role + "s"][spec.label] = signature(role, spec, catalog)
     return signatures
 
@@ -133,6 +135,8 @@ def run_experiment(
     from arena.metrics import compute_scores
 
     signatures = validate_experiment(experiment, catalog)
+    if any(spec.replicas for spec in experiment.claudes):
+        raise ValueError(f"{experiment.source or 'config'}: Claude model replicas are played by 'arena tournament'")
     run_dir = run_dir_for(experiment, out)
     if transcripts.is_finished(run_dir):
         scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))

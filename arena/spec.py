@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 # keys of a performer mapping in YAML: constructor params, an optional alias (to tell
-# two performers of the same name apart in reports), optional Ray resources
-SPEC_KEYS = ("name", "params", "alias", "resources")
+# two performers of the same name apart in reports), optional Ray resources, and for a
+# Claude optional model replicas per seed (params that override ``params`` for one seed)
+SPEC_KEYS = ("name", "params", "alias", "resources", "replicas")
 _CLASS_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 
@@ -36,6 +37,9 @@ class PerformerSpec:
     params: Mapping[str, Any] = field(default_factory=dict)
     alias: str | None = None
     resources: Mapping[str, Any] = field(default_factory=dict)
+    # seed -> params overriding ``params`` for that seed: model replicas (e.g. the same
+    # architecture trained with different seeds); the label stays the same for all
+    replicas: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -54,7 +58,18 @@ class PerformerSpec:
             data["alias"] = self.alias
         if self.resources:
             data["resources"] = dict(self.resources)
+        if self.replicas:
+            data["replicas"] = {str(seed): dict(params) for seed, params in self.replicas.items()}
         return data
+
+    def for_seed(self, seed: int) -> PerformerSpec:
+        """The spec of the replica that plays ``seed`` (this spec when there are no
+        replicas); it keeps this spec's label, so its cells aggregate over seeds."""
+        if not self.replicas:
+            return self
+        if seed not in self.replicas:
+            raise ValueError(f"{self.label}: 'replicas' has no entry for seed {seed}")
+        return PerformerSpec(self.name, {**self.params, **self.replicas[seed]}, self.label, self.resources)
 
 
 def _short(value: Any) -> str:
@@ -134,7 +149,24 @@ def spec_from_mapping(data: Any, where: str) -> PerformerSpec:
     resources = data.get("resources") or {}
     if not isinstance(resources, Mapping):
         raise ValueError(f"{where}: 'resources' must be a mapping such as {{num_gpus: 1, num_cpus: 2}}")
-    return PerformerSpec(data["name"], dict(params), alias, dict(resources))
+    return PerformerSpec(data["name"], dict(params), alias, dict(resources), _replicas(data.get("replicas"), where))
+
+
+def _replicas(value: Any, where: str) -> dict[int, dict[str, Any]]:
+    """``{seed: {param: value}}``; seed keys may be YAML ints or digit strings."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not value:
+        raise ValueError(f"{where}: 'replicas' must map seeds to params, e.g. {{1: {{model: a}}, 2: {{model: b}}}}")
+    replicas: dict[int, dict[str, Any]] = {}
+    for key, params in value.items():
+        seed = int(key) if isinstance(key, str) and key.lstrip("-").isdigit() else key
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"{where}: replicas key {key!r} is not a seed (an integer)")
+        if not isinstance(params, Mapping):
+            raise ValueError(f"{where}: replicas.{key} must be a mapping of params")
+        replicas[seed] = dict(params)
+    return replicas
 
 
 def parse_spec(text: str, where: str = "spec") -> PerformerSpec:

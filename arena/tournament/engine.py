@@ -31,7 +31,7 @@ from typing import Any
 
 from arena import match, transcripts
 from arena.config import Experiment
-from arena.registry import Catalog, signature, validate
+from arena.registry import Catalog, signature
 from arena.runner import config_hash, load_instances, plan, run_dir_for, run_signature, validate_experiment
 from arena.spec import PerformerSpec
 from arena.tournament import jobs
@@ -96,7 +96,6 @@ def validate_tournament(experiment: Experiment, catalog: Catalog) -> dict[str, A
     for model in models(experiment):
         where = f"{experiment.source or 'config'}: claudes[{model.claude_index}]"
         if model.replica is not None:
-            validate("claude", model.spec, catalog, where=f"{where}.replicas.{model.replica}")
             replica_signatures.setdefault(model.spec.label, {})[str(model.replica)] = signature(
                 "claude", model.spec, catalog
             )
@@ -425,9 +424,8 @@ class _Session:
         for position, (sources, results) in enumerate(zip(chunked, translations)):
             for offset, (source, (translation, logprob, tokens)) in enumerate(zip(sources, results or ())):
                 flags = {z: verdicts[z][position][offset] for z in verdicts if verdicts[z][position] is not None}
-                one_best = match.OneBest(model.spec.label, source, translation, logprob, tokens, flags, kind.convention)
-                record = one_best.to_json()
-                if model.replica is not None:
-                    record["seed"] = model.replica
-                records.append(record)
+                one_best = match.OneBest(
+                    model.spec.label, source, translation, logprob, tokens, flags, kind.convention, model.replica
+                )
+                records.append(one_best.to_json())
         self.store.write_one_best(model.claude_index, model.replica, records)
