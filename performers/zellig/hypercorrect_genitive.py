@@ -68,7 +68,9 @@ def load_prepositions(path: str = str(DATA_FILE)) -> tuple[dict[str, frozenset[s
 
 def _is_determiner(token: Token) -> bool:
     """An article word: by tag, or by form where the tagger erred (*gemäß einem* tagged ``CARD``)."""
-    return token.pos in DETERMINER_TAGS or (token.pos in ("CARD", "PIS", "PDS") and bool(inf.determiner_readings(token.text)))
+    return token.pos in DETERMINER_TAGS or (
+        token.pos in ("CARD", "PIS", "PDS") and bool(inf.determiner_readings(token.text))
+    )
 
 
 def _np_readings(determiner: Token, head: Token) -> list[tuple[inf.DeterminerReading, str | None]]:

@@ -50,6 +50,7 @@ def number_swaps(
             chosen = [r for r in chosen if r.number == subject.number] or chosen
     else:
         chosen = [r for r in readings if r.person == 3] or list(readings)
+    chosen = [r for r in chosen if r.mood == "IND"] or chosen  # haben: indicative unless only subjunctive fits
     out: list[tuple[str, inf.VerbReading]] = []
     for reading in chosen:
         other = "PL" if reading.number == "SG" else "SG"

@@ -1,0 +1,83 @@
+"""``polarity-particle-kein-del`` Zellig: replace the negative determiner *kein-* by its positive
+counterpart *ein-*, keeping the ending (and so the case).
+
+Source: Sennrich (2017), LingEval97 ``polarity_particle_kein_del`` ("replacing the negative determiner
+*kein* with its positive counterpart *ein*"); DistilLingEval ``polarity_particle_kein_del``.
+
+    Das ist keine gute Idee.        →  Das ist eine gute Idee.
+    Er hatte keinen Zweifel daran.  →  Er hatte einen Zweifel daran.
+
+Where it applies: every form of *kein* (*kein, keine, keinen, keinem, keiner, keines*), attributive or
+standing alone (*Keiner von ihnen*, *keine der Parteien*): *k* is dropped and the capital moves to the
+new first letter (*Keine* → *Eine*).  One candidate per *kein-* token.
+
+Filters: *ein* has no plural, so a *kein-* whose noun phrase can only be plural (*keine Probleme*) is not
+changed (*eine Probleme* would be an agreement error, not a polarity change); the noun phrase's number
+comes from the article and the head noun (:mod:`performers.german.inflection`).
+
+The detector is not offered: the presence of *ein* says nothing about a dropped negation without an
+alignment to the source.
+"""
+
+from __future__ import annotations
+
+from arena.edits import make_variant
+from arena.records import Edit, Instance, Variant
+from performers.german import inflection as inf
+from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
+from performers.german.syntax import np_head
+
+PHENOMENON = "polarity_particle_kein_del"
+
+
+def only_plural(analysis: Analysis, token: Token) -> bool:
+    """Whether the noun phrase of the article word ``token`` can only be plural."""
+    readings = inf.determiner_readings(token.text)
+    if not readings or all(r.number == "PL" for r in readings):
+        return bool(readings)
+    if all(r.number == "SG" for r in readings):
+        return False
+    head = np_head(analysis.tokens, token.index)
+    if head is None:
+        return False
+    noun = inf.noun_analyses(analysis.tokens[head].text)
+    if not noun:
+        return False
+    agreeing = {
+        number
+        for r in readings
+        for number, gender, case in noun
+        if number == r.number and case == r.case and (number == "PL" or gender == r.gender)
+    }
+    return agreeing == {"PL"}
+
+
+def kein_forms(analysis: Analysis) -> list[Token]:
+    """The *kein-* tokens of ``analysis`` that may become *ein-*."""
+    out = []
+    for token in analysis.tokens:
+        readings = inf.determiner_readings(token.text)
+        if not readings or readings[0].lemma != "kein":
+            continue
+        if only_plural(analysis, token):
+            continue
+        out.append(token)
+    return out
+
+
+class PolarityParticleKeinDelZellig:
+    """*kein-* → *ein-* (one candidate per *kein-* token)."""
+
+    version = "1"
+
+    def __init__(self, backend: str = DEFAULT_BACKEND) -> None:
+        self.backend = backend
+
+    def corrupt(self, instance: Instance) -> list[Variant]:
+        analysis = analyze(instance.reference, self.backend)
+        variants = []
+        for token in kein_forms(analysis):
+            new = inf.match_case(token.text, token.text[1:].lower())
+            edit = Edit(token.start, token.end, token.text, new)
+            variants.append(make_variant(instance, [edit], PHENOMENON, {"position": token.index, "word": token.text}))
+        return variants
