@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from arena.bins import DISTANCE_BINS, FREQUENCY_BINS, distance_bin, frequency_bin
 from arena.formats.lingeval97 import Sentence, score_count
@@ -118,10 +120,6 @@ class Tally:
         """``correct / total``, 0 when there is nothing (as LingEval97's ``get_scores``)."""
         return self.correct / self.total if self.total else 0
 
-    def add(self, correct: bool) -> None:
-        self.total += 1
-        self.correct += int(correct)
-
 
 @dataclass(frozen=True)
 class WrongPair:
@@ -163,11 +161,21 @@ class LingEval97Result:
         return list(ERROR_CATEGORIES) + extra
 
 
-def _tally(table: dict, key) -> Tally:
-    tally = table.get(key)
-    if tally is None:
-        tally = table[key] = Tally()
-    return tally
+def _cached(binner: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+    """``binner`` memoised per (type, value): a test set has few distinct annotations."""
+    cache: dict[tuple[type, Any], str | None] = {}
+
+    def lookup(value: Any) -> str | None:
+        key = (type(value), value)
+        try:
+            return cache[key]
+        except KeyError:
+            result = cache[key] = binner(value)
+            return result
+        except TypeError:  # unhashable: let the binner raise its error
+            return binner(value)
+
+    return lookup
 
 
 def evaluate(
@@ -184,7 +192,10 @@ def evaluate(
     selected = tuple(dict.fromkeys(categories))
     wanted = set(selected)
     better = operator.gt if maximize else operator.lt
+    to_distance, to_frequency = _cached(distance_bin), _cached(frequency_bin)
     result = LingEval97Result(selected, maximize)
+    skipped: Counter[str] = Counter()
+    counts: Counter[tuple[str, str | None, str | None, bool]] = Counter()
     position = 0
     for index, sentence in enumerate(sentences):
         score = float(scores[position])
@@ -194,18 +205,10 @@ def evaluate(
             position += 1
             category = error.type
             if category not in wanted:
-                result.skipped[category] = result.skipped.get(category, 0) + 1
+                skipped[category] += 1
                 continue
-            distance = distance_bin(error.distance)
-            frequency = frequency_bin(error.frequency)
             correct = bool(better(score, error_score))
-            _tally(result.by_category, category).add(correct)
-            if distance is not None:
-                _tally(result.by_distance, distance).add(correct)
-            if frequency is not None:
-                _tally(result.by_frequency, frequency).add(correct)
-            if frequency is not None and distance is not None:
-                _tally(result.by_frequency_and_distance, (frequency, distance)).add(correct)
+            counts[category, to_distance(error.distance), to_frequency(error.frequency), correct] += 1
             if not correct:
                 result.wrong.append(
                     WrongPair(
@@ -219,6 +222,19 @@ def evaluate(
                         error_score,
                     )
                 )
+    for (category, distance, frequency, correct), count in counts.items():
+        tables = [(result.by_category, category)]
+        if distance is not None:
+            tables.append((result.by_distance, distance))
+        if frequency is not None:
+            tables.append((result.by_frequency, frequency))
+        if frequency is not None and distance is not None:
+            tables.append((result.by_frequency_and_distance, (frequency, distance)))
+        for table, key in tables:
+            tally = table.setdefault(key, Tally())
+            tally.total += count
+            tally.correct += count if correct else 0
+    result.skipped = dict(skipped)
     return result
 
 

@@ -73,6 +73,12 @@ def write_lines(path: str | Path, lines: Iterable[str]) -> None:
     write_text_atomic(Path(path), "".join(f"{line}\n" for line in lines))
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file and a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -80,6 +86,7 @@ def write_text_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
             file.write(text)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes the file private
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
