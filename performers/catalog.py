@@ -27,6 +27,14 @@ ZELLIGS: dict[str, str] = {
     "polarity-particle-nicht-ins": "performers.zellig.polarity_particle_nicht_ins:PolarityParticleNichtInsZellig",
     "compound": "performers.zellig.compound:CompoundZellig",
     "transliteration": "performers.zellig.transliteration:TransliterationZellig",
+    "hypercorrect-genitive": "performers.zellig.hypercorrect_genitive:HypercorrectGenitiveZellig",
+    "np-agreement": "performers.zellig.np_agreement:NpAgreementZellig",
+    "subj-verb-agreement": "performers.zellig.subj_verb_agreement:SubjVerbAgreementZellig",
+    "subj-adequacy": "performers.zellig.subj_adequacy:SubjAdequacyZellig",
+    "auxiliary": "performers.zellig.auxiliary:AuxiliaryZellig",
+    "verb-particle": "performers.zellig.verb_particle:VerbParticleZellig",
+    "polarity-particle-kein-del": "performers.zellig.polarity_particle_kein_del:PolarityParticleKeinDelZellig",
+    "polarity-particle-kein-ins": "performers.zellig.polarity_particle_kein_ins:PolarityParticleKeinInsZellig",
 }
 
 CLAUDES: dict[str, str] = {
