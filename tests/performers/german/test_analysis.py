@@ -1,0 +1,128 @@
+"""The shared German analysis: offsets, sentences, STTS tags, caching, backends."""
+
+from __future__ import annotations
+
+import pytest
+
+from performers.german import analysis
+from performers.german.analysis import (
+    Analysis,
+    Sentence,
+    Token,
+    analyze,
+    analyze_many,
+    morphemes,
+    punctuation_tag,
+    stts,
+)
+
+TEXTS = [
+    "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.",
+    "Er hat's nicht gewusst, oder? Das kostet 3,5 Mio. Euro z.B. in den USA.",
+    "„Nicht schlecht“ – sagte er… (wirklich)!  Doppelt  Leer ",
+    "   ",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_offsets_reproduce_the_text(text):
+    result = analyze(text)
+    assert result.text == text
+    for position, token in enumerate(result.tokens):
+        assert token.index == position
+        assert text[token.start : token.end] == token.text
+    for number, sentence in enumerate(result.sentences):
+        assert sentence.index == number
+        tokens = result.sentence_tokens(number)
+        assert tokens and all(token.sentence == number for token in tokens)
+        assert sentence.start == tokens[0].start and sentence.end == tokens[-1].end
+    assert sum(len(result.sentence_tokens(i)) for i in range(len(result.sentences))) == len(result.tokens)
+
+
+def test_empty_text_has_no_tokens():
+    assert analyze("").tokens == () and analyze("  \n").sentences == ()
+
+
+@pytest.mark.parametrize(
+    "text, word, pos, lemma",
+    [
+        ("Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.", "Börse", "NN", "Börse"),
+        ("Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.", "stürzt", "VVFIN", "stürzen"),
+        ("Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.", "Prager", "ADJA", "prager"),
+        ("Er hat es nicht gewusst.", "gewusst", "VVPP", "wissen"),
+        ("Er hat es nicht gewusst.", "nicht", "PTKNEG", "nicht"),
+        ("Der Abgeordnete kam.", "Abgeordnete", "NN", "Abgeordnete"),  # HanTa NNA, reported as NN
+        ("„Nicht schlecht“, sagte er.", "„", "$(", "„"),
+        ("„Nicht schlecht“, sagte er.", ",", "$,", ","),
+        ("Er sagte: Nein.", ":", "$.", ":"),
+    ],
+)
+def test_tags_and_lemmas(text, word, pos, lemma):
+    token = next(t for t in analyze(text).tokens if t.text == word)
+    assert (token.pos, token.lemma) == (pos, lemma)
+
+
+def test_sentences_and_token_at():
+    result = analyze("Er kam. Sie ging.")
+    assert [s.start for s in result.sentences] == [0, 8]
+    assert result.token_at(9).text == "Sie" and result.token_at(7) is None
+
+
+@pytest.mark.parametrize(
+    "tag, expected", [("ADJ(A)", "ADJA"), ("VV(FIN)", "VVFIN"), ("NNA", "NN"), ("NNI", "NN"), ("NE", "NE"), ("$(", "$(")]
+)
+def test_stts(tag, expected):
+    assert stts(tag) == expected
+
+
+@pytest.mark.parametrize("word, expected", [(",", "$,"), (".", "$."), ("?!", "$."), ("…", "$."), ("„", "$("),
+                                            ("-", "$("), ("(", "$("), ("3,5", None), ("z.", None)])
+def test_punctuation_tag(word, expected):
+    assert punctuation_tag(word) == expected
+
+
+def test_cache_returns_the_same_object():
+    text = "Der Hund bellt laut."
+    assert analyze(text) is analyze(text)
+
+
+def test_analyze_many_keeps_order_and_duplicates():
+    texts = ["Ein Satz.", "Noch ein Satz.", "Ein Satz."]
+    results = analyze_many(texts)
+    assert [r.text for r in results] == texts
+    assert results[0] is results[2]
+
+
+def test_analyze_rejects_non_strings():
+    with pytest.raises(TypeError):
+        analyze(None)  # type: ignore[arg-type]
+
+
+def test_unknown_backend_is_an_error():
+    with pytest.raises(ValueError, match="unknown German analysis backend"):
+        analyze("Hallo.", backend="stanza-that-is-not-installed")
+
+
+def test_morphemes():
+    assert morphemes("unerwartet")[0] == ("un", "PREF_NEG")
+
+
+def test_a_registered_backend_is_used():
+    class Whitespace:
+        name = "whitespace-test"
+
+        def analyze(self, text: str) -> Analysis:
+            tokens, start = [], 0
+            for number, word in enumerate(text.split()):
+                start = text.index(word, start)
+                tokens.append(Token(number, word, start, start + len(word), "XY", word, 0))
+                start += len(word)
+            sentences = (Sentence(0, tokens[0].start, tokens[-1].end, 0, len(tokens)),) if tokens else ()
+            return Analysis(text, tuple(tokens), sentences, self.name)
+
+    analysis.register_backend("whitespace-test", Whitespace)
+    assert "whitespace-test" in analysis.backends()
+    result = analyze("a b  c", backend="whitespace-test")
+    assert [t.text for t in result.tokens] == ["a", "b", "c"] and result.backend == "whitespace-test"
+    assert morphemes("unklar", backend="whitespace-test") == ()
