@@ -8,14 +8,14 @@ DistilLingEval's script reads the files (``splitlines``, ``float`` per line).
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from arena.evaluate.distil_lingeval import DistilLingEvalResult, evaluate, format_report
 from arena.formats.distil_lingeval import read_distil_lingeval, read_scores
+from tests.conftest import DATA
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "distil-lingeval"
+SHARED = DATA / "distil-lingeval"
 
 
 @pytest.mark.parametrize(

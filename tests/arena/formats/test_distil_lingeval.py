@@ -12,8 +12,9 @@ from arena.formats.distil_lingeval import (
     read_scores,
     write_distil_lingeval,
 )
+from tests.conftest import DATA
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "distil-lingeval"
+SHARED = DATA / "distil-lingeval"
 
 
 def make_set(directory: Path, src: str, correct: str, incorrect: str) -> Path:

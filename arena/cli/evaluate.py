@@ -1,0 +1,146 @@
+"""``arena evaluate``: score files of external models, evaluated as the reference tools do.
+
+``--format lingeval97`` prints the report of LingEval97's ``evaluate.py`` line for
+line; ``--format distil-lingeval`` prints DistilLingEval's ``Accuracy: 97.3``.  Notes
+(contrastives of unselected categories, empty lines in a test set, ties) go to stderr,
+so that stdout is exactly the reference tool's output.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from arena.cli import UsageError, add_verb
+
+EXAMPLES = """
+  # LingEval97: one score per line (reference, then each contrastive, as json_to_plaintext.py
+  # writes them); lower is better (negative log-probabilities) unless --maximize
+  arena evaluate --format lingeval97 -r lingeval97.json --scores model.scores
+  arena evaluate --format lingeval97 -r lingeval97.json < model.scores
+  arena evaluate --format lingeval97 -r lingeval97.json -s model.scores --categories np_agreement --fd
+  arena evaluate --format lingeval97 -r lingeval97.json -s model.scores -v --outputs model.newstest2014
+  # pairs exported by `arena export` (arena phenomena are not among LingEval97's 13 categories)
+  arena evaluate --format lingeval97 -r out/newstest.json -s logprobs.txt --maximize --categories placeholder_ding
+  # DistilLingEval: 2N scores (N for tgt.correct.de, then N for tgt.incorrect.de), higher is better
+  arena evaluate --format distil-lingeval --testset ../shared/data/distil-lingeval/placeholder_ding.human \\
+      --scores placeholder_ding.human.scores"""
+
+DESCRIPTION = """Evaluate an external model's scores of a test set as the reference tools do.
+
+--format lingeval97 prints the report of LingEval97's evaluate.py line for line (an error
+counts as correct only if the reference's score is strictly better; ties are wrong).
+--format distil-lingeval prints DistilLingEval's "Accuracy: 97.3" (score(correct) >=
+score(incorrect) is correct).  Notes go to stderr, so stdout is exactly the tool's output."""
+
+FORMATS = ("lingeval97", "distil-lingeval")
+LINGEVAL97_ONLY = ("maximize", "categories", "fd", "latex", "latex_polarity", "wrong", "outputs")
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(
+        subparsers,
+        "evaluate",
+        "evaluate an external model's scores of a LingEval97 or DistilLingEval test set",
+        EXAMPLES,
+        description=DESCRIPTION,
+    )
+    parser.add_argument("--format", required=True, choices=FORMATS, help="the test set's format")
+    parser.add_argument("-r", "--reference", metavar="TEST.json", help="LingEval97: the JSON test set")
+    parser.add_argument("--testset", metavar="DIR", help="DistilLingEval: the directory with src.en, tgt.*.de")
+    parser.add_argument(
+        "-s", "--scores", metavar="FILE", default="-", help="the scores, one per line ('-' or absent: stdin)"
+    )
+    group = parser.add_argument_group("LingEval97 options (as evaluate.py)")
+    group.add_argument("--maximize", action="store_true", help="higher scores are better (log-probabilities)")
+    group.add_argument(
+        "--categories",
+        nargs="+",
+        metavar="CATEGORY",
+        help="error categories to count (default: LingEval97's 13); any type of the test set may be named",
+    )
+    group.add_argument("--fd", action="store_true", help="also print statistics by frequency and distance")
+    group.add_argument("--latex", action="store_true", help="also print the published LaTeX table")
+    group.add_argument("--latex-polarity", action="store_true", help="also print the LaTeX table of polarity")
+    group.add_argument(
+        "-v", dest="wrong", action="store_true", help="print every pair where the model does not prefer the reference"
+    )
+    group.add_argument(
+        "--outputs",
+        nargs="+",
+        metavar="FILE",
+        help="1-best translations shown with -v: one line per sentence, or NAME.TESTSET looked up by origin TESTSET.N",
+    )
+    parser.set_defaults(func=run)
+
+
+def _note(message: str) -> None:
+    print(f"arena evaluate: note: {message}", file=sys.stderr)
+
+
+def _check_scores_source(args) -> None:
+    if args.scores == "-" and sys.stdin.isatty():
+        raise UsageError("no --scores FILE given and stdin is a terminal; pass --scores FILE or pipe the scores in")
+
+
+def run(args) -> int:
+    if args.format == "lingeval97":
+        return _lingeval97(args)
+    return _distil_lingeval(args)
+
+
+def _lingeval97(args) -> int:
+    from arena.evaluate import lingeval97 as evaluation
+    from arena.formats import lingeval97 as formats
+
+    if not args.reference:
+        raise UsageError("--format lingeval97 needs -r/--reference TEST.json")
+    if args.testset:
+        raise UsageError("--testset is for --format distil-lingeval; LingEval97 takes -r/--reference TEST.json")
+    if args.outputs and not args.wrong:
+        raise UsageError("--outputs are shown with -v; add -v")
+    sentences = formats.read_lingeval97(args.reference)
+    _check_scores_source(args)
+    scores = formats.read_scores(args.scores, sentences)
+    categories = args.categories or evaluation.ERROR_CATEGORIES
+    result = evaluation.evaluate(sentences, scores, maximize=args.maximize, categories=categories)
+    outputs = {path: formats.read_outputs(path, sentences) for path in args.outputs or ()}
+    report = evaluation.format_report(
+        result, fd=args.fd, latex=args.latex, latex_polarity=args.latex_polarity, verbose=args.wrong, outputs=outputs
+    )
+    sys.stdout.write(report)
+    if result.skipped:
+        counts = ", ".join(f"{category} ({count})" for category, count in sorted(result.skipped.items()))
+        _note(
+            f"{sum(result.skipped.values())} contrastive translations of unselected types were not counted: "
+            f"{counts}; select them with --categories"
+        )
+    return 0
+
+
+def _distil_lingeval(args) -> int:
+    from arena.evaluate import distil_lingeval as evaluation
+    from arena.formats import distil_lingeval as formats
+
+    if not args.testset:
+        raise UsageError("--format distil-lingeval needs --testset DIR")
+    if args.reference:
+        raise UsageError("-r/--reference is for --format lingeval97; DistilLingEval takes --testset DIR")
+    given = [name for name in LINGEVAL97_ONLY if getattr(args, name)]
+    if given:
+        option = "-v" if given[0] == "wrong" else "--" + given[0].replace("_", "-")
+        raise UsageError(f"{option} is a LingEval97 option; DistilLingEval scores are higher-is-better, one format")
+    testset = formats.read_distil_lingeval(args.testset, allow_empty=True)
+    if testset.empty_lines:
+        _note(
+            f"{args.testset}: {len(testset.empty_lines)} empty line(s) kept as items, as DistilLingEval does: "
+            + ", ".join(testset.empty_lines[:5])
+        )
+    _check_scores_source(args)
+    correct, incorrect = formats.read_scores(args.scores, len(testset))
+    result = evaluation.evaluate(correct, incorrect)
+    sys.stdout.write(evaluation.format_report(result))
+    if result.ties:
+        _note(
+            f"{result.ties} of {result.total} pairs have equal scores; counted as correct (score(correct) >= score(incorrect))"
+        )
+    return 0

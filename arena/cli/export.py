@@ -1,0 +1,104 @@
+"""``arena export``: an experiment's pairs as LingEval97 or DistilLingEval test sets,
+so that external scorers can be used (and their scores read back by ``arena evaluate``)."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from arena.cli import UsageError, add_verb
+
+EXAMPLES = """
+  # the pairs a finished (or started) run played
+  arena export runs/quickstart-1a2b3c4d5e --format lingeval97 --out exported/
+  arena export runs/quickstart-1a2b3c4d5e --format distil-lingeval --out exported/
+  # the pairs an experiment would play (Johns and Zelligs only; no Claude is built)
+  arena export experiments/quickstart.yaml --format lingeval97 --out exported/ --set seeds=[1,2]"""
+
+DESCRIPTION = """Write an experiment's pairs as LingEval97 test sets (one JSON per John, with the
+.en/.de plaintext in json_to_plaintext.py order) or as DistilLingEval directories (one
+ZELLIG.JOHN directory per Zellig and John, with src.en, tgt.correct.de, tgt.incorrect.de).
+RUN_OR_CONFIG is a run directory (its rounds.jsonl) or an experiment YAML (its rounds are
+planned as `arena run` plans them).  Rounds without a pair are counted, and a pair played
+under several seeds is written once.  An export.json manifest lists what was written."""
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(
+        subparsers,
+        "export",
+        "write an experiment's pairs as LingEval97 JSON + plaintext or DistilLingEval directories",
+        EXAMPLES,
+        description=DESCRIPTION,
+    )
+    parser.add_argument("source", metavar="RUN_OR_CONFIG", help="a run directory or an experiment YAML file")
+    parser.add_argument("--format", required=True, choices=("lingeval97", "distil-lingeval"), help="what to write")
+    parser.add_argument("--out", required=True, metavar="DIR", help="the directory to write into (created if needed)")
+    parser.add_argument("--force", action="store_true", help="overwrite files an earlier export wrote")
+    parser.add_argument(
+        "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", help="override a config key"
+    )
+    parser.set_defaults(func=run)
+
+
+def _records(args):
+    from arena.formats.export import read_round_records
+
+    source = Path(args.source)
+    if source.is_dir():
+        if args.overrides:
+            raise UsageError("--set applies to an experiment YAML, not to a run directory")
+        rounds = source / "rounds.jsonl"
+        if not rounds.exists():
+            raise ValueError(f"{source}: no rounds.jsonl; not a (started) run directory")
+        return list(read_round_records(rounds))
+    if not source.exists():
+        raise ValueError(f"{source}: no such run directory or experiment file")
+    from arena.cli import catalog
+    from arena.config import load_experiment
+    from arena.executor import InProcessExecutor
+    from arena.runner import load_instances, plan
+
+    experiment = load_experiment(source, args.overrides)
+    executor = InProcessExecutor(catalog())
+    try:
+        rounds = plan(experiment, load_instances(experiment, catalog()), executor)
+    finally:
+        executor.close()
+    return [(f"{source}: round {r.id}", r.to_json()) for r in rounds]
+
+
+def run(args) -> int:
+    from arena.formats.export import MANIFEST, collect, export
+
+    collected = collect(_records(args))
+    written = export(collected, args.out, args.format, force=args.force)
+    without = sum(collected.without_pair.values())
+    detail = ", ".join(f"{status} {count}" for status, count in sorted(collected.without_pair.items()))
+    print(f"{collected.rounds} rounds" + (f", {without} without a pair ({detail})" if without else ""))
+    for item in written:
+        phenomena = ", ".join(f"{name} {count}" for name, count in sorted(item.phenomena.items()))
+        what = f"John {item.john}" + (f", Zellig {item.zellig}" if item.zellig else "")
+        print(f"wrote {item.path}: {item.sentences} sentences, {item.pairs} pairs ({phenomena}) — {what}")
+        if item.unwritable:
+            first = next(iter(item.unwritable.values()))
+            print(f"  left out {len(item.unwritable)} pair(s) that cannot be written as lines, e.g. {first}")
+    if collected.dropped_annotations:
+        print(f"dropped {collected.dropped_annotations} distance/frequency annotations that are no number")
+    print(f"manifest: {Path(args.out) / MANIFEST}")
+    if written:
+        item = written[0]
+        if args.format == "lingeval97":
+            base = item.path.with_suffix("")
+            categories = " ".join(sorted(item.phenomena))
+            print(
+                f"next: score {base}.de given {base}.en (one score per line), then\n"
+                f"  arena evaluate --format lingeval97 -r {shlex.quote(str(item.path))} --scores SCORES "
+                f"[--maximize] --categories {categories}"
+            )
+        else:
+            print(
+                f"next: score tgt.correct.de and then tgt.incorrect.de of {item.path} given src.en, then\n"
+                f"  arena evaluate --format distil-lingeval --testset {shlex.quote(str(item.path))} --scores SCORES"
+            )
+    return 0
