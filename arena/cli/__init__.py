@@ -26,6 +26,8 @@ VERBS = [
     "evaluate",
     "export",
     "corrupt",
+    "tournament",
+    "leaderboard",
 ]
 
 EPILOG = """examples:

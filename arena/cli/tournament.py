@@ -1,0 +1,75 @@
+"""``arena tournament``: Johns × Zelligs × Claudes × seeds on Ray (or in process)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from arena.cli import add_verb, catalog
+
+EXAMPLES = """
+  arena tournament experiments/tournament/distil-lingeval.yaml
+  arena tournament experiments/tournament/smoke.yaml --executor in-process
+  arena tournament my.yaml --address ray://head-node:10001 --out /shared/runs
+  RAY_ADDRESS=auto arena tournament my.yaml          # join the cluster this machine belongs to
+  arena tournament my.yaml --resume                  # continue an interrupted tournament
+Without --address (or RAY_ADDRESS, or ray.address in the config) a local Ray is started
+with a small object store; --executor in-process gives byte-identical transcripts without
+Ray.  Finished cells are written atomically under RUN/cells/; after Ctrl-C, --resume plays
+only the rest.  A finished run is shown, never overwritten.  The leaderboards and PNG plots
+go to RUN/report/ (see also 'arena leaderboard RUN')."""
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(
+        subparsers, "tournament",
+        "play every John × Zellig × Claude × seed cell of an experiment, on Ray or in process; leaderboards and plots",
+        EXAMPLES,
+    )
+    parser.add_argument("config", help="experiment YAML file (lists of johns, zelligs, claudes, seeds)")
+    parser.add_argument("--out", default="runs", help="directory under which the run directory is made (default: runs)")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a config value (dotted keys, repeatable)")
+    parser.add_argument("--executor", choices=("ray", "in-process"), default="ray",
+                        help="where the work runs (default: ray; in-process for debugging, no Ray needed)")
+    parser.add_argument("--address", default=None,
+                        help="Ray cluster to join (default: $RAY_ADDRESS, else ray.address of the config, "
+                             "else a local Ray started for this run)")
+    parser.add_argument("--num-cpus", type=int, default=None,
+                        help="CPUs of a local Ray (default: ray.num_cpus of the config, else all)")
+    parser.add_argument("--resume", action="store_true", help="continue an interrupted tournament, skipping finished cells")
+    parser.add_argument("--no-plots", action="store_true", help="write the leaderboards but no PNG plots")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from arena.config import load_experiment
+    from arena.report import build, format_leaderboards, write_report
+    from arena.tournament import run_tournament
+
+    experiment = load_experiment(args.config, args.overrides)
+    try:
+        result = run_tournament(
+            experiment, catalog(), Path(args.out), args.executor,
+            address=args.address, num_cpus=args.num_cpus, resume=args.resume, progress=not args.no_progress,
+        )
+    except KeyboardInterrupt:
+        print("arena tournament: interrupted; finished cells are kept — re-run with --resume to continue",
+              file=sys.stderr)
+        return 130
+    if result.already_finished:
+        print(f"tournament {result.run_dir} is already finished; its leaderboards:")
+    else:
+        resumed = f", resumed: {result.cells_before} finished before" if result.resumed else ""
+        print(f"run directory: {result.run_dir} ({result.cells} cells on {result.executor}{resumed}, "
+              f"{result.seconds:.1f} s)")
+        for model, work in result.work.items():
+            if "requests" in work:
+                saved = 1 - work["unique"] / work["requests"] if work["requests"] else 0.0
+                print(f"  {model}: {work['requests']} scoring requests, {work['unique']} after deduplication "
+                      f"({saved:.0%} saved)")
+    paths = write_report(result.run_dir, plots=not args.no_plots)
+    print(format_leaderboards(build(result.run_dir)))
+    print("report: " + ", ".join(str(path) for path in paths.values()))
+    return 0

@@ -1,0 +1,131 @@
+"""PNG plots of a run (matplotlib, Agg backend: no display needed).
+
+- :func:`s_heatmap`: S per Zellig × Claude (mean over seeds, ± std in each cell), one
+  panel per John and, with several Johns, one for all of them.  0.5 is chance; the
+  colour scale is fixed to [0, 1] so plots of different runs compare.
+- :func:`phenomena_by_reference`: per-phenomenon accuracy for human vs machine
+  references (Vamvas & Sennrich 2021), one panel per Claude, 95% bootstrap CIs as
+  error bars; contrastive accuracy for scoring Claudes, S otherwise (the axis says which).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena.stats import mean_std
+from arena.tables import shorten
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def s_matrix(outcomes: Mapping[str, Sequence[Any]], john: str | None = None) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
+    """Zelligs, Claudes and the mean and std over seeds of S (NaN where no rounds)."""
+    per_seed: dict[tuple[str, str, int], list[float]] = defaultdict(list)
+    zelligs: dict[str, None] = {}
+    for claude, items in outcomes.items():
+        for o in items:
+            zelligs.setdefault(o.round.zellig)
+            if john is None or o.round.john == john:
+                per_seed[o.round.zellig, claude, o.round.seed].append(float(o.judgement.correct))
+    claudes = list(outcomes)
+    names = list(zelligs)
+    mean = np.full((len(names), len(claudes)), np.nan)
+    std = np.full_like(mean, np.nan)
+    for i, zellig in enumerate(names):
+        for j, claude in enumerate(claudes):
+            values = [float(np.mean(v)) for (z, c, _), v in per_seed.items() if z == zellig and c == claude]
+            if values:
+                mean[i, j], std[i, j] = mean_std(values)
+    return names, claudes, mean, std
+
+
+def s_heatmap(run_dir: Path, path: Path) -> Path:
+    """Heat map(s) of S per Zellig × Claude; returns ``path``."""
+    from arena.report import load
+
+    _, outcomes, rounds = load(run_dir)
+    johns = list(dict.fromkeys(r.john for r in rounds))
+    panels: list[str | None] = [*johns, None] if len(johns) > 1 else [None]
+    plt = _pyplot()
+    zellig_count = len(dict.fromkeys(r.zellig for r in rounds)) or 1
+    width = max(4.0, 1.3 * len(outcomes) + 2.5)
+    fig, axes = plt.subplots(
+        1, len(panels), figsize=(width * len(panels), 0.6 * zellig_count + 2.2), squeeze=False, constrained_layout=True
+    )
+    image = None
+    for ax, john in zip(axes[0], panels):
+        zelligs, claudes, mean, std = s_matrix(outcomes, john)
+        image = ax.imshow(mean, cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
+        ax.set_xticks(range(len(claudes)), [shorten(c, 18) for c in claudes], rotation=30, ha="right")
+        ax.set_yticks(range(len(zelligs)), [shorten(z, 24) for z in zelligs])
+        ax.set_title(shorten(john, 40) if john else ("all Johns" if len(panels) > 1 else shorten(johns[0], 40)))
+        for i in range(len(zelligs)):
+            for j in range(len(claudes)):
+                if np.isnan(mean[i, j]):
+                    continue
+                text = f"{mean[i, j]:.2f}" + (f"\n±{std[i, j]:.2f}" if std[i, j] > 0 else "")
+                ax.text(j, i, text, ha="center", va="center", fontsize=8, color="black")
+        ax.set_xlabel("Claude")
+        if john == panels[0]:
+            ax.set_ylabel("Zellig")
+    if image is not None:
+        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="S (mean over seeds; 0.5 = chance)")
+    fig.suptitle("S per Zellig × Claude (higher: the Claude finds the corruption more often)")
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
+KIND_COLOURS = {"human": "#4c72b0", "machine": "#dd8452"}
+
+
+def phenomena_by_reference(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
+    """Grouped bars: per phenomenon, accuracy on human vs machine references, one panel
+    per Claude (rows from :func:`arena.report.phenomenon_accuracy`); returns ``path``."""
+    plt = _pyplot()
+    claudes = list(dict.fromkeys(r["claude"] for r in rows))
+    phenomena = list(dict.fromkeys(r["phenomenon"] for r in rows))
+    kinds = sorted({r["reference_kind"] for r in rows}, key=lambda k: (k not in KIND_COLOURS, k))
+    fig, axes = plt.subplots(
+        len(claudes), 1, figsize=(max(6.0, 1.2 * len(phenomena) + 2.5), 2.8 * len(claudes) + 0.6),
+        squeeze=False, constrained_layout=True,
+    )
+    width = 0.8 / max(1, len(kinds))
+    for ax, claude in zip(axes[:, 0], claudes):
+        mine = {(r["phenomenon"], r["reference_kind"]): r for r in rows if r["claude"] == claude}
+        metric = next(iter(mine.values()))["metric"]
+        for k, kind in enumerate(kinds):
+            xs, values, low, high = [], [], [], []
+            for p, phenomenon in enumerate(phenomena):
+                row = mine.get((phenomenon, kind))
+                if row is None:
+                    continue
+                xs.append(p + (k - (len(kinds) - 1) / 2) * width)
+                values.append(row["value"])
+                ci = row.get("ci95") or (row["value"], row["value"])
+                low.append(row["value"] - ci[0])
+                high.append(ci[1] - row["value"])
+            if xs:
+                ax.bar(xs, values, width, yerr=[low, high], capsize=3, label=f"{kind} references",
+                       color=KIND_COLOURS.get(kind, "#8c8c8c"))
+        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_ylim(0, 1.05)
+        ax.set_xticks(range(len(phenomena)), phenomena, rotation=20, ha="right")
+        ax.set_ylabel("contrastive accuracy" if metric == "accuracy" else "S")
+        ax.set_title(f"{claude}: per phenomenon, human vs machine references")
+        ax.legend(loc="lower right", fontsize=8)
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path

@@ -1,0 +1,327 @@
+"""Leaderboards of a run per role (Smith 2012, §7), derived from its transcripts.
+
+- **Claudes by S** (higher is better): S pooled over every round a Claude judged (all
+  Johns, Zelligs and seeds), its 95% bootstrap CI, mean ± std of the per-seed S, the
+  contrastive accuracy of scoring Claudes, and a paired bootstrap test (Koehn 2004)
+  against the next Claude down: both judged the same rounds.
+- **Zelligs by S against each Claude** (lower is better: a stronger corruptor fools
+  the Claude more often): S pooled over Johns and seeds, CI, mean ± std over seeds,
+  yield (share of instances the Zellig applies to), and a paired bootstrap against
+  the next Zellig on the instances both apply to (per-instance S, equal weight).
+- **Johns by S** (higher is better: for the same Zellig and Claude, his data let the
+  Claude find the corruption more often): S pooled over Zelligs, Claudes and seeds,
+  CI, mean ± std over seeds; Johns hold different instances, so the comparison with
+  the next John is paired over matched (Zellig, Claude, seed) cells: wins, losses and
+  a two-sided sign test.
+
+Every CI and bootstrap resamples *instances* (the rounds of one instance — its k
+variants, every Zellig, every seed — move together), with the run's
+``bootstrap_samples`` and a fixed seed, so a report is reproducible.  Also here: the
+per-phenomenon table of accuracy by reference kind (human vs machine references)
+that :mod:`arena.plots` draws.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena import metrics
+from arena.stats import bootstrap_ci, mean_std, paired_bootstrap
+from arena.tables import fmt, fmt_ci, render, shorten
+
+Outcome = metrics.Outcome
+
+
+def _cluster(outcome: Outcome) -> tuple[str, str]:
+    return outcome.round.john, outcome.round.instance.id
+
+
+def _sums(outcomes: Sequence[Outcome], value: Callable[[Outcome], float | None]) -> dict[tuple[str, str], list[float]]:
+    """Per instance (John, id): [sum of values, number of rounds]."""
+    sums: dict[tuple[str, str], list[float]] = {}
+    for outcome in outcomes:
+        v = value(outcome)
+        if v is None:
+            continue
+        slot = sums.setdefault(_cluster(outcome), [0.0, 0])
+        slot[0] += v
+        slot[1] += 1
+    return sums
+
+
+def _correct(outcome: Outcome) -> float:
+    return float(outcome.judgement.correct)
+
+
+def summary(outcomes: Sequence[Outcome], ties: str, samples: int) -> dict[str, Any]:
+    """S with its CI, per-seed mean ± std, and contrastive accuracy where scores exist."""
+    sums = _sums(outcomes, _correct)
+    totals = np.array([s for s, _ in sums.values()])
+    counts = np.array([c for _, c in sums.values()])
+    n = int(counts.sum()) if len(counts) else 0
+    entry: dict[str, Any] = {
+        "rounds": n,
+        "instances": len(sums),
+        "S": float(totals.sum() / n) if n else None,
+        "S_ci95": bootstrap_ci(totals, counts, samples) if n else None,
+    }
+    by_seed: dict[int, list[float]] = defaultdict(list)
+    for outcome in outcomes:
+        by_seed[outcome.round.seed].append(_correct(outcome))
+    entry["seeds"] = len(by_seed)
+    entry["S_mean"], entry["S_std"] = mean_std([float(np.mean(v)) for v in by_seed.values()]) if by_seed else (None, None)
+    with_scores = [o for o in outcomes if o.scores is not None]
+    if with_scores:
+        acc = _sums(with_scores, lambda o: metrics.contrastive_correct(*o.scores, ties))
+        a_totals = np.array([s for s, _ in acc.values()])
+        a_counts = np.array([c for _, c in acc.values()])
+        entry["accuracy"] = float(a_totals.sum() / a_counts.sum())
+        entry["accuracy_ci95"] = bootstrap_ci(a_totals, a_counts, samples)
+    return entry
+
+
+def _paired_same_rounds(a: Sequence[Outcome], b: Sequence[Outcome], samples: int) -> dict[str, Any] | None:
+    """Paired bootstrap of S between two Claudes on the instances both judged."""
+    left, right = _sums(a, _correct), _sums(b, _correct)
+    keys = [k for k in left if k in right and left[k][1] == right[k][1]]
+    if not keys:
+        return None
+    return paired_bootstrap(
+        np.array([left[k][0] for k in keys]), np.array([right[k][0] for k in keys]),
+        np.array([left[k][1] for k in keys]), samples,
+    )
+
+
+def _paired_common_instances(a: Sequence[Outcome], b: Sequence[Outcome], samples: int) -> dict[str, Any] | None:
+    """Paired bootstrap of per-instance S between two Zelligs on the instances both apply to."""
+    left, right = _sums(a, _correct), _sums(b, _correct)
+    keys = [k for k in left if k in right]
+    if not keys:
+        return None
+    return paired_bootstrap(
+        np.array([left[k][0] / left[k][1] for k in keys]),
+        np.array([right[k][0] / right[k][1] for k in keys]),
+        None, samples,
+    )
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Two-sided exact sign test (ties dropped)."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    k = min(wins, losses)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def _cell_s(outcomes: Sequence[Outcome]) -> dict[tuple[str, str, int], float]:
+    groups: dict[tuple[str, str, int], list[float]] = defaultdict(list)
+    for o in outcomes:
+        groups[o.round.zellig, o.judgement.claude, o.round.seed].append(_correct(o))
+    return {key: float(np.mean(values)) for key, values in groups.items()}
+
+
+def _ranked(entries: list[dict[str, Any]], descending: bool) -> list[dict[str, Any]]:
+    missing = [e for e in entries if e["S"] is None]
+    present = sorted((e for e in entries if e["S"] is not None), key=lambda e: e["S"], reverse=descending)
+    for rank, entry in enumerate(present, start=1):
+        entry["rank"] = rank
+    return present + missing
+
+
+def leaderboards(
+    experiment: Mapping[str, Any], outcomes: Mapping[str, Sequence[Outcome]], rounds: Sequence[Any]
+) -> dict[str, Any]:
+    """The three leaderboards from joined outcomes (see :func:`metrics.join`)."""
+    ties = experiment.get("contrastive_ties", "wrong")
+    samples = int(experiment.get("bootstrap_samples", 1000))
+    claudes = list(outcomes)
+    everything = [o for items in outcomes.values() for o in items]
+
+    claude_rows = []
+    for claude in claudes:
+        claude_rows.append({"claude": claude, **summary(outcomes[claude], ties, samples)})
+    claude_rows = _ranked(claude_rows, descending=True)
+    for upper, lower in zip(claude_rows, claude_rows[1:]):
+        upper["vs_next"] = _paired_same_rounds(outcomes[upper["claude"]], outcomes[lower["claude"]], samples)
+        if upper["vs_next"] is not None:
+            upper["vs_next"]["other"] = lower["claude"]
+
+    applicable: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    seen: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for r in rounds:
+        seen[r.zellig].add((r.john, r.instance.id))
+        if r.status == "ok":
+            applicable[r.zellig].add((r.john, r.instance.id))
+    zellig_boards = {}
+    for claude in claudes:
+        by_zellig: dict[str, list[Outcome]] = defaultdict(list)
+        for o in outcomes[claude]:
+            by_zellig[o.round.zellig].append(o)
+        rows = []
+        for zellig in dict.fromkeys(r.zellig for r in rounds):
+            entry = {"zellig": zellig, **summary(by_zellig.get(zellig, []), ties, samples)}
+            entry["yield"] = len(applicable[zellig]) / len(seen[zellig]) if seen[zellig] else None
+            rows.append(entry)
+        rows = _ranked(rows, descending=False)
+        for upper, lower in zip(rows, rows[1:]):
+            upper["vs_next"] = _paired_common_instances(by_zellig[upper["zellig"]], by_zellig[lower["zellig"]], samples)
+            if upper["vs_next"] is not None:
+                upper["vs_next"]["other"] = lower["zellig"]
+        zellig_boards[claude] = rows
+
+    by_john: dict[str, list[Outcome]] = defaultdict(list)
+    for o in everything:
+        by_john[o.round.john].append(o)
+    john_rows = [{"john": john, **summary(by_john[john], ties, samples)} for john in dict.fromkeys(r.john for r in rounds)]
+    john_rows = _ranked(john_rows, descending=True)
+    for upper, lower in zip(john_rows, john_rows[1:]):
+        left, right = _cell_s(by_john[upper["john"]]), _cell_s(by_john[lower["john"]])
+        common = [k for k in left if k in right]
+        wins = sum(1 for k in common if left[k] > right[k])
+        losses = sum(1 for k in common if left[k] < right[k])
+        upper["vs_next"] = {
+            "other": lower["john"], "cells": len(common), "wins": wins, "losses": losses,
+            "ties": len(common) - wins - losses, "p_value": sign_test(wins, losses),
+        }
+    return {
+        "contrastive_ties": ties,
+        "bootstrap_samples": samples,
+        "claudes": claude_rows,
+        "zelligs": zellig_boards,
+        "johns": john_rows,
+    }
+
+
+def phenomenon_accuracy(
+    outcomes: Mapping[str, Sequence[Outcome]], ties: str = "wrong", samples: int = 1000
+) -> list[dict[str, Any]]:
+    """Per Claude, phenomenon and reference kind (``human``/``machine`` from the John's
+    instance metadata): contrastive accuracy for scoring Claudes, else S, with a CI."""
+    rows = []
+    for claude, items in outcomes.items():
+        groups: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
+        for o in items:
+            if o.round.variant is None:
+                continue
+            kind = str(o.round.instance.meta.get("reference_kind", "unknown"))
+            groups[o.round.variant.phenomenon, kind].append(o)
+        for (phenomenon, kind), group in sorted(groups.items()):
+            scored = [o for o in group if o.scores is not None]
+            if scored:
+                metric = "accuracy"
+                sums = _sums(scored, lambda o: metrics.contrastive_correct(*o.scores, ties))
+            else:
+                metric = "S"
+                sums = _sums(group, _correct)
+            totals = np.array([s for s, _ in sums.values()])
+            counts = np.array([c for _, c in sums.values()])
+            rows.append(
+                {
+                    "claude": claude, "phenomenon": phenomenon, "reference_kind": kind, "metric": metric,
+                    "rounds": int(counts.sum()), "value": float(totals.sum() / counts.sum()),
+                    "ci95": bootstrap_ci(totals, counts, samples),
+                }
+            )
+    return rows
+
+
+def load(run_dir: Path) -> tuple[dict[str, Any], dict[str, list[Outcome]], list[Any]]:
+    """A run's experiment, outcomes per Claude (config order) and rounds."""
+    manifest, rounds, judgements, one_bests = metrics.read_run(Path(run_dir))
+    outcomes = metrics.join(rounds, judgements, one_bests)
+    return manifest, dict(outcomes), rounds
+
+
+def build(run_dir: Path) -> dict[str, Any]:
+    """Leaderboards and the per-phenomenon table of a run directory."""
+    manifest, outcomes, rounds = load(run_dir)
+    experiment = manifest["experiment"]
+    boards = leaderboards(experiment, outcomes, rounds)
+    boards["phenomena"] = phenomenon_accuracy(
+        outcomes, experiment.get("contrastive_ties", "wrong"), int(experiment.get("bootstrap_samples", 1000))
+    )
+    boards["signature"] = manifest.get("signature", "")
+    return boards
+
+
+def _vs(entry: Mapping[str, Any]) -> str:
+    test = entry.get("vs_next")
+    if not test:
+        return "-"
+    if "wins" in test:
+        return f"{test['wins']}-{test['losses']} of {test['cells']} cells, p={fmt(test['p_value'])}"
+    return f"Δ={test['delta']:+.3f} [{fmt(test['low'])}, {fmt(test['high'])}] p={fmt(test['p_value'])}"
+
+
+def _mean_std(entry: Mapping[str, Any]) -> str:
+    if entry.get("S_mean") is None:
+        return "-"
+    return f"{fmt(entry['S_mean'])} ± {fmt(entry['S_std'])}"
+
+
+def format_leaderboards(boards: Mapping[str, Any], width: int = 36) -> str:
+    """Plain-text leaderboards (what ``arena tournament`` and ``arena leaderboard`` print)."""
+    parts = ["Claudes by S (higher is better; vs next: paired bootstrap on the same rounds)"]
+    rows = [
+        [e.get("rank", "-"), shorten(e["claude"], width), e["rounds"], e["S"], fmt_ci(e.get("S_ci95")),
+         _mean_std(e), e["seeds"], e.get("accuracy"), _vs(e)]
+        for e in boards["claudes"]
+    ]
+    parts.append(render(["#", "claude", "rounds", "S", "S 95% CI", "S over seeds", "seeds", "acc", "vs next"],
+                        rows, align="rlrrllrrl"))
+    for claude, entries in boards["zelligs"].items():
+        parts += ["", f"Zelligs by S against {claude} (lower is better; vs next: paired bootstrap on common instances)"]
+        rows = [
+            [e.get("rank", "-"), shorten(e["zellig"], width), e["rounds"], e["S"], fmt_ci(e.get("S_ci95")),
+             _mean_std(e), e.get("yield"), _vs(e)]
+            for e in entries
+        ]
+        parts.append(render(["#", "zellig", "rounds", "S", "S 95% CI", "S over seeds", "yield", "vs next"],
+                            rows, align="rlrrllrl"))
+    parts += ["", "Johns by S (higher is better; vs next: sign test over matched (Zellig, Claude, seed) cells)"]
+    rows = [
+        [e.get("rank", "-"), shorten(e["john"], width), e["rounds"], e["S"], fmt_ci(e.get("S_ci95")), _mean_std(e), _vs(e)]
+        for e in boards["johns"]
+    ]
+    parts.append(render(["#", "john", "rounds", "S", "S 95% CI", "S over seeds", "vs next"], rows, align="rlrrlll"))
+    parts += [
+        "",
+        f"CIs and tests: {boards['bootstrap_samples']} bootstrap samples over instances; "
+        f"contrastive ties count as {boards['contrastive_ties']}",
+    ]
+    if boards.get("signature"):
+        parts.append(f"signature: {boards['signature']}")
+    return "\n".join(parts)
+
+
+REPORT_DIR = "report"
+
+
+def write_report(run_dir: Path, plots: bool = True) -> dict[str, Path]:
+    """Write ``report/leaderboard.json``, ``report/leaderboard.txt`` and (with
+    ``plots``) the PNG plots into a run directory; return the paths written."""
+    run_dir = Path(run_dir)
+    boards = build(run_dir)
+    directory = run_dir / REPORT_DIR
+    directory.mkdir(exist_ok=True)
+    from arena import transcripts
+
+    paths = {"json": directory / "leaderboard.json", "text": directory / "leaderboard.txt"}
+    transcripts.atomic_write_text(paths["json"], json.dumps(boards, ensure_ascii=False, indent=2) + "\n")
+    transcripts.atomic_write_text(paths["text"], format_leaderboards(boards) + "\n")
+    if plots:
+        from arena import plots as plotting
+
+        paths["s_heatmap"] = plotting.s_heatmap(run_dir, directory / "s_zellig_claude.png")
+        if boards["phenomena"]:
+            paths["phenomena"] = plotting.phenomena_by_reference(boards["phenomena"], directory / "phenomena_human_vs_mt.png")
+    return paths
