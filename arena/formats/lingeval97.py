@@ -26,10 +26,13 @@ line of the extraction).
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from arena.formats import scores as score_files
@@ -110,50 +113,105 @@ def _text(item: Mapping[str, Any], key: str, where: str) -> str:
     return value
 
 
+def _checked_sentence(path: str, index: int, item: Any) -> Sentence:
+    """One sentence, checked key by key (the slow path that explains what is wrong)."""
+    where = _where(path, index, item)
+    if not isinstance(item, Mapping):
+        raise ValueError(f"{where}: expected an object with keys {', '.join(SENTENCE_KEYS)}")
+    source = _text(item, "source", where)
+    reference = _text(item, "reference", where)
+    origin = item.get("origin")
+    if origin is not None and not isinstance(origin, str):
+        raise ValueError(f"{where}: key 'origin' must be a string, got {type(origin).__name__}")
+    if "errors" not in item:
+        raise ValueError(f"{where}: missing key 'errors' (a list, possibly empty)")
+    raw_errors = item["errors"]
+    if not isinstance(raw_errors, list):
+        raise ValueError(f"{where}: key 'errors' must be a list, got {type(raw_errors).__name__}")
+    errors = []
+    for position, error in enumerate(raw_errors):
+        at = f"{where}, errors[{position}]"
+        if not isinstance(error, Mapping):
+            raise ValueError(f"{at}: expected an object with keys {', '.join(ERROR_KEYS)}")
+        category = _text(error, "type", at)
+        if not category:
+            raise ValueError(f"{at}: key 'type' is empty")
+        errors.append(
+            Contrastive(
+                category,
+                _text(error, "contrastive", at),
+                _annotation(error.get("distance"), at, "distance"),
+                _annotation(error.get("frequency"), at, "frequency"),
+                {key: value for key, value in error.items() if key not in ERROR_KEYS},
+            )
+        )
+    extra = {key: value for key, value in item.items() if key not in SENTENCE_KEYS}
+    return Sentence(source, reference, origin, tuple(errors), extra)
+
+
+_NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+_ANNOTATION_TYPES = (int, float, str)
+
+
+def _fast_sentence(item: Any) -> Sentence | None:
+    """One well-formed sentence without per-key messages, or ``None`` when anything
+    is unusual (then :func:`_checked_sentence` says what)."""
+    if type(item) is not dict:
+        return None
+    source, reference, raw_errors = item.get("source"), item.get("reference"), item.get("errors")
+    origin = item.get("origin")
+    if type(source) is not str or type(reference) is not str or type(raw_errors) is not list:
+        return None
+    if origin is not None and type(origin) is not str:
+        return None
+    errors = []
+    for error in raw_errors:
+        if type(error) is not dict:
+            return None
+        category, text = error.get("type"), error.get("contrastive")
+        distance, frequency = error.get("distance"), error.get("frequency")
+        if type(category) is not str or not category or type(text) is not str:
+            return None
+        if (distance is not None and type(distance) not in _ANNOTATION_TYPES) or (
+            frequency is not None and type(frequency) not in _ANNOTATION_TYPES
+        ):
+            return None
+        known = 2 + ("distance" in error) + ("frequency" in error)
+        extra = _NO_EXTRA if len(error) == known else {k: v for k, v in error.items() if k not in ERROR_KEYS}
+        errors.append(Contrastive(category, text, distance, frequency, extra))
+    known = 3 + ("origin" in item)
+    extra = _NO_EXTRA if len(item) == known else {k: v for k, v in item.items() if k not in SENTENCE_KEYS}
+    return Sentence(source, reference, origin, tuple(errors), extra)
+
+
 def sentences_from_json(data: Any, path: str = "<json>") -> list[Sentence]:
     """Check and map parsed LingEval97 JSON onto :class:`Sentence` records."""
     if not isinstance(data, list):
         raise ValueError(f"{path}: a LingEval97 test set is a JSON array of sentences, not a {type(data).__name__}")
     sentences = []
     for index, item in enumerate(data):
-        where = _where(path, index, item)
-        if not isinstance(item, Mapping):
-            raise ValueError(f"{where}: expected an object with keys {', '.join(SENTENCE_KEYS)}")
-        source = _text(item, "source", where)
-        reference = _text(item, "reference", where)
-        origin = item.get("origin")
-        if origin is not None and not isinstance(origin, str):
-            raise ValueError(f"{where}: key 'origin' must be a string, got {type(origin).__name__}")
-        if "errors" not in item:
-            raise ValueError(f"{where}: missing key 'errors' (a list, possibly empty)")
-        raw_errors = item["errors"]
-        if not isinstance(raw_errors, list):
-            raise ValueError(f"{where}: key 'errors' must be a list, got {type(raw_errors).__name__}")
-        errors = []
-        for position, error in enumerate(raw_errors):
-            at = f"{where}, errors[{position}]"
-            if not isinstance(error, Mapping):
-                raise ValueError(f"{at}: expected an object with keys {', '.join(ERROR_KEYS)}")
-            category = _text(error, "type", at)
-            if not category:
-                raise ValueError(f"{at}: key 'type' is empty")
-            errors.append(
-                Contrastive(
-                    category,
-                    _text(error, "contrastive", at),
-                    _annotation(error.get("distance"), at, "distance"),
-                    _annotation(error.get("frequency"), at, "frequency"),
-                    {key: value for key, value in error.items() if key not in ERROR_KEYS},
-                )
-            )
-        extra = {key: value for key, value in item.items() if key not in SENTENCE_KEYS}
-        sentences.append(Sentence(source, reference, origin, tuple(errors), extra))
+        sentence = _fast_sentence(item)
+        sentences.append(sentence if sentence is not None else _checked_sentence(path, index, item))
     return sentences
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many small acyclic objects
+    (it would otherwise rescan the growing heap again and again)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def read_lingeval97(path: str | Path) -> list[Sentence]:
     """Read a LingEval97 JSON test set (UTF-8), checking its structure."""
-    return sentences_from_json(load_json(path), str(path))
+    with _no_gc():
+        return sentences_from_json(load_json(path), str(path))
 
 
 def write_lingeval97(path: str | Path, sentences: Sequence[Sentence]) -> None:
