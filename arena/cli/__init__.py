@@ -25,6 +25,8 @@ VERBS = [
     "show",
     "evaluate",
     "export",
+    "build-testset",
+    "compare-johns",
     "corrupt",
     "tournament",
     "leaderboard",

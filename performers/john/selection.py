@@ -181,6 +181,33 @@ def allocate(total: int, sizes: Mapping[str, int]) -> dict[str, int]:
     return result
 
 
+def allocate_quotas(cap: int, sizes: Mapping[str, int], applicable: Mapping[str, int]) -> dict[str, int]:
+    """How many instances of a phenomenon each stratum contributes to a capped sample,
+    given every stratum's size and its number of applicable instances.
+
+    The cap is split in proportion to the strata's sizes (:func:`allocate`); a stratum
+    with fewer applicable instances than its quota gives all it has, and the shortfall
+    is split over the strata not yet found short, in proportion to their sizes, until
+    nothing is short.  :func:`select` reaches the same quotas lazily, scanning a stratum
+    to its end only when it needs to.
+    """
+    quota = allocate(cap, sizes)
+    fixed: set[str] = set()
+    while True:
+        short = [n for n in sizes if n not in fixed and applicable.get(n, 0) < quota[n]]
+        if not short:
+            return quota
+        deficit = sum(quota[n] - applicable.get(n, 0) for n in short)
+        for name in short:
+            quota[name] = applicable.get(name, 0)
+            fixed.add(name)
+        rest = {n: sizes[n] for n in sizes if n not in fixed}
+        if not rest:
+            return quota
+        for name, amount in allocate(deficit, rest).items():
+            quota[name] += amount
+
+
 def _normalised(text: str) -> str:
     return " ".join(text.split()).casefold()
 
@@ -337,7 +364,7 @@ def select(
     report = _report(pool, eligible, strata, chosen, items, reasons, scanner, options, john, zellig_label, john_report)
     for reason in REASONS[:-1]:
         if reasons[reason]:
-            logger.info("select %s: left out %d of %d instances: %s", zellig_label, reasons[reason], len(pool), reason)
+            logger.debug("select %s: left out %d of %d instances: %s", zellig_label, reasons[reason], len(pool), reason)
     return Selection(items, report)
 
 
@@ -378,20 +405,26 @@ def _take_capped(
     quotas: dict[str, dict[str, int]] = {}
 
     def fill(phenomenon: str) -> None:
+        # allocate_quotas without knowing the applicable counts in advance: a stratum is
+        # found short only by scanning it to its end
+        found = candidates[phenomenon]
         quota = allocate(options.cap, sizes)
+        fixed: set[str] = set()
         while True:
             for name in sizes:
-                while len(candidates[phenomenon][name]) < quota[name] and step(name):
+                while len(found[name]) < quota[name] and step(name):
                     pass
-            exhausted = [n for n in sizes if cursor[n] >= sizes[n] and len(candidates[phenomenon][n]) < quota[n]]
-            deficit = sum(quota[n] - len(candidates[phenomenon][n]) for n in exhausted)
-            for name in exhausted:
-                quota[name] = len(candidates[phenomenon][name])
-            open_strata = {n: sizes[n] - cursor[n] for n in sizes if cursor[n] < sizes[n]}
-            if deficit == 0 or not open_strata:
+            short = [n for n in sizes if n not in fixed and len(found[n]) < quota[n]]
+            if not short:
                 break
-            extra = allocate(deficit, {n: sizes[n] for n in open_strata})
-            for name, amount in extra.items():
+            deficit = sum(quota[n] - len(found[n]) for n in short)
+            for name in short:
+                quota[name] = len(found[name])
+                fixed.add(name)
+            rest = {n: sizes[n] for n in sizes if n not in fixed}
+            if not rest:
+                break
+            for name, amount in allocate(deficit, rest).items():
                 quota[name] += amount
         quotas[phenomenon] = quota
 

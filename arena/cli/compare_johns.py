@@ -1,0 +1,235 @@
+"""``arena compare-johns``: compare data selectors for a fixed Zellig and Claude (Smith 2012, §7).
+
+A John is better when, for the same Zellig and Claude, his data give a higher S.
+This verb plays one match per John against the same Zellig and Claude (one arena run,
+written under ``--out`` like ``arena run``: resumable, never overwritten) and reports
+
+- per John: instances, rounds, S with its 95% bootstrap CI, contrastive accuracy with
+  its CI and the distributional discrepancy of the John's test set for this Claude
+  (Vamvas & Sennrich 2021: mean of ``max(0, s(1-best) − max(s(correct),
+  s(corrupted)))``, needing a scoring Claude);
+- per pair of Johns: paired bootstrap tests (Koehn 2004) of the differences in S,
+  accuracy and discrepancy on the sources both Johns' test sets contain.  Johns are
+  paired by *source sentence* (whitespace-normalised), since two Johns over the same
+  corpus — human and machine references of the same newstest sentences — share
+  sources but not necessarily ids; each shared source counts once, with the mean of
+  its rounds.
+
+:func:`compare_johns` does the work and returns the report as a dict, so that
+experiment scripts (``experiments/johns/``) can use it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.cli import UsageError, add_verb, catalog
+
+EXAMPLES = """
+  # two test sets built by `arena build-testset`, replayed exactly, with the toy NMT model
+  arena compare-johns --claude toy-en-de \\
+      --john distil-lingeval:dir=testsets/pad.human/polarity_affix_del.human \\
+      --john distil-lingeval:dir=testsets/pad.mt/polarity_affix_del.mt
+  # select Johns with the real Zellig (the select John's variants replayed)
+  arena compare-johns --claude toy-en-de --zellig replay --john human.yaml --john mt.yaml --out runs/johns"""
+
+DESCRIPTION = """Play the same Zellig and Claude against several Johns and report, per John, S with
+its bootstrap CI, contrastive accuracy and the distributional discrepancy of the John's
+test set for the Claude, and, per pair of Johns, paired bootstrap tests of the
+differences on the source sentences both test sets share.  The Zellig defaults to
+'replay', which plays the variants a John attaches (DistilLingEval/LingEval97 test sets,
+select Johns).  Johns, the Zellig and the Claude are SPECs."""
+
+NORMALISE = " ".join
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(
+        subparsers, "compare-johns", "compare Johns (test sets) for a fixed Zellig and Claude: S, accuracy, discrepancy",
+        EXAMPLES, description=DESCRIPTION,
+    )
+    parser.add_argument("--john", dest="johns", action="append", required=True, metavar="SPEC",
+                        help="a John (repeat; at least two)")
+    parser.add_argument("--zellig", default="replay", metavar="SPEC", help="the Zellig (default: replay)")
+    parser.add_argument("--claude", required=True, metavar="SPEC", help="the Claude (a scoring one for discrepancy)")
+    parser.add_argument("--out", default="runs", help="directory under which the run directory is made (default: runs)")
+    parser.add_argument("--name", default="compare-johns", help="experiment name, the run directory's prefix")
+    parser.add_argument("--seed", type=int, default=1, help="the arena's seed (default: 1)")
+    parser.add_argument("--variants-per-instance", type=int, default=1000, metavar="K",
+                        help="rounds per instance (default: 1000, i.e. every variant a John attaches)")
+    parser.add_argument("--bootstrap-samples", type=int, default=1000, metavar="N", help="bootstrap resamples")
+    parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from arena.spec import parse_spec
+
+    if len(args.johns) < 2:
+        raise UsageError("compare-johns needs at least two --john")
+    johns = [parse_spec(text, where=f"--john {index + 1}") for index, text in enumerate(args.johns)]
+    report = compare_johns(
+        johns, parse_spec(args.zellig, where="--zellig"), parse_spec(args.claude, where="--claude"), Path(args.out),
+        name=args.name, seed=args.seed, variants_per_instance=args.variants_per_instance,
+        bootstrap_samples=args.bootstrap_samples, progress=not args.no_progress,
+    )
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    print(format_comparison(report))
+    return 0
+
+
+def compare_johns(
+    johns: Sequence[Any],
+    zellig: Any,
+    claude: Any,
+    out: Path,
+    name: str = "compare-johns",
+    seed: int = 1,
+    variants_per_instance: int = 1000,
+    bootstrap_samples: int = 1000,
+    progress: bool = True,
+    executor: Any = None,
+) -> dict[str, Any]:
+    """Run the match of each John (``PerformerSpec``) against ``zellig`` and ``claude``
+    and return the comparison report (module docstring)."""
+    from arena.config import Experiment
+    from arena.runner import run_experiment
+
+    labels = [spec.label for spec in johns]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise ValueError(f"John {duplicates[0]!r} is given twice; give one of them an alias (a YAML spec)")
+    experiment = Experiment(
+        name=name,
+        johns=tuple(johns),
+        zelligs=(zellig,),
+        claudes=(claude,),
+        seeds=(seed,),
+        variants_per_instance=variants_per_instance,
+        bootstrap_samples=bootstrap_samples,
+        discrepancy=True,
+        generative_rate=False,
+    )
+    result = run_experiment(experiment, catalog(), Path(out), executor=executor, progress=progress)
+    report = compare_run(result.run_dir, bootstrap_samples)
+    report["run_dir"] = str(result.run_dir)
+    report["signature"] = result.scores.get("signature", "")
+    return report
+
+
+def _per_source(outcomes: Sequence[Any], ties: str) -> dict[str, dict[str, list[float]]]:
+    from arena.metrics import contrastive_correct, discrepancy
+
+    values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for outcome in outcomes:
+        key = NORMALISE(outcome.round.instance.source.split())
+        values[key]["S"].append(float(outcome.judgement.correct))
+        if outcome.scores is not None:
+            values[key]["accuracy"].append(contrastive_correct(*outcome.scores, ties))
+        d = discrepancy(outcome)
+        if d is not None:
+            values[key]["discrepancy"].append(d)
+    return values
+
+
+def compare_run(run_dir: Path, bootstrap_samples: int = 1000) -> dict[str, Any]:
+    """The comparison report of a finished run with one Zellig and one Claude."""
+    import numpy as np
+
+    from arena import metrics
+    from arena.stats import paired_bootstrap
+
+    manifest, rounds, judgements, one_bests = metrics.read_run(Path(run_dir))
+    scores = json.loads((Path(run_dir) / "scores.json").read_text(encoding="utf-8"))
+    experiment = manifest["experiment"]
+    ties = experiment.get("contrastive_ties", "wrong")
+    by_claude = metrics.join(rounds, judgements, one_bests)
+    if len(by_claude) != 1 or len({r.zellig for r in rounds}) != 1 or len({r.seed for r in rounds}) != 1:
+        raise ValueError(f"{run_dir}: compare-johns expects a run of one Zellig, one Claude and one seed")
+    (claude, outcomes), = by_claude.items()
+    johns = list(dict.fromkeys(r.john for r in rounds))
+    per_john: dict[str, list[Any]] = defaultdict(list)
+    for outcome in outcomes:
+        per_john[outcome.round.john].append(outcome)
+    rows = []
+    for john in johns:
+        cell = next(c for c in scores["cells"] if c["john"] == john and c["claude"] == claude)
+        john_rounds = [r for r in rounds if r.john == john]
+        rows.append(
+            {
+                "john": john,
+                "instances": len({r.instance.id for r in john_rounds}),
+                "applicable": cell["yield"]["applicable"],
+                "rounds": cell["rounds"],
+                "S": cell["S"],
+                "S_ci95": cell["S_ci95"],
+                "accuracy": cell.get("accuracy"),
+                "accuracy_ci95": cell.get("accuracy_ci95"),
+                "discrepancy": cell.get("discrepancy"),
+            }
+        )
+    sources = {john: _per_source(per_john[john], ties) for john in johns}
+    pairs = []
+    for a, b in itertools.combinations(johns, 2):
+        entry: dict[str, Any] = {"a": a, "b": b}
+        for metric in ("S", "accuracy", "discrepancy"):
+            shared = [k for k in sources[a] if sources[a][k].get(metric) and sources[b].get(k, {}).get(metric)]
+            if not shared:
+                continue
+            left = np.array([np.mean(sources[a][k][metric]) for k in shared])
+            right = np.array([np.mean(sources[b][k][metric]) for k in shared])
+            entry[metric] = paired_bootstrap(left, right, None, bootstrap_samples)
+        entry["shared_sources"] = len(
+            [k for k in sources[a] if k in sources[b] and sources[a][k].get("S") and sources[b][k].get("S")]
+        )
+        pairs.append(entry)
+    return {
+        "zellig": rounds[0].zellig if rounds else None,
+        "claude": claude,
+        "seed": rounds[0].seed if rounds else None,
+        "contrastive_ties": ties,
+        "johns": rows,
+        "paired": pairs,
+    }
+
+
+def _delta(test: Mapping[str, Any] | None) -> str:
+    if not test:
+        return "-"
+    return f"{test['delta']:+.3f} [{test['low']:+.3f}, {test['high']:+.3f}] p={test['p_value']:.3f}"
+
+
+def format_comparison(report: Mapping[str, Any], width: int = 48) -> str:
+    """The comparison as readable tables."""
+    from arena.tables import fmt_ci, render, shorten
+
+    lines = [f"Zellig {report['zellig']}  ×  Claude {report['claude']}  (seed {report['seed']})"]
+    rows = [
+        [
+            shorten(row["john"], width), row["instances"], row["rounds"], row["S"], fmt_ci(row["S_ci95"]),
+            row["accuracy"], fmt_ci(row["accuracy_ci95"]), row["discrepancy"],
+        ]
+        for row in report["johns"]
+    ]
+    lines.append(render(["john", "instances", "rounds", "S", "S 95% CI", "acc", "acc 95% CI", "discr"], rows,
+                        align="lrrrlrlr"))
+    if report["paired"]:
+        lines.append("")
+        lines.append("paired bootstrap on shared sources (a − b):")
+        paired = [
+            [shorten(p["a"], width // 2), shorten(p["b"], width // 2), p["shared_sources"],
+             _delta(p.get("S")), _delta(p.get("accuracy")), _delta(p.get("discrepancy"))]
+            for p in report["paired"]
+        ]
+        lines.append(render(["a", "b", "shared", "ΔS", "Δacc", "Δdiscr"], paired, align="llrlll"))
+    if report.get("signature"):
+        lines.append(f"signature: {report['signature']}")
+    return "\n".join(lines)
