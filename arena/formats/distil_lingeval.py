@@ -13,6 +13,10 @@ are not entirely clean — the ``hypercorrect_genitive.human`` sample has one em
 source line — so evaluation reads with ``allow_empty=True`` and reports where the
 empty lines are (:attr:`TestSet.empty_lines`); DistilLingEval's own script keeps
 such a line as an item, and so do we.
+
+Lines end at ``\n`` only.  DistilLingEval's script splits with ``str.splitlines``,
+which also breaks at a few rare control and Unicode separators; the published sets
+contain none, so both count the same lines there.
 """
 
 from __future__ import annotations

@@ -69,7 +69,3 @@ def read_scores(source: str | Path, expected: int, layout: str) -> list[float]:
     text, name = read_score_text(source)
     return parse_scores(text, name, expected, layout)
 
-
-def format_score_lines(scores: list[float]) -> str:
-    """Scores as file content, one ``repr`` per line (round-trips exactly)."""
-    return "".join(f"{float(score)!r}\n" for score in scores)
