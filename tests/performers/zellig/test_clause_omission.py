@@ -1,0 +1,63 @@
+"""clause-omission: delete the first or last unit (sentence, ;/: part) or clause."""
+
+from __future__ import annotations
+
+import pytest
+
+from performers.zellig.clause_omission import ClauseOmissionZellig
+from tests.performers.zellig.helpers import candidates
+
+
+@pytest.fixture(scope="module")
+def zellig():
+    return ClauseOmissionZellig()
+
+
+@pytest.mark.parametrize(
+    "reference, expected",
+    [
+        (
+            "Genaue Angaben gibt es nicht; die Rede ist von 50 000 Besuchern.",
+            ["die Rede ist von 50 000 Besuchern.", "Genaue Angaben gibt es nicht;"],
+        ),
+        (
+            "Er begründet das Fehlen von Stewards. Seine Gesellschaft betreibt nur wenige Linien. ",
+            ["Seine Gesellschaft betreibt nur wenige Linien. ", "Er begründet das Fehlen von Stewards. "],
+        ),
+        ("Als er kam, ging sie.", ["Ging sie.", "Als er kam."]),
+        ("Sie kichern: Die Deutsche ist total „kawaii“!", ["Die Deutsche ist total „kawaii“!", "Sie kichern:"]),
+        # must not fire: one clause; commas of appositions and dates
+        ("Der Mittwoch, der 1. Oktober 2008, wird in die Geschichte eingehen.", []),
+        ("Er kaufte Äpfel, Birnen und Pflaumen.", []),
+        ("", []),
+    ],
+)
+def test_candidates(zellig, reference, expected):
+    assert candidates(zellig, reference) == expected
+
+
+def test_splitting_after_periods_reproduces_distil_lingeval():
+    reference = "Angreifer hatten die Gruppe am 19. September entführt."
+    assert candidates(ClauseOmissionZellig(), reference) == []
+    assert "Angreifer hatten die Gruppe am 19." in candidates(ClauseOmissionZellig(split_after_periods=True), reference)
+
+
+@pytest.mark.parametrize(
+    "text, source, expected",
+    [
+        ("Er kam.", "He came late, because the train was delayed; nobody waited.", True),
+        ("Er kam spät, weil der Zug Verspätung hatte; niemand wartete.",
+         "He came late, because the train was delayed; nobody waited.", False),
+        ("Er kam.", "He came.", False),
+        ("Er kam.", None, False),
+    ],
+)
+def test_detect(zellig, text, source, expected):
+    assert zellig.detect(text, source) is expected
+
+
+def test_bad_params():
+    with pytest.raises(TypeError):
+        ClauseOmissionZellig(clauses="yes")
+    with pytest.raises(ValueError):
+        ClauseOmissionZellig(detect_ratio=0)
