@@ -24,6 +24,11 @@ API (all a Zellig needs)::
     morphemes("unerwartet")          # (('un', 'PREF_NEG'), ('erwart', 'VVnp'), ('et', 'SUF_PP')) — HanTa
                                      # morphology, cached per word; () where the backend has none
 
+Sibling modules: :mod:`performers.german.nouns` (gender, number, case of nouns from german-nouns),
+:mod:`performers.german.frequency` (training-corpus counts and wordfreq Zipf values for LingEval97's
+``frequency``), :mod:`performers.german.negation` (negating *un-*, negation markers),
+:mod:`performers.german.compounds` (noun compound splitting).
+
 Tags are STTS (Schiller et al. 1999) as HanTa emits them, normalised: HanTa's ``ADJ(A)`` → ``ADJA``,
 ``VV(FIN)`` → ``VVFIN``; HanTa's extra noun classes ``NNA`` (nominalised adjective, *der Abgeordnete*)
 and ``NNI`` are reported as ``NN`` with the original kept in ``xpos``.  Punctuation is tagged from its
@@ -200,6 +205,11 @@ class SomajoHantaBackend:
             sentences.append(Sentence(number, spans[0][0], spans[-1][1], first, len(tokens)))
         return Analysis(text, tuple(tokens), tuple(sentences), self.name)
 
+    def clear(self) -> None:
+        """Forget the cached tags and morphemes."""
+        self._sentence_cache.clear()
+        self._morphemes.cache_clear()
+
     def _morphemes_uncached(self, word: str) -> tuple[tuple[str, str], ...]:
         _, morphs, _ = self._tagger.analyze(word, taglevel=3)
         return tuple((morph, tag) for morph, tag in morphs)
@@ -306,9 +316,15 @@ def analyze_many(
     return [analyze(text, backend) for text in texts]
 
 
-def clear_cache() -> None:
-    """Forget every cached analysis (backends stay loaded)."""
+def clear_cache(backends: bool = False) -> None:
+    """Forget every cached analysis; with ``backends``, also the loaded backends' own caches (HanTa's tags
+    per sentence, morphemes per word) — for benchmarks of uncached analysis.  Backends stay loaded."""
     _CACHE.clear()
+    if backends:
+        for backend in _BACKENDS.values():
+            clear = getattr(backend, "clear", None)
+            if callable(clear):
+                clear()
 
 
 def morphemes(word: str, backend: str = DEFAULT_BACKEND) -> tuple[tuple[str, str], ...]:
