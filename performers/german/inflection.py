@@ -549,8 +549,17 @@ def conjugate(lemma: str, tense: str, mood: str, person: int, number: str, fused
 
 
 def verb_readings(form: str, lemma: str) -> tuple[VerbReading, ...]:
-    """Every (tense, mood, person, number) reading of the finite ``form`` of ``lemma`` (case-insensitive)."""
-    table = paradigm(lemma)
+    """Every (tense, mood, person, number) reading of the finite ``form`` of ``lemma`` (case-insensitive);
+    a pre-1996 lemma spelling (*mißbrauchen*) is retried with *ss*."""
+    for candidate in _lemma_candidates(lemma):
+        found = _verb_readings(form, candidate)
+        if found:
+            return found
+    return ()
+
+
+def _verb_readings(form: str, lemma: str) -> tuple[VerbReading, ...]:
+    table = _paradigm(lemma)
     if table is None:
         return ()
     word = form.lower()

@@ -97,6 +97,9 @@ def _mistagged_noun(tokens: tuple[Token, ...], index: int) -> bool:
     previous = tokens[index - 1]
     if previous.sentence != token.sentence or previous.pos == "$." or is_quote(previous):
         return False
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    if following is not None and (following.pos in NOUNS or following.pos == "ADJA"):
+        return False  # attributive: die Prager Börse
     return is_noun_form(token.text)
 
 

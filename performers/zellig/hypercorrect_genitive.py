@@ -75,10 +75,13 @@ def _is_determiner(token: Token) -> bool:
 
 def _np_readings(determiner: Token, head: Token) -> list[tuple[inf.DeterminerReading, str | None]]:
     """Readings (determiner reading, noun gender) on which the article word and the noun agree."""
-    noun = inf.noun_analyses(head.text)
-    genders = inf.noun_genders(head.text) if not noun else frozenset()
-    if not noun and not genders and (head.xpos == "NNI" or head.text.endswith("en")):
-        genders = frozenset({"NEUT"})  # a nominalised infinitive: seit dem Aufstehen
+    if head.xpos == "NNI":  # a nominalised infinitive: seit dem Aufstehen
+        noun, genders = (), frozenset({"NEUT"})
+    else:
+        noun = inf.noun_analyses(head.text)
+        genders = inf.noun_genders(head.text) if not noun else frozenset()
+        if not noun and not genders and head.text.endswith("en"):
+            genders = frozenset({"NEUT"})
     out = []
     for reading in inf.determiner_readings(determiner.text):
         if noun:

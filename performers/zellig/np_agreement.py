@@ -43,7 +43,7 @@ DEFINITE = frozenset({"der", "die", "das", "den", "dem", "des"})
 def _singular_readings(article: str, head: Token) -> list[tuple[str, str]]:
     """(gender, case) singular readings of the noun ``head`` that agree with the definite ``article``."""
     out: list[tuple[str, str]] = []
-    analyses = inf.noun_analyses(head.text)
+    analyses = inf.noun_analyses(head.text) if head.xpos != "NNI" else ()
     if analyses:
         for number, gender, case in analyses:
             if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:

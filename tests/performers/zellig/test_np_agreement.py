@@ -1,0 +1,74 @@
+"""np-agreement: the article's gender changes, its case and number stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from performers.zellig.np_agreement import PHENOMENON, NpAgreementZellig
+from tests.performers.zellig.german_checks import corrupt, texts
+
+
+@pytest.fixture(scope="module")
+def zellig():
+    return NpAgreementZellig()
+
+
+@pytest.mark.parametrize(
+    "reference, expected",
+    [
+        (
+            "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.",
+            {
+                "Der Prager Börse stürzt gegen Geschäftsschluss ins Minus.",
+                "Das Prager Börse stürzt gegen Geschäftsschluss ins Minus.",
+            },
+        ),
+        ("Er half der Frau.", {"Er half dem Frau.", "Er half des Frau."}),
+        ("Das Ergebnis des Spiels war klar.", {"Das Ergebnis der Spiels war klar."}),
+        ("Er traf den Abgeordneten.", {"Er traf das Abgeordneten."}),
+        ("Die Anmietung ist teuer.", {"Der Anmietung ist teuer."}),
+        (
+            "Sie lehnte die von Deutschland angebotene Hilfe ab.",
+            {"Sie lehnte das von Deutschland angebotene Hilfe ab."},
+        ),
+    ],
+)
+def test_changes(zellig, reference, expected):
+    assert expected <= set(texts(zellig, reference))
+
+
+@pytest.mark.parametrize(
+    "reference, forbidden",
+    [
+        ("Er traf den Abgeordneten.", "Er traf die Abgeordneten."),  # a grammatical plural
+        ("Der Abgeordnete kam.", "Die Abgeordnete kam."),  # a nominalised adjective takes any gender
+    ],
+)
+def test_grammatical_results_are_not_made(zellig, reference, forbidden):
+    assert forbidden not in texts(zellig, reference)
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "Die Leute kommen morgen.",  # plural
+        "Das Teil ist kaputt.",  # der/das Teil
+        "Er sieht einen Hund.",  # not a definite article
+        "Gut gemacht!",
+        "",
+    ],
+)
+def test_does_not_fire(zellig, reference):
+    assert corrupt(zellig, reference) == []
+
+
+def test_metadata(zellig):
+    variant = next(
+        v
+        for v in corrupt(zellig, "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.")
+        if v.text.startswith("Der ")
+    )
+    assert variant.phenomenon == PHENOMENON
+    assert variant.meta["distance"] == 2 and variant.meta["head"] == "Börse"
+    assert variant.meta["zipf_frequency"] > 0
+    assert [(e.before, e.after) for e in variant.edits] == [("Die", "Der")]

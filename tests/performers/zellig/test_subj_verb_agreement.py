@@ -1,0 +1,55 @@
+"""subj-verb-agreement: the finite verb's number changes, person, tense and mood stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from performers.zellig.subj_verb_agreement import SubjVerbAgreementZellig
+from tests.performers.zellig.german_checks import corrupt, texts
+
+
+@pytest.fixture(scope="module")
+def zellig():
+    return SubjVerbAgreementZellig()
+
+
+@pytest.mark.parametrize(
+    "reference, expected",
+    [
+        (
+            "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.",
+            "Die Prager Börse stürzen gegen Geschäftsschluss ins Minus.",
+        ),
+        ("Wir stehen am Rande des Abgrunds.", "Wir stehe am Rande des Abgrunds."),
+        ("Die Aktienindizes verzeichneten hohe Verluste.", "Die Aktienindizes verzeichnete hohe Verluste."),
+        ("Der Präsident hat das Gesetz unterschrieben.", "Der Präsident haben das Gesetz unterschrieben."),
+        ("Die Schwergewichte kommen.", "Die Schwergewichte kommt."),  # HanTa tags kommen VVINF here
+        ("Er sagte, dass die Kinder schlafen.", "Er sagte, dass die Kinder schläft."),
+    ],
+)
+def test_changes(zellig, reference, expected):
+    assert expected in texts(zellig, reference)
+
+
+def test_person_comes_from_the_subject(zellig):
+    assert "Wir steht am Rande des Abgrunds." not in texts(zellig, "Wir stehen am Rande des Abgrunds.")
+
+
+def test_sie_subjects_are_optional():
+    reference = "Sie war müde."
+    assert "Sie waren müde." in texts(SubjVerbAgreementZellig(), reference)
+    assert corrupt(SubjVerbAgreementZellig(include_sie=False), reference) == []
+    with pytest.raises(TypeError):
+        SubjVerbAgreementZellig(include_sie="no")
+
+
+@pytest.mark.parametrize("reference", ["Gut gemacht!", "Ein schöner Tag.", ""])
+def test_does_not_fire(zellig, reference):
+    assert corrupt(zellig, reference) == []
+
+
+def test_metadata(zellig):
+    (variant,) = corrupt(zellig, "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.")
+    assert variant.phenomenon == "subj_verb_agreement"
+    assert variant.meta["subject"] == "Börse" and variant.meta["distance"] == 1
+    assert (variant.meta["person"], variant.meta["number"], variant.meta["tense"]) == (3, "SG", "PRS")
