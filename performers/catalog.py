@@ -15,6 +15,7 @@ JOHNS: dict[str, str] = {
     "newstest": "performers.john.newstest:NewstestJohn",
     "mt-reference": "performers.john.mt_reference:MTReferenceJohn",
     "select": "performers.john.selection:SelectJohn",
+    "template": "performers.john.template:TemplateJohn",
 }
 
 ZELLIGS: dict[str, str] = {
@@ -27,6 +28,7 @@ ZELLIGS: dict[str, str] = {
     "polarity-particle-nicht-ins": "performers.zellig.polarity_particle_nicht_ins:PolarityParticleNichtInsZellig",
     "compound": "performers.zellig.compound:CompoundZellig",
     "transliteration": "performers.zellig.transliteration:TransliterationZellig",
+    "feature-flip": "performers.zellig.feature_flip:FeatureFlipZellig",
     "hypercorrect-genitive": "performers.zellig.hypercorrect_genitive:HypercorrectGenitiveZellig",
     "np-agreement": "performers.zellig.np_agreement:NpAgreementZellig",
     "subj-verb-agreement": "performers.zellig.subj_verb_agreement:SubjVerbAgreementZellig",

@@ -28,6 +28,7 @@ VERBS = [
     "build-testset",
     "compare-johns",
     "corrupt",
+    "template",
     "tournament",
     "leaderboard",
 ]

@@ -1,0 +1,107 @@
+"""``template`` John: translation pairs generated from M2C-style template pairs.
+
+Reads a pair spec (:mod:`performers.m2c.pairs`: an English source template and a
+German reference template sharing placeholders) and yields one instance per distinct
+``(source, reference)`` pair: every pair of each template (``n`` unset) or ``n`` pairs
+per template sampled without replacement with ``random.Random(seed)``.
+
+Ids are ``<template>.<rank>``, the rank of the reference draw in the template's
+enumeration, so they do not depend on ``n`` or ``seed``.  ``meta`` carries what the
+``feature-flip`` Zellig needs to re-generate the reference: ``spec`` (the path as
+given) and ``spec_sha256``, ``template``, ``draw`` (free features and entries) and the
+drawn ``features`` of every placeholder (``{"obj1": {"GENDER": "NEUT", "NUMBER": "SG"}}``).
+Draws whose source the source template cannot render (no English form for a German
+feature) are skipped and counted in the log.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+from arena.records import Instance
+
+logger = logging.getLogger(__name__)
+
+
+class TemplateJohn:
+    """Instances from the templates of a pair spec; ``templates`` selects some by name."""
+
+    version = "1"
+
+    def __init__(
+        self,
+        spec: str,
+        templates: list[str] | None = None,
+        n: int | None = None,
+        seed: int = 1,
+        plugins: list[str] | None = None,
+    ):
+        from performers.m2c.features import TemplateError
+        from performers.m2c.pairs import load_pairs
+        from performers.m2c.registry import load_plugins
+
+        if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
+            raise ValueError(f"n must be a positive integer (pairs per template) or unset for all, not {n!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        if templates is not None and (not isinstance(templates, list) or not all(isinstance(t, str) for t in templates)):
+            raise ValueError("templates must be a list of template names")
+        try:
+            load_plugins(plugins or ())
+            self.pairs = load_pairs(spec)
+            self.templates = list(templates) if templates else self.pairs.names
+            for name in self.templates:
+                self.pairs.spaces(name)  # compile now: template errors surface when the John is built
+        except TemplateError as error:
+            raise ValueError(str(error)) from None
+        self.spec, self.n, self.seed = spec, n, seed
+        self.skipped: dict[str, int] = {}
+
+    def instances(self) -> Iterator[Instance]:
+        from performers.m2c.pairs import UnrenderableSource
+
+        for name in self.templates:
+            source_space, space = self.pairs.spaces(name)
+            skipped = 0
+
+            def key(draw, name=name):
+                nonlocal skipped
+                try:
+                    return self.pairs.render(name, draw)
+                except UnrenderableSource:
+                    skipped += 1
+                    return None
+
+            if self.n is None:
+                chosen = []
+                seen = set()
+                for draw in space.draws():
+                    pair = key(draw)
+                    if pair is not None and pair not in seen:
+                        seen.add(pair)
+                        chosen.append((pair, draw))
+            else:
+                chosen = space.sample_draws(self.n, self.seed, key)
+            self.skipped[name] = skipped
+            if skipped:
+                logger.warning("template %s: %d draws skipped: the source template has no form for them", name, skipped)
+            if self.n is not None and len(chosen) < self.n:
+                logger.info("template %s: %d distinct pairs (asked for %d)", name, len(chosen), self.n)
+            for (source, reference), draw in chosen:
+                yield Instance(
+                    f"{name}.{draw.rank}",
+                    source,
+                    reference,
+                    {
+                        "origin": f"m2c-template:{self.pairs.name}",
+                        "reference_kind": "template",
+                        "spec": str(self.spec),
+                        "spec_sha256": self.pairs.digest,
+                        "template": name,
+                        "draw": draw.to_json(),
+                        "features": space.features(draw),
+                        "source_language": self.pairs.source_language.code,
+                        "reference_language": self.pairs.reference_language.code,
+                    },
+                )
