@@ -97,9 +97,12 @@ def compare_johns(
     bootstrap_samples: int = 1000,
     progress: bool = True,
     executor: Any = None,
+    pairs: Sequence[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """Run the match of each John (``PerformerSpec``) against ``zellig`` and ``claude``
-    and return the comparison report (module docstring)."""
+    in one arena run (so each source's 1-best is decoded once) and return the
+    comparison report (module docstring); ``pairs`` lists the (John label, John label)
+    pairs to test, all pairs by default."""
     from arena.config import Experiment
     from arena.runner import run_experiment
 
@@ -119,7 +122,7 @@ def compare_johns(
         generative_rate=False,
     )
     result = run_experiment(experiment, catalog(), Path(out), executor=executor, progress=progress)
-    report = compare_run(result.run_dir, bootstrap_samples)
+    report = compare_run(result.run_dir, bootstrap_samples, pairs)
     report["run_dir"] = str(result.run_dir)
     report["signature"] = result.scores.get("signature", "")
     return report
@@ -140,8 +143,11 @@ def _per_source(outcomes: Sequence[Any], ties: str) -> dict[str, dict[str, list[
     return values
 
 
-def compare_run(run_dir: Path, bootstrap_samples: int = 1000) -> dict[str, Any]:
-    """The comparison report of a finished run with one Zellig and one Claude."""
+def compare_run(
+    run_dir: Path, bootstrap_samples: int = 1000, pairs: Sequence[tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """The comparison report of a finished run with one Zellig and one Claude; ``pairs``
+    of John labels to test (all pairs by default)."""
     import numpy as np
 
     from arena import metrics
@@ -177,8 +183,13 @@ def compare_run(run_dir: Path, bootstrap_samples: int = 1000) -> dict[str, Any]:
             }
         )
     sources = {john: _per_source(per_john[john], ties) for john in johns}
-    pairs = []
-    for a, b in itertools.combinations(johns, 2):
+    if pairs is None:
+        pairs = list(itertools.combinations(johns, 2))
+    unknown = sorted({label for pair in pairs for label in pair} - set(johns))
+    if unknown:
+        raise ValueError(f"{run_dir}: no John {unknown[0]!r} in this run; Johns: {', '.join(johns)}")
+    tests = []
+    for a, b in pairs:
         entry: dict[str, Any] = {"a": a, "b": b}
         for metric in ("S", "accuracy", "discrepancy"):
             shared = [k for k in sources[a] if sources[a][k].get(metric) and sources[b].get(k, {}).get(metric)]
@@ -190,14 +201,14 @@ def compare_run(run_dir: Path, bootstrap_samples: int = 1000) -> dict[str, Any]:
         entry["shared_sources"] = len(
             [k for k in sources[a] if k in sources[b] and sources[a][k].get("S") and sources[b][k].get("S")]
         )
-        pairs.append(entry)
+        tests.append(entry)
     return {
         "zellig": rounds[0].zellig if rounds else None,
         "claude": claude,
         "seed": rounds[0].seed if rounds else None,
         "contrastive_ties": ties,
         "johns": rows,
-        "paired": pairs,
+        "paired": tests,
     }
 
 

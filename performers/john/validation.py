@@ -25,7 +25,8 @@ For each phenomenon the machine reference is
 - **flagged** when it does not contain any ``P`` but contains a contrastive form ``C``
   (the machine translation itself has the error the Zellig inserts, e.g. *erwartet*
   where the human wrote *unerwartet*): the reference is wrong there, it is left out
-  and counted;
+  and counted.  Variants that only delete whole words (a clause) have no contrastive
+  form to look for (:func:`deletes_words`);
 - **dropped** otherwise, with the reason: ``no_human_variant`` (the Zellig finds the
   phenomenon only in the machine reference: nothing to check it against),
   ``not_checkable`` (the human variants insert text, so there is no ``P`` to look
@@ -122,6 +123,17 @@ def same_phrase(left: str, right: str) -> bool:
     return a[0].lower() == b[0].lower() and a[1:] == b[1:]
 
 
+def deletes_words(mark: Marker) -> bool:
+    """Whether a variant only deletes whole words (its contrastive form is a sub-list of
+    its phenomenon-bearing words, up to case: a dropped clause, *Als er kam, ging* →
+    *Ging*).  The contrastive form of such a deletion is an absence, which no other
+    translation shows verbatim, so it is never looked for; a deletion *inside* a word
+    (*unerwartet* → *erwartet*) is."""
+    after = Counter(_WORD.findall(mark.after.lower()))
+    before = Counter(_WORD.findall(mark.before.lower()))
+    return not after or (after <= before and sum(after.values()) < sum(before.values()))
+
+
 def dice(left: str, right: str) -> float:
     """Dice coefficient of the lower-cased word sets of two texts."""
     a = set(_WORD.findall(left.lower()))
@@ -213,7 +225,9 @@ def _check(
         return Check(phenomenon, KEPT, reason, tuple(aligned), "; ".join(dict.fromkeys(evidence)))
     if present:
         return Check(phenomenon, DROPPED, NO_ALIGNED_VARIANT, evidence=present[0].before)
-    contrastive = next((m for m in short if m.after and contains(machine_reference, m.after)), None)
+    contrastive = next(
+        (m for m in short if not deletes_words(m) and contains(machine_reference, m.after)), None
+    )
     if contrastive is not None:
         return Check(phenomenon, FLAGGED, CONTRASTIVE_FORM, evidence=f"{contrastive.before} → {contrastive.after}")
     return Check(phenomenon, DROPPED, WORDS_MISSING)

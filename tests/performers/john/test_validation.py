@@ -9,6 +9,7 @@ from performers.john.validation import (
     KEPT,
     ValidationCounts,
     contains,
+    deletes_words,
     dice,
     marker,
     validate,
@@ -75,6 +76,20 @@ def test_insertions_cannot_be_checked():
     variant = make_variant(human, [Edit(3, 3, "", "nicht ")], "polarity_particle_nicht_ins")
     verdict = validate("Er kommt.", [variant], "Er kommt.", [])["polarity_particle_nicht_ins"]
     assert (verdict.status, verdict.reason) == (DROPPED, "not_checkable")
+
+
+def test_word_deletions_are_never_flagged():
+    # deleting a first clause re-capitalises the next word: "Dass" is no contrastive form to look for
+    from arena.edits import make_variant
+    from arena.records import Edit
+
+    human = Instance("x", "s", "Ich glaube, dass er kommt.")
+    variant = make_variant(human, [Edit(0, 16, "Ich glaube, dass", "Dass")], "clause_omission")
+    verdict = validate(human.reference, [variant], "Er sagt, dass er kommt.", [])["clause_omission"]
+    assert (verdict.status, verdict.reason) == (DROPPED, "words_missing")
+    assert deletes_words(marker(human.reference, variant))
+    un = UN.corrupt(Instance("x", "s", "Es kam unerwartet."))[0]
+    assert not deletes_words(marker("Es kam unerwartet.", un))
 
 
 def test_long_spans_align_by_overlap():
