@@ -103,7 +103,7 @@ class FeatureFlipZellig:
                         "to": flip.after,
                         "slot": target.key,
                         "slot_kind": target.kind,
-                        "placeholder": target.front if not target.front.startswith("<") else None,
+                        "front": target.front if not target.front.startswith("<") else None,  # placeholder or rule
                         "agrees_with": target.source,
                         "form_before": flip.value_before,
                         "form_after": flip.value_after,

@@ -133,3 +133,12 @@ def test_yaml_errors_carry_the_line_of_the_template(tmp_path):
     line = text.splitlines().index("  - name: bad") + 1
     with pytest.raises(TemplateError, match=rf"spec.yaml:{line}: templates\[1\] \(bad\): unknown key\(s\) templat"):
         load_spec(path)
+
+
+def test_template_functions_map_to_registered_names(tmp_path):
+    data = spec_data(template="{a}+{b}={$add(a,b)}", placeholders={"a": ["1", "2"], "b": ["3"]},
+                     functions={"add": "plus"})
+    assert [item.text for item in load_spec(write(tmp_path, data)).space("t").generate()] == ["1+3=4", "2+3=5"]
+    data = spec_data(template="{$add(a,a)}", placeholders={"a": ["1"]}, functions={"add": "no_such_function"})
+    with pytest.raises(TemplateError, match="no function 'no_such_function'"):
+        load_spec(write(tmp_path, data)).space("t")
