@@ -11,9 +11,10 @@ are explicit, documented heuristics over STTS tags; every Zellig that uses them 
   ``None`` when something else intervenes.
 - :func:`clause_bounds` — the token range of the clause around a token: delimited by sentence
   boundaries, clause punctuation (comma, colon, semicolon, dash, brackets) and subordinating conjunctions.
-- :func:`subject_of` — the subject of a finite verb: a nominative personal pronoun of the clause if there
-  is one (nearest first), else the nearest noun-phrase head in the clause that is not inside a prepositional
-  phrase and whose article word (if any) can be nominative, preceding nouns first.
+- :func:`subject_of` — the subject of a finite verb: a nominative personal pronoun next to the verb (at most
+  one word between) or opening a verb-final clause (*wenn sie … agieren*), else the nearest noun-phrase head
+  in the clause that is not inside a prepositional phrase and whose article word (if any) can be
+  nominative, preceding nouns first, else any nominative pronoun of the clause.
 - :func:`distance` — LingEval97's distance: the difference of the two words' positions counted in words
   (punctuation tokens are not words), so adjacent words are at distance 1 (*Die Prager Börse*: 2).
 """
@@ -239,8 +240,17 @@ def subject_of(analysis: Analysis, verb: int) -> Subject | None:
         subject = _pronoun_subject(tokens[index], initial, after_preposition)
         if subject is not None:
             pronouns.append(subject)
-    if pronouns:
-        return min(pronouns, key=lambda s: (abs(s.index - verb), s.index > verb))
+
+    def close(subject: Subject) -> bool:
+        # next to the verb (*hat sie*, *sie hat*, *hat sich sie*) or opening a verb-final clause (*wenn sie …*)
+        if words_between(analysis, subject.index, verb) <= 1:
+            return True
+        previous = tokens[subject.index - 1] if subject.index > 0 else None
+        return previous is not None and previous.pos in VERB_FINAL_OPENERS and subject.index < verb
+
+    near = [subject for subject in pronouns if close(subject)]
+    if near:
+        return min(near, key=lambda s: (abs(s.index - verb), s.index > verb))
     candidates = []
     for index in range(first, last):
         token = tokens[index]
@@ -252,7 +262,7 @@ def subject_of(analysis: Analysis, verb: int) -> Subject | None:
             continue
         candidates.append(index)
     if not candidates:
-        return None
+        return min(pronouns, key=lambda s: (abs(s.index - verb), s.index > verb)) if pronouns else None
     before = [index for index in candidates if index < verb]
     chosen = max(before) if before else min(candidates)
     return Subject(chosen, 3, None)
