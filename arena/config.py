@@ -66,7 +66,8 @@ class Experiment:
     ``contrastive_ties`` decides how contrastive accuracy counts an exact score tie
     (``wrong`` as LingEval97 and DistilLingEval's strict reading; ``correct`` as
     DistilLingEval's ``>=``; ``half``).  S itself always resolves ties and abstentions
-    by a seeded coin, recorded per round.
+    by a seeded coin, recorded per round.  ``breakdowns`` names variant ``meta`` keys
+    (e.g. ``dimension`` of the ``feature-flip`` Zellig) to report S and accuracy by.
     """
 
     name: str
@@ -82,6 +83,7 @@ class Experiment:
     beam: int = 5
     generative_rate: bool = True
     bootstrap_samples: int = 1000
+    breakdowns: tuple[str, ...] = ()
     executor: str = "in-process"
     time_budget: TimeBudget = field(default_factory=TimeBudget)
     ray: RayOptions = field(default_factory=RayOptions)
@@ -196,6 +198,10 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
             if len(set(seeds)) != len(seeds):
                 raise ValueError(f"{where}: '{key}' lists a seed twice")
             kwargs["seeds"] = tuple(seeds)
+        elif target == "breakdowns":
+            if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+                raise ValueError(f"{where}: '{key}' must be a list of variant meta keys, e.g. [dimension]")
+            kwargs[target] = tuple(value)
         elif target in _NESTED:
             kwargs[target] = _nested(_NESTED[target], value, key, path, lines)
         else:

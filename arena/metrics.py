@@ -143,6 +143,15 @@ def _meta_bin(field: str):
     return key
 
 
+def _meta_value(field: str):
+    def key(outcome: Outcome) -> str | None:
+        variant = outcome.round.variant
+        value = variant.meta.get(field) if variant is not None else None
+        return None if value is None else str(value)
+
+    return key
+
+
 def zellig_yield(rounds: Sequence[Round]) -> dict[str, Any]:
     """How many of the John's instances the Zellig applied to, and with how many candidates."""
     instances: dict[str, Round] = {}
@@ -242,6 +251,8 @@ def score_transcripts(
             by_frequency = breakdown(cell, _meta_bin("frequency"), ties, bins.FREQUENCY_BINS)
             if by_frequency:
                 entry["by_frequency"] = by_frequency
+            if experiment.get("breakdowns"):
+                entry["by_meta"] = {key: breakdown(cell, _meta_value(key), ties) for key in experiment["breakdowns"]}
             cells.append(entry)
     return {
         "signature": signature,

@@ -55,6 +55,17 @@ def phenomena_table(scores: Mapping[str, Any], width: int = 32) -> str:
     return render(["claude", "seed", "phenomenon", "rounds", "S", "acc", "discr"], rows, align="lrlrrrr")
 
 
+def meta_table(scores: Mapping[str, Any], width: int = 32) -> str:
+    """S and accuracy by the variant meta keys an experiment's ``breakdowns`` names."""
+    rows = []
+    for cell in scores.get("cells", []):
+        for key, buckets in cell.get("by_meta", {}).items():
+            for value, entry in buckets.items():
+                rows.append([shorten(cell["claude"], width), cell["seed"], f"{key}={value}", entry["rounds"],
+                             entry["S"], entry.get("accuracy")])
+    return render(["claude", "seed", "bucket", "rounds", "S", "acc"], rows, align="lrlrrr")
+
+
 def format_scores(scores: Mapping[str, Any]) -> str:
     parts = [cells_table(scores)]
     if any(e["seeds"] > 1 for e in scores.get("over_seeds", [])):
@@ -62,6 +73,8 @@ def format_scores(scores: Mapping[str, Any]) -> str:
     phenomena = {p for c in scores.get("cells", []) for p in c.get("phenomena", {})}
     if len(phenomena) > 1:
         parts += ["", "per phenomenon:", phenomena_table(scores)]
+    if any(cell.get("by_meta") for cell in scores.get("cells", [])):
+        parts += ["", "by variant metadata:", meta_table(scores)]
     parts += ["", f"contrastive ties count as: {scores.get('contrastive_ties')}", f"signature: {scores.get('signature')}"]
     for role, entries in scores.get("signatures", {}).items():
         for label, signature in entries.items():

@@ -62,6 +62,9 @@ def test_score_transcripts_by_hand():
     assert a["generative_rate"] == {"sources": 3, "detected": 1, "rate": pytest.approx(1 / 3)}
     assert list(a["by_distance"]) == ["1", ">15"]
     assert list(a["by_frequency"]) == [">5", ">2"]  # LingEval97: 6 is ">5", 5 is ">2"
+    assert "by_meta" not in a
+    with_breakdown = score_transcripts({**EXPERIMENT, "breakdowns": ["distance"]}, rounds, judgements, one_bests)
+    assert with_breakdown["cells"][0]["by_meta"]["distance"]["20"]["rounds"] == 1
     assert b["S"] == pytest.approx(2 / 3) and "accuracy" not in b
     (pair,) = scores["paired"]["claudes"]
     assert (pair["a"], pair["b"], pair["delta"], pair["n"]) == ("a", "b", 0.0, 3)
