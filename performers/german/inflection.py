@@ -327,9 +327,11 @@ def _head_split(word: str) -> tuple[str, str] | None:
             return prefix + "-", last
         word_head = _head_split(last) if len(last) > 4 else None
         return (prefix + "-" + word_head[0], word_head[1]) if word_head else None
-    for start in range(2, len(word) - 3):
+    from performers.german.frequency import zipf
+
+    for start in range(2, len(word) - 2):
         head = word[start].upper() + word[start + 1 :]
-        if is_noun_form(head):
+        if is_noun_form(head) and (len(head) > 3 or zipf(head) >= 3.5):  # short heads only if common (Rat, not Ase)
             return word[:start], head
     return None
 
