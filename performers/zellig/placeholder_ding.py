@@ -6,12 +6,14 @@ DistilLingEval ``placeholder_ding`` (an *implausible* hypothesis: MT systems rar
     Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.
     → Die Prager Börse stürzt gegen Ding ins Minus.
 
-One candidate per common noun (STTS ``NN``, including HanTa's nominalised ``NNA``/``NNI``), whatever
-its case and number — *des amerikanischen Repräsentantenhauses* → *des amerikanischen Ding* — so the
-rest of the sentence is left exactly as it is.  Proper names (``NE``) are left alone unless
-german-nouns knows the word as a common noun (HanTa tags some rare compounds such as *Privatarchiv*
-``NE``).  Nouns that already are *Ding*, nouns written with digits or without a lower-case letter
-(abbreviations such as *EU*, *GmbH*) and truncated first parts (*Finanz-*, ``TRUNC``) are skipped.
+One candidate per common noun (STTS ``NN``, including HanTa's nominalised ``NNA``/``NNI``, and capitalised
+adjectives inside a sentence that head their phrase — nominalisations HanTa tags as adjectives: *das
+Gleiche*, not *die Prager Börse*), whatever its case and number — *des amerikanischen
+Repräsentantenhauses* → *des amerikanischen Ding*, *die Dinge* → *die Ding* — so the rest of the
+sentence is left exactly as it is.  Proper names (``NE``)
+are left alone unless german-nouns knows the word as a common noun (HanTa tags some nouns such as
+*Essen* ``NE``).  *Ding* itself, words written with digits or without a lower-case letter (*EU*, *USA*)
+and truncated first parts (*Finanz-*, ``TRUNC``) are skipped.
 
 ``detect(text, source)``: the text contains a form of *Ding* while the source (when given) has no
 *thing(s)* — the generative rate of this implausible hypothesis.
@@ -25,7 +27,7 @@ from arena.edits import make_variant
 from arena.records import Instance, Variant
 from performers.german.analysis import DEFAULT_BACKEND, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts
-from performers.zellig.spans import replace_token
+from performers.zellig.spans import replace_token, sentence_initial
 
 PHENOMENON = "placeholder_ding"
 DING_FORMS = frozenset({"Ding", "Dinge", "Dinges", "Dings", "Dingen", "Dinger", "Dingern"})
@@ -44,15 +46,20 @@ def _common_noun_in_lexicon(word: str) -> bool:
     return False
 
 
-def is_common_noun(token: Token) -> bool:
-    """Whether ``token`` is a common noun *Ding* may replace."""
+def is_common_noun(token: Token, sentence_initial: bool = False, following: Token | None = None) -> bool:
+    """Whether ``token`` is a common noun *Ding* may replace: ``NN``; an ``NE`` that german-nouns knows as a
+    common noun; a capitalised adjective inside a sentence that heads its phrase — no noun or adjective
+    follows — (a nominalisation HanTa tags ``ADJA``/``ADJD``: *das Gleiche*, *nichts Einfacheres*; but not
+    *Prager* in *die Prager Börse*)."""
     word = token.text
-    if word in DING_FORMS or not any(c.islower() for c in word) or any(c.isdigit() for c in word):
+    if word == "Ding" or not any(c.islower() for c in word) or any(c.isdigit() for c in word):
         return False
     if not word[:1].isupper():
         return False
     if token.pos == "NN":
         return True
+    if token.pos in ("ADJA", "ADJD"):
+        return not sentence_initial and (following is None or following.pos not in ("NN", "NE", "ADJA", "TRUNC"))
     return token.pos == "NE" and _common_noun_in_lexicon(word)
 
 
@@ -69,7 +76,8 @@ class PlaceholderDingZellig:
         analysis = analyze(instance.reference, self.backend)
         variants = []
         for token in analysis.tokens:
-            if not is_common_noun(token):
+            following = analysis.tokens[token.index + 1] if token.index + 1 < len(analysis.tokens) else None
+            if not is_common_noun(token, sentence_initial(analysis, token), following):
                 continue
             meta = {"position": token.index, "word": token.text, **frequency_meta(self.counts, token.text)}
             variants.append(make_variant(instance, [replace_token(analysis, token, "Ding")], PHENOMENON, meta))

@@ -29,6 +29,9 @@ def zellig():
             ["Das Ding des Repräsentantenhauses, sagte er.", "Das Ergebnis des Ding, sagte er."],
         ),
         ("Der Abgeordnete kam.", ["Der Ding kam."]),
+        ("Die Dinge sehen merkwürdig aus.", ["Die Ding sehen merkwürdig aus."]),
+        ("Das Gleiche gilt heute.", ["Das Ding gilt heute."]),  # nominalised adjective, tagged ADJA
+        ("Wichtige Fragen bleiben.", ["Wichtige Ding bleiben."]),  # a sentence-initial adjective is no noun
         # must not fire: names, pronouns, abbreviations, Ding itself, truncations, digits
         ("Angela Merkel reiste nach Berlin.", []),
         ("Er kam gestern, sie ging.", []),
