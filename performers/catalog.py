@@ -42,6 +42,10 @@ ZELLIGS: dict[str, str] = {
 CLAUDES: dict[str, str] = {
     "random": "performers.claude.random:RandomClaude",
     "oracle": "performers.claude.oracle:OracleClaude",
+    "hf-seq2seq": "performers.claude.hf_seq2seq:HFSeq2SeqClaude",
+    "ctranslate2": "performers.claude.ct2:CTranslate2Claude",
+    "toy-en-de": "performers.claude.toy_en_de:ToyEnDeClaude",
+    "toy-en-de-ct2": "performers.claude.toy_en_de_ct2:ToyEnDeCT2Claude",
 }
 
 CATALOG = Catalog(johns=JOHNS, zelligs=ZELLIGS, claudes=CLAUDES)

@@ -31,6 +31,7 @@ VERBS = [
     "template",
     "tournament",
     "leaderboard",
+    "score-pairs",
 ]
 
 EPILOG = """examples:

@@ -1,0 +1,209 @@
+"""``ctranslate2``: a scoring Claude on CTranslate2 (fast CPU/GPU inference, int8).
+
+``model`` is a CTranslate2 model directory, or a Hugging Face model (hub name or
+directory) that is converted on first use and cached (:mod:`performers.claude.ct2_convert`;
+Marian models are converted *exactly* as Transformers computes them, so that float32
+scores equal the ``hf-seq2seq`` Claude's).  ``compute_type`` picks the precision at
+load time: ``int8`` (default), ``int8_float32``, ``float32``, ``float16``,
+``bfloat16``, ``int8_float16``.  Scores follow the convention of
+:mod:`performers.claude.scoring` (``score_batch`` log-probabilities, end-of-sentence
+token included, a forced target-language token unscored); 1-best translations come
+from ``translate_batch``.
+
+Examples::
+
+    ctranslate2:model=Helsinki-NLP/opus-mt-en-de
+    ctranslate2:model=/models/opus-mt-en-de-ct2,tokenizer=Helsinki-NLP/opus-mt-en-de,compute_type=float32
+    ctranslate2:model=facebook/nllb-200-distilled-600M,source_lang=eng_Latn,target_lang=deu_Latn,device=cuda
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from performers.claude.scoring import ScoringClaude
+
+log = logging.getLogger(__name__)
+
+COMPUTE_TYPES = ("default", "auto", "int8", "int8_float32", "int8_float16", "int8_bfloat16", "int16",
+                 "float32", "float16", "bfloat16")
+# pairs per score_batch call (results are cached between calls)
+CALL_PAIRS = 2048
+
+
+class CTranslate2Claude(ScoringClaude):
+    """Scoring Claude backed by a CTranslate2 ``Translator``.
+
+    Params: ``model`` (CTranslate2 directory, or Hugging Face name/directory to
+    convert), ``tokenizer`` (Hugging Face tokenizer; default: the model's own files),
+    ``revision``, ``compute_type``, ``device`` (``cpu``, ``cuda``, ``auto``),
+    ``threads`` (intra-op threads, 0 = CTranslate2's default), ``batch_tokens``,
+    ``source_lang``/``target_lang``, ``source_prefix``, ``exact`` (exact Marian
+    conversion, default true), ``convention``, ``cache``, ``progress``.
+    """
+
+    version = "1"
+
+    def __init__(
+        self,
+        model: str,
+        tokenizer: str | None = None,
+        revision: str | None = None,
+        compute_type: str = "int8",
+        device: str = "cpu",
+        threads: int = 0,
+        batch_tokens: int = 4096,
+        source_lang: str | None = None,
+        target_lang: str | None = None,
+        source_prefix: str = "",
+        exact: bool = True,
+        convention: str = "mean",
+        cache: bool | str | None = True,
+        progress: bool = True,
+    ) -> None:
+        super().__init__(convention=convention, cache=cache, progress=progress)
+        import ctranslate2
+        import transformers
+
+        from performers.claude.ct2_convert import cached_conversion, is_ct2_dir, stored_precision
+        from performers.claude.fingerprint import TOKENIZER_PATTERNS, WEIGHT_PATTERNS, source_identity
+        from performers.claude.score_cache import default_cache_dir
+
+        if compute_type not in COMPUTE_TYPES:
+            raise ValueError(f"compute_type must be one of {', '.join(COMPUTE_TYPES)}, not {compute_type!r}")
+        if not isinstance(batch_tokens, int) or batch_tokens < 16:
+            raise ValueError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
+        if device == "auto":
+            device = "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
+        if device.startswith("cuda") and ctranslate2.get_cuda_device_count() == 0:
+            raise ValueError(f"device {device!r} requested, but CTranslate2 sees no CUDA device")
+        self.model_name = str(model)
+        self.compute_type = compute_type
+        self.device = device
+        self.batch_tokens = batch_tokens
+        self.source_prefix = source_prefix or ""
+        self.source_lang = source_lang
+        self.target_lang = target_lang
+        self.exact = bool(exact)
+        digest_cache = self.cache
+        if is_ct2_dir(self.model_name):
+            self.model_dir = Path(self.model_name)
+            self._model_identity = {"ct2": source_identity(self.model_name, None, ("model.bin", "*.json", "*.txt"),
+                                                           digest_cache)}
+            tokenizer_source = tokenizer or (self.model_name if _has_tokenizer(self.model_dir) else None)
+            if tokenizer_source is None:
+                raise ValueError(
+                    f"{self.model_name} is a CTranslate2 directory without tokenizer files; "
+                    "pass tokenizer=<Hugging Face name or directory>"
+                )
+        else:
+            source = source_identity(self.model_name, revision, WEIGHT_PATTERNS, digest_cache)
+            try:
+                self.model_dir = cached_conversion(
+                    self.model_name, source, revision, stored_precision(compute_type), self.exact, default_cache_dir()
+                )
+            except (OSError, ValueError, NotImplementedError) as error:
+                raise ValueError(f"cannot convert {self.model_name!r} to CTranslate2: {error}") from error
+            self._model_identity = {"converted_from": source, "exact": self.exact,
+                                    "stored": stored_precision(compute_type)}
+            tokenizer_source = tokenizer or self.model_name
+        tokenizer_kwargs: dict[str, Any] = {}
+        if source_lang:
+            tokenizer_kwargs["src_lang"] = source_lang
+        if target_lang:
+            tokenizer_kwargs["tgt_lang"] = target_lang
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(
+                str(tokenizer_source), revision=revision if tokenizer_source == self.model_name else None,
+                **tokenizer_kwargs,
+            )
+        except (OSError, ValueError) as error:
+            raise ValueError(f"cannot load tokenizer {tokenizer_source!r}: {error}") from error
+        self._tokenizer_identity = {
+            **source_identity(str(tokenizer_source), revision, TOKENIZER_PATTERNS, digest_cache),
+            "class": type(self.tokenizer).__name__, "source_lang": source_lang, "target_lang": target_lang,
+            "source_prefix": self.source_prefix,
+        }
+        self.translator = ctranslate2.Translator(
+            str(self.model_dir), device=device, compute_type=compute_type, intra_threads=int(threads)
+        )
+        self.forced_prefix = [target_lang] if target_lang else None
+        log.info("%s: CTranslate2 %s on %s from %s", self.model_name, compute_type, device, self.model_dir)
+
+    def identity(self) -> Mapping[str, Any]:
+        return {
+            "model": self._model_identity,
+            "tokenizer": self._tokenizer_identity,
+            "compute_type": self.compute_type,
+            "device": self.device.split(":")[0],
+        }
+
+    def translation_settings(self) -> Mapping[str, Any]:
+        return {"forced_prefix": self.forced_prefix, "length_penalty": 1.0}
+
+    # -- tokens -----------------------------------------------------------------------
+    def _source_tokens(self, sources: Sequence[str]) -> list[list[str]]:
+        ids = self.tokenizer([self.source_prefix + s for s in sources])["input_ids"]
+        return [self.tokenizer.convert_ids_to_tokens(row) for row in ids]
+
+    def _target_tokens(self, targets: Sequence[str]) -> list[list[str]]:
+        """Target tokens without the final end-of-sentence token (CTranslate2 adds and
+        scores it), with the forced language token first where there is one."""
+        eos = self.tokenizer.eos_token_id
+        rows = []
+        for ids in self.tokenizer(text_target=list(targets))["input_ids"]:
+            ids = list(ids)
+            if ids and ids[-1] == eos:
+                ids = ids[:-1]
+            tokens = self.tokenizer.convert_ids_to_tokens(ids)
+            if self.forced_prefix and (not tokens or tokens[0] != self.forced_prefix[0]):
+                tokens = self.forced_prefix + tokens
+            rows.append(tokens)
+        return rows
+
+    # -- backend ----------------------------------------------------------------------
+    def _score_uncached(self, pairs: Sequence[tuple[str, str]]) -> Iterator[list[tuple[int, float, int]]]:
+        sources = list(dict.fromkeys(source for source, _ in pairs))
+        source_tokens = dict(zip(sources, self._source_tokens(sources)))
+        target_tokens = self._target_tokens([target for _, target in pairs])
+        order = sorted(range(len(pairs)), key=lambda i: (len(source_tokens[pairs[i][0]]), len(target_tokens[i])))
+        offset = 1 if self.forced_prefix else 0
+        for start in range(0, len(order), CALL_PAIRS):
+            chunk = order[start : start + CALL_PAIRS]
+            results = self.translator.score_batch(
+                [source_tokens[pairs[i][0]] for i in chunk],
+                [target_tokens[i] for i in chunk],
+                max_batch_size=self.batch_tokens,
+                batch_type="tokens",
+                offset=offset,
+            )
+            yield [(i, float(sum(result.log_probs)), len(result.log_probs)) for i, result in zip(chunk, results)]
+
+    def _translate_uncached(
+        self, sources: Sequence[str], beam: int, max_length: int | None
+    ) -> Iterator[list[tuple[int, str]]]:
+        tokens = self._source_tokens(sources)
+        order = sorted(range(len(sources)), key=lambda i: len(tokens[i]))
+        per_call = max(1, CALL_PAIRS // 8)
+        for start in range(0, len(order), per_call):
+            chunk = order[start : start + per_call]
+            results = self.translator.translate_batch(
+                [tokens[i] for i in chunk],
+                beam_size=beam,
+                max_decoding_length=max_length or 256,
+                max_batch_size=self.batch_tokens,
+                batch_type="tokens",
+                target_prefix=[self.forced_prefix] * len(chunk) if self.forced_prefix else None,
+            )
+            texts = []
+            for result in results:
+                ids = self.tokenizer.convert_tokens_to_ids(result.hypotheses[0])
+                texts.append(self.tokenizer.decode(ids, skip_special_tokens=True).strip())
+            yield list(zip(chunk, texts))
+
+
+def _has_tokenizer(directory: Path) -> bool:
+    return any((directory / name).is_file() for name in ("tokenizer_config.json", "tokenizer.json", "source.spm"))

@@ -1,0 +1,267 @@
+"""The scoring Claude base: ``judge`` from ``score``, with deduplication and a cache.
+
+The score convention (the one place it is written down)
+-------------------------------------------------------
+For a pair (source ``x``, target ``y``) the model's tokenizer turns ``y`` into the
+token sequence ``y_1 … y_T`` that the model is trained to produce, *ending with the
+end-of-sentence token*.  Tokens the decoder is given rather than asked for — the
+decoder start token, and a forced target-language token (NLLB, M2M100, mBART-50
+with ``target_lang``) — are context, not scored.  Then
+
+- ``SequenceScore.logprob = Σ_t ln p(y_t | x, y_<t)`` (natural logarithm, t = 1…T),
+- ``SequenceScore.tokens = T`` (end-of-sentence token included),
+- ``SequenceScore.mean = logprob / T`` — the length-normalised score that
+  DistilLingEval compares (fairseq reports the same mean in base 2; divide ours by
+  ``ln 2`` to compare).
+
+Higher is better.  ``judge`` compares the candidates of a pair by ``mean`` (the
+default, as DistilLingEval) or by ``sum`` (``convention="sum"``, as BLiMP-style
+monolingual evaluation), names the lowest-scoring candidate as the corrupted one, and
+abstains (``Judgement(None, scores)``) when the lowest score is shared exactly; the
+arena then flips a seeded coin.  ``Judgement.scores`` are the per-candidate scores in
+the chosen convention.
+
+A concrete Claude subclasses :class:`ScoringClaude` and implements
+
+- :meth:`ScoringClaude._score_uncached` — yields ``(index, logprob, tokens)`` results
+  for a list of distinct (source, target) pairs, batch by batch;
+- :meth:`ScoringClaude._translate_uncached` — yields ``(index, translation)`` results;
+- :meth:`ScoringClaude.identity` — what the scores depend on (model weights or name
+  and revision, tokenizer, dtype, convention), the key of the persistent cache.
+
+Everything else — dropping duplicate requests, serving what the cache has, committing
+results in chunks so that an interrupted evaluation resumes where it stopped,
+progress bars — lives here.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from arena.records import Judgement, Pair, SequenceScore
+
+log = logging.getLogger(__name__)
+
+CONVENTIONS = ("mean", "sum")
+# what the token accounting above is called in cache keys; bump when it changes
+SCORE_CONVENTION = "ln-prob;eos-scored;forced-prefix-unscored;v1"
+# results are committed to the cache at least this often (seconds) while scoring
+COMMIT_SECONDS = 10.0
+
+
+def check_convention(convention: str) -> str:
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
+    return convention
+
+
+def decide(scores: Sequence[float]) -> int | None:
+    """Index of the lowest score (the candidate judged corrupted); ``None`` when the
+    lowest score is shared by several candidates or a score is NaN."""
+    if any(math.isnan(score) for score in scores):
+        return None
+    lowest = min(scores)
+    at = [index for index, score in enumerate(scores) if score == lowest]
+    return at[0] if len(at) == 1 else None
+
+
+def judgements_from_scores(
+    pairs: Sequence[Pair], scores: Sequence[SequenceScore], convention: str
+) -> list[Judgement]:
+    """Judgements for ``pairs`` given the scores of their candidates, flattened in pair
+    order (all candidates of pair 0, then pair 1, …)."""
+    judgements, position = [], 0
+    for pair in pairs:
+        chosen = scores[position : position + len(pair.candidates)]
+        position += len(pair.candidates)
+        values = tuple(s.logprob if convention == "sum" else s.mean for s in chosen)
+        judgements.append(Judgement(decide(values), values))
+    return judgements
+
+
+def check_texts(sources: Sequence[str], targets: Sequence[str] | None = None) -> None:
+    if targets is not None and len(sources) != len(targets):
+        raise ValueError(f"score: {len(sources)} sources but {len(targets)} targets")
+    for name, texts in (("source", sources), ("target", targets or ())):
+        for index, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"{name} {index} is a {type(text).__name__}, not a str")
+
+
+def _check_complete(results: Sequence[Any], what: str) -> None:
+    missing = sum(value is None for value in results)
+    if missing:
+        raise RuntimeError(f"{what}: the backend returned no result for {missing} of {len(results)} requests")
+
+
+class ScoringClaude:
+    """Base class of the Claudes backed by a conditional language model (see the
+    module docstring for the score convention).
+
+    ``convention``: ``"mean"`` (default) or ``"sum"`` of token log-probabilities for
+    judging.  ``cache``: ``True`` for the default score cache
+    (``$ARENA_CACHE_DIR/scores.sqlite``, else ``~/.cache/arena/scores.sqlite``), a
+    directory or ``.sqlite`` file path, or ``False``/``None`` for no cache.
+    ``progress``: show progress bars on stderr for long work.
+    """
+
+    version = "1"
+    # how many distinct requests make a progress bar worth showing
+    progress_threshold = 64
+
+    def __init__(self, *, convention: str = "mean", cache: bool | str | None = True, progress: bool = True) -> None:
+        self.convention = check_convention(convention)
+        self.progress = bool(progress)
+        self._cache_setting = cache
+        self._cache: Any = None
+        self._model_id: int | None = None
+
+    # -- to implement -------------------------------------------------------------
+    def identity(self) -> Mapping[str, Any]:
+        """What the scores depend on; the persistent cache's key."""
+        raise NotImplementedError
+
+    def _score_uncached(self, pairs: Sequence[tuple[str, str]]) -> Iterator[list[tuple[int, float, int]]]:
+        """Score distinct pairs; yield batches of ``(index into pairs, logprob, tokens)``."""
+        raise NotImplementedError
+
+    def _translate_uncached(
+        self, sources: Sequence[str], beam: int, max_length: int | None
+    ) -> Iterator[list[tuple[int, str]]]:
+        """Translate distinct sources; yield batches of ``(index into sources, translation)``."""
+        raise NotImplementedError
+
+    def translation_settings(self) -> Mapping[str, Any]:
+        """Decoding settings beyond beam and max_length that change 1-best outputs
+        (part of the translation cache key)."""
+        return {}
+
+    # -- cache ----------------------------------------------------------------------
+    @property
+    def cache(self):
+        """The :class:`~performers.claude.score_cache.ScoreCache` in use, or ``None``."""
+        if self._cache is None and self._cache_setting not in (None, False):
+            from performers.claude.score_cache import ScoreCache
+
+            self._cache = ScoreCache.open(self._cache_setting)
+        return self._cache
+
+    def _cache_model(self) -> int | None:
+        if self.cache is None:
+            return None
+        if self._model_id is None:
+            key = dict(self.identity())
+            key["claude"] = f"{type(self).__module__}:{type(self).__qualname__}@{self.version}"
+            key["score_convention"] = SCORE_CONVENTION
+            self._model_id = self.cache.model_id(key)
+        return self._model_id
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_cache"] = None  # an SQLite connection does not travel to another process
+        return state
+
+    # -- public API ---------------------------------------------------------------
+    def score(self, sources: Sequence[str], targets: Sequence[str]) -> list[SequenceScore]:
+        """Log-probability of each target given its source (see the module docstring)."""
+        check_texts(sources, targets)
+        if not sources:
+            return []
+        distinct: dict[tuple[str, str], int] = {}
+        for pair in zip(sources, targets):
+            distinct.setdefault(pair, len(distinct))
+        pairs = list(distinct)
+        results: list[tuple[float, int] | None] = [None] * len(pairs)
+        model = self._cache_model()
+        if model is not None:
+            for index, value in self.cache.get_scores(model, pairs).items():
+                results[index] = value
+        missing = [index for index, value in enumerate(results) if value is None]
+        log.debug("score: %d requests, %d distinct, %d to compute", len(sources), len(pairs), len(missing))
+        if missing:
+            self._run(
+                self._score_uncached([pairs[i] for i in missing]),
+                missing,
+                lambda index, logprob, tokens: results.__setitem__(index, (float(logprob), int(tokens))),
+                lambda done: self.cache.put_scores(model, [(pairs[i], *results[i]) for i in done]),
+                total=len(missing),
+                desc="score",
+                unit="pair",
+                persist=model is not None,
+            )
+            _check_complete(results, "score")
+        return [SequenceScore(*results[distinct[pair]]) for pair in zip(sources, targets)]
+
+    def translate(self, sources: Sequence[str], beam: int = 5, max_length: int | None = None) -> list[str]:
+        """The 1-best translation (beam search) of each source, cached per source."""
+        check_texts(sources)
+        if not isinstance(beam, int) or beam < 1:
+            raise ValueError(f"beam must be a positive integer, not {beam!r}")
+        if max_length is not None and (not isinstance(max_length, int) or max_length < 1):
+            raise ValueError(f"max_length must be a positive integer or None, not {max_length!r}")
+        if not sources:
+            return []
+        distinct = list(dict.fromkeys(sources))
+        results: list[str | None] = [None] * len(distinct)
+        model = self._cache_model()
+        settings = {"beam": beam, "max_length": max_length, **self.translation_settings()}
+        if model is not None:
+            for index, value in self.cache.get_translations(model, settings, distinct).items():
+                results[index] = value
+        missing = [index for index, value in enumerate(results) if value is None]
+        log.debug("translate: %d sources, %d distinct, %d to decode", len(sources), len(distinct), len(missing))
+        if missing:
+            self._run(
+                self._translate_uncached([distinct[i] for i in missing], beam, max_length),
+                missing,
+                lambda index, text: results.__setitem__(index, text),
+                lambda done: self.cache.put_translations(model, settings, [(distinct[i], results[i]) for i in done]),
+                total=len(missing),
+                desc=f"translate (beam {beam})",
+                unit="sent",
+                persist=model is not None,
+            )
+            _check_complete(results, "translate")
+        position = {source: index for index, source in enumerate(distinct)}
+        return [results[position[source]] for source in sources]
+
+    def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
+        """One judgement per pair: the candidate with the lowest score (in this Claude's
+        ``convention``) is the corrupted one; an exact tie abstains."""
+        if not pairs:
+            return []
+        sources = [pair.source for pair in pairs for _ in pair.candidates]
+        targets = [candidate for pair in pairs for candidate in pair.candidates]
+        for pair in pairs:
+            if len(pair.candidates) < 2:
+                raise ValueError(f"pair {pair.id}: a Claude needs at least two candidates, got {len(pair.candidates)}")
+        return judgements_from_scores(pairs, self.score(sources, targets), self.convention)
+
+    # -- driver ---------------------------------------------------------------------
+    def _run(self, batches: Iterable[list[tuple]], index_map, store, persist_fn, total, desc, unit, persist) -> None:
+        """Consume a backend's result batches: map local indices to the caller's,
+        store each result, and commit to the cache at least every ``COMMIT_SECONDS``
+        (so that a killed run loses at most that much work)."""
+        from arena.progress import progress_bar
+
+        pending: list[int] = []
+        last_commit = time.monotonic()
+        enabled = self.progress and total >= self.progress_threshold
+        with progress_bar(total=total, desc=desc, enabled=enabled, unit=unit) as bar:
+            try:
+                for batch in batches:
+                    for local, *value in batch:
+                        index = index_map[local]
+                        store(index, *value)
+                        pending.append(index)
+                    bar.update(len(batch))
+                    if persist and pending and time.monotonic() - last_commit >= COMMIT_SECONDS:
+                        persist_fn(pending)
+                        pending, last_commit = [], time.monotonic()
+            finally:
+                if persist and pending:
+                    persist_fn(pending)

@@ -1,0 +1,449 @@
+"""Exact, batched scoring and beam search for Hugging Face encoder–decoder models.
+
+:class:`Seq2SeqEngine` wraps any ``AutoModelForSeq2SeqLM`` (Marian/OPUS-MT, FSMT,
+NLLB and M2M100, mBART, T5/mT5, …) and its tokenizer.  Scoring follows
+:mod:`performers.claude.planning`: each distinct source is encoded once, targets that
+share a decoder prefix share its computation (key/value cache), batches are sorted
+by length and bounded by a token budget, everything runs under
+``torch.inference_mode`` without ``labels=``, and log-probabilities are gathered for
+the target tokens only (:mod:`performers.claude.token_logprobs`).
+
+Three engines compute the same numbers:
+
+- ``prefix``: encoder once per source, decoder once per shared prefix, then per
+  suffix from the cache; output layer applied to the decoder's hidden states;
+- ``decoder``: encoder once per source, decoder over each full target;
+- ``forward``: the model's own forward pass (``encoder_outputs`` reused), full
+  logits — for architectures whose decoder cannot be called on its own (FSMT).
+
+``engine="auto"`` (the default) probes the engines in that order on a few fixed
+sentences against a plain per-pair forward pass and uses the first that agrees
+(within 1e-4 per token in float32), so an architecture whose internals differ falls
+back to a slower but exact path instead of giving wrong numbers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from performers.claude.planning import DEFAULT_QUANTUM, SourceGroup, TargetRequest, group_by_source, plan_batches
+from performers.claude.token_logprobs import DEFAULT_CHUNK_BYTES, gather_logprobs
+
+log = logging.getLogger(__name__)
+
+DTYPES = {
+    "fp32": "float32", "float32": "float32",
+    "bf16": "bfloat16", "bfloat16": "bfloat16",
+    "fp16": "float16", "float16": "float16", "half": "float16",
+}
+ENGINES = ("auto", "prefix", "decoder", "forward")
+DEFAULT_MAX_LENGTH = 256
+# probe sentences: a long common target prefix exercises the shared-prefix path
+PROBE = (
+    (
+        "The committee approved the new budget for the next two years on Tuesday.",
+        (
+            "Der Ausschuss hat den neuen Haushalt für die nächsten zwei Jahre am Dienstag genehmigt.",
+            "Der Ausschuss hat den neuen Haushalt für die nächsten zwei Jahre am Dienstag nicht genehmigt.",
+            "Der Ausschuss hat den neuen Haushalt für die Ding genehmigt.",
+        ),
+    ),
+    ("Short.", ("Kurz.", "Ein kurzer Satz.")),
+)
+
+
+def torch_dtype(name: str):
+    import torch
+
+    try:
+        return getattr(torch, DTYPES[str(name).lower()])
+    except KeyError:
+        raise ValueError(f"dtype must be one of fp32, bf16, fp16 (or float32, bfloat16, float16), not {name!r}") from None
+
+
+def resolve_device(device: str) -> str:
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if str(device).startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r} requested, but CUDA is not available on this machine")
+    return str(device)
+
+
+def pad_batch(sequences: Sequence[Sequence[int]], pad_id: int, device):
+    """Right-padded ``[B, L]`` long tensor and its 0/1 mask."""
+    import torch
+
+    length = max(len(s) for s in sequences)
+    ids = torch.full((len(sequences), length), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(sequences), length), dtype=torch.long)
+    for row, sequence in enumerate(sequences):
+        ids[row, : len(sequence)] = torch.tensor(sequence, dtype=torch.long)
+        mask[row, : len(sequence)] = 1
+    return ids.to(device), mask.to(device)
+
+
+class Seq2SeqEngine:
+    """A Hugging Face encoder–decoder model ready for exact batched scoring.
+
+    ``model``: hub name or local directory; ``tokenizer``: the same by default.
+    ``source_lang``/``target_lang``: language codes for multilingual models (NLLB
+    ``eng_Latn``/``deu_Latn``, M2M100 ``en``/``de``, mBART ``en_XX``/``de_DE``); the
+    target code becomes the forced first decoder token where the model expects one.
+    ``source_prefix``: prepended to every source (T5: ``"translate English to German: "``).
+    ``batch_tokens``: token budget per scoring batch.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        tokenizer: str | None = None,
+        revision: str | None = None,
+        device: str = "cpu",
+        dtype: str = "fp32",
+        batch_tokens: int = 4096,
+        source_lang: str | None = None,
+        target_lang: str | None = None,
+        source_prefix: str = "",
+        engine: str = "auto",
+        threads: int | None = None,
+    ) -> None:
+        import torch
+        import transformers
+
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        if not isinstance(batch_tokens, int) or batch_tokens < 16:
+            raise ValueError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
+        if threads is not None:
+            torch.set_num_threads(int(threads))
+        self.torch = torch
+        self.name = str(model)
+        self.tokenizer_name = str(tokenizer or model)
+        self.revision = revision
+        self.device = resolve_device(device)
+        self.dtype_name = DTYPES.get(str(dtype).lower()) or str(dtype)
+        self.dtype = torch_dtype(dtype)
+        self.batch_tokens = batch_tokens
+        self.source_lang = source_lang
+        self.target_lang = target_lang
+        self.source_prefix = source_prefix or ""
+        tokenizer_kwargs: dict[str, Any] = {}
+        if source_lang:
+            tokenizer_kwargs["src_lang"] = source_lang
+        if target_lang:
+            tokenizer_kwargs["tgt_lang"] = target_lang
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(
+                self.tokenizer_name, revision=revision, **tokenizer_kwargs
+            )
+            self.model = transformers.AutoModelForSeq2SeqLM.from_pretrained(
+                self.name, revision=revision, dtype=self.dtype
+            )
+        except (OSError, ValueError) as error:
+            raise ValueError(f"cannot load seq2seq model {self.name!r}: {error}") from error
+        self.model.to(self.device).eval()
+        self.config = self.model.config
+        self.pad_id = self._pad_id()
+        self.forced_bos = self._forced_bos()
+        self.max_positions = self._max_positions()
+        self.vocabulary = int(self.model.get_output_embeddings().weight.shape[0]) if self._has_output_layer() else None
+        self._commit = getattr(self.config, "_commit_hash", None)
+        self.engine = self._choose_engine(engine)
+        log.info("%s: %s on %s (%s), %s engine", self.name, type(self.model).__name__, self.device,
+                 self.dtype_name, self.engine)
+
+    # -- model facts --------------------------------------------------------------
+    def _pad_id(self) -> int:
+        for value in (self.tokenizer.pad_token_id, self.config.pad_token_id, self.tokenizer.eos_token_id):
+            if value is not None:
+                return int(value)
+        raise ValueError(f"{self.name}: neither the tokenizer nor the config defines a padding token")
+
+    def _forced_bos(self) -> int | None:
+        """The forced first target token: the target language code for models that
+        generate one (NLLB, M2M100, mBART-50), else the config's own setting."""
+        if self.target_lang:
+            token = self.tokenizer.convert_tokens_to_ids(self.target_lang)
+            unknown = self.tokenizer.unk_token_id
+            model_type = self.config.model_type
+            if token is None or (token == unknown and self.target_lang != self.tokenizer.unk_token):
+                raise ValueError(f"{self.name}: target_lang {self.target_lang!r} is not a token of the tokenizer")
+            if model_type in ("m2m_100", "nllb", "nllb-moe") or type(self.tokenizer).__name__.startswith(
+                ("MBart50", "Nllb", "M2M100")
+            ):
+                return int(token)
+        forced = getattr(self.model.generation_config, "forced_bos_token_id", None)
+        return int(forced) if forced is not None else None
+
+    def _max_positions(self) -> int | None:
+        for key in ("max_position_embeddings", "n_positions", "max_target_positions"):
+            value = getattr(self.config, key, None)
+            if isinstance(value, int) and value > 0:
+                return value
+        return None  # relative positions (T5): no hard limit
+
+    def _has_output_layer(self) -> bool:
+        layer = self.model.get_output_embeddings()
+        return layer is not None and hasattr(layer, "weight")
+
+    def identity(self, cache: Any = None) -> dict[str, Any]:
+        """What scores depend on (for the score cache key)."""
+        from performers.claude.fingerprint import TOKENIZER_PATTERNS, WEIGHT_PATTERNS, source_identity
+
+        return {
+            "model": source_identity(self.name, self.revision, WEIGHT_PATTERNS, cache, self._commit),
+            "architecture": type(self.model).__name__,
+            "tokenizer": {
+                **source_identity(self.tokenizer_name, self.revision, TOKENIZER_PATTERNS, cache),
+                "class": type(self.tokenizer).__name__,
+                "source_lang": self.source_lang,
+                "target_lang": self.target_lang,
+                "source_prefix": self.source_prefix,
+            },
+            "dtype": self.dtype_name,
+        }
+
+    def generation_settings(self) -> dict[str, Any]:
+        """Decoding settings that change 1-best outputs (translation cache key)."""
+        return {"generation": self.model.generation_config.to_json_string(use_diff=True), "forced_bos": self.forced_bos}
+
+    # -- requests -----------------------------------------------------------------
+    def encode_sources(self, sources: Sequence[str]) -> list[tuple[int, ...]]:
+        texts = [self.source_prefix + source for source in sources]
+        return [tuple(ids) for ids in self.tokenizer(texts)["input_ids"]] if texts else []
+
+    def encode_targets(self, targets: Sequence[str]) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+        """``(decoder_ids, labels, first_scored)`` per target, exactly as the model
+        would build decoder inputs from ``labels=`` (its own shift), with a forced
+        target-language token kept as unscored context."""
+        if not targets:
+            return []
+        label_lists = [list(ids) for ids in self.tokenizer(text_target=list(targets))["input_ids"]]
+        if self.forced_bos is not None:
+            label_lists = [ids if ids and ids[0] == self.forced_bos else [self.forced_bos, *ids] for ids in label_lists]
+        padded, _ = pad_batch(label_lists, self.pad_id, "cpu")
+        if hasattr(self.model, "prepare_decoder_input_ids_from_labels"):
+            starts = self.model.prepare_decoder_input_ids_from_labels(labels=padded)[:, 0].tolist()
+        else:
+            start = self.config.decoder_start_token_id
+            if start is None:
+                raise ValueError(f"{self.name}: the config has no decoder_start_token_id")
+            starts = [int(start)] * len(label_lists)
+        encoded = []
+        for start, labels in zip(starts, label_lists):
+            first = 1 if self.forced_bos is not None and len(labels) > 1 and labels[0] == self.forced_bos else 0
+            encoded.append(((int(start), *labels[:-1]), tuple(labels), first))
+        return encoded
+
+    def requests(self, pairs: Sequence[tuple[str, str]]) -> list[SourceGroup]:
+        """Tokenise distinct (source, target) pairs into source groups."""
+        sources = list(dict.fromkeys(source for source, _ in pairs))
+        source_ids = dict(zip(sources, self.encode_sources(sources)))
+        encoded = self.encode_targets([target for _, target in pairs])
+        requests, owners = [], []
+        for index, ((source, _), (decoder_ids, labels, first)) in enumerate(zip(pairs, encoded)):
+            ids = source_ids[source]
+            if self.max_positions is not None and max(len(ids), len(decoder_ids)) > self.max_positions:
+                raise ValueError(
+                    f"pair {index}: source has {len(ids)} tokens and target {len(labels)}; {self.name} accepts at most "
+                    f"{self.max_positions} (source: {source[:60]!r}…)"
+                )
+            requests.append(TargetRequest(index, decoder_ids, labels, first))
+            owners.append(ids)
+        return group_by_source(owners, requests)
+
+    # -- scoring --------------------------------------------------------------------
+    def token_logprobs(self, pairs: Sequence[tuple[str, str]]) -> Iterator[list[tuple[int, Any]]]:
+        """Per batch, ``(index into pairs, float64 numpy array of the scored tokens'
+        log-probabilities)``."""
+        groups = self.requests(pairs)
+        batches = plan_batches(groups, self.batch_tokens, DEFAULT_QUANTUM, share_prefixes=self.engine == "prefix")
+        log.debug("%d pairs, %d sources, %d batches", len(pairs), len(groups), len(batches))
+        for batch in batches:
+            yield self._run_batch(batch.groups, batch.shared, self.engine)
+
+    def _head(self, hidden):
+        config = self.config
+        if getattr(config, "scale_decoder_outputs", False):  # T5 (tied embeddings) rescales before the head
+            hidden = hidden * (config.d_model**-0.5)
+        logits = self.model.get_output_embeddings()(hidden)
+        bias = getattr(self.model, "final_logits_bias", None)
+        return logits if bias is None else logits + bias
+
+    def _run_batch(self, groups: Sequence[SourceGroup], shared: int, engine: str) -> list[tuple[int, Any]]:
+        import numpy as np
+
+        torch = self.torch
+        device = self.device
+        with torch.inference_mode():
+            source, source_mask = pad_batch([g.source_ids for g in groups], self.pad_id, device)
+            encoded = self.model.get_encoder()(input_ids=source, attention_mask=source_mask).last_hidden_state
+            targets = [t for g in groups for t in g.targets]
+            owner = torch.tensor([i for i, g in enumerate(groups) for _ in g.targets], device=device)
+            if engine == "forward":
+                from transformers.modeling_outputs import BaseModelOutput
+
+                decoder_ids, decoder_mask = pad_batch([t.decoder_ids for t in targets], self.pad_id, device)
+                # input_ids as well as encoder_outputs: FSMT builds its causal mask only when
+                # it sees input_ids and use_cache is off (as it is with labels=)
+                logits = self.model(
+                    input_ids=source[owner],
+                    attention_mask=source_mask[owner],
+                    encoder_outputs=BaseModelOutput(last_hidden_state=encoded[owner]),
+                    decoder_input_ids=decoder_ids,
+                    use_cache=False,
+                ).logits
+                hidden, head, shared = logits[decoder_mask.bool()], (lambda x: x), 0
+                prefix_rows = 0
+            else:
+                decoder = self.model.get_decoder()
+                if shared:
+                    from transformers.cache_utils import DynamicCache, EncoderDecoderCache
+
+                    prefix = torch.tensor([g.targets[0].decoder_ids[:shared] for g in groups], device=device)
+                    output = decoder(
+                        input_ids=prefix,
+                        encoder_hidden_states=encoded,
+                        encoder_attention_mask=source_mask,
+                        past_key_values=EncoderDecoderCache(DynamicCache(), DynamicCache()),
+                        use_cache=True,
+                    )
+                    prefix_hidden = output.last_hidden_state.reshape(-1, output.last_hidden_state.shape[-1])
+                    cache = output.past_key_values
+                    cache.batch_select_indices(owner)
+                    suffix_ids, suffix_mask = pad_batch([t.decoder_ids[shared:] for t in targets], self.pad_id, device)
+                    suffix_hidden = decoder(
+                        input_ids=suffix_ids,
+                        encoder_hidden_states=encoded[owner],
+                        encoder_attention_mask=source_mask[owner],
+                        past_key_values=cache,
+                        use_cache=True,
+                    ).last_hidden_state
+                    hidden = torch.cat([prefix_hidden, suffix_hidden[suffix_mask.bool()]])
+                    prefix_rows = prefix_hidden.shape[0]
+                else:
+                    decoder_ids, decoder_mask = pad_batch([t.decoder_ids for t in targets], self.pad_id, device)
+                    hidden = decoder(
+                        input_ids=decoder_ids,
+                        encoder_hidden_states=encoded[owner],
+                        encoder_attention_mask=source_mask[owner],
+                    ).last_hidden_state[decoder_mask.bool()]
+                    prefix_rows = 0
+                head = self._head
+            rows, tokens, counts = [], [], []
+            offset = prefix_rows
+            group_of = [i for i, g in enumerate(groups) for _ in g.targets]
+            for target, group in zip(targets, group_of):
+                length = len(target.decoder_ids)
+                positions = np.arange(target.first_scored, length)
+                row = np.where(
+                    positions < shared, group * shared + positions, offset + positions - shared
+                )
+                offset += length - shared
+                rows.append(row)
+                tokens.append(np.asarray(target.labels[target.first_scored :]))
+                counts.append(len(positions))
+            vocabulary = hidden.shape[-1] if engine == "forward" else (self.vocabulary or 1)
+            values = gather_logprobs(
+                hidden,
+                torch.as_tensor(np.concatenate(rows), device=device),
+                torch.as_tensor(np.concatenate(tokens), device=device),
+                head,
+                vocabulary,
+                DEFAULT_CHUNK_BYTES,
+            )
+        values = values.double().cpu().numpy()
+        split = np.split(values, np.cumsum(counts)[:-1])
+        return [(target.index, part) for target, part in zip(targets, split)]
+
+    # -- engine choice ----------------------------------------------------------------
+    def reference_logprobs(self, pairs: Sequence[tuple[str, str]]) -> list[Any]:
+        """Plain per-pair forward passes (no batching, full logits): the reference
+        the fast engines are checked against."""
+        torch = self.torch
+        results = []
+        for group in self.requests(pairs):
+            for target in group.targets:
+                with torch.inference_mode():
+                    source = torch.tensor([group.source_ids], device=self.device)
+                    logits = self.model(
+                        input_ids=source,
+                        attention_mask=torch.ones_like(source),
+                        decoder_input_ids=torch.tensor([target.decoder_ids], device=self.device),
+                        use_cache=False,  # as with labels= (FSMT skips its causal mask otherwise)
+                    ).logits[0].float()
+                    logprobs = torch.log_softmax(logits, dim=-1)
+                    labels = torch.tensor(target.labels, device=self.device)
+                    values = logprobs.gather(-1, labels[:, None])[:, 0][target.first_scored :]
+                results.append((target.index, values.double().cpu().numpy()))
+        ordered: list[Any] = [None] * len(pairs)
+        for index, values in results:
+            ordered[index] = values
+        return ordered
+
+    def _choose_engine(self, requested: str) -> str:
+        if requested != "auto":
+            return requested
+        pairs = [(source, target) for source, targets in PROBE for target in targets]
+        reference = self.reference_logprobs(pairs)
+        tolerance = 1e-4 if self.dtype_name == "float32" else 5e-2
+        for engine in ("prefix", "decoder"):
+            try:
+                groups = self.requests(pairs)
+                batches = plan_batches(groups, 1 << 20, DEFAULT_QUANTUM, share_prefixes=engine == "prefix")
+                got: list[Any] = [None] * len(pairs)
+                for batch in batches:
+                    for index, values in self._run_batch(batch.groups, batch.shared, engine):
+                        got[index] = values
+                worst = max(float(abs(a - b).max()) for a, b in zip(got, reference))
+            except Exception as error:  # an architecture whose decoder cannot run alone
+                log.info("%s: %s engine unavailable (%s: %s)", self.name, engine, type(error).__name__, error)
+                continue
+            if worst <= tolerance:
+                return engine
+            log.warning("%s: %s engine differs from the plain forward pass by %.2g per token; not used",
+                        self.name, engine, worst)
+        return "forward"
+
+    # -- translation --------------------------------------------------------------------
+    def default_max_length(self) -> int:
+        limit = DEFAULT_MAX_LENGTH
+        if self.max_positions is not None:
+            limit = min(limit, self.max_positions - 2)
+        return max(1, limit)
+
+    def translate(self, sources: Sequence[str], beam: int, max_length: int | None) -> Iterator[list[tuple[int, str]]]:
+        """Beam-search 1-best translations, per batch ``(index, text)``; sources are
+        sorted by length and batched under the token budget."""
+        torch = self.torch
+        max_new = max_length or self.default_max_length()
+        encoded = self.encode_sources(sources)
+        order = sorted(range(len(sources)), key=lambda i: len(encoded[i]))
+        batch: list[int] = []
+
+        def run(indices: list[int]) -> list[tuple[int, str]]:
+            ids, mask = pad_batch([encoded[i] for i in indices], self.pad_id, self.device)
+            kwargs: dict[str, Any] = {
+                "num_beams": beam, "max_new_tokens": max_new, "do_sample": False, "num_return_sequences": 1,
+            }
+            if self.forced_bos is not None:
+                kwargs["forced_bos_token_id"] = self.forced_bos
+            with torch.inference_mode():
+                output = self.model.generate(input_ids=ids, attention_mask=mask, **kwargs)
+            texts = self.tokenizer.batch_decode(output, skip_special_tokens=True)
+            return [(i, text.strip()) for i, text in zip(indices, texts)]
+
+        for index in order:
+            longest = max([len(encoded[i]) for i in batch] + [len(encoded[index])])
+            # a hypothesis is about as long as its source: beam × (source + output) tokens per sentence
+            if batch and (len(batch) + 1) * beam * 2 * longest > self.batch_tokens:
+                yield run(batch)
+                batch = []
+            batch.append(index)
+        if batch:
+            yield run(batch)

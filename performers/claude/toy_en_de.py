@@ -1,0 +1,58 @@
+"""``toy-en-de``: the ``hf-seq2seq`` Claude with the small EN→DE model shipped in the package.
+
+The model (``performers/claude/models/toy-en-de/``, see its ``card.md``) is a 7.7M
+parameter MarianMT trained from scratch on a CPU on ~125k sentence pairs
+(newstest2009–2016 excluded), stored as float16 safetensors (15 MB) and loaded as
+float32.  It is a **weak toy model** for smoke runs, tests and offline quickstarts —
+not for research conclusions; real users name hub models with ``hf-seq2seq``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+
+MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
+
+
+def toy_model_dir() -> Path:
+    """The shipped model's directory (an error naming it if the package lacks it)."""
+    if not (MODEL_DIR / "model.safetensors").is_file():
+        raise ValueError(f"the toy model is missing from the package: {MODEL_DIR}/model.safetensors not found")
+    return MODEL_DIR
+
+
+class ToyEnDeClaude(HFSeq2SeqClaude):
+    """The shipped toy EN→DE MarianMT as a scoring Claude (float32 on CPU by default).
+
+    Params as ``hf-seq2seq`` (``device``, ``dtype``, ``batch_tokens``, ``convention``,
+    ``cache``, ``engine``, ``threads``, ``progress``); ``model`` defaults to the
+    shipped directory.
+    """
+
+    version = "1"
+
+    def __init__(
+        self,
+        model: str | None = None,
+        device: str = "cpu",
+        dtype: str = "fp32",
+        batch_tokens: int = 4096,
+        convention: str = "mean",
+        cache: bool | str | None = True,
+        engine: str = "auto",
+        threads: int | None = None,
+        progress: bool = True,
+    ) -> None:
+        super().__init__(
+            model=str(model or toy_model_dir()),
+            device=device,
+            dtype=dtype,
+            batch_tokens=batch_tokens,
+            convention=convention,
+            cache=cache,
+            engine=engine,
+            threads=threads,
+            progress=progress,
+        )
