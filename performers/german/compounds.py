@@ -34,6 +34,11 @@ _EXCLUDED_POS = frozenset(
 )  # fmt: skip
 
 
+SUFFIX_HOMOGRAPHS = frozenset({"schaft", "heit", "keit", "tum", "ling", "nis"})
+"""Derivational suffixes that are also nouns (*Schaft*): never a compound part (*Staatsbürgerschaft* is
+*Staats* | *bürgerschaft*, not *Staats* | *bürger* | *schaft*)."""
+
+
 @lru_cache(maxsize=1)
 def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
     """(lower-case common-noun lemmas, lower-case forms of those nouns)."""
@@ -48,6 +53,8 @@ def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
             continue
         pos = set(row[1].split(",")) if row[1] else set()
         if "Substantiv" not in pos or pos & _EXCLUDED_POS:
+            continue
+        if row[0].lower() in SUFFIX_HOMOGRAPHS:
             continue
         lemmas.add(row[0].lower())
         for index, form in enumerate(row):

@@ -32,7 +32,7 @@ NOT_NEGATING: tuple[str, ...] = (
     # not the prefix un- at all
     "unter", "union", "uni", "unser", "unsr", "unten", "ungar", "unesco", "unicef", "unze", "unke",
     # lexicalised un- words whose base is no antonym (Unfall is no "not-Fall")
-    "unfall", "unwetter", "unmenge", "unzahl", "unsumme", "unkosten", "unmut", "unding", "unwesen",
+    "unfall", "unfäll", "unwetter", "unmenge", "unzahl", "unsumme", "unkosten", "unmut", "unding", "unwesen",
     "untat", "unkraut", "ungeheuer", "unrat", "untiefe", "ungeziefer", "unbill", "ungefähr",
     "unverzüglich", "unentwegt",
 )  # fmt: skip

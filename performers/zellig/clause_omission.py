@@ -18,9 +18,13 @@ Clauses, two levels:
 2. *clauses* inside the first and the last unit: split further at commas and free-standing dashes,
    but only where both the deleted part and the rest of its sentence contain a finite verb (so an
    apposition, an enumeration or a date such as *Der Mittwoch, der 1. Oktober, ...* is never cut).
-   Here the text is tidied: the comma or dash goes with the deleted clause, a deleted last clause
-   leaves the sentence's final punctuation in place, and a deleted first clause capitalises the
-   next word (*Als er kam, ging sie.* → *Ging sie.*).
+   What is left must be able to stand alone: a first clause is only deleted when the rest does not
+   start with a subordinating conjunction, relative or interrogative word, finite verb or
+   coordinating conjunction, and a last clause only when the sentence does not start with one of the
+   former (so *Als er kam, ging sie.* gives neither *Ging sie.* nor *Als er kam.*).  Here the text is
+   tidied: the comma or dash goes with the deleted clause, a deleted last clause leaves the
+   sentence's final punctuation in place, and a deleted first clause capitalises the next word
+   (*Er kam spät, sie ging früh.* → *Sie ging früh.*).
 
 Candidates are deduplicated; at most four.  A text of one clause gives none.
 
@@ -49,6 +53,12 @@ PHENOMENON = "clause_omission"
 STRONG = frozenset({";", ":"})
 DASHES = frozenset({"-", "–", "—"})
 FINITE = frozenset({"VVFIN", "VAFIN", "VMFIN"})
+SUBORDINATORS = frozenset({"KOUS", "KOUI", "PRELS", "PRELAT", "PWAV", "PWS", "PWAT"})
+AMBIGUOUS_SUBORDINATORS = frozenset(
+    {"als", "da", "während", "seit", "seitdem", "bis", "wie", "ob", "wenn", "weil", "dass", "obwohl", "nachdem",
+     "bevor", "damit", "sobald", "falls", "indem", "sofern", "solange", "soweit"}
+)  # fmt: skip
+CLAUSE_INITIAL_DEPENDENT = SUBORDINATORS | FINITE | {"KON", "PTKZU"}
 ENGLISH_CLAUSE = re.compile(r"[.!?;:,](?=\s)")
 
 
@@ -71,6 +81,17 @@ def units(analysis: Analysis, split_after_periods: bool = False) -> list[tuple[i
                 start = token.index + 1
         result.append((start, sentence.last))
     return [(first, last) for first, last in result if any(_is_word(t) for t in analysis.tokens[first:last])]
+
+
+def _subordinate(analysis: Analysis, first: int, last: int) -> bool:
+    """Whether the tokens ``[first, last)`` form a subordinate clause: introduced by a subordinator, or by a
+    conjunction HanTa may mistag (*Als er kam*: ``APPR``) with the clause's last word a finite verb."""
+    words = [t for t in analysis.tokens[first:last] if _is_word(t)]
+    if not words:
+        return False
+    if words[0].pos in SUBORDINATORS:
+        return True
+    return words[0].text.lower() in AMBIGUOUS_SUBORDINATORS and words[-1].pos in FINITE
 
 
 def _weak_boundaries(analysis: Analysis, first: int, last: int) -> list[int]:
@@ -137,11 +158,13 @@ class ClauseOmissionZellig:
         if boundaries:
             comma = tokens[boundaries[0]]
             following = tokens[comma.index + 1]
-            start = tokens[first_unit[0]].start
-            replacement = capitalise(following.text) if following.text[:1].islower() else following.text
-            add(Edit(start, following.end, text[start : following.end], replacement), "first", "clause")
+            # the rest must be able to stand alone: not a subordinate clause, not verb-first
+            if following.pos not in CLAUSE_INITIAL_DEPENDENT and following.text.lower() not in AMBIGUOUS_SUBORDINATORS:
+                start = tokens[first_unit[0]].start
+                replacement = capitalise(following.text) if following.text[:1].islower() else following.text
+                add(Edit(start, following.end, text[start : following.end], replacement), "first", "clause")
         boundaries = _weak_boundaries(analysis, *last_unit)
-        if boundaries:
+        if boundaries and not _subordinate(analysis, last_unit[0], boundaries[-1]):
             comma = tokens[boundaries[-1]]
             final = tokens[last_unit[1] - 1]
             end = final.start if final.pos == "$." else final.end

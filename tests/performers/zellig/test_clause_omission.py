@@ -24,11 +24,14 @@ def zellig():
             "Er begründet das Fehlen von Stewards. Seine Gesellschaft betreibt nur wenige Linien. ",
             ["Seine Gesellschaft betreibt nur wenige Linien. ", "Er begründet das Fehlen von Stewards. "],
         ),
-        ("Als er kam, ging sie.", ["Ging sie.", "Als er kam."]),
+        ("Er kam spät, sie ging früh.", ["Sie ging früh.", "Er kam spät."]),
+        ("Er kam spät, weil der Zug Verspätung hatte.", ["Er kam spät."]),
+        ("Indiana war der erste Staat, der das forderte.", ["Indiana war der erste Staat."]),
         ("Sie kichern: Die Deutsche ist total „kawaii“!", ["Die Deutsche ist total „kawaii“!", "Sie kichern:"]),
         # must not fire: one clause; commas of appositions and dates
         ("Der Mittwoch, der 1. Oktober 2008, wird in die Geschichte eingehen.", []),
         ("Er kaufte Äpfel, Birnen und Pflaumen.", []),
+        ("Als er kam, ging sie.", []),  # neither "Ging sie." nor "Als er kam." stands alone
         ("", []),
     ],
 )
