@@ -46,6 +46,8 @@ CLAUDES: dict[str, str] = {
     "ctranslate2": "performers.claude.ct2:CTranslate2Claude",
     "toy-en-de": "performers.claude.toy_en_de:ToyEnDeClaude",
     "toy-en-de-ct2": "performers.claude.toy_en_de_ct2:ToyEnDeCT2Claude",
+    "causal-lm": "performers.claude.causal_lm:CausalLMClaude",
+    "ensemble": "performers.claude.ensemble:EnsembleClaude",
 }
 
 CATALOG = Catalog(johns=JOHNS, zelligs=ZELLIGS, claudes=CLAUDES)

@@ -1,0 +1,237 @@
+"""``ensemble``: several seq2seq models with a shared vocabulary as one Claude.
+
+As fairseq ensembles (e.g. the four-model WMT19 EN→DE system that DistilLingEval
+evaluates), the ensemble's token distribution is the weighted average of the models'
+*probabilities*: ``p(y_t | ·) = Σ_m w_m p_m(y_t | ·)``.  Scoring needs only each
+model's probability of the target tokens, so every member scores with the exact
+batched engine of ``hf-seq2seq`` and the per-token log-probabilities are combined
+with ``logsumexp(ln w_m + ln p_m)``; the score convention is that of
+:mod:`performers.claude.scoring`.  1-best translations come from a beam search over
+the averaged distribution, fairseq-style: at each step the best ``2·beam``
+continuations are ranked, end-of-sentence candidates among the best ``beam`` are
+finished with score ``Σ ln p / length`` (end-of-sentence token counted), a sentence
+stops when ``beam`` hypotheses are finished, and the best finished one wins.
+
+Example: ``ensemble:models=[Helsinki-NLP/opus-mt-en-de,/models/opus-mt-en-de-ft]``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from performers.claude.scoring import ScoringClaude
+
+log = logging.getLogger(__name__)
+
+# pairs scored by every member before their results are combined and cached
+CHUNK_PAIRS = 2048
+
+
+class EnsembleClaude(ScoringClaude):
+    """Scoring Claude averaging the token probabilities of several seq2seq models.
+
+    Params: ``models`` (list of hub names or directories sharing one vocabulary),
+    ``weights`` (default: uniform), ``tokenizer`` (default: the first model's), and
+    ``revision``, ``device``, ``dtype``, ``batch_tokens``, ``source_lang``,
+    ``target_lang``, ``source_prefix``, ``engine``, ``threads`` as for
+    ``hf-seq2seq`` (applied to every member), ``convention``, ``cache``,
+    ``progress``.
+    """
+
+    version = "1"
+
+    def __init__(
+        self,
+        models: list[str],
+        weights: list[float] | None = None,
+        tokenizer: str | None = None,
+        revision: str | None = None,
+        device: str = "cpu",
+        dtype: str = "fp32",
+        batch_tokens: int = 4096,
+        source_lang: str | None = None,
+        target_lang: str | None = None,
+        source_prefix: str = "",
+        engine: str = "auto",
+        threads: int | None = None,
+        convention: str = "mean",
+        cache: bool | str | None = True,
+        progress: bool = True,
+    ) -> None:
+        super().__init__(convention=convention, cache=cache, progress=progress)
+        from performers.claude.seq2seq_engine import Seq2SeqEngine
+
+        if isinstance(models, str) or not isinstance(models, (list, tuple)) or not models:
+            raise ValueError("models must be a non-empty list of model names or directories, e.g. models=[a,b]")
+        weights = [1.0] * len(models) if weights is None else list(weights)
+        if len(weights) != len(models) or any(not isinstance(w, (int, float)) or w <= 0 for w in weights):
+            raise ValueError(f"weights must be {len(models)} positive numbers, not {weights!r}")
+        total = float(sum(weights))
+        self.weights = [w / total for w in weights]
+        self.members = [
+            Seq2SeqEngine(
+                str(model), tokenizer=tokenizer or str(models[0]), revision=revision, device=device, dtype=dtype,
+                batch_tokens=batch_tokens, source_lang=source_lang, target_lang=target_lang,
+                source_prefix=source_prefix, engine=engine, threads=threads,
+            )
+            for model in models
+        ]
+        first = self.members[0]
+        for member in self.members[1:]:
+            if member.vocabulary != first.vocabulary or member.pad_id != first.pad_id:
+                raise ValueError(
+                    f"models {first.name} and {member.name} do not share a vocabulary "
+                    f"({first.vocabulary} vs {member.vocabulary} output tokens)"
+                )
+        self.start = first.encode_targets(["."])[0][0][0]  # the decoder start token scoring uses
+
+    def identity(self) -> Mapping[str, Any]:
+        return {"members": [m.identity(self.cache) for m in self.members], "weights": self.weights}
+
+    def translation_settings(self) -> Mapping[str, Any]:
+        return {"search": "fairseq-beam;length-normalised;v1", "forced_bos": self.members[0].forced_bos}
+
+    # -- scoring ---------------------------------------------------------------------------
+    def _score_uncached(self, pairs: Sequence[tuple[str, str]]) -> Iterator[list[tuple[int, float, int]]]:
+        import numpy as np
+
+        log_weights = np.log(np.asarray(self.weights))[:, None]
+        for start in range(0, len(pairs), CHUNK_PAIRS):
+            chunk = list(pairs[start : start + CHUNK_PAIRS])
+            per_member: list[dict[int, Any]] = []
+            for member in self.members:
+                values: dict[int, Any] = {}
+                for batch in member.token_logprobs(chunk):
+                    values.update(batch)
+                per_member.append(values)
+            results = []
+            for index in range(len(chunk)):
+                stacked = np.stack([values[index] for values in per_member]) + log_weights
+                top = stacked.max(axis=0)
+                combined = top + np.log(np.exp(stacked - top).sum(axis=0))
+                results.append((start + index, float(combined.sum()), int(combined.shape[0])))
+            yield results
+
+    # -- beam search -----------------------------------------------------------------------
+    def _step_logprobs(self, states, tokens, first: bool):
+        """Ensemble log-probabilities of the next token for every row of ``tokens``."""
+        torch = self.members[0].torch
+        parts = []
+        for member, weight, state in zip(self.members, self.weights, states):
+            encoded, mask, cache, source_rows = state
+            if member.engine == "forward":  # no incremental decoder: recompute the prefix
+                from transformers.modeling_outputs import BaseModelOutput
+
+                logits = member.model(
+                    attention_mask=mask, encoder_outputs=BaseModelOutput(last_hidden_state=encoded),
+                    decoder_input_ids=tokens, use_cache=False, input_ids=source_rows,
+                ).logits[:, -1]
+            else:
+                hidden = member.model.get_decoder()(
+                    input_ids=tokens if first else tokens[:, -1:], encoder_hidden_states=encoded,
+                    encoder_attention_mask=mask, past_key_values=cache, use_cache=True,
+                ).last_hidden_state[:, -1]
+                logits = member._head(hidden)
+            parts.append(torch.log_softmax(logits.float(), dim=-1) + math.log(weight))
+        return torch.logsumexp(torch.stack(parts), dim=0)
+
+    def _beam_search(self, source_ids: Sequence[Sequence[int]], beam: int, max_new: int) -> list[list[int]]:
+        from transformers.cache_utils import DynamicCache, EncoderDecoderCache
+
+        from performers.claude.seq2seq_engine import pad_batch
+
+        first_member = self.members[0]
+        torch = first_member.torch
+        device = first_member.device
+        eos = int(first_member.tokenizer.eos_token_id)
+        sentences = len(source_ids)
+        rows = sentences * beam
+        source, source_mask = pad_batch(source_ids, first_member.pad_id, device)
+        states = []
+        for member in self.members:
+            encoded = member.model.get_encoder()(input_ids=source, attention_mask=source_mask).last_hidden_state
+            expanded = encoded.repeat_interleave(beam, dim=0)
+            mask = source_mask.repeat_interleave(beam, dim=0)
+            states.append([expanded, mask, EncoderDecoderCache(DynamicCache(), DynamicCache()),
+                           source.repeat_interleave(beam, dim=0)])
+        context = [self.start] + ([first_member.forced_bos] if first_member.forced_bos is not None else [])
+        tokens = torch.tensor([context] * rows, device=device)
+        scores = torch.zeros(sentences, beam, device=device)
+        scores[:, 1:] = -math.inf
+        finished: list[list[tuple[float, list[int]]]] = [[] for _ in range(sentences)]
+        done = [False] * sentences
+        for step in range(max_new):
+            logprobs = self._step_logprobs(states, tokens, first=step == 0)
+            if step == max_new - 1:  # out of length: only the end-of-sentence token remains
+                forced = torch.full_like(logprobs, -math.inf)
+                forced[:, eos] = logprobs[:, eos]
+                logprobs = forced
+            vocabulary = logprobs.shape[-1]
+            candidates = (scores.reshape(rows, 1) + logprobs).reshape(sentences, beam * vocabulary)
+            values, indices = candidates.topk(2 * beam, dim=-1)
+            values, indices = values.tolist(), indices.tolist()
+            keep_rows, keep_tokens, keep_scores = [], [], []
+            for sentence in range(sentences):
+                chosen: list[tuple[int, int, float]] = []
+                if not done[sentence]:
+                    for rank, (value, flat) in enumerate(zip(values[sentence], indices[sentence])):
+                        source_beam, token = divmod(flat, vocabulary)
+                        if value == -math.inf:
+                            break
+                        row = sentence * beam + source_beam
+                        if token == eos:
+                            if rank < beam:
+                                hypothesis = tokens[row, len(context):].tolist() + [eos]
+                                finished[sentence].append((value / (step + 1), hypothesis))
+                        elif len(chosen) < beam:
+                            chosen.append((row, token, value))
+                        if len(finished[sentence]) >= beam:
+                            done[sentence] = True
+                            break
+                if done[sentence] or not chosen:
+                    done[sentence] = True
+                    chosen = [(sentence * beam, eos, -math.inf)]
+                while len(chosen) < beam:
+                    chosen.append((chosen[0][0], chosen[0][1], -math.inf))
+                for row, token, value in chosen:
+                    keep_rows.append(row)
+                    keep_tokens.append(token)
+                    keep_scores.append(value)
+            if all(done):
+                break
+            index = torch.tensor(keep_rows, device=device)
+            tokens = torch.cat([tokens[index], torch.tensor(keep_tokens, device=device)[:, None]], dim=1)
+            scores = torch.tensor(keep_scores, device=device).reshape(sentences, beam)
+            for state in states:
+                state[2].reorder_cache(index)
+        best = []
+        for sentence in range(sentences):
+            hypotheses = finished[sentence]
+            if not hypotheses:  # pragma: no cover - max_new forces an end-of-sentence token
+                raise RuntimeError(f"beam search finished no hypothesis for sentence {sentence}")
+            best.append(max(hypotheses, key=lambda item: item[0])[1])
+        return best
+
+    def _translate_uncached(
+        self, sources: Sequence[str], beam: int, max_length: int | None
+    ) -> Iterator[list[tuple[int, str]]]:
+        member = self.members[0]
+        max_new = max_length or member.default_max_length()
+        encoded = member.encode_sources(sources)
+        order = sorted(range(len(sources)), key=lambda i: len(encoded[i]))
+        batch: list[int] = []
+        for index in order + [None]:
+            if index is not None:
+                longest = max([len(encoded[i]) for i in batch] + [len(encoded[index])])
+                if not batch or (len(batch) + 1) * beam * 2 * longest <= member.batch_tokens:
+                    batch.append(index)
+                    continue
+            if batch:
+                with member.torch.inference_mode():
+                    outputs = self._beam_search([encoded[i] for i in batch], beam, max_new)
+                texts = member.tokenizer.batch_decode(outputs, skip_special_tokens=True)
+                yield [(i, text.strip()) for i, text in zip(batch, texts)]
+            batch = [index] if index is not None else []
