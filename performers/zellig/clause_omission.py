@@ -11,7 +11,9 @@ systems do drop content).
 
 Clauses, two levels:
 
-1. *units*: the text split at sentence boundaries (SoMaJo) and after a semicolon or colon.  The first
+1. *units*: the text split at sentence boundaries (SoMaJo's, and after a free-standing ``. ? ! …``
+   that a space follows but SoMaJo did not end a sentence with, as before quotes in backticks:
+   *... ausgeschlossen. `Den ...*) and after a semicolon or colon.  The first
    unit (with the space after it) or the last unit (from after the preceding delimiter) is deleted,
    exactly as DistilLingEval does: the remainder keeps its delimiter (*... zu kichern:*) and its case
    (*die Rede ist ...*).
@@ -51,6 +53,7 @@ from performers.zellig.spans import capitalise
 
 PHENOMENON = "clause_omission"
 STRONG = frozenset({";", ":"})
+SENTENCE_FINAL = frozenset({".", "?", "!", "…"})
 DASHES = frozenset({"-", "–", "—"})
 FINITE = frozenset({"VVFIN", "VAFIN", "VMFIN"})
 SUBORDINATORS = frozenset({"KOUS", "KOUI", "PRELS", "PRELAT", "PWAV", "PWS", "PWAT"})
@@ -67,15 +70,19 @@ def _is_word(token: Token) -> bool:
 
 
 def units(analysis: Analysis, split_after_periods: bool = False) -> list[tuple[int, int]]:
-    """Token index ranges ``[first, last)`` of the units: sentences, split after ``;`` and ``:`` (and,
-    with ``split_after_periods``, after every word ending in a period that a space follows)."""
+    """Token index ranges ``[first, last)`` of the units: sentences, split after ``;`` and ``:`` and after
+    sentence punctuation followed by a space (and, with ``split_after_periods``, after every word ending in
+    a period that a space follows)."""
     result = []
     text = analysis.text
     for sentence in analysis.sentences:
         start = sentence.first
         for token in analysis.tokens[sentence.first : sentence.last - 1]:
-            if token.text in STRONG or (
-                split_after_periods and token.text.endswith(".") and text[token.end : token.end + 1].isspace()
+            followed_by_space = text[token.end : token.end + 1].isspace()
+            if (
+                token.text in STRONG
+                or (token.text in SENTENCE_FINAL and followed_by_space)
+                or (split_after_periods and token.text.endswith(".") and followed_by_space)
             ):
                 result.append((start, token.index + 1))
                 start = token.index + 1
