@@ -159,7 +159,7 @@ def run_tournament(
     resumed = manifest_path.exists()
     if resumed:
         previous = json.loads(manifest_path.read_text(encoding="utf-8"))
-        if previous.get("experiment") != experiment.to_json():
+        if previous.get("experiment") != json.loads(json.dumps(experiment.to_json())):
             raise ValueError(f"{run_dir}: holds a run of a different configuration; choose another --out")
         if not resume:
             raise ValueError(

@@ -16,7 +16,10 @@ This module (with its package) is the only place in the project that imports
 :class:`RayExecutor` is both a tournament backend (``submit``/``wait``, see
 :mod:`arena.tournament.engine`) and an :class:`arena.executor.Executor` for
 ``arena run`` with ``executor: ray``; as the latter it makes the same calls as the
-in-process executor (one ``judge`` call per Claude), so transcripts are identical.
+in-process executor (one ``judge`` call per Claude), so transcripts are identical,
+and holds one Claude's actors at a time (the runner works Claude by Claude and
+releases only the Claudes that translate, so holding more could leave a later Claude
+waiting forever for the CPUs or GPUs of an earlier one).
 """
 
 from __future__ import annotations
@@ -136,6 +139,7 @@ class RayExecutor:
         self._labels: dict[str, str] = {}
         self._next_actor: dict[str, int] = {}
         self._kinds: dict[str, jobs.ClaudeKind] = {}
+        self._held: PerformerSpec | None = None  # the Claude the Executor-protocol path holds
         self._closed = False
 
     # -- backend interface (arena.tournament.engine) ------------------------------------
@@ -156,6 +160,11 @@ class RayExecutor:
 
     def submit(self, job: jobs.Job) -> Any:
         """Send a job: Claude jobs to the Claude's actors (round robin), Zellig jobs as tasks."""
+        if self._held is not None:  # a tournament after a runner's calls: free what the runner held
+            self.release(self._held)
+        return self._send(job)
+
+    def _send(self, job: jobs.Job) -> Any:
         if job.role == "claude":
             actors = self.actors(job.spec)
             key = jobs.spec_key("claude", job.spec)
@@ -193,7 +202,8 @@ class RayExecutor:
         key = jobs.spec_key("claude", claude)
         for actor in self._actors.pop(key, []):
             self._ray.kill(actor)
-        self._kinds.pop(key, None)
+        if self._held is not None and jobs.spec_key("claude", self._held) == key:
+            self._held = None
 
     def close(self) -> None:
         if self._closed:
@@ -217,7 +227,12 @@ class RayExecutor:
     def _run_all(self, work: Sequence[jobs.Job], desc: str | None = None, total: int | None = None) -> list[Any]:
         from arena.progress import progress_bar
 
-        refs = [self.submit(job) for job in work]
+        for job in work:
+            if job.role == "claude" and (self._held is None or job.spec != self._held):
+                if self._held is not None:
+                    self.release(self._held)
+                self._held = job.spec
+        refs = [self._send(job) for job in work]
         position = {ref: i for i, ref in enumerate(refs)}
         results: list[Any] = [None] * len(refs)
         pending = set(refs)
@@ -237,7 +252,14 @@ class RayExecutor:
     def judge(
         self, claude: PerformerSpec, rounds: Sequence[match.Round], seconds_per_pair: float | None
     ) -> list[match.JudgementRecord]:
-        return self._run_all([jobs.JudgeJob(claude, claude.label, tuple(rounds), seconds_per_pair)])[0]
+        key = jobs.spec_key("claude", claude)
+        work: list[jobs.Job] = [jobs.JudgeJob(claude, claude.label, tuple(rounds), seconds_per_pair)]
+        if key not in self._kinds:  # learn what it is while it is built (the runner asks later)
+            work.append(jobs.DescribeJob(claude))
+        results = self._run_all(work)
+        if len(results) > 1:
+            self._kinds[key] = results[1]
+        return results[0]
 
     def translate_and_score(self, claude: PerformerSpec, sources: Sequence[str], beam: int) -> list[tuple[str, float, int]]:
         return self._run_all([jobs.TranslateJob(claude, tuple(sources), beam)])[0]
