@@ -36,6 +36,13 @@ GERMAN_ZELLIGS = (
 )  # fmt: skip
 
 
+def read_lines(path: Path) -> list[str]:
+    """Lines split at newlines only (``str.splitlines`` would also split at U+2028 and U+0085 inside
+    lines of these files)."""
+    text = path.read_text(encoding="utf-8")
+    return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+
+
 def corrupt_all(zelligs, instances, naive: bool = False) -> int:
     from performers.german.analysis import clear_cache
 
@@ -66,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     if not path.is_file():
         print(f"no newstest2009.de under {args.newstest}", file=sys.stderr)
         return 2
-    lines = path.read_text(encoding="utf-8").splitlines()[: args.limit]
+    lines = read_lines(path)[: args.limit]
     instances = [Instance(f"newstest2009.{i}", "", line) for i, line in enumerate(lines, start=1)]
     names = [name for name in GERMAN_ZELLIGS if name in CATALOG.zelligs]
     zelligs = {name: build("zellig", PerformerSpec(name), CATALOG) for name in names}
@@ -96,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     pool_rate = len(instances) / pool_seconds
 
     total = sum(
-        len((args.newstest / f"newstest{year}.de").read_text(encoding="utf-8").splitlines())
+        len(read_lines(args.newstest / f"newstest{year}.de"))
         for year in range(2009, 2017)
         if (args.newstest / f"newstest{year}.de").is_file()
     )
