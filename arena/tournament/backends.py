@@ -5,7 +5,7 @@ hands back finished ones with ``wait(handles) -> [(handle, result), ...]``;
 ``release(claude)`` frees a Claude whose work is done.  :class:`InProcessBackend` runs
 the jobs one by one in submission order in this process (tests, debugging, machines
 without Ray); :class:`~arena.tournament.ray_executor.RayExecutor` runs them on Ray.
-Both run every job through :func:`arena.tournament.jobs.run_job`.
+Both run every job through :func:`arena.tournament.jobs.run`.
 """
 
 from __future__ import annotations

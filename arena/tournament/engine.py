@@ -217,29 +217,33 @@ def _rounds(experiment: Experiment, catalog: Catalog, run_dir: Path, backend: Ba
     path = run_dir / transcripts.ROUNDS
     if path.exists():
         return [match.Round.from_json(r) for r in transcripts.read_jsonl(path)]
+    started = time.perf_counter()
     instances = load_instances(experiment, catalog, progress)
     size = experiment.ray.chunk_size
-    pending: dict[Any, tuple[tuple[int, str], int, int]] = {}
+    groups = jobs.zellig_groups(experiment.zelligs)
+    pending: dict[Any, tuple[tuple[PerformerSpec, ...], int, int, int]] = {}
     parts: dict[tuple[int, str], list[list[match.Corruption] | None]] = {}
     for john in experiment.johns:
         items = instances[john.label]
+        chunked = jobs.chunks(items, size)
         for zellig in experiment.zelligs:
-            key = (id(items), zellig.label)
-            chunked = jobs.chunks(items, size)
-            parts[key] = [None] * len(chunked)
+            parts[id(items), zellig.label] = [None] * len(chunked)
+        for group in groups:
             for position, chunk in enumerate(chunked):
-                job = jobs.CorruptJob(zellig, tuple(chunk), experiment.time_budget.zellig_seconds)
-                pending[backend.submit(job)] = (key, position, len(chunk))
+                job = jobs.CorruptJob(group, tuple(chunk), experiment.time_budget.zellig_seconds)
+                pending[backend.submit(job)] = (group, id(items), position, len(chunk))
     total = sum(len(items) for items in instances.values()) * len(experiment.zelligs)
     with progress_bar(total=total, desc="corrupt", enabled=progress, unit="inst") as bar:
         while pending:
             for handle, result in backend.wait(list(pending)):
-                key, position, count = pending.pop(handle)
-                parts[key][position] = result
-                bar.update(count)
+                group, items_id, position, count = pending.pop(handle)
+                for zellig, corruptions in zip(group, result):
+                    parts[items_id, zellig.label][position] = corruptions
+                bar.update(count * len(group))
     corruptions = {key: [c for chunk in chunks for c in chunk or ()] for key, chunks in parts.items()}
     rounds = plan(experiment, instances, _Precomputed(corruptions))
     transcripts.atomic_write_jsonl(path, (r.to_json() for r in rounds))
+    logger.info("planned %d rounds in %.1f s", len(rounds), time.perf_counter() - started)
     return rounds
 
 
@@ -384,10 +388,10 @@ class _Session:
 
     def _one_best(self, model: Model, kind: jobs.ClaudeKind) -> None:
         chunked = jobs.chunks(self.sources, self.experiment.ray.chunk_size)
-        zelligs = list(self.experiment.zelligs) if self.experiment.generative_rate else []
+        groups = jobs.zellig_groups(self.experiment.zelligs) if self.experiment.generative_rate else []
         translations: list[list[tuple[str, float, int]] | None] = [None] * len(chunked)
-        verdicts: dict[str, list[Any]] = {z.label: [False] * len(chunked) for z in zelligs}
-        remaining = [len(chunked) * (1 + len(zelligs))]
+        verdicts: dict[str, list[Any]] = {z.label: [None] * len(chunked) for g in groups for z in g}
+        remaining = [len(chunked) * (1 + len(groups))]
         self.work.setdefault(model.name, {})["one_best_sources"] = len(self.sources)
 
         def done() -> None:
@@ -395,17 +399,18 @@ class _Session:
             if remaining[0] == 0:
                 self._write_one_best(model, kind, chunked, translations, verdicts)
 
-        def detected(zellig: str, position: int, result: list[bool] | None) -> None:
-            verdicts[zellig][position] = result
+        def detected(group: Sequence[PerformerSpec], position: int, results: Sequence[list[bool] | None]) -> None:
+            for zellig, result in zip(group, results):
+                verdicts[zellig.label][position] = result
             done()
 
         def translated(position: int, chunk: Sequence[str], result: list[tuple[str, float, int]]) -> None:
             translations[position] = result
             texts = tuple(t for t, _, _ in result)
-            for zellig in zelligs:
+            for group in groups:
                 self.submit(
-                    jobs.DetectJob(zellig, texts, tuple(chunk)),
-                    lambda verdict, z=zellig.label, p=position: detected(z, p, verdict),
+                    jobs.DetectJob(group, texts, tuple(chunk)),
+                    lambda results, g=group, p=position: detected(g, p, results),
                 )
             done()
 
@@ -423,7 +428,11 @@ class _Session:
         records = []
         for position, (sources, results) in enumerate(zip(chunked, translations)):
             for offset, (source, (translation, logprob, tokens)) in enumerate(zip(sources, results or ())):
-                flags = {z: verdicts[z][position][offset] for z in verdicts if verdicts[z][position] is not None}
+                flags = {  # in config order, Zelligs without a detector left out (as the runner does)
+                    z.label: verdicts[z.label][position][offset]
+                    for z in self.experiment.zelligs
+                    if verdicts.get(z.label, [None] * (position + 1))[position] is not None
+                }
                 one_best = match.OneBest(
                     model.spec.label, source, translation, logprob, tokens, flags, kind.convention, model.replica
                 )

@@ -1,18 +1,22 @@
 """Units of work a tournament sends to an executor, and the one function that runs them.
 
-A job names the performer it needs by its :class:`~arena.spec.PerformerSpec` (never
-the performer itself), so a Ray worker builds the performer from the spec where it
-runs and weights never cross the wire.  :func:`run_job` is the only code that touches
-a performer; the in-process backend and the Ray workers both call it, which is why
-the two give byte-identical transcripts: the same jobs, cut the same way, reach the
-same code.
+A job names the performers it needs by their :class:`~arena.spec.PerformerSpec` (never
+the performers themselves), so a Ray worker builds them from their specs where it
+runs and weights never cross the wire.  :func:`run` (with :func:`run_job` for one
+Claude) is the only code that touches a performer; the in-process backend and the
+Ray workers both call it, which is why the two give byte-identical transcripts: the
+same jobs, cut the same way, reach the same code.
+
+Zellig jobs carry a *group* of Zelligs (those with the same Ray resources) and one
+chunk of inputs, so the Zelligs of a group share whatever their process caches per
+sentence (the German analysis layer analyses each sentence once for all of them).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,9 +32,10 @@ CONVENTIONS = ("mean", "sum")
 
 @dataclass(frozen=True)
 class CorruptJob:
-    """Run one Zellig on a chunk of one John's instances (a CPU task)."""
+    """Run each of a group of Zelligs on a chunk of one John's instances (a CPU task);
+    the answer is one list of :class:`~arena.match.Corruption` per Zellig."""
 
-    zellig: PerformerSpec
+    zelligs: tuple[PerformerSpec, ...]
     instances: tuple[Instance, ...]
     seconds: float | None = None
 
@@ -38,14 +43,17 @@ class CorruptJob:
 
     @property
     def spec(self) -> PerformerSpec:
-        return self.zellig
+        """The Zellig whose Ray resources the task takes (all of the group share them)."""
+        return self.zelligs[0]
 
 
 @dataclass(frozen=True)
 class DetectJob:
-    """Ask one Zellig's detector about a chunk of 1-best translations (a CPU task)."""
+    """Ask each of a group of Zelligs' detectors about a chunk of 1-best translations
+    (a CPU task); the answer per Zellig is a list of verdicts, or ``None`` when that
+    Zellig has no detector."""
 
-    zellig: PerformerSpec
+    zelligs: tuple[PerformerSpec, ...]
     texts: tuple[str, ...]
     sources: tuple[str, ...]
 
@@ -53,7 +61,7 @@ class DetectJob:
 
     @property
     def spec(self) -> PerformerSpec:
-        return self.zellig
+        return self.zelligs[0]
 
 
 @dataclass(frozen=True)
@@ -147,14 +155,25 @@ def describe(performer: Any) -> ClaudeKind:
     return ClaudeKind(scores=scores, translates=match.is_scoring(performer), convention=convention)
 
 
-def run_job(performer: Any, job: Job) -> Any:
-    """Run one job on a built performer; the result is plain, picklable data."""
+def detect_all(zellig: Any, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None:
+    """A Zellig's detector on each text (``None`` when it has none)."""
+    if not callable(getattr(zellig, "detect", None)):
+        return None
+    return [bool(match._detect(zellig, text, source)) for text, source in zip(texts, sources)]
+
+
+def run(job: Job, performer: Callable[[str, PerformerSpec], Any]) -> Any:
+    """Run a job, getting each performer it names from ``performer(role, spec)``; the
+    result is plain, picklable data."""
     if isinstance(job, CorruptJob):
-        return match.corrupt_all(performer, job.instances, job.seconds)
+        return [match.corrupt_all(performer("zellig", z), job.instances, job.seconds) for z in job.zelligs]
     if isinstance(job, DetectJob):
-        if not callable(getattr(performer, "detect", None)):
-            return None
-        return [bool(match._detect(performer, text, source)) for text, source in zip(job.texts, job.sources)]
+        return [detect_all(performer("zellig", z), job.texts, job.sources) for z in job.zelligs]
+    return run_job(performer(job.role, job.spec), job)
+
+
+def run_job(performer: Any, job: Job) -> Any:
+    """Run one Claude job on a built Claude."""
     if isinstance(job, DescribeJob):
         return describe(performer)
     if isinstance(job, JudgeJob):
@@ -191,13 +210,21 @@ class PerformerCache:
         return self._built[key]
 
     def run(self, job: Job) -> Any:
-        return run_job(self.get(job.role, job.spec), job)
+        return run(job, self.get)
 
     def release(self, role: str, spec: PerformerSpec) -> None:
         self._built.pop(spec_key(role, spec), None)
 
     def clear(self) -> None:
         self._built.clear()
+
+
+def zellig_groups(zelligs: Sequence[PerformerSpec]) -> list[tuple[PerformerSpec, ...]]:
+    """Zelligs with the same Ray ``resources``, in config order: one task per group and chunk."""
+    groups: dict[str, list[PerformerSpec]] = {}
+    for zellig in zelligs:
+        groups.setdefault(json.dumps(dict(zellig.resources), sort_keys=True, default=str), []).append(zellig)
+    return [tuple(group) for group in groups.values()]
 
 
 def chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:

@@ -245,9 +245,9 @@ class RayExecutor:
         return results
 
     def corrupt(self, zellig: PerformerSpec, instances: Sequence[Instance], seconds: float | None) -> list[match.Corruption]:
-        work = [jobs.CorruptJob(zellig, tuple(chunk), seconds) for chunk in jobs.chunks(instances, self.options.chunk_size)]
+        work = [jobs.CorruptJob((zellig,), tuple(chunk), seconds) for chunk in jobs.chunks(instances, self.options.chunk_size)]
         results = self._run_all(work, f"corrupt {zellig.label}", len(instances))
-        return [corruption for chunk in results for corruption in chunk]
+        return [corruption for chunk in results for corruption in chunk[0]]
 
     def judge(
         self, claude: PerformerSpec, rounds: Sequence[match.Round], seconds_per_pair: float | None
@@ -267,10 +267,10 @@ class RayExecutor:
     def detect(self, zellig: PerformerSpec, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None:
         size = self.options.chunk_size
         work = [
-            jobs.DetectJob(zellig, tuple(texts[i : i + size]), tuple(sources[i : i + size]))
+            jobs.DetectJob((zellig,), tuple(texts[i : i + size]), tuple(sources[i : i + size]))
             for i in range(0, len(texts), size)
         ]
-        results = self._run_all(work)
+        results = [result[0] for result in self._run_all(work)]
         if any(result is None for result in results):
             return None
         return [verdict for chunk in results for verdict in chunk]

@@ -13,11 +13,21 @@ as a scoring Claude's ``judge`` derives them:
   DistilLingEval's length normalisation, end-of-sentence token included) or the sum
   (``convention: sum``);
 - the candidate with the lowest score is judged corrupted; when the lowest score is
-  shared (an exact tie) the Claude abstains and the arena's seeded coin decides.
+  shared (an exact tie) or a score is NaN the Claude abstains and the arena's seeded
+  coin decides.
+
+This is the rule of :mod:`performers.claude.scoring` (the scoring Claudes' ``judge``);
+a Claude that judges otherwise sets ``judges_by_score = False`` and is asked cell by
+cell.  The scores of a pair are those of the chunk it was scored in: a model's
+floating-point results can differ in the last bits with the batch a pair shares, so
+transcripts of a tournament match an ``arena run`` of a scoring Claude to about 1e-5
+in log-probability, while tournaments on any backend match each other exactly (the
+same chunks reach the same code).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 from arena.records import Judgement, Pair, SequenceScore
@@ -30,8 +40,11 @@ def candidate_score(logprob: float, tokens: int, convention: str) -> float:
 
 
 def judgement_from_scores(scores: Sequence[float]) -> Judgement:
-    """The lowest-scored candidate is the corrupted one; an exact tie for lowest abstains."""
+    """The lowest-scored candidate is the corrupted one; an exact tie for lowest (or a
+    NaN score) abstains."""
     values = tuple(float(s) for s in scores)
+    if any(math.isnan(v) for v in values):
+        return Judgement(None, values)
     lowest = min(values)
     if values.count(lowest) > 1:
         return Judgement(None, values)

