@@ -20,6 +20,7 @@ Examples::
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -127,9 +128,13 @@ class CTranslate2Claude(ScoringClaude):
             "class": type(self.tokenizer).__name__, "source_lang": source_lang, "target_lang": target_lang,
             "source_prefix": self.source_prefix,
         }
+        torch = sys.modules.get("torch")
+        torch_threads = torch.get_num_threads() if torch is not None else None
         self.translator = ctranslate2.Translator(
             str(self.model_dir), device=device, compute_type=compute_type, intra_threads=int(threads)
         )
+        if torch is not None and torch.get_num_threads() != torch_threads:
+            torch.set_num_threads(torch_threads)  # creating a Translator resets PyTorch's thread count
         self.forced_prefix = [target_lang] if target_lang else None
         log.info("%s: CTranslate2 %s on %s from %s", self.model_name, compute_type, device, self.model_dir)
 

@@ -390,7 +390,13 @@ class Seq2SeqEngine:
         if requested != "auto":
             return requested
         pairs = [(source, target) for source, targets in PROBE for target in targets]
-        reference = self.reference_logprobs(pairs)
+        try:
+            reference = self.reference_logprobs(pairs)
+        except (IndexError, RuntimeError) as error:
+            raise ValueError(
+                f"{self.name}: a plain forward pass over probe sentences fails ({type(error).__name__}: {error}); "
+                "does the tokenizer belong to the model?"
+            ) from error
         tolerance = 1e-4 if self.dtype_name == "float32" else 5e-2
         for engine in ("prefix", "decoder"):
             try:

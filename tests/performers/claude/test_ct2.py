@@ -1,0 +1,93 @@
+"""``ctranslate2`` / ``toy-en-de-ct2``: exact Marian conversion, agreement with ``hf-seq2seq``."""
+
+from __future__ import annotations
+
+import pytest
+
+from performers.claude.ct2 import CTranslate2Claude
+from performers.claude.toy_en_de import MODEL_DIR
+from performers.claude.toy_en_de_ct2 import ToyEnDeCT2Claude
+from tests.conftest import SHARED
+
+
+@pytest.fixture(scope="module")
+def sample(triples):
+    sources = [s for s, _, _ in triples]
+    return sources + sources, [c for _, c, _ in triples] + [i for _, _, i in triples]
+
+
+@pytest.fixture(scope="module")
+def reference(toy, sample):
+    return toy.score(*sample)
+
+
+@pytest.fixture(scope="module")
+def float32():
+    return ToyEnDeCT2Claude(compute_type="float32", cache=False, progress=False, threads=1)
+
+
+def decisions(scores):
+    half = len(scores) // 2
+    return [scores[i].mean >= scores[half + i].mean for i in range(half)]
+
+
+def test_float32_equals_transformers(float32, sample, reference):
+    got = float32.score(*sample)
+    assert [s.tokens for s in got] == [s.tokens for s in reference]
+    assert [s.logprob for s in got] == pytest.approx([s.logprob for s in reference], abs=2e-4)
+    assert decisions(got) == decisions(reference)
+
+
+def test_greedy_translations_equal_transformers(float32, toy, sample):
+    sources = list(dict.fromkeys(sample[0]))[:6]
+    assert float32.translate(sources, beam=1) == toy.translate(sources, beam=1)
+
+
+def test_int8_agrees_on_decisions(sample, reference):
+    int8 = ToyEnDeCT2Claude(cache=False, progress=False, threads=1)
+    assert int8.compute_type == "int8"
+    got = int8.score(*sample)
+    assert [s.tokens for s in got] == [s.tokens for s in reference]
+    agree = sum(a == b for a, b in zip(decisions(got), decisions(reference)))
+    assert agree / len(decisions(reference)) >= 0.9
+
+
+def test_conversion_is_cached(float32, isolated_cache_dir):
+    assert float32.model_dir.parent == isolated_cache_dir / "ct2"
+    assert (float32.model_dir / "arena-conversion.json").is_file()
+    again = ToyEnDeCT2Claude(compute_type="float32", cache=False, progress=False, threads=1)
+    assert again.model_dir == float32.model_dir
+
+
+def test_stock_conversion_differs_for_this_model(sample, reference):
+    """CTranslate2's own Marian conversion starts the decoder from a zero vector and
+    drops <pad>; the toy model's trained <pad> embedding makes that a different model."""
+    stock = CTranslate2Claude(str(MODEL_DIR), compute_type="float32", exact=False, cache=False, progress=False, threads=1)
+    got = stock.score(sample[0][:5], sample[1][:5])
+    assert max(abs(a.logprob - b.logprob) for a, b in zip(got, reference[:5])) > 0.5
+
+
+def test_ct2_directory_needs_a_tokenizer(toy):
+    directory = SHARED / "models" / "toy-marian-en-de" / "ct2-int8"
+    if not directory.is_dir():
+        pytest.skip("shared toy model not found")
+    with pytest.raises(ValueError, match="pass tokenizer="):
+        CTranslate2Claude(str(directory), cache=False)
+    claude = CTranslate2Claude(str(directory), tokenizer=str(directory.parent / "hf"), cache=False, progress=False, threads=1)
+    scores = claude.score(["Hello."], ["Hallo."])
+    assert scores[0].tokens == toy.score(["Hello."], ["Hallo."])[0].tokens and scores[0].logprob < 0
+
+
+def test_bad_compute_type():
+    with pytest.raises(ValueError, match="compute_type"):
+        ToyEnDeCT2Claude(compute_type="int4")
+
+
+@pytest.mark.parametrize("name", ["marian"])
+def test_tiny_marian_converts_exactly(tiny, name):
+    from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+
+    pairs = (["Hello.", "Two dogs are running."], ["Hallo.", "Zwei Hunde laufen."])
+    hf = HFSeq2SeqClaude(str(tiny(name)), cache=False, progress=False, threads=1).score(*pairs)
+    ct2 = CTranslate2Claude(str(tiny(name)), compute_type="float32", cache=False, progress=False, threads=1).score(*pairs)
+    assert [s.logprob for s in ct2] == pytest.approx([s.logprob for s in hf], abs=1e-4, rel=1e-6)

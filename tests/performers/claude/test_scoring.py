@@ -1,0 +1,161 @@
+"""The scoring Claude base: decisions, deduplication, the cache, resuming after a kill."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.records import Judgement, Pair, SequenceScore
+from performers.claude.score_cache import ScoreCache
+from performers.claude.scoring import decide
+from tests.performers.claude.fake_scorer import FakeScoringClaude, fake_score
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest.mark.parametrize(
+    "scores, expected",
+    [
+        ((-1.0, -2.0), 1),
+        ((-2.0, -1.0), 0),
+        ((-1.0, -1.0), None),  # exact tie: abstain
+        ((-3.0, -1.0, -2.0), 0),
+        ((-1.0, -3.0, -3.0), None),  # the lowest is shared
+        ((-3.0, -1.0, -1.0), 0),  # a tie above the lowest does not matter
+        ((math.nan, -1.0), None),
+        ((-math.inf, -1.0), 0),
+    ],
+)
+def test_decide(scores, expected):
+    assert decide(scores) == expected
+
+
+@pytest.mark.parametrize(
+    "convention, candidates, expected",
+    [
+        ("mean", ("long good", "short bad"), Judgement(1, (-1.0, -1.5))),
+        ("sum", ("long good", "short bad"), Judgement(0, (-6.0, -3.0))),  # sum prefers the short one
+        ("mean", ("short bad", "long good"), Judgement(0, (-1.5, -1.0))),
+        ("mean", ("tie a", "tie b"), Judgement(None, (-1.0, -1.0))),
+        ("sum", ("tie a", "tie b"), Judgement(1, (-2.0, -4.0))),
+        ("mean", ("best", "long good", "short bad"), Judgement(2, (-0.5, -1.0, -1.5))),
+    ],
+)
+def test_judge(convention, candidates, expected):
+    claude = FakeScoringClaude(convention=convention)
+    assert claude.judge([Pair("p", "source", candidates)]) == [expected]
+
+
+def test_judge_nan_abstains():
+    judgement = FakeScoringClaude().judge([Pair("p", "s", ("nan", "best"))])[0]
+    assert judgement.corrupted is None and math.isnan(judgement.scores[0])
+
+
+def test_judge_batches_and_edge_cases():
+    claude = FakeScoringClaude()
+    assert claude.judge([]) == []
+    assert claude.score([], []) == []
+    assert claude.translate([]) == []
+    pairs = [Pair(f"p{i}", "same source", ("long good", "short bad")) for i in range(5)]
+    assert [j.corrupted for j in claude.judge(pairs)] == [1] * 5
+    assert claude.scored == [("same source", "long good"), ("same source", "short bad")]  # deduplicated
+    with pytest.raises(ValueError, match="at least two candidates"):
+        claude.judge([Pair("p", "s", ("only",))])
+
+
+@pytest.mark.parametrize(
+    "sources, targets, error",
+    [
+        (["a"], ["x", "y"], ValueError),
+        (["a", None], ["x", "y"], TypeError),
+        (["a"], [3], TypeError),
+    ],
+)
+def test_score_checks_input(sources, targets, error):
+    with pytest.raises(error):
+        FakeScoringClaude().score(sources, targets)
+
+
+def test_bad_params():
+    with pytest.raises(ValueError, match="convention"):
+        FakeScoringClaude(convention="max")
+    with pytest.raises(ValueError, match="beam"):
+        FakeScoringClaude().translate(["a"], beam=0)
+
+
+def test_scores_in_request_order_with_duplicates():
+    claude = FakeScoringClaude(batch=2)
+    sources = ["s1", "s2", "s1", "s3", "s1"]
+    targets = ["a b", "xyz", "a b", "q", "c"]
+    scores = claude.score(sources, targets)
+    assert scores == [SequenceScore(*fake_score(s, t)) for s, t in zip(sources, targets)]
+    assert len(claude.scored) == 4
+
+
+def test_cache_serves_a_second_run(tmp_path):
+    cache = str(tmp_path / "scores.sqlite")
+    sources, targets = ["s"] * 6, [f"t {i}" for i in range(6)]
+    first = FakeScoringClaude(cache=cache)
+    expected = first.score(sources, targets)
+    second = FakeScoringClaude(cache=cache)
+    assert second.score(sources, targets) == expected
+    assert second.scored == []
+    other_model = FakeScoringClaude(cache=cache, name="other")  # another identity: no reuse
+    other_model.score(sources, targets)
+    assert len(other_model.scored) == 6
+    assert second.translate(["a", "b", "a"], beam=3) == ["a @ beam 3", "b @ beam 3", "a @ beam 3"]
+    third = FakeScoringClaude(cache=cache)
+    assert third.translate(["b", "a"], beam=3) == ["b @ beam 3", "a @ beam 3"]
+    assert third.translated == []
+    third.translate(["a"], beam=4)  # another beam is another request
+    assert third.translated == ["a"]
+
+
+def test_interrupted_run_keeps_finished_batches(tmp_path):
+    """An exception (e.g. Ctrl-C) in the middle still commits what was scored."""
+    cache = str(tmp_path / "scores.sqlite")
+
+    with pytest.raises(KeyboardInterrupt):
+        FakeScoringClaude(cache=cache, batch=3, interrupt_after=1).score(["s"] * 9, [f"t{i}" for i in range(9)])
+    resumed = FakeScoringClaude(cache=cache, batch=3)
+    resumed.score(["s"] * 9, [f"t{i}" for i in range(9)])
+    assert len(resumed.scored) == 6
+
+
+def test_killed_run_resumes_without_rescoring(tmp_path):
+    """SIGKILL half-way; the re-run scores only what was not committed."""
+    cache = tmp_path / "scores.sqlite"
+    count = 200
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    process = subprocess.Popen(
+        [sys.executable, "-c", f"from tests.performers.claude.fake_scorer import main; main({str(cache)!r}, {count})"],
+        cwd=REPO, env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        done = 0
+        while time.monotonic() < deadline and process.poll() is None:
+            if cache.exists():
+                done = ScoreCache(cache).count_scores()
+                if done >= 10:
+                    break
+            time.sleep(0.05)
+        assert process.poll() is None, "the scoring process ended before it could be killed"
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    committed = ScoreCache(cache).count_scores()
+    assert 10 <= committed < count
+    resumed = FakeScoringClaude(cache=str(cache), batch=1)
+    scores = resumed.score([f"s{i}" for i in range(count)], [f"t{i}" for i in range(count)])
+    assert len(resumed.scored) == count - committed
+    assert scores == [SequenceScore(*fake_score(f"s{i}", f"t{i}")) for i in range(count)]

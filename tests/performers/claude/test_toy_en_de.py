@@ -1,0 +1,85 @@
+"""``toy-en-de``: the shipped model, its cache behaviour and the discrepancy workflow."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+from arena.conformance import assert_conforms, check_claude
+from arena.records import Pair
+from performers.claude.toy_en_de import MODEL_DIR, ToyEnDeClaude
+
+SHIPPED = ("config.json", "generation_config.json", "model.safetensors", "source.spm", "target.spm",
+           "tokenizer_config.json", "vocab.json", "card.md")
+
+
+def safetensors_dtypes(path) -> set[str]:
+    with open(path, "rb") as handle:
+        (length,) = struct.unpack("<Q", handle.read(8))
+        header = json.loads(handle.read(length))
+    return {entry["dtype"] for name, entry in header.items() if name != "__metadata__"}
+
+
+def test_shipped_files():
+    for name in SHIPPED:
+        assert (MODEL_DIR / name).is_file(), name
+    weights = MODEL_DIR / "model.safetensors"
+    assert weights.stat().st_size < 20_000_000
+    assert safetensors_dtypes(weights) == {"F16"}
+
+
+def test_loads_as_float32_on_cpu(toy):
+    import torch
+
+    assert {p.dtype for p in toy.backend.model.parameters()} == {torch.float32}
+    assert toy.backend.device == "cpu"
+    assert toy.convention == "mean"
+
+
+def test_conforms(toy, triples):
+    pairs = [Pair(f"p{i}", s, (c, x)) for i, (s, c, x) in enumerate(triples[:8])]
+    assert_conforms(check_claude(toy, pairs), "toy-en-de")
+
+
+def test_prefers_correct_translations(distil_dir):
+    """A weak model, but clearly better than chance on the placeholder test set
+    (the model card reports 89% on its first 300 pairs)."""
+    from arena.formats.distil_lingeval import read_distil_lingeval
+
+    pairs = read_distil_lingeval(distil_dir / "placeholder_ding.mt").pairs[:60]
+    claude = ToyEnDeClaude(cache=False, progress=False)
+    judgements = claude.judge([Pair(str(i), p.source, (p.correct, p.incorrect)) for i, p in enumerate(pairs)])
+    accuracy = sum(j.corrupted == 1 for j in judgements) / len(judgements)
+    assert accuracy >= 0.75
+
+
+def test_second_run_is_served_from_cache(tmp_path, triples, monkeypatch):
+    cache = str(tmp_path / "cache")
+    sources = [s for s, _, _ in triples[:6]]
+    targets = [c for _, c, _ in triples[:6]]
+    first = ToyEnDeClaude(cache=cache, progress=False)
+    scores = first.score(sources, targets)
+    translations = first.translate(sources[:3], beam=2)
+    second = ToyEnDeClaude(cache=cache, progress=False)
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the model was asked again")
+
+    monkeypatch.setattr(second.backend, "token_logprobs", fail)
+    monkeypatch.setattr(second.backend, "translate", fail)
+    assert second.score(sources, targets) == scores
+    assert second.translate(sources[:3], beam=2) == translations
+    float16 = ToyEnDeClaude(cache=cache, progress=False, dtype="bf16")  # another dtype is another cache key
+    assert float16.identity()["dtype"] == "bfloat16"
+    assert float16._cache_model() != second._cache_model()
+
+
+def test_discrepancy_workflow(toy, triples):
+    """translate(distinct sources) then score(sources, 1-bests): the model's own beam
+    output is, on average, more probable than the human reference."""
+    sources = [s for s, _, _ in triples[:8]]
+    one_best = toy.translate(sources, beam=5)
+    assert len(one_best) == len(sources) and all(isinstance(t, str) and t for t in one_best)
+    own = toy.score(sources, one_best)
+    reference = toy.score(sources, [c for _, c, _ in triples[:8]])
+    assert sum(s.mean for s in own) > sum(s.mean for s in reference)
