@@ -30,8 +30,11 @@ def _pyplot():
     return plt
 
 
-def s_matrix(outcomes: Mapping[str, Sequence[Any]], john: str | None = None) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
-    """Zelligs, Claudes and the mean and std over seeds of S (NaN where no rounds)."""
+def s_matrix(
+    outcomes: Mapping[str, Sequence[Any]], john: str | None = None
+) -> tuple[list[str], list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Zelligs, Claudes, and the mean and std over seeds of S (NaN where no rounds) with
+    the number of seeds."""
     per_seed: dict[tuple[str, str, int], list[float]] = defaultdict(list)
     zelligs: dict[str, None] = {}
     for claude, items in outcomes.items():
@@ -43,12 +46,14 @@ def s_matrix(outcomes: Mapping[str, Sequence[Any]], john: str | None = None) -> 
     names = list(zelligs)
     mean = np.full((len(names), len(claudes)), np.nan)
     std = np.full_like(mean, np.nan)
+    seeds = np.zeros(mean.shape, dtype=int)
     for i, zellig in enumerate(names):
         for j, claude in enumerate(claudes):
             values = [float(np.mean(v)) for (z, c, _), v in per_seed.items() if z == zellig and c == claude]
             if values:
                 mean[i, j], std[i, j] = mean_std(values)
-    return names, claudes, mean, std
+                seeds[i, j] = len(values)
+    return names, claudes, mean, std, seeds
 
 
 def s_heatmap(run_dir: Path, path: Path) -> Path:
@@ -66,7 +71,7 @@ def s_heatmap(run_dir: Path, path: Path) -> Path:
     )
     image = None
     for ax, john in zip(axes[0], panels):
-        zelligs, claudes, mean, std = s_matrix(outcomes, john)
+        zelligs, claudes, mean, std, seeds = s_matrix(outcomes, john)
         image = ax.imshow(mean, cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
         ax.set_xticks(range(len(claudes)), [shorten(c, 18) for c in claudes], rotation=30, ha="right")
         ax.set_yticks(range(len(zelligs)), [shorten(z, 24) for z in zelligs])
@@ -75,7 +80,7 @@ def s_heatmap(run_dir: Path, path: Path) -> Path:
             for j in range(len(claudes)):
                 if np.isnan(mean[i, j]):
                     continue
-                text = f"{mean[i, j]:.2f}" + (f"\n±{std[i, j]:.2f}" if std[i, j] > 0 else "")
+                text = f"{mean[i, j]:.2f}" + (f"\n±{std[i, j]:.2f}" if seeds[i, j] > 1 else "")
                 ax.text(j, i, text, ha="center", va="center", fontsize=8, color="black")
         ax.set_xlabel("Claude")
         if john == panels[0]:
@@ -121,6 +126,7 @@ def phenomena_by_reference(rows: Sequence[Mapping[str, Any]], path: Path) -> Pat
                 ax.bar(xs, values, width, yerr=[low, high], capsize=3, label=f"{kind} references",
                        color=KIND_COLOURS.get(kind, "#8c8c8c"))
         ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+        ax.text(len(phenomena) - 0.5, 0.51, "chance", color="grey", fontsize=7, ha="right", va="bottom")
         ax.set_ylim(0, 1.05)
         ax.set_xticks(range(len(phenomena)), phenomena, rotation=20, ha="right")
         ax.set_ylabel("contrastive accuracy" if metric == "accuracy" else "S")

@@ -76,6 +76,8 @@ def start_ray(options: RayOptions | None = None, address: str | None = None, num
             include_dashboard=False,
             logging_level=logging.WARNING,
             configure_logging=True,
+            # keep idle task workers (and the Zelligs they built) alive; killing them
+            # also made Ray 2.60 workers abort noisily on this path
             _system_config={"kill_idle_workers_interval_ms": 0},
         )
     else:
