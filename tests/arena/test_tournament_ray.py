@@ -60,20 +60,22 @@ def test_errors_in_tasks_reach_the_driver(tmp_path, distil_dir, ray_executor):
         run_tournament(experiment, CATALOG, tmp_path / "out", ray_executor, progress=False)
 
 
-def test_killing_a_claude_actor_mid_tournament_changes_nothing(tmp_path, distil_dir, ray_executor):
+@pytest.mark.parametrize("claude", ["SlowClaude", "SlowScorer"])  # judged cell by cell / scored in chunks
+def test_killing_a_claude_actor_mid_tournament_changes_nothing(tmp_path, distil_dir, ray_executor, claude):
     pid_file = tmp_path / "pids.txt"
-    slow = f"[{{name: '{HERE}:SlowClaude', alias: slow, params: {{delay: 0.25, pid_file: '{pid_file}'}}}}, oracle]"
+    slow = f"[{{name: '{HERE}:{claude}', alias: slow, params: {{delay: 0.25, pid_file: '{pid_file}'}}}}, oracle]"
     path = write_config(tmp_path, distil_dir, slow, "discrepancy: false\n", limit=10)
+    overrides = ["ray.chunk_size=4"]
     reference = run_tournament(
-        load_experiment(path, ["claudes.0.params.delay=0", "claudes.0.params.pid_file=''"]), CATALOG,
+        load_experiment(path, [*overrides, "claudes.0.params.delay=0", "claudes.0.params.pid_file=''"]), CATALOG,
         tmp_path / "reference", "in-process", progress=False,
     )
     outcome: dict = {}
 
     def play() -> None:
         try:
-            outcome["result"] = run_tournament(load_experiment(path), CATALOG, tmp_path / "ray", ray_executor,
-                                               progress=False)
+            outcome["result"] = run_tournament(load_experiment(path, overrides), CATALOG, tmp_path / "ray",
+                                               ray_executor, progress=False)
         except BaseException as error:  # noqa: BLE001 - reported below
             outcome["error"] = error
 

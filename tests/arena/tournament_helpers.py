@@ -110,3 +110,21 @@ class BrokenZellig:
         from arena.records import Edit, Variant
 
         return [Variant(instance.id, instance.reference + "!", "broken", (Edit(0, 0, "", "?"),))]
+
+
+class SlowScorer(HashScorer):
+    """The hash scorer, slowly (``delay`` seconds per ``score`` call); writes its process
+    id to ``pid_file`` when built (the kill test's scoring Claude)."""
+
+    version = "1"
+
+    def __init__(self, delay: float = 0.2, pid_file: str = ""):
+        super().__init__()
+        self.delay = delay
+        if pid_file:
+            with open(pid_file, "a", encoding="utf-8") as file:
+                file.write(f"{os.getpid()}\n")
+
+    def score(self, sources: Sequence[str], targets: Sequence[str]) -> list[SequenceScore]:
+        time.sleep(self.delay)
+        return super().score(sources, targets)
