@@ -90,21 +90,19 @@ def models(experiment: Experiment) -> list[Model]:
 
 def validate_tournament(experiment: Experiment, catalog: Catalog) -> dict[str, Any]:
     """Check every performer (and every Claude replica) and its Ray resources without
-    building anything; return the signatures for the manifest."""
+    building anything; return the signatures for the manifest (a replica's under
+    ``"<label> (seed <s>)"`` beside its Claude's)."""
     signatures: dict[str, Any] = validate_experiment(experiment, catalog)
-    replica_signatures: dict[str, dict[str, str]] = {}
     for model in models(experiment):
         where = f"{experiment.source or 'config'}: claudes[{model.claude_index}]"
         if model.replica is not None:
-            replica_signatures.setdefault(model.spec.label, {})[str(model.replica)] = signature(
+            signatures["claudes"][f"{model.spec.label} (seed {model.replica})"] = signature(
                 "claude", model.spec, catalog
             )
         resource_options("claude", model.spec, where)
         actor_count(model.spec, where)
     for index, zellig in enumerate(experiment.zelligs):
         resource_options("zellig", zellig, f"{experiment.source or 'config'}: zelligs[{index}]")
-    if replica_signatures:
-        signatures["claude_replicas"] = replica_signatures
     return signatures
 
 

@@ -182,7 +182,11 @@ def test_model_replicas_vary_the_claude_with_the_seed(tmp_path, distil_dir):
     result = run_tournament(experiment, CATALOG, tmp_path / "replicas", "in-process", progress=False)
     assert set(result.work) == {"nmt#seed1", "nmt#seed2", "nmt#seed3"}
     assert result.scores["over_seeds"][0]["claude"] == "nmt"
-    assert "claude_replicas" in json.loads((result.run_dir / transcripts.MANIFEST).read_text())["signatures"]
+    signatures = json.loads((result.run_dir / transcripts.MANIFEST).read_text())["signatures"]["claudes"]
+    assert signatures["nmt (seed 2)"] == f"{HERE}:HashScorer@1(salt=b)"
+    from arena.summary import format_scores
+
+    assert "claude nmt (seed 3) = " in format_scores(result.scores)
 
     # seed 2 of the replicas is exactly what the replica for seed 2 gives on its own
     single = write_config(tmp_path, distil_dir, f"[{{name: '{HERE}:HashScorer', alias: nmt, params: {{salt: b}}}}]")
