@@ -138,7 +138,6 @@ class RayExecutor:
         self._actor_class = ray.remote(PerformerActor)
         self._task = ray.remote(run_task)
         self._actors: dict[str, list[Any]] = {}
-        self._labels: dict[str, str] = {}
         self._next_actor: dict[str, int] = {}
         self._kinds: dict[str, jobs.ClaudeKind] = {}
         self._held: PerformerSpec | None = None  # the Claude the Executor-protocol path holds
@@ -156,7 +155,6 @@ class RayExecutor:
             self._actors[key] = [
                 self._actor_class.options(**options).remote("claude", spec, self.catalog) for _ in range(count)
             ]
-            self._labels[key] = spec.label
             self._next_actor[key] = 0
         return self._actors[key]
 
