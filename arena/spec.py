@@ -165,7 +165,9 @@ def _replicas(value: Any, where: str) -> dict[int, dict[str, Any]]:
             raise ValueError(f"{where}: replicas key {key!r} is not a seed (an integer)")
         if not isinstance(params, Mapping):
             raise ValueError(f"{where}: replicas.{key} must be a mapping of params")
-        replicas[seed] = dict(params)
+        # ``1`` and ``"1"`` are one seed (a ``--set claudes.0.replicas.1.model=…`` override
+        # adds the string key): later params update earlier ones
+        replicas.setdefault(seed, {}).update(params)
     return replicas
 
 

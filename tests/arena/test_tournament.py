@@ -220,6 +220,18 @@ def test_bad_replicas_are_clear_errors(claude, error):
         experiment_from_dict(data)
 
 
+def test_a_replica_param_can_be_overridden_on_the_command_line(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text(
+        "name: t\njohn: parallel-text\nzellig: replay\nseeds: [1, 2]\n"
+        "claudes: [{name: random, alias: r, replicas: {1: {seed: 11}, 2: {seed: 12}}}]\n",
+        encoding="utf-8",
+    )
+    experiment = load_experiment(path, ["claudes.0.replicas.2.seed=99"])
+    assert experiment.claudes[0].replicas == {1: {"seed": 11}, 2: {"seed": 99}}
+    assert experiment.claudes[0].for_seed(2).params == {"seed": 99}
+
+
 def test_replicas_are_for_claudes_only():
     data = {"name": "t", "john": "parallel-text", "zellig": {"name": "replay", "replicas": {1: {}}}, "claude": "random"}
     with pytest.raises(ValueError, match="replicas are for Claudes"):
