@@ -53,7 +53,7 @@ class CausalLMClaude(ScoringClaude):
         revision: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int = 4096,
+        batch_tokens: int | None = None,
         prefix: str = "",
         separator: str = " ",
         add_bos: bool = True,
@@ -67,9 +67,9 @@ class CausalLMClaude(ScoringClaude):
         import torch
         import transformers
 
-        from performers.claude.seq2seq_engine import DTYPES, resolve_device, torch_dtype
+        from performers.claude.seq2seq_engine import DTYPES, default_batch_tokens, resolve_device, torch_dtype
 
-        if not isinstance(batch_tokens, int) or batch_tokens < 16:
+        if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 16):
             raise ValueError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
         if threads is not None:
             torch.set_num_threads(int(threads))
@@ -79,7 +79,7 @@ class CausalLMClaude(ScoringClaude):
         self.revision = revision
         self.device = resolve_device(device)
         self.dtype_name = DTYPES.get(str(dtype).lower()) or str(dtype)
-        self.batch_tokens = batch_tokens
+        self.batch_tokens = batch_tokens or default_batch_tokens(self.device)
         self.prefix = prefix or ""
         self.separator = separator
         self.add_bos = bool(add_bos)

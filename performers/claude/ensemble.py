@@ -51,7 +51,7 @@ class EnsembleClaude(ScoringClaude):
         revision: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int = 4096,
+        batch_tokens: int | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
@@ -226,7 +226,7 @@ class EnsembleClaude(ScoringClaude):
         for index in order + [None]:
             if index is not None:
                 longest = max([len(encoded[i]) for i in batch] + [len(encoded[index])])
-                if not batch or (len(batch) + 1) * beam * 2 * longest <= member.batch_tokens:
+                if not batch or (len(batch) + 1) * beam * longest <= 2 * member.batch_tokens:
                     batch.append(index)
                     continue
             if batch:

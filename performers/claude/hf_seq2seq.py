@@ -30,7 +30,7 @@ class HFSeq2SeqClaude(ScoringClaude):
     Params: ``model`` (hub name or local directory), ``tokenizer`` (default: the
     model's), ``revision``, ``device`` (``cpu``, ``cuda``, ``cuda:1``, ``auto``),
     ``dtype`` (``fp32``, ``bf16``, ``fp16``), ``batch_tokens`` (token budget per
-    batch), ``source_lang``/``target_lang`` (multilingual models), ``source_prefix``
+    batch; default 1024 on CPU, 8192 on GPU), ``source_lang``/``target_lang`` (multilingual models), ``source_prefix``
     (T5), ``convention`` (``mean`` or ``sum``), ``cache`` (true, false, or a path),
     ``engine`` (``auto``, ``prefix``, ``decoder``, ``forward``; all give the same
     numbers), ``threads`` (CPU threads for torch), ``progress``.
@@ -45,7 +45,7 @@ class HFSeq2SeqClaude(ScoringClaude):
         revision: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int = 4096,
+        batch_tokens: int | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",

@@ -13,8 +13,9 @@ differs in a word or two).  The plan
    decoder's key/value cache — which keeps positions exact for every architecture);
    the decoder runs over the shared prefix once per group, and over each target's
    remaining suffix from the cached keys and values;
-3. sorts groups by length and packs them into batches under a token budget
-   (padded source tokens + shared-prefix tokens + padded suffix tokens).
+3. sorts groups by length (decoder suffix first, then source) and packs them into
+   batches under a token budget (padded source tokens + shared-prefix tokens +
+   padded suffix tokens).
 
 Everything here is pure Python on token-id tuples, so the plan can be tested (and
 reasoned about) without a model.
@@ -167,7 +168,9 @@ def plan_batches(
         buckets.setdefault(group.shared, []).append(group)
     batches: list[Batch] = []
     for shared in sorted(buckets):
-        ordered = sorted(buckets[shared], key=lambda g: (len(g.source_ids), g.longest_suffix))
+        # decoder positions cost about twice an encoder position (self- and cross-attention,
+        # output layer), so batches are made of groups with similar suffix lengths
+        ordered = sorted(buckets[shared], key=lambda g: (g.longest_suffix, len(g.source_ids)))
         current = Batch(shared)
         for group in ordered:
             if current.groups and batch_cost(current.groups + [group], shared) > budget:

@@ -11,19 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-# logits materialised at once, in bytes of float32 (64 MiB)
-DEFAULT_CHUNK_BYTES = 1 << 26
+# logits materialised at once, in bytes of float32: small enough to stay in a CPU's
+# cache between the output layer and the log-partition, large enough for few GPU kernels
+CPU_CHUNK_BYTES = 1 << 23
+GPU_CHUNK_BYTES = 1 << 28
 
 
-def chunk_rows_for(vocabulary: int, chunk_bytes: int = DEFAULT_CHUNK_BYTES) -> int:
+def chunk_rows_for(vocabulary: int, chunk_bytes: int) -> int:
     return max(1, chunk_bytes // (4 * max(1, vocabulary)))
 
 
-def gather_logprobs(hidden, rows, tokens, head: Callable, vocabulary: int, chunk_bytes: int = DEFAULT_CHUNK_BYTES):
+def gather_logprobs(hidden, rows, tokens, head: Callable, vocabulary: int, chunk_bytes: int | None = None):
     """``ln p(tokens[k] | hidden[rows[k]])`` for every request ``k`` (float32 tensor).
 
     ``hidden``: ``[N, d]`` states; ``head``: maps ``[n, d]`` states to ``[n, V]``
-    logits; ``rows``/``tokens``: ``[K]`` long tensors on the same device.
+    logits; ``rows``/``tokens``: ``[K]`` long tensors on the same device;
+    ``chunk_bytes``: float32 logits per chunk (default by device).
     """
     import torch
 
@@ -33,6 +36,8 @@ def gather_logprobs(hidden, rows, tokens, head: Callable, vocabulary: int, chunk
     order = torch.argsort(rows, stable=True)
     sorted_rows = rows[order]
     sorted_tokens = tokens[order]
+    if chunk_bytes is None:
+        chunk_bytes = CPU_CHUNK_BYTES if hidden.device.type == "cpu" else GPU_CHUNK_BYTES
     step = chunk_rows_for(vocabulary, chunk_bytes)
     needed_until = int(sorted_rows[-1]) + 1
     for start in range(0, needed_until, step):

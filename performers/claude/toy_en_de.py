@@ -38,7 +38,7 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
         model: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int = 4096,
+        batch_tokens: int | None = None,
         convention: str = "mean",
         cache: bool | str | None = True,
         engine: str = "auto",
