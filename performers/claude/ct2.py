@@ -20,6 +20,7 @@ Examples::
 from __future__ import annotations
 
 import logging
+import math
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -90,6 +91,7 @@ class CTranslate2Claude(ScoringClaude):
         self.target_lang = target_lang
         self.exact = bool(exact)
         digest_cache = self.cache
+        self.max_positions: int | None = None  # known for conversions from Transformers
         if is_ct2_dir(self.model_name):
             self.model_dir = Path(self.model_name)
             self._model_identity = {"ct2": source_identity(self.model_name, None, ("model.bin", "*.json", "*.txt"),
@@ -111,6 +113,8 @@ class CTranslate2Claude(ScoringClaude):
             self._model_identity = {"converted_from": source, "exact": self.exact,
                                     "stored": stored_precision(compute_type)}
             tokenizer_source = tokenizer or self.model_name
+            self.max_positions = _max_positions(transformers.AutoConfig.from_pretrained(self.model_name,
+                                                                                         revision=revision))
         tokenizer_kwargs: dict[str, Any] = {}
         if source_lang:
             tokenizer_kwargs["src_lang"] = source_lang
@@ -149,6 +153,12 @@ class CTranslate2Claude(ScoringClaude):
     def translation_settings(self) -> Mapping[str, Any]:
         return {"forced_prefix": self.forced_prefix, "length_penalty": 1.0}
 
+    def default_max_length(self) -> int:
+        """256 tokens, or fewer where the model has fewer positions (as hf-seq2seq)."""
+        if self.max_positions is None:
+            return 256
+        return max(1, min(256, self.max_positions - 2))
+
     # -- tokens -----------------------------------------------------------------------
     def _source_tokens(self, sources: Sequence[str]) -> list[list[str]]:
         ids = self.tokenizer([self.source_prefix + s for s in sources])["input_ids"]
@@ -176,6 +186,15 @@ class CTranslate2Claude(ScoringClaude):
         target_tokens = self._target_tokens([target for _, target in pairs])
         order = sorted(range(len(pairs)), key=lambda i: (len(source_tokens[pairs[i][0]]), len(target_tokens[i])))
         offset = 1 if self.forced_prefix else 0
+        if self.max_positions is not None:  # as hf-seq2seq: NaN (and a warning) for what the model cannot score
+            limit = self.max_positions
+            too_long = [i for i in order if max(len(source_tokens[pairs[i][0]]), len(target_tokens[i]) + 1) > limit]
+            if too_long:
+                log.warning("%s: %d of %d pairs exceed the model's %d positions and are scored as NaN (e.g. pair %d)",
+                            self.model_name, len(too_long), len(pairs), limit, too_long[0])
+                yield [(i, math.nan, len(target_tokens[i]) + 1 - offset) for i in too_long]
+                skipped = set(too_long)
+                order = [i for i in order if i not in skipped]
         for start in range(0, len(order), CALL_PAIRS):
             chunk = order[start : start + CALL_PAIRS]
             results = self.translator.score_batch(
@@ -183,6 +202,7 @@ class CTranslate2Claude(ScoringClaude):
                 [target_tokens[i] for i in chunk],
                 max_batch_size=self.batch_tokens,
                 batch_type="tokens",
+                max_input_length=0,  # never truncate silently
                 offset=offset,
             )
             yield [(i, float(sum(result.log_probs)), len(result.log_probs)) for i, result in zip(chunk, results)]
@@ -198,7 +218,7 @@ class CTranslate2Claude(ScoringClaude):
             results = self.translator.translate_batch(
                 [tokens[i] for i in chunk],
                 beam_size=beam,
-                max_decoding_length=max_length or 256,
+                max_decoding_length=max_length or self.default_max_length(),
                 max_batch_size=self.batch_tokens,
                 batch_type="tokens",
                 target_prefix=[self.forced_prefix] * len(chunk) if self.forced_prefix else None,
@@ -208,6 +228,14 @@ class CTranslate2Claude(ScoringClaude):
                 ids = self.tokenizer.convert_tokens_to_ids(result.hypotheses[0])
                 texts.append(self.tokenizer.decode(ids, skip_special_tokens=True).strip())
             yield list(zip(chunk, texts))
+
+
+def _max_positions(config) -> int | None:
+    for key in ("max_position_embeddings", "n_positions", "max_target_positions"):
+        value = getattr(config, key, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
 
 
 def _has_tokenizer(directory: Path) -> bool:

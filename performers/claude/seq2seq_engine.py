@@ -246,8 +246,11 @@ class Seq2SeqEngine:
             encoded.append(((int(start), *labels[:-1]), tuple(labels), first))
         return encoded
 
-    def requests(self, pairs: Sequence[tuple[str, str]]) -> list[SourceGroup]:
-        """Tokenise distinct (source, target) pairs into source groups."""
+    def requests(self, pairs: Sequence[tuple[str, str]],
+                 too_long: list[tuple[int, int]] | None = None) -> list[SourceGroup]:
+        """Tokenise distinct (source, target) pairs into source groups.  A pair longer
+        than the model's positions is a ``ValueError``, or, when ``too_long`` is a
+        list, left out and listed there as ``(index, target tokens)``."""
         sources = list(dict.fromkeys(source for source, _ in pairs))
         source_ids = dict(zip(sources, self.encode_sources(sources)))
         encoded = self.encode_targets([target for _, target in pairs])
@@ -255,10 +258,13 @@ class Seq2SeqEngine:
         for index, ((source, _), (decoder_ids, labels, first)) in enumerate(zip(pairs, encoded)):
             ids = source_ids[source]
             if self.max_positions is not None and max(len(ids), len(decoder_ids)) > self.max_positions:
-                raise ValueError(
-                    f"pair {index}: source has {len(ids)} tokens and target {len(labels)}; {self.name} accepts at most "
-                    f"{self.max_positions} (source: {source[:60]!r}…)"
-                )
+                if too_long is None:
+                    raise ValueError(
+                        f"pair {index}: source has {len(ids)} tokens and target {len(labels)}; {self.name} accepts "
+                        f"at most {self.max_positions} (source: {source[:60]!r}…)"
+                    )
+                too_long.append((index, len(labels) - first))
+                continue
             requests.append(TargetRequest(index, decoder_ids, labels, first))
             owners.append(ids)
         return group_by_source(owners, requests)
@@ -266,8 +272,17 @@ class Seq2SeqEngine:
     # -- scoring --------------------------------------------------------------------
     def token_logprobs(self, pairs: Sequence[tuple[str, str]]) -> Iterator[list[tuple[int, Any]]]:
         """Per batch, ``(index into pairs, float64 numpy array of the scored tokens'
-        log-probabilities)``."""
-        groups = self.requests(pairs)
+        log-probabilities)``.  Pairs longer than the model's positions get NaN
+        log-probabilities (and a warning that counts them): a model cannot score them,
+        and DistilLingEval leaves NaN scores out of its discrepancy."""
+        import numpy as np
+
+        too_long: list[tuple[int, int]] = []
+        groups = self.requests(pairs, too_long)
+        if too_long:
+            log.warning("%s: %d of %d pairs exceed the model's %d positions and are scored as NaN (e.g. pair %d)",
+                        self.name, len(too_long), len(pairs), self.max_positions, too_long[0][0])
+            yield [(index, np.full(tokens, np.nan)) for index, tokens in too_long]
         batches = plan_batches(groups, self.batch_tokens, DEFAULT_QUANTUM, share_prefixes=self.engine == "prefix")
         log.debug("%d pairs, %d sources, %d batches", len(pairs), len(groups), len(batches))
         for batch in batches:

@@ -80,9 +80,16 @@ def test_toy_claude_scores_and_judges(toy, triples, toy_naive):
     assert toy.backend.engine == "prefix"
 
 
-def test_source_too_long(toy):
+def test_too_long_for_the_model_is_nan_and_counted(toy, caplog):
+    import math
+
+    with caplog.at_level(logging.WARNING):
+        scores = toy.score(["word " * 400, "Hello."], ["Wort.", "Hallo."])
+    assert math.isnan(scores[0].logprob) and scores[0].tokens == toy.score(["Word."], ["Wort."])[0].tokens
+    assert not math.isnan(scores[1].logprob)
+    assert "1 of 2 pairs exceed the model's 256 positions" in caplog.text
     with pytest.raises(ValueError, match="accepts at most 256"):
-        toy.score(["word " * 400], ["Wort."])
+        toy.backend.requests([("word " * 400, "Wort.")])
 
 
 @pytest.mark.parametrize("name", sorted(SEQ2SEQ))
