@@ -212,6 +212,14 @@ class CTranslate2Claude(ScoringClaude):
     ) -> Iterator[list[tuple[int, str]]]:
         tokens = self._source_tokens(sources)
         order = sorted(range(len(sources)), key=lambda i: len(tokens[i]))
+        if self.max_positions is not None:
+            unreadable = [i for i in order if len(tokens[i]) > self.max_positions]
+            if unreadable:
+                log.warning("%s: %d of %d sources exceed the model's %d positions; their translation is empty "
+                            "(e.g. source %d)", self.model_name, len(unreadable), len(sources), self.max_positions,
+                            unreadable[0])
+                yield [(i, "") for i in unreadable]
+                order = [i for i in order if len(tokens[i]) <= self.max_positions]
         per_call = max(1, CALL_PAIRS // 8)
         for start in range(0, len(order), per_call):
             chunk = order[start : start + per_call]

@@ -461,6 +461,14 @@ class Seq2SeqEngine:
         max_new = max_length or self.default_max_length()
         encoded = self.encode_sources(sources)
         order = sorted(range(len(sources)), key=lambda i: len(encoded[i]))
+        if self.max_positions is not None:
+            unreadable = [i for i in order if len(encoded[i]) > self.max_positions]
+            if unreadable:
+                log.warning("%s: %d of %d sources exceed the model's %d positions; their translation is empty "
+                            "(e.g. source %d)", self.name, len(unreadable), len(sources), self.max_positions,
+                            unreadable[0])
+                yield [(i, "") for i in unreadable]
+                order = [i for i in order if len(encoded[i]) <= self.max_positions]
         batch: list[int] = []
 
         def run(indices: list[int]) -> list[tuple[int, str]]:

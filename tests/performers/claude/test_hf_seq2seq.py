@@ -90,6 +90,7 @@ def test_too_long_for_the_model_is_nan_and_counted(toy, caplog):
     assert "1 of 2 pairs exceed the model's 256 positions" in caplog.text
     with pytest.raises(ValueError, match="accepts at most 256"):
         toy.backend.requests([("word " * 400, "Wort.")])
+    assert toy.translate(["word " * 400, "Hello."], beam=1)[0] == ""
 
 
 @pytest.mark.parametrize("name", sorted(SEQ2SEQ))
