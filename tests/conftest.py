@@ -12,6 +12,12 @@ SHARED = Path(os.environ.get("ARENA_SHARED", REPO.parent / "shared"))
 DATA = SHARED / "data"
 
 os.environ.setdefault("ARENA_PROGRESS", "0")
+# score caches, CTranslate2 conversions and lexicon caches of a test run live in a
+# fresh directory, so tests neither read nor pollute the user's ~/.cache/arena
+if "ARENA_CACHE_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["ARENA_CACHE_DIR"] = tempfile.mkdtemp(prefix="arena-test-cache-")
 
 
 @pytest.fixture(scope="session")

@@ -28,7 +28,7 @@ PARAMS = {
     ("john", "distil-lingeval"): {"dir": str(DATA / "distil-lingeval" / "placeholder_ding.human"), "limit": 30},
     ("john", "newstest"): {"dir": str(NEWSTEST), "years": [2009], "limit": 30},
     ("claude", "hf-seq2seq"): {"model": str(TOY / "hf")},
-    ("claude", "ctranslate2"): {"model": str(TOY / "ct2-int8")},
+    ("claude", "ctranslate2"): {"model": str(TOY / "ct2-int8"), "tokenizer": str(TOY / "hf")},
 }
 # performers whose conformance is covered by their own tests, because building them
 # needs more than a path (a JSON test set, several models, a spec file)
