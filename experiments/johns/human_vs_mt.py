@@ -15,12 +15,14 @@ the sentences both sets share.  The table goes to stdout, ``OUT/results.md`` and
 ``OUT/results.json``.
 
 Re-running with the same ``--out`` rebuilds the test sets (deterministic: the same
-files) and reuses the finished arena run.
+files) and reuses the finished arena run, whose name carries a digest of the test
+sets' content (a changed Zellig gives new test sets and so a new run).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import sys
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.registry import build
-from arena.spec import PerformerSpec, parse_spec, spec_from_mapping
+from arena.spec import PerformerSpec, spec_from_mapping
 from arena.yamlio import load_yaml
 
 CONFIG_KEYS = ("name", "claude", "seed", "selection", "johns", "zelligs")
@@ -105,7 +107,7 @@ def build_testsets(config: dict[str, Any], out: Path, cap: int | None, progress:
     return entries
 
 
-def play(entries: list[dict[str, Any]], claude: str, out: Path, seed: int, progress: bool) -> dict[str, Any]:
+def play(entries: list[dict[str, Any]], claude: Any, out: Path, seed: int, progress: bool) -> dict[str, Any]:
     """One arena run over every test set (``replay``), human − MT paired per phenomenon."""
     from arena.cli.compare_johns import compare_johns
 
@@ -113,6 +115,12 @@ def play(entries: list[dict[str, Any]], claude: str, out: Path, seed: int, progr
         PerformerSpec("distil-lingeval", {"dir": entry["dir"]}, alias=f"{entry['phenomenon']}.{entry['kind']}")
         for entry in entries
     ]
+    # the run directory is keyed by the config, which names the test sets by path only: a
+    # digest of their content makes a rebuilt, different test set a new run, never a stale one
+    digest = hashlib.sha256()
+    for entry in entries:
+        for name in ("src.en", "tgt.correct.de", "tgt.incorrect.de"):
+            digest.update((Path(entry["dir"]) / name).read_bytes())
     labels = {spec.alias for spec in johns}
     pairs = [
         (f"{p}.human", f"{p}.mt")
@@ -120,8 +128,8 @@ def play(entries: list[dict[str, Any]], claude: str, out: Path, seed: int, progr
         if f"{p}.human" in labels and f"{p}.mt" in labels
     ]
     return compare_johns(
-        johns, PerformerSpec("replay"), parse_spec(claude, where="claude"), out / "runs",
-        name="johns-human-vs-mt", seed=seed, variants_per_instance=1000, progress=progress, pairs=pairs,
+        johns, PerformerSpec("replay"), spec_from_mapping(claude, where="claude"), out / "runs",
+        name=f"johns-human-vs-mt-{digest.hexdigest()[:8]}", seed=seed, variants_per_instance=1000, progress=progress, pairs=pairs,
     )
 
 
