@@ -18,14 +18,47 @@ from arena.records import Instance, Variant
 
 
 class ReplayZellig:
-    """Replays ``Instance.meta["variants"]``; ``phenomena`` keeps only those labels."""
+    """Replays ``Instance.meta["variants"]``; ``phenomena`` keeps only those labels.
+
+    ``detector`` names a Zellig (a SPEC such as ``placeholder-ding``) whose ``detect``
+    this Zellig offers as its own, so that a published test set gets a generative
+    rate: how often the model's own translations show the phenomenon the set tests.
+    """
 
     version = "1"
 
-    def __init__(self, phenomena: list[str] | None = None):
+    def __init__(self, phenomena: list[str] | None = None, detector: str | None = None):
         if phenomena is not None and (not isinstance(phenomena, list) or not all(isinstance(p, str) for p in phenomena)):
             raise TypeError("phenomena must be a list of phenomenon labels")
         self.phenomena = set(phenomena) if phenomena else None
+        self.detector_spec = detector
+        self._detector = None
+        if detector is not None:
+            from arena.registry import validate
+            from arena.spec import parse_spec
+            from performers.catalog import CATALOG
+
+            cls = validate("zellig", parse_spec(detector, where="replay detector"), CATALOG, where="replay detector")
+            if not callable(getattr(cls, "detect", None)):
+                raise ValueError(f"replay detector {detector!r} has no detect() method")
+            # offered only when configured: the arena asks a Zellig for a generative
+            # rate exactly when it has a callable `detect`
+            self.detect = self._detect
+
+    def _detect(self, text: str, source: str | None = None) -> bool:
+        """The ``detector`` Zellig's verdict on ``text``."""
+        if self._detector is None:
+            import inspect
+
+            from arena.registry import build
+            from arena.spec import parse_spec
+            from performers.catalog import CATALOG
+
+            zellig = build("zellig", parse_spec(self.detector_spec), CATALOG, where="replay detector")
+            takes_source = "source" in inspect.signature(zellig.detect).parameters
+            self._detector = (zellig, takes_source)
+        zellig, takes_source = self._detector
+        return bool(zellig.detect(text, source=source) if takes_source else zellig.detect(text))
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         result = []

@@ -86,3 +86,12 @@ def test_distil_lingeval_john_groups_variants(distil_dir):
     assert_conforms(check_zellig(ReplayZellig(), instances), "replay")
     # lines sharing (source, reference) are one instance with several variants
     assert any(len(i.meta["variants"]) > 1 for i in instances)
+
+
+def test_replay_offers_the_detector_it_is_given():
+    assert not hasattr(ReplayZellig(), "detect")
+    zellig = ReplayZellig(detector="placeholder-ding")
+    assert zellig.detect("Die Börse stürzt gegen Ding ins Minus.", source="The stock market falls by the close.")
+    assert not zellig.detect("Die Börse stürzt gegen Geschäftsschluss ins Minus.", source="The market falls.")
+    with pytest.raises(ValueError, match="unknown Zellig 'no-such'"):
+        ReplayZellig(detector="no-such")
