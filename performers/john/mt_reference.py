@@ -24,7 +24,8 @@ Two sources of machine translations:
 (b) ``claude``: a scoring Claude's own ``translate`` (the evaluated model, or a
     teacher), beam ``beam``; translations are cached in the JSON-lines file ``cache``
     (keyed by the Claude's signature, beam and source), so a second build costs
-    nothing and an interrupted one resumes.  The whole base pool is translated.
+    nothing (the Claude is not even built) and an interrupted one resumes.  The whole
+    base pool is translated.
 
 Metadata: ``reference_kind: machine``, ``system`` (the MT system or the Claude's
 label), ``human_reference``, ``reference_length`` (words of the MT reference),
@@ -359,23 +360,28 @@ class MTReferenceJohn:
     def _from_claude(self, base: Sequence[Instance]) -> list[tuple[str, str, dict, str | None]]:
         from arena.progress import progress_bar
         from arena.registry import signature
+        from arena.spec import spec_from_mapping
         from performers.catalog import CATALOG
 
-        spec, claude = build_nested("claude", self.claude_spec, where="mt-reference: claude")
-        if not callable(getattr(claude, "translate", None)):
-            raise ValueError(f"mt-reference: Claude {spec.label} cannot translate (it has no translate method)")
+        spec = spec_from_mapping(self.claude_spec, where="mt-reference: claude")
         cache = TranslationCache(self.cache_path, signature("claude", spec, CATALOG), self.beam)
         todo = list(dict.fromkeys(i.source for i in base if cache.get(i.source) is None))
         logger.info("mt-reference: %d sources to translate with %s (%d cached)", len(todo), spec.label, len(base) - len(todo))
-        with progress_bar(total=len(todo), desc=f"translate {spec.label}", enabled=self.progress) as bar:
-            for start in range(0, len(todo), self.batch_size):
-                chunk = todo[start : start + self.batch_size]
-                translations = claude.translate(chunk, beam=self.beam)
-                if not isinstance(translations, list) or len(translations) != len(chunk):
-                    got = len(translations) if isinstance(translations, list) else type(translations).__name__
-                    raise ValueError(f"mt-reference: Claude {spec.label} returned {got} translations for {len(chunk)} sources")
-                cache.add([(source, normalise(str(text))) for source, text in zip(chunk, translations)])
-                bar.update(len(chunk))
+        if todo:  # the Claude (a model) is only built when something is not cached
+            _, claude = build_nested("claude", spec.to_json(), where="mt-reference: claude")
+            if not callable(getattr(claude, "translate", None)):
+                raise ValueError(f"mt-reference: Claude {spec.label} cannot translate (it has no translate method)")
+            with progress_bar(total=len(todo), desc=f"translate {spec.label}", enabled=self.progress) as bar:
+                for start in range(0, len(todo), self.batch_size):
+                    chunk = todo[start : start + self.batch_size]
+                    translations = claude.translate(chunk, beam=self.beam)
+                    if not isinstance(translations, list) or len(translations) != len(chunk):
+                        got = len(translations) if isinstance(translations, list) else type(translations).__name__
+                        raise ValueError(
+                            f"mt-reference: Claude {spec.label} returned {got} translations for {len(chunk)} sources"
+                        )
+                    cache.add([(source, normalise(str(text))) for source, text in zip(chunk, translations)])
+                    bar.update(len(chunk))
         result = []
         for instance in base:
             translation = cache.get(instance.source) or ""

@@ -179,3 +179,22 @@ def test_real_outputs(data_dir):
     first = instances[0]
     assert first.meta["human_reference"] == "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus."
     assert first.reference != first.meta["human_reference"]
+
+
+@pytest.mark.slow
+def test_toy_model_translations_as_references(tmp_path, monkeypatch):
+    """(b) with a real scoring Claude: the shipped toy model's own beam search."""
+    pytest.importorskip("transformers")
+    newstest(tmp_path, 2009, [("The house is red.", "Das Haus ist rot."), ("Thank you.", "Danke.")])
+    params = {"john": f"newstest:dir={tmp_path},years=2009", "claude": "toy-en-de:cache=false,progress=false",
+              "beam": 2, "cache": str(tmp_path / "toy.jsonl")}
+    instances = list(MTReferenceJohn(**params).instances())
+    assert [i.meta["system"] for i in instances] == ["toy-en-de:cache=False,progress=False"] * 2
+    assert all(i.reference.strip() and i.meta["human_reference"] for i in instances)
+    assert len((tmp_path / "toy.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+
+    def fail(*args, **kwargs):
+        raise AssertionError("a cached build must not build the Claude")
+
+    monkeypatch.setattr("performers.claude.toy_en_de.ToyEnDeClaude.__init__", fail)
+    assert list(MTReferenceJohn(**params).instances()) == instances
