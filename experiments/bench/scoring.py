@@ -84,7 +84,8 @@ def model_flops(model, tokenizer, sources, targets) -> float:
     d = config.d_model
     ffn_e, ffn_d = config.encoder_ffn_dim, config.decoder_ffn_dim
     vocabulary = model.get_output_embeddings().weight.shape[0]
-    source_lengths = {s: len(ids) for s, ids in zip(set(sources), tokenizer(sorted(set(sources)))["input_ids"])}
+    distinct = sorted(set(sources))
+    source_lengths = {s: len(ids) for s, ids in zip(distinct, tokenizer(distinct)["input_ids"])}
     flops = 0.0
     for length in source_lengths.values():  # per layer: 4 d² projections, 2 d ffn, attention 2·L·d
         flops += config.encoder_layers * length * (4 * d * d + 2 * d * ffn_e + 2 * length * d)
