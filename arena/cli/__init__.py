@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 
 # verb modules, in the order `arena --help` lists them
@@ -106,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.verb is None:
         parser.print_help()
         return 2
+    # weight-loading bars of Hugging Face libraries are noise next to arena's own bars
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    if getattr(args, "no_progress", False):
+        os.environ["ARENA_PROGRESS"] = "0"  # performers' bars too
     level = logging.WARNING if args.quiet else logging.DEBUG if args.verbose else logging.INFO
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:

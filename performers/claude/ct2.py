@@ -220,13 +220,21 @@ class CTranslate2Claude(ScoringClaude):
                             unreadable[0])
                 yield [(i, "") for i in unreadable]
                 order = [i for i in order if len(tokens[i]) <= self.max_positions]
+        from performers.claude.scoring import length_cap
+
+        caps = {i: length_cap(len(tokens[i]), self.default_max_length(), max_length) for i in order}
         per_call = max(1, CALL_PAIRS // 8)
-        for start in range(0, len(order), per_call):
-            chunk = order[start : start + per_call]
+        chunks: list[list[int]] = []
+        for i in order:  # sorted by length, so equal caps are neighbours
+            if chunks and len(chunks[-1]) < per_call and caps[chunks[-1][0]] == caps[i]:
+                chunks[-1].append(i)
+            else:
+                chunks.append([i])
+        for chunk in chunks:
             results = self.translator.translate_batch(
                 [tokens[i] for i in chunk],
                 beam_size=beam,
-                max_decoding_length=max_length or self.default_max_length(),
+                max_decoding_length=caps[chunk[0]],
                 max_batch_size=self.batch_tokens,
                 batch_type="tokens",
                 target_prefix=[self.forced_prefix] * len(chunk) if self.forced_prefix else None,

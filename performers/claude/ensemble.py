@@ -218,20 +218,23 @@ class EnsembleClaude(ScoringClaude):
     def _translate_uncached(
         self, sources: Sequence[str], beam: int, max_length: int | None
     ) -> Iterator[list[tuple[int, str]]]:
+        from performers.claude.scoring import length_cap
+
         member = self.members[0]
-        max_new = max_length or member.default_max_length()
         encoded = member.encode_sources(sources)
+        caps = [length_cap(len(tokens), member.default_max_length(), max_length) for tokens in encoded]
         order = sorted(range(len(sources)), key=lambda i: len(encoded[i]))
         batch: list[int] = []
         for index in order + [None]:
             if index is not None:
                 longest = max([len(encoded[i]) for i in batch] + [len(encoded[index])])
-                if not batch or (len(batch) + 1) * beam * longest <= 2 * member.batch_tokens:
+                fits = (len(batch) + 1) * beam * longest <= 2 * member.batch_tokens
+                if not batch or (fits and caps[index] == caps[batch[0]]):
                     batch.append(index)
                     continue
             if batch:
                 with member.torch.inference_mode():
-                    outputs = self._beam_search([encoded[i] for i in batch], beam, max_new)
+                    outputs = self._beam_search([encoded[i] for i in batch], beam, caps[batch[0]])
                 texts = member.tokenizer.batch_decode(outputs, skip_special_tokens=True)
                 yield [(i, text.strip()) for i, text in zip(batch, texts)]
             batch = [index] if index is not None else []

@@ -49,6 +49,30 @@ log = logging.getLogger(__name__)
 CONVENTIONS = ("mean", "sum")
 # what the token accounting above is called in cache keys; bump when it changes
 SCORE_CONVENTION = "ln-prob;eos-scored;forced-prefix-unscored;v1"
+
+# 1-best decoding stops after ``MAX_LEN_A · |source tokens| + MAX_LEN_B`` new tokens
+# (fairseq's max_len_a / max_len_b), rounded up to a multiple of ``LENGTH_BUCKET`` and
+# never past the model's own limit; an explicit ``max_length`` overrides it.  Weak
+# models loop on hard sentences, and without a cap relative to the source every such
+# loop runs (with its whole beam batch) to the model's position limit.  Decoders batch
+# only sources with the same cap, so a sentence's 1-best never depends on which other
+# sentences are translated with it.
+MAX_LEN_A = 2.0
+MAX_LEN_B = 10
+LENGTH_BUCKET = 8
+
+
+def length_cap(source_tokens: int, limit: int, max_length: int | None = None) -> int:
+    """New tokens a 1-best translation of a source of ``source_tokens`` tokens may have."""
+    if max_length is not None:
+        return max_length
+    cap = math.ceil((MAX_LEN_A * source_tokens + MAX_LEN_B) / LENGTH_BUCKET) * LENGTH_BUCKET
+    return max(1, min(limit, cap))
+
+
+def length_settings() -> dict[str, Any]:
+    """The length-cap constants, part of every translation cache key."""
+    return {"max_len_a": MAX_LEN_A, "max_len_b": MAX_LEN_B, "length_bucket": LENGTH_BUCKET}
 # results are committed to the cache at least this often (seconds) while scoring
 COMMIT_SECONDS = 10.0
 
@@ -208,7 +232,7 @@ class ScoringClaude:
         distinct = list(dict.fromkeys(sources))
         results: list[str | None] = [None] * len(distinct)
         model = self._cache_model()
-        settings = {"beam": beam, "max_length": max_length, **self.translation_settings()}
+        settings = {"beam": beam, "max_length": max_length, **length_settings(), **self.translation_settings()}
         if model is not None:
             for index, value in self.cache.get_translations(model, settings, distinct).items():
                 results[index] = value

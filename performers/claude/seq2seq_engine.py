@@ -457,9 +457,11 @@ class Seq2SeqEngine:
     def translate(self, sources: Sequence[str], beam: int, max_length: int | None) -> Iterator[list[tuple[int, str]]]:
         """Beam-search 1-best translations, per batch ``(index, text)``; sources are
         sorted by length and batched under the token budget."""
+        from performers.claude.scoring import length_cap
+
         torch = self.torch
-        max_new = max_length or self.default_max_length()
         encoded = self.encode_sources(sources)
+        caps = [length_cap(len(tokens), self.default_max_length(), max_length) for tokens in encoded]
         order = sorted(range(len(sources)), key=lambda i: len(encoded[i]))
         if self.max_positions is not None:
             unreadable = [i for i in order if len(encoded[i]) > self.max_positions]
@@ -474,7 +476,7 @@ class Seq2SeqEngine:
         def run(indices: list[int]) -> list[tuple[int, str]]:
             ids, mask = pad_batch([encoded[i] for i in indices], self.pad_id, self.device)
             kwargs: dict[str, Any] = {
-                "num_beams": beam, "max_new_tokens": max_new, "do_sample": False, "num_return_sequences": 1,
+                "num_beams": beam, "max_new_tokens": caps[indices[0]], "do_sample": False, "num_return_sequences": 1,
             }
             if self.forced_bos is not None:
                 kwargs["forced_bos_token_id"] = self.forced_bos
@@ -485,8 +487,8 @@ class Seq2SeqEngine:
 
         for index in order:
             longest = max([len(encoded[i]) for i in batch] + [len(encoded[index])])
-            # beam × source length per sentence, within twice the scoring budget
-            if batch and (len(batch) + 1) * beam * longest > 2 * self.batch_tokens:
+            # beam × source length per sentence, within twice the scoring budget; one length cap per batch
+            if batch and ((len(batch) + 1) * beam * longest > 2 * self.batch_tokens or caps[index] != caps[batch[0]]):
                 yield run(batch)
                 batch = []
             batch.append(index)
