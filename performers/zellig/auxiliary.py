@@ -26,9 +26,10 @@ from __future__ import annotations
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
 from performers.german import inflection as inf
-from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
-from performers.german.frequency import frequency_meta, training_counts
+from performers.german.analysis import Analysis, Token, analyze
+from performers.german.frequency import frequency_meta
 from performers.german.syntax import clause_bounds, distance, subject_of
+from performers.zellig.german_base import GermanZellig
 
 PHENOMENON = "auxiliary"
 OTHER = {"haben": "sein", "sein": "haben"}
@@ -66,14 +67,10 @@ def swapped_forms(analysis: Analysis, auxiliary: Token, lemma: str) -> list[str]
     return out
 
 
-class AuxiliaryZellig:
+class AuxiliaryZellig(GermanZellig):
     """Swap *haben* ↔ *sein* as perfect auxiliary (one candidate per new form)."""
 
     version = "1"
-
-    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-        self.counts = training_counts(training_corpus)
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)

@@ -38,9 +38,10 @@ from pathlib import Path
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
 from performers.german import inflection as inf
-from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
-from performers.german.frequency import frequency_meta, training_counts
+from performers.german.analysis import Analysis, Token, analyze
+from performers.german.frequency import frequency_meta
 from performers.german.syntax import NOUNS, NP_INNER, distance, is_quote, np_head
+from performers.zellig.german_base import GermanZellig
 
 PHENOMENON = "hypercorrect_genitive"
 DATA_FILE = Path(__file__).resolve().parents[1] / "german" / "data" / "hypercorrect_genitive.yaml"
@@ -134,15 +135,11 @@ def governed_phrases(analysis: Analysis) -> list[tuple[int, int, int]]:
     return out
 
 
-class HypercorrectGenitiveZellig:
+class HypercorrectGenitiveZellig(GermanZellig):
     """Turn the dative noun phrase after a dative preposition into the genitive (one candidate per
     genitive noun form)."""
 
     version = "1"
-
-    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-        self.counts = training_counts(training_corpus)
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)

@@ -32,9 +32,10 @@ from __future__ import annotations
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
 from performers.german import inflection as inf
-from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
-from performers.german.frequency import frequency_meta, training_counts
+from performers.german.analysis import Analysis, Token, analyze
+from performers.german.frequency import frequency_meta
 from performers.german.syntax import distance, np_head
+from performers.zellig.german_base import GermanZellig
 
 PHENOMENON = "np_agreement"
 DEFINITE = frozenset({"der", "die", "das", "den", "dem", "des"})
@@ -121,14 +122,10 @@ def alternatives(analysis: Analysis, token: Token) -> tuple[int, list[tuple[str,
     return head_index, [(new, cases, gender) for new, (cases, gender) in found.items()]
 
 
-class NpAgreementZellig:
+class NpAgreementZellig(GermanZellig):
     """Break article–noun agreement by changing the article's gender (one candidate per new article)."""
 
     version = "1"
-
-    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-        self.counts = training_counts(training_corpus)
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)

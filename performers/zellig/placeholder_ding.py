@@ -25,8 +25,9 @@ import re
 
 from arena.edits import make_variant
 from arena.records import Instance, Variant
-from performers.german.analysis import DEFAULT_BACKEND, Token, analyze
-from performers.german.frequency import frequency_meta, training_counts
+from performers.german.analysis import Token, analyze
+from performers.german.frequency import frequency_meta
+from performers.zellig.german_base import GermanZellig
 from performers.zellig.spans import replace_token, sentence_initial
 
 PHENOMENON = "placeholder_ding"
@@ -63,14 +64,10 @@ def is_common_noun(token: Token, sentence_initial: bool = False, following: Toke
     return token.pos == "NE" and _common_noun_in_lexicon(word)
 
 
-class PlaceholderDingZellig:
+class PlaceholderDingZellig(GermanZellig):
     """Replace each common noun, one at a time, by *Ding* (one candidate per noun)."""
 
     version = "1"
-
-    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-        self.counts = training_counts(training_corpus)
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)

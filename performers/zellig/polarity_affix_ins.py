@@ -17,22 +17,19 @@ from __future__ import annotations
 
 from arena.edits import make_variant
 from arena.records import Instance, Variant
-from performers.german.analysis import DEFAULT_BACKEND, analyze
-from performers.german.frequency import frequency_meta, training_counts
+from performers.german.analysis import analyze
+from performers.german.frequency import frequency_meta
 from performers.german.negation import add_un
+from performers.zellig.german_base import GermanZellig
 from performers.zellig.spans import replace_token
 
 PHENOMENON = "polarity_affix_ins"
 
 
-class PolarityAffixInsZellig:
+class PolarityAffixInsZellig(GermanZellig):
     """Prefix *un-* to one adjective or noun (one candidate per such word)."""
 
     version = "1"
-
-    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-        self.counts = training_counts(training_corpus)
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)

@@ -20,22 +20,19 @@ from __future__ import annotations
 
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
-from performers.german.analysis import DEFAULT_BACKEND, analyze
-from performers.german.frequency import frequency_meta, training_counts
+from performers.german.analysis import analyze
+from performers.german.frequency import frequency_meta
 from performers.german.syntax import Subject, distance, finite_verbs, subject_of
+from performers.zellig.german_base import GermanZellig
 from performers.zellig.subj_verb_agreement import number_swaps
 
 PHENOMENON = "subj_adequacy"
 
 
-class SubjAdequacyZellig:
+class SubjAdequacyZellig(GermanZellig):
     """Swap the number of verbs whose subject is *sie* (one candidate per new form)."""
 
     version = "1"
-
-    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-        self.counts = training_counts(training_corpus)
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)
