@@ -124,6 +124,20 @@ def _blocks_done(path: Path, expected: dict[str, int], order: Sequence[str]) -> 
     return done
 
 
+def make_manifest(experiment: Experiment, signatures: dict[str, dict[str, str]], **extra: Any) -> dict[str, Any]:
+    """What ``manifest.json`` records: resolved config, signatures, versions, commit."""
+    return {
+        "experiment": experiment.to_json(),
+        "config_file": experiment.source,
+        "config_hash": config_hash(experiment),
+        "signature": run_signature(experiment, signatures),
+        "signatures": signatures,
+        "versions": transcripts.package_versions(),
+        "git_commit": transcripts.git_commit(),
+        **extra,
+    }
+
+
 def run_experiment(
     experiment: Experiment,
     catalog: Catalog,
@@ -143,15 +157,7 @@ def run_experiment(
         return RunResult(run_dir, scores, already_finished=True)
     resumed = run_dir.exists() and (run_dir / transcripts.MANIFEST).exists()
     run_dir.mkdir(parents=True, exist_ok=True)
-    manifest = {
-        "experiment": experiment.to_json(),
-        "config_file": experiment.source,
-        "config_hash": config_hash(experiment),
-        "signature": run_signature(experiment, signatures),
-        "signatures": signatures,
-        "versions": transcripts.package_versions(),
-        "git_commit": transcripts.git_commit(),
-    }
+    manifest = make_manifest(experiment, signatures)
     if resumed:
         previous = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
         if previous.get("experiment") != json.loads(json.dumps(manifest["experiment"])):

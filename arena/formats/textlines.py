@@ -11,9 +11,7 @@ every later line for that reader.  :func:`check_line_text` refuses them.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -73,21 +71,8 @@ def write_lines(path: str | Path, lines: Iterable[str]) -> None:
     write_text_atomic(Path(path), "".join(f"{line}\n" for line in lines))
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes the file private
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    from arena.transcripts import atomic_write_text
+
+    atomic_write_text(Path(path), text)

@@ -32,7 +32,7 @@ from typing import Any
 from arena import match, transcripts
 from arena.config import Experiment
 from arena.registry import Catalog, signature
-from arena.runner import config_hash, load_instances, plan, run_dir_for, run_signature, validate_experiment
+from arena.runner import load_instances, make_manifest, plan, run_dir_for, validate_experiment
 from arena.spec import PerformerSpec
 from arena.tournament import jobs
 from arena.tournament.backends import Backend, InProcessBackend
@@ -172,16 +172,7 @@ def run_tournament(
             run_dir.mkdir(parents=True, exist_ok=True)
             transcripts.atomic_write_json(
                 manifest_path,
-                {
-                    "experiment": experiment.to_json(),
-                    "config_file": experiment.source,
-                    "config_hash": config_hash(experiment),
-                    "signature": run_signature(experiment, signatures),
-                    "signatures": signatures,
-                    "versions": transcripts.package_versions(),
-                    "git_commit": transcripts.git_commit(),
-                    "tournament": {"executor": backend.name, "cells": len(cells)},
-                },
+                make_manifest(experiment, signatures, tournament={"executor": backend.name, "cells": len(cells)}),
             )
         rounds = _rounds(experiment, catalog, run_dir, backend, progress)
         session = _Session(experiment, backend, CellStore(run_dir), rounds, cells, progress)
