@@ -210,17 +210,12 @@ class CTranslate2Claude(ScoringClaude):
     def _translate_uncached(
         self, sources: Sequence[str], beam: int, max_length: int | None
     ) -> Iterator[list[tuple[int, str]]]:
+        from performers.claude.scoring import length_cap, translation_order
+
         tokens = self._source_tokens(sources)
-        order = sorted(range(len(sources)), key=lambda i: len(tokens[i]))
-        if self.max_positions is not None:
-            unreadable = [i for i in order if len(tokens[i]) > self.max_positions]
-            if unreadable:
-                log.warning("%s: %d of %d sources exceed the model's %d positions; their translation is empty "
-                            "(e.g. source %d)", self.model_name, len(unreadable), len(sources), self.max_positions,
-                            unreadable[0])
-                yield [(i, "") for i in unreadable]
-                order = [i for i in order if len(tokens[i]) <= self.max_positions]
-        from performers.claude.scoring import length_cap
+        order, unreadable = translation_order([len(t) for t in tokens], self.max_positions, self.model_name)
+        if unreadable:
+            yield [(i, "") for i in unreadable]
 
         caps = {i: length_cap(len(tokens[i]), self.default_max_length(), max_length) for i in order}
         per_call = max(1, CALL_PAIRS // 8)

@@ -70,6 +70,19 @@ def length_cap(source_tokens: int, limit: int, max_length: int | None = None) ->
     return max(1, min(limit, cap))
 
 
+def translation_order(lengths: Sequence[int], max_positions: int | None, name: str) -> tuple[list[int], list[int]]:
+    """Source indices sorted by length for batching, and the indices of sources longer
+    than the model's positions (translated as ``""``, with one counted warning)."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    if max_positions is None:
+        return order, []
+    unreadable = [i for i in order if lengths[i] > max_positions]
+    if unreadable:
+        log.warning("%s: %d of %d sources exceed the model's %d positions; their translation is empty "
+                    "(e.g. source %d)", name, len(unreadable), len(lengths), max_positions, unreadable[0])
+    return [i for i in order if lengths[i] <= max_positions], unreadable
+
+
 def length_settings() -> dict[str, Any]:
     """The length-cap constants, part of every translation cache key."""
     return {"max_len_a": MAX_LEN_A, "max_len_b": MAX_LEN_B, "length_bucket": LENGTH_BUCKET}

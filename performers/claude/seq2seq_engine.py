@@ -457,20 +457,14 @@ class Seq2SeqEngine:
     def translate(self, sources: Sequence[str], beam: int, max_length: int | None) -> Iterator[list[tuple[int, str]]]:
         """Beam-search 1-best translations, per batch ``(index, text)``; sources are
         sorted by length and batched under the token budget."""
-        from performers.claude.scoring import length_cap
+        from performers.claude.scoring import length_cap, translation_order
 
         torch = self.torch
         encoded = self.encode_sources(sources)
         caps = [length_cap(len(tokens), self.default_max_length(), max_length) for tokens in encoded]
-        order = sorted(range(len(sources)), key=lambda i: len(encoded[i]))
-        if self.max_positions is not None:
-            unreadable = [i for i in order if len(encoded[i]) > self.max_positions]
-            if unreadable:
-                log.warning("%s: %d of %d sources exceed the model's %d positions; their translation is empty "
-                            "(e.g. source %d)", self.name, len(unreadable), len(sources), self.max_positions,
-                            unreadable[0])
-                yield [(i, "") for i in unreadable]
-                order = [i for i in order if len(encoded[i]) <= self.max_positions]
+        order, unreadable = translation_order([len(e) for e in encoded], self.max_positions, self.name)
+        if unreadable:
+            yield [(i, "") for i in unreadable]
         batch: list[int] = []
 
         def run(indices: list[int]) -> list[tuple[int, str]]:

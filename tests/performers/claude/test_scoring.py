@@ -159,3 +159,22 @@ def test_killed_run_resumes_without_rescoring(tmp_path):
     scores = resumed.score([f"s{i}" for i in range(count)], [f"t{i}" for i in range(count)])
     assert len(resumed.scored) == count - committed
     assert scores == [SequenceScore(*fake_score(f"s{i}", f"t{i}")) for i in range(count)]
+
+
+@pytest.mark.parametrize(
+    "source_tokens, limit, max_length, expected",
+    [(10, 254, None, 32), (11, 254, None, 32), (12, 254, None, 40), (200, 254, None, 254), (10, 254, 7, 7), (0, 254, None, 16)],
+)
+def test_length_cap_is_relative_to_the_source(source_tokens, limit, max_length, expected):
+    from performers.claude.scoring import length_cap
+
+    assert length_cap(source_tokens, limit, max_length) == expected
+
+
+def test_translation_order_splits_off_sources_too_long_for_the_model(caplog):
+    from performers.claude.scoring import translation_order
+
+    with caplog.at_level("WARNING"):
+        assert translation_order([5, 300, 2], 256, "m") == ([2, 0], [1])
+    assert "1 of 3 sources exceed the model's 256 positions" in caplog.text
+    assert translation_order([5, 300], None, "m") == ([0, 1], [])
