@@ -21,11 +21,11 @@ alignment to the source.
 
 from __future__ import annotations
 
-from arena.edits import make_variant
-from arena.records import Edit, Instance, Variant
+from arena.records import Instance, Variant
 from performers.german import inflection as inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.syntax import np_head
+from performers.zellig.spans import token_substitutions
 
 PHENOMENON = "polarity_particle_kein_del"
 
@@ -75,9 +75,6 @@ class PolarityParticleKeinDelZellig:
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)
-        variants = []
-        for token in kein_forms(analysis):
-            new = inf.match_case(token.text, token.text[1:].lower())
-            edit = Edit(token.start, token.end, token.text, new)
-            variants.append(make_variant(instance, [edit], PHENOMENON, {"position": token.index, "word": token.text}))
-        return variants
+        return token_substitutions(
+            instance, analysis, kein_forms(analysis), lambda word: inf.match_case(word, word[1:].lower()), PHENOMENON
+        )

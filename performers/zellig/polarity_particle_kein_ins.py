@@ -19,10 +19,10 @@ articles already under negation scope of *nicht* directly before (*nicht ein ein
 
 from __future__ import annotations
 
-from arena.edits import make_variant
-from arena.records import Edit, Instance, Variant
+from arena.records import Instance, Variant
 from performers.german import inflection as inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
+from performers.zellig.spans import token_substitutions
 
 PHENOMENON = "polarity_particle_kein_ins"
 
@@ -53,9 +53,6 @@ class PolarityParticleKeinInsZellig:
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)
-        variants = []
-        for token in ein_articles(analysis):
-            new = inf.match_case(token.text, "k" + token.text.lower())
-            edit = Edit(token.start, token.end, token.text, new)
-            variants.append(make_variant(instance, [edit], PHENOMENON, {"position": token.index, "word": token.text}))
-        return variants
+        return token_substitutions(
+            instance, analysis, ein_articles(analysis), lambda word: inf.match_case(word, "k" + word.lower()), PHENOMENON
+        )
