@@ -86,12 +86,20 @@ def _ensure_builtins() -> None:
         load_plugins(BUILTIN_MODULES)
 
 
-def function(name: str, language: str | None, where: str = "") -> Callable[..., str]:
-    """The function registered for ``{$name(...)}`` in ``language``."""
+def _registered(table: dict, name: str, language: str | None) -> Callable | None:
+    """The entry for ``name`` in ``language``, else the language-independent one."""
     _ensure_builtins()
     for key in ((language, name), (None, name)):
-        if key in _functions:
-            return _functions[key]
+        if key in table:
+            return table[key]
+    return None
+
+
+def function(name: str, language: str | None, where: str = "") -> Callable[..., str]:
+    """The function registered for ``{$name(...)}`` in ``language``."""
+    found = _registered(_functions, name, language)
+    if found is not None:
+        return found
     prefix = f"{where}: " if where else ""
     raise TemplateError(
         f"{prefix}no function {name!r} registered for language {language!r}; register one in Python with "
@@ -102,10 +110,9 @@ def function(name: str, language: str | None, where: str = "") -> Callable[..., 
 
 def dimension_function(name: str, language: str | None, where: str = "") -> Callable[[str], str | None]:
     """The function that computes dimension ``name`` in ``language``."""
-    _ensure_builtins()
-    for key in ((language, name), (None, name)):
-        if key in _dimensions:
-            return _dimensions[key]
+    found = _registered(_dimensions, name, language)
+    if found is not None:
+        return found
     prefix = f"{where}: " if where else ""
     raise TemplateError(
         f"{prefix}dimension {name} is computed but no function is registered for language {language!r}; use "
