@@ -67,10 +67,8 @@ class CausalLMClaude(ScoringClaude):
         import torch
         import transformers
 
-        from performers.claude.seq2seq_engine import DTYPES, default_batch_tokens, resolve_device, torch_dtype
+        from performers.claude.seq2seq_engine import DTYPES, batch_budget, resolve_device, torch_dtype
 
-        if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 16):
-            raise ValueError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
         if threads is not None:
             torch.set_num_threads(int(threads))
         self.torch = torch
@@ -79,7 +77,7 @@ class CausalLMClaude(ScoringClaude):
         self.revision = revision
         self.device = resolve_device(device)
         self.dtype_name = DTYPES.get(str(dtype).lower()) or str(dtype)
-        self.batch_tokens = batch_tokens or default_batch_tokens(self.device)
+        self.batch_tokens = batch_budget(batch_tokens, self.device)
         self.prefix = prefix or ""
         self.separator = separator
         self.add_bos = bool(add_bos)

@@ -77,6 +77,13 @@ def default_batch_tokens(device: str) -> int:
     return 1024 if str(device) == "cpu" else 8192
 
 
+def batch_budget(batch_tokens: int | None, device: str) -> int:
+    """A checked token budget per batch, or the device's default when ``None``."""
+    if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 16):
+        raise ValueError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
+    return batch_tokens or default_batch_tokens(device)
+
+
 def pad_batch(sequences: Sequence[Sequence[int]], pad_id: int, device):
     """Right-padded ``[B, L]`` long tensor and its 0/1 mask."""
     import torch
@@ -122,8 +129,6 @@ class Seq2SeqEngine:
 
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-        if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 16):
-            raise ValueError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
         if threads is not None:
             torch.set_num_threads(int(threads))
         self.torch = torch
@@ -133,7 +138,7 @@ class Seq2SeqEngine:
         self.device = resolve_device(device)
         self.dtype_name = DTYPES.get(str(dtype).lower()) or str(dtype)
         self.dtype = torch_dtype(dtype)
-        self.batch_tokens = batch_tokens or default_batch_tokens(self.device)
+        self.batch_tokens = batch_budget(batch_tokens, self.device)
         self.source_lang = source_lang
         self.target_lang = target_lang
         self.source_prefix = source_prefix or ""
