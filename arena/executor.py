@@ -66,7 +66,10 @@ class InProcessExecutor:
     def judge(
         self, claude: PerformerSpec, rounds: Sequence[match.Round], seconds_per_pair: float | None
     ) -> list[match.JudgementRecord]:
-        return match.judge_rounds(self.performer("claude", claude), claude.label, rounds, seconds_per_pair)
+        return match.judge_rounds(
+            self.performer("claude", claude), claude.label, rounds, seconds_per_pair,
+            sees_source=claude.sees_source, sees_metadata=claude.sees_metadata,
+        )
 
     def can_translate(self, claude: PerformerSpec) -> bool:
         return match.is_scoring(self.performer("claude", claude))

@@ -75,9 +75,12 @@ class Round:
     def judged(self) -> bool:
         return self.status != STATUS_NOT_APPLICABLE
 
-    def pair(self) -> Pair:
+    def pair(self, sees_source: bool = True, sees_metadata: bool = False) -> Pair:
+        """What a Claude is shown: the source unless it judges fluency only (then an
+        empty source), the John's metadata when it may see it."""
         assert self.candidates is not None
-        return Pair(self.id, self.instance.source, self.candidates)
+        source = self.instance.source if sees_source else ""
+        return Pair(self.id, source, self.candidates, dict(self.instance.meta) if sees_metadata else {})
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -258,9 +261,12 @@ def judge_rounds(
     rounds: Sequence[Round],
     seconds_per_pair: float | None = None,
     chunk_size: int = 256,
+    sees_source: bool = True,
+    sees_metadata: bool = False,
 ) -> list[JudgementRecord]:
     """Ask one Claude about every judged round, in one batched call (or in timed chunks
-    when a time budget is set), and resolve ties, abstentions and lateness by coins."""
+    when a time budget is set), and resolve ties, abstentions and lateness by coins.
+    ``sees_source``/``sees_metadata``: the Claude's visibility (:class:`PerformerSpec`)."""
     judged = [r for r in rounds if r.judged]
     asked = [r for r in judged if r.status == STATUS_OK]
     answers: dict[str, tuple[Judgement | None, bool]] = {}
@@ -271,7 +277,7 @@ def judge_rounds(
         if not chunk:
             continue
         started = time.perf_counter()
-        judgements = claude.judge([r.pair() for r in chunk])
+        judgements = claude.judge([r.pair(sees_source, sees_metadata) for r in chunk])
         elapsed = time.perf_counter() - started
         if not isinstance(judgements, list) or len(judgements) != len(chunk):
             got = len(judgements) if isinstance(judgements, list) else type(judgements).__name__

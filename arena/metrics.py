@@ -36,6 +36,8 @@ from arena import transcripts
 from arena.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.stats import bootstrap_ci, mean_std, paired_bootstrap
 
+JOHN_META_PREFIX = "john."  # breakdowns by the John's instance metadata m_n
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -144,9 +146,15 @@ def _meta_bin(field: str):
 
 
 def _meta_value(field: str):
+    """A breakdown key: a variant meta key, or ``john.KEY`` for the John's metadata m_n."""
+    john_key = field.removeprefix(JOHN_META_PREFIX) if field.startswith(JOHN_META_PREFIX) else None
+
     def key(outcome: Outcome) -> str | None:
-        variant = outcome.round.variant
-        value = variant.meta.get(field) if variant is not None else None
+        if john_key is not None:
+            value = outcome.round.instance.meta.get(john_key)
+        else:
+            variant = outcome.round.variant
+            value = variant.meta.get(field) if variant is not None else None
         return None if value is None else str(value)
 
     return key

@@ -116,4 +116,6 @@ def signature(role: str, spec: PerformerSpec, catalog: Catalog) -> str:
     """``name@version(key=value,…)``, as printed with every score."""
     cls = resolve(role, spec.name, catalog)
     inner = ",".join(f"{key}={value}" for key, value in sorted(spec.params.items()))
-    return f"{spec.name}@{version_of(cls)}({inner})"
+    # a Claude's visibility when it is not the default (sees the source, not the metadata)
+    sees = f"[sees:{spec.visibility}]" if spec.sees else ""
+    return f"{spec.name}@{version_of(cls)}({inner}){sees}"

@@ -343,7 +343,7 @@ class _Session:
             keys: set[tuple[str, str]] = set()
             for r in self.groups.get(cell.rounds_key, ()):
                 if r.status == match.STATUS_OK:
-                    keys.update(book.add(r.instance.source, r.candidates or ()))
+                    keys.update(book.add(r.pair(model.spec.sees_source).source, r.candidates or ()))
             missing[cell] = len(keys)
             for key in keys:
                 waiting[key].append(cell)
@@ -357,11 +357,11 @@ class _Session:
                 for cell in waiting.pop(key, ()):
                     missing[cell] -= 1
                     if missing[cell] == 0:
-                        self._judge_from_book(cell, judge)
+                        self._judge_from_book(cell, judge, model.spec)
 
         for cell in todo:
             if missing[cell] == 0:
-                self._judge_from_book(cell, judge)
+                self._judge_from_book(cell, judge, model.spec)
         for sources, targets in book.chunks(self.experiment.ray.chunk_size):
             self.submit(
                 jobs.ScoreJob(model.spec, sources, targets),
@@ -369,8 +369,10 @@ class _Session:
                 model,
             )
 
-    def _judge_from_book(self, cell: Cell, judge: ScoredClaude) -> None:
-        records = match.judge_rounds(judge, cell.claude, self.groups.get(cell.rounds_key, []))
+    def _judge_from_book(self, cell: Cell, judge: ScoredClaude, spec: PerformerSpec) -> None:
+        records = match.judge_rounds(
+            judge, cell.claude, self.groups.get(cell.rounds_key, []), sees_source=spec.sees_source
+        )
         self._finish(cell, [r.to_json() for r in records])
 
     # -- 1-best translations and detectors ------------------------------------------------

@@ -177,7 +177,10 @@ def run_job(performer: Any, job: Job) -> Any:
     if isinstance(job, DescribeJob):
         return describe(performer)
     if isinstance(job, JudgeJob):
-        return match.judge_rounds(performer, job.label, job.rounds, job.seconds_per_pair)
+        return match.judge_rounds(
+            performer, job.label, job.rounds, job.seconds_per_pair,
+            sees_source=job.claude.sees_source, sees_metadata=job.claude.sees_metadata,
+        )
     if isinstance(job, ScoreJob):
         scores = performer.score(list(job.sources), list(job.targets))
         if len(scores) != len(job.targets):
