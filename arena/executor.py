@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from arena import match
-from arena.records import Instance
+from arena.records import Instance, RoundOutcome
 from arena.registry import Catalog, build
+from arena.roles import Observer
 from arena.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
@@ -33,6 +34,10 @@ class Executor(Protocol):
     def detect(self, zellig: PerformerSpec, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None: ...
 
     def can_translate(self, claude: PerformerSpec) -> bool: ...
+
+    def observes(self, claude: PerformerSpec) -> bool: ...
+
+    def observe(self, claude: PerformerSpec, outcomes: Sequence[RoundOutcome]) -> None: ...
 
     def score_convention(self, claude: PerformerSpec) -> str: ...
 
@@ -76,6 +81,12 @@ class InProcessExecutor:
 
     def score_convention(self, claude: PerformerSpec) -> str:
         return str(getattr(self.performer("claude", claude), "convention", "mean"))
+
+    def observes(self, claude: PerformerSpec) -> bool:
+        return isinstance(self.performer("claude", claude), Observer)
+
+    def observe(self, claude: PerformerSpec, outcomes: Sequence[RoundOutcome]) -> None:
+        self.performer("claude", claude).observe(list(outcomes))
 
     def translate_and_score(self, claude: PerformerSpec, sources: Sequence[str], beam: int) -> list[tuple[str, float, int]]:
         performer = self.performer("claude", claude)

@@ -70,6 +70,11 @@ class Round:
     status: str = STATUS_OK
     n_candidates: int = 0
     sample_index: int = 0
+    # in a game (a run with a schedule): the round's phase, its block, and whether the
+    # phase counts toward S; None/True (and not written) in a schedule-less run
+    phase: int | None = None
+    block: int | None = None
+    counts: bool = True
 
     @property
     def judged(self) -> bool:
@@ -95,6 +100,7 @@ class Round:
             "corrupted": self.corrupted,
             "n_candidates": self.n_candidates,
             "sample_index": self.sample_index,
+            **({"phase": self.phase, "block": self.block, "counts": self.counts} if self.phase is not None else {}),
         }
 
     @classmethod
@@ -111,6 +117,9 @@ class Round:
             status=data.get("status", STATUS_OK),
             n_candidates=data.get("n_candidates", 0),
             sample_index=data.get("sample_index", 0),
+            phase=data.get("phase"),
+            block=data.get("block"),
+            counts=bool(data.get("counts", True)),
         )
 
 
@@ -202,8 +211,13 @@ def plan_rounds(
     john: str,
     zellig: str,
     variants_per_instance: int = 1,
+    choose: Callable[[Instance, Sequence[Variant], random.Random], int] | None = None,
 ) -> list[Round]:
-    """Sample up to k variants per instance and an order for each; deterministic."""
+    """Sample up to k variants per instance and an order for each; deterministic.
+
+    ``choose`` (a :class:`~arena.roles.Chooser` Zellig's method) picks the variants
+    instead of the uniform draw, one at a time among those not yet offered, with the
+    round's RNG."""
     rounds: list[Round] = []
     for corruption in corruptions:
         instance = corruption.instance
@@ -222,7 +236,10 @@ def plan_rounds(
             rounds.append(Round(f"{base}|-", seed, john, zellig, instance, None, None, None, STATUS_NOT_APPLICABLE))
             continue
         count = min(variants_per_instance, len(corruption.variants))
-        chosen = rng.sample(range(len(corruption.variants)), count)
+        if choose is None:
+            chosen = rng.sample(range(len(corruption.variants)), count)
+        else:
+            chosen = _chosen(choose, instance, corruption.variants, count, rng, zellig)
         for sample_index, variant_index in enumerate(chosen):
             variant = corruption.variants[variant_index]
             corrupted = rng.randrange(2)
@@ -234,6 +251,27 @@ def plan_rounds(
                 )
             )
     return rounds
+
+
+def _chosen(
+    choose: Callable[[Instance, Sequence[Variant], random.Random], int],
+    instance: Instance,
+    variants: Sequence[Variant],
+    count: int,
+    rng: random.Random,
+    zellig: str,
+) -> list[int]:
+    """Indices of ``count`` variants picked one by one by a choosing Zellig."""
+    remaining = list(range(len(variants)))
+    chosen = []
+    for _ in range(count):
+        index = choose(instance, [variants[i] for i in remaining], rng)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(remaining):
+            raise ValueError(
+                f"Zellig {zellig} chose {index!r} for {instance.id}; expected an index below {len(remaining)}"
+            )
+        chosen.append(remaining.pop(index))
+    return chosen
 
 
 def _resolve(round_: Round, claude: str, judgement: Judgement | None, late: bool) -> JudgementRecord:

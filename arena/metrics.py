@@ -35,6 +35,7 @@ import numpy as np
 from arena import transcripts
 from arena.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.stats import bootstrap_ci, mean_std, paired_bootstrap
+from arena.timeline import timeline
 
 JOHN_META_PREFIX = "john."  # breakdowns by the John's instance metadata m_n
 
@@ -212,7 +213,9 @@ def compute_scores(run_dir: Path) -> dict[str, Any]:
     """Derive ``scores.json`` from a run directory's transcripts."""
     manifest, rounds, judgements, one_bests = read_run(Path(run_dir))
     experiment = manifest["experiment"]
-    scores = score_transcripts(experiment, rounds, judgements, one_bests, manifest.get("signature", ""))
+    scores = score_transcripts(
+        experiment, rounds, judgements, one_bests, manifest.get("signature", ""), manifest.get("game")
+    )
     scores["signatures"] = manifest.get("signatures", {})
     return scores
 
@@ -223,7 +226,11 @@ def score_transcripts(
     judgements: Sequence[JudgementRecord],
     one_bests: Sequence[OneBest],
     signature: str = "",
+    game: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """Scores of a run.  In a game (``game``: the schedule the run played, see
+    :mod:`arena.game`) S and everything else count only rounds of phases that count
+    toward S, and each cell gets a ``timeline`` of all its played rounds."""
     from arena import bins
 
     ties = experiment.get("contrastive_ties", "wrong")
@@ -237,9 +244,12 @@ def score_transcripts(
     for r in rounds:
         rounds_by_cell[r.john, r.zellig, r.seed].append(r)
     outcomes_by_cell: dict[tuple[str, str, str, int], list[Outcome]] = defaultdict(list)
+    played_by_cell: dict[tuple[str, str, str, int], list[Outcome]] = defaultdict(list)
     for claude, items in outcomes.items():
         for o in items:
-            outcomes_by_cell[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
+            played_by_cell[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
+            if o.round.counts:  # observation phases of a game do not count toward S
+                outcomes_by_cell[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
 
     cells = []
     for (john, zellig, seed), cell_rounds in rounds_by_cell.items():
@@ -261,6 +271,13 @@ def score_transcripts(
                 entry["by_frequency"] = by_frequency
             if experiment.get("breakdowns"):
                 entry["by_meta"] = {key: breakdown(cell, _meta_value(key), ties) for key in experiment["breakdowns"]}
+            if game is not None:
+                played = played_by_cell.get((john, zellig, claude, seed), [])
+                entry["observation_rounds"] = len(played) - len(cell)
+                entry["timeline"] = timeline(
+                    [(o.round.instance.id, float(o.judgement.correct), o.round.phase, o.round.counts) for o in played],
+                    int(game["window"]), float(game["epsilon"]), samples,
+                )
             cells.append(entry)
     return {
         "signature": signature,

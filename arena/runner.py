@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena import match, transcripts
+from arena import game, match, transcripts
 from arena.config import Experiment
 from arena.executor import Executor, InProcessExecutor
 from arena.records import Instance
@@ -157,7 +157,9 @@ def run_experiment(
         return RunResult(run_dir, scores, already_finished=True)
     resumed = run_dir.exists() and (run_dir / transcripts.MANIFEST).exists()
     run_dir.mkdir(parents=True, exist_ok=True)
-    manifest = make_manifest(experiment, signatures)
+    schedule = game.schedule_of(experiment, catalog)
+    extra = {"game": schedule.to_json()} if schedule is not None else {}
+    manifest = make_manifest(experiment, signatures, **extra)
     if resumed:
         previous = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
         if previous.get("experiment") != json.loads(json.dumps(manifest["experiment"])):
@@ -169,8 +171,12 @@ def run_experiment(
     own_executor = executor is None
     executor = executor or InProcessExecutor(catalog, progress=progress)
     try:
-        rounds = _rounds(experiment, catalog, run_dir, executor, progress)
-        _judge_all(experiment, run_dir, rounds, executor)
+        if schedule is None:
+            rounds = _rounds(experiment, catalog, run_dir, executor, progress)
+            _judge_all(experiment, run_dir, rounds, executor)
+        else:  # a game: rounds played in blocks, performers observe (arena/game.py)
+            game.Game(experiment, schedule, catalog, run_dir, executor, progress).play()
+            rounds = [match.Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
         _one_best_all(experiment, run_dir, rounds, executor)
     finally:
         if own_executor:
@@ -208,7 +214,8 @@ def _one_best_all(experiment: Experiment, run_dir: Path, rounds: list[match.Roun
     if not experiment.discrepancy:
         return
     sources = list(dict.fromkeys(r.instance.source for r in rounds if r.status == match.STATUS_OK))
-    scoring = [spec for spec in experiment.claudes if executor.can_translate(spec)]
+    # a Claude that judges fluency (no source) has no comparable 1-best score
+    scoring = [spec for spec in experiment.claudes if spec.sees_source and executor.can_translate(spec)]
     labels = [spec.label for spec in scoring]
     done = _blocks_done(path, {label: len(sources) for label in labels}, labels)
     for spec in scoring:

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena import match
-from arena.records import Instance
+from arena.records import Instance, RoundOutcome
 from arena.registry import Catalog, build
+from arena.roles import Observer
 from arena.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
@@ -124,7 +125,21 @@ class TranslateJob:
         return self.claude
 
 
-Job = CorruptJob | DetectJob | DescribeJob | JudgeJob | ScoreJob | TranslateJob
+@dataclass(frozen=True)
+class ObserveJob:
+    """Hand an observing Claude what it may see of a block of a game (``observe``)."""
+
+    claude: PerformerSpec
+    outcomes: tuple[RoundOutcome, ...]
+
+    role = "claude"
+
+    @property
+    def spec(self) -> PerformerSpec:
+        return self.claude
+
+
+Job = CorruptJob | DetectJob | DescribeJob | JudgeJob | ScoreJob | TranslateJob | ObserveJob
 
 
 @dataclass(frozen=True)
@@ -140,6 +155,7 @@ class ClaudeKind:
     scores: bool
     translates: bool
     convention: str = "mean"
+    observes: bool = False  # it learns from outcomes during a game (arena.roles.Observer)
 
 
 def spec_key(role: str, spec: PerformerSpec) -> str:
@@ -152,7 +168,10 @@ def describe(performer: Any) -> ClaudeKind:
     scores = callable(getattr(performer, "score", None)) and convention in CONVENTIONS
     # a Claude may opt out of judgement-from-scores (e.g. a calibrated judge)
     scores = scores and bool(getattr(performer, "judges_by_score", True))
-    return ClaudeKind(scores=scores, translates=match.is_scoring(performer), convention=convention)
+    return ClaudeKind(
+        scores=scores, translates=match.is_scoring(performer), convention=convention,
+        observes=isinstance(performer, Observer),
+    )
 
 
 def detect_all(zellig: Any, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None:
@@ -176,6 +195,9 @@ def run_job(performer: Any, job: Job) -> Any:
     """Run one Claude job on a built Claude."""
     if isinstance(job, DescribeJob):
         return describe(performer)
+    if isinstance(job, ObserveJob):
+        performer.observe(list(job.outcomes))
+        return None
     if isinstance(job, JudgeJob):
         return match.judge_rounds(
             performer, job.label, job.rounds, job.seconds_per_pair,

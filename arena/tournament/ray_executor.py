@@ -33,7 +33,7 @@ from typing import Any
 
 from arena import match
 from arena.config import Experiment, RayOptions
-from arena.records import Instance
+from arena.records import Instance, RoundOutcome
 from arena.registry import Catalog
 from arena.spec import PerformerSpec
 from arena.tournament import jobs
@@ -283,6 +283,14 @@ class RayExecutor:
 
     def can_translate(self, claude: PerformerSpec) -> bool:
         return self.kind(claude).translates
+
+    def observes(self, claude: PerformerSpec) -> bool:
+        return self.kind(claude).observes
+
+    def observe(self, claude: PerformerSpec, outcomes: Sequence[RoundOutcome]) -> None:
+        if len(self.actors(claude)) > 1:
+            raise ValueError(f"Claude {claude.label} observes (it learns during the game): give it one actor, not resources.actors > 1")
+        self._run_all([jobs.ObserveJob(claude, tuple(outcomes))])
 
     def score_convention(self, claude: PerformerSpec) -> str:
         return self.kind(claude).convention
