@@ -64,6 +64,41 @@ def schedule_of(experiment: Experiment, catalog: Catalog) -> Schedule | None:
     return None
 
 
+def collusion(experiment: Experiment) -> list[dict[str, str]]:
+    """Zelligs that consult a Claude under test (Smith 2012, §8): a performer spec
+    anywhere in a Zellig's params (e.g. ``model-guided``'s ``model``) with the name and
+    params of one of the experiment's Claudes.  Recorded in the manifest."""
+    from arena.spec import spec_from_mapping
+
+    claudes = {(c.name, json.dumps(dict(c.params), sort_keys=True, default=str)): c.label for c in experiment.claudes}
+    found = []
+
+    def walk(value: Any, where: str, zellig: str) -> None:
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, f"{where}.{index}", zellig)
+            return
+        if isinstance(value, str) or (isinstance(value, dict) and "name" in value):
+            try:
+                spec = spec_from_mapping(value, where=where)
+            except (TypeError, ValueError):
+                return
+            key = (spec.name, json.dumps(dict(spec.params), sort_keys=True, default=str))
+            if key in claudes:
+                found.append({"zellig": zellig, "claude": claudes[key], "param": where})
+            walk(dict(spec.params), where, zellig)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, f"{where}.{key}" if where else str(key), zellig)
+
+    for zellig in experiment.zelligs:
+        walk(dict(zellig.params), "", zellig.label)
+    for entry in found:
+        logger.warning("collusion: Zellig %s consults Claude %s under test (params.%s)",
+                       entry["zellig"], entry["claude"], entry["param"])
+    return found
+
+
 def shown(
     role: str,
     label: str,
@@ -175,8 +210,9 @@ class Game:
             for spec in self.experiment.zelligs
         }
         self.johns = {}
-        for spec in self.observing_claudes:
-            self.executor.release(spec)
+        if seed != self.experiment.seeds[0]:
+            for spec in self.observing_claudes:
+                self.executor.release(spec)
 
     def _observe(self, role: str, spec: PerformerSpec, outcomes: Sequence[RoundOutcome]) -> None:
         if role == "claude":

@@ -237,7 +237,7 @@ def phenomenon_accuracy(
 def load(run_dir: Path) -> tuple[dict[str, Any], dict[str, list[Outcome]], list[Any]]:
     """A run's experiment, outcomes per Claude (config order) and rounds."""
     manifest, rounds, judgements, one_bests = metrics.read_run(Path(run_dir))
-    outcomes = metrics.join(rounds, judgements, one_bests)
+    outcomes = metrics.join(rounds, judgements, one_bests, counted_only=True)
     return manifest, dict(outcomes), rounds
 
 
@@ -324,4 +324,20 @@ def write_report(run_dir: Path, plots: bool = True) -> dict[str, Path]:
         paths["s_heatmap"] = plotting.s_heatmap(run_dir, directory / "s_zellig_claude.png")
         if boards["phenomena"]:
             paths["phenomena"] = plotting.phenomena_by_reference(boards["phenomena"], directory / "phenomena_human_vs_mt.png")
+        curves = game_curves(json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8")))
+        if curves:  # a game: S over rounds and its convergence
+            paths["timeline"] = plotting.timeline(curves, directory / "timeline.png")
+            paths["convergence"] = plotting.convergence(curves, directory / "convergence.png")
     return paths
+
+
+def game_curves(scores: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Mapping[str, Any]]]:
+    """``(label, timeline)`` of every cell of a game's ``scores.json`` (none for a
+    schedule-less run); the label names what differs between cells."""
+    cells = [cell for cell in scores.get("cells", []) if cell.get("timeline")]
+    varying = [key for key in ("john", "zellig", "claude", "seed") if len({str(c[key]) for c in cells}) > 1]
+    return [
+        (prefix + (" ".join(shorten(str(cell[key]), 24) for key in varying) or shorten(str(cell["claude"]), 24)),
+         cell["timeline"])
+        for cell in cells
+    ]

@@ -158,7 +158,10 @@ def run_experiment(
     resumed = run_dir.exists() and (run_dir / transcripts.MANIFEST).exists()
     run_dir.mkdir(parents=True, exist_ok=True)
     schedule = game.schedule_of(experiment, catalog)
-    extra = {"game": schedule.to_json()} if schedule is not None else {}
+    extra: dict[str, Any] = {"game": schedule.to_json()} if schedule is not None else {}
+    colluding = game.collusion(experiment)
+    if colluding:
+        extra["collusion"] = colluding
     manifest = make_manifest(experiment, signatures, **extra)
     if resumed:
         previous = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
