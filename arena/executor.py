@@ -35,6 +35,8 @@ class Executor(Protocol):
 
     def can_translate(self, claude: PerformerSpec) -> bool: ...
 
+    def keep_claudes(self) -> None: ...
+
     def observes(self, claude: PerformerSpec) -> bool: ...
 
     def observe(self, claude: PerformerSpec, outcomes: Sequence[RoundOutcome]) -> None: ...
@@ -81,6 +83,9 @@ class InProcessExecutor:
 
     def score_convention(self, claude: PerformerSpec) -> str:
         return str(getattr(self.performer("claude", claude), "convention", "mean"))
+
+    def keep_claudes(self) -> None:
+        """Every Claude stays built until released (it does already in process)."""
 
     def observes(self, claude: PerformerSpec) -> bool:
         return isinstance(self.performer("claude", claude), Observer)

@@ -240,6 +240,7 @@ class Game:
         done: dict[tuple[int, str], list[dict[str, Any]]] = {}
         for block in committed:
             done.setdefault((block["seed"], block["john"]), []).append(block)
+        self.executor.keep_claudes()
         self.observing_claudes = [spec for spec in self.experiment.claudes if self.executor.observes(spec)]
         total = self.experiment.max_instances
         with progress_bar(total=None, desc="game rounds", enabled=self.progress, unit="round") as bar:

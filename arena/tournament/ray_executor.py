@@ -141,6 +141,7 @@ class RayExecutor:
         self._next_actor: dict[str, int] = {}
         self._kinds: dict[str, jobs.ClaudeKind] = {}
         self._held: PerformerSpec | None = None  # the Claude the Executor-protocol path holds
+        self._keep_claudes = False  # a game: every Claude stays up (observers keep their state)
         self._closed = False
 
     # -- backend interface (arena.tournament.engine) ------------------------------------
@@ -228,6 +229,8 @@ class RayExecutor:
         from arena.progress import progress_bar
 
         for job in work:
+            if self._keep_claudes:
+                break
             if job.role == "claude" and (self._held is None or job.spec != self._held):
                 if self._held is not None:
                     self.release(self._held)
@@ -283,6 +286,11 @@ class RayExecutor:
 
     def can_translate(self, claude: PerformerSpec) -> bool:
         return self.kind(claude).translates
+
+    def keep_claudes(self) -> None:
+        """Keep every Claude's actors up until released (a game interleaves the
+        Claudes block by block, and an observing Claude's state lives in its actor)."""
+        self._keep_claudes = True
 
     def observes(self, claude: PerformerSpec) -> bool:
         return self.kind(claude).observes

@@ -23,7 +23,7 @@ HERE = "tests.arena.game_helpers"
 FILES = ("rounds.jsonl", "judgements.jsonl", "observations.jsonl", "blocks.jsonl", "onebest.jsonl", "scores.json")
 
 
-def game_config(tmp_path: Path, data: Path, schedule: str | None = None) -> Path:
+def game_config(tmp_path: Path, data: Path, schedule: str | None = None, limit: int = 30, seeds: str = "[1, 2]") -> Path:
     newstest = data / "wmt" / "newstest"
     path = tmp_path / "game.yaml"
     path.write_text(
@@ -31,7 +31,7 @@ def game_config(tmp_path: Path, data: Path, schedule: str | None = None) -> Path
 johns:
   - name: adaptive
     alias: news
-    params: {{john: {{name: newstest, params: {{dir: {newstest}, years: [2009, 2010], limit: 30}}}}, key: origin}}
+    params: {{john: {{name: newstest, params: {{dir: {newstest}, years: [2009, 2010], limit: {limit}}}}}, key: origin}}
 zelligs:
   - {{name: adaptive, alias: mix, params: {{zelligs: [placeholder-ding, clause-omission]}}}}
   - {{name: placeholder-ding, alias: ding}}
@@ -39,7 +39,7 @@ claudes:
   - {{name: '{HERE}:SideLearner', alias: side}}
   - {{name: learned, alias: learned, params: {{claude: 'tests.arena.tournament_helpers:HashScorer', min_examples: 4}}}}
   - random
-seeds: [1, 2]
+seeds: {seeds}
 bootstrap_samples: 50
 schedule:
 {schedule or '''  block_size: 8
