@@ -11,8 +11,8 @@ import pytest
 
 from arena import transcripts
 from arena.config import load_experiment
+from arena.engine import run as run_engine
 from arena.records import Judgement
-from arena.runner import run_experiment
 from performers.catalog import CATALOG
 
 HERE = "tests.arena.test_runner"
@@ -78,7 +78,7 @@ bootstrap_samples: 200
 
 
 def run(path: Path, out: Path, overrides=()):
-    return run_experiment(load_experiment(path, overrides), CATALOG, out, progress=False)
+    return run_engine(load_experiment(path, overrides), CATALOG, out, progress=False)
 
 
 def transcript_bytes(run_dir: Path) -> dict[str, bytes]:
