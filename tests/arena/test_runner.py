@@ -165,6 +165,7 @@ def test_bad_input_names_file_and_line(tmp_path):
     path.write_text(f"name: t\njohn: {{name: distil-lingeval, params: {{dir: {directory}}}}}\nzellig: replay\nclaude: oracle\n")
     with pytest.raises(ValueError, match=r"tgt.correct.de:2: empty line"):
         run(path, tmp_path / "out")
+    assert list((tmp_path / "out").iterdir()) == []  # a failed run leaves no run directory behind
     (directory / "tgt.correct.de").write_text("A\nB\nC\n")
     with pytest.raises(ValueError, match=r"tgt.correct.de.*line counts"):
         run(path, tmp_path / "out2")
