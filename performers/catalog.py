@@ -44,6 +44,7 @@ CLAUDES: dict[str, str] = {
     "oracle": "performers.claude.oracle:OracleClaude",
     "hf-seq2seq": "performers.claude.hf_seq2seq:HFSeq2SeqClaude",
     "ctranslate2": "performers.claude.ct2:CTranslate2Claude",
+    "fairseq": "performers.claude.fairseq:FairseqClaude",
     "toy-en-de": "performers.claude.toy_en_de:ToyEnDeClaude",
     "toy-en-de-ct2": "performers.claude.toy_en_de_ct2:ToyEnDeCT2Claude",
     "causal-lm": "performers.claude.causal_lm:CausalLMClaude",
