@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from arena.conformance import assert_conforms, check_claude
 from arena.records import Pair
 
 D, FFN, LAYERS, HEADS = 16, 32, 2, 2
@@ -155,8 +156,8 @@ def test_claude_scores_equal_the_mapped_model_on_fairseq_ids(checkpoint):
                            decoder_input_ids=torch.tensor([[2, *target_ids[:-1]]])).logits[0]
         expected = logits.log_softmax(-1).gather(1, torch.tensor(target_ids)[:, None]).sum().item()
         assert score.tokens == len(target_ids) and abs(score.logprob - expected) < 1e-4
-    judgements = claude.judge([Pair("p1", "the teacher .", ("der Lehrer .", "Lehrer der ."))])
-    assert len(judgements) == 1 and judgements[0].corrupted in (0, 1, None)
+    pairs = [Pair("p1", "the teacher .", ("der Lehrer .", "Lehrer der .")), Pair("p2", "good", ("gut", "Tuer"))]
+    assert_conforms(check_claude(claude, pairs), "claude fairseq")
 
 
 def test_tied_output_projection(tmp_path, monkeypatch):
