@@ -1,27 +1,29 @@
 """The adversarial game (Smith 2012, §7): rounds played in order, in blocks, with
 performers that observe the outcomes and adapt.
 
-A run with a ``schedule:`` (:mod:`arena.schedule`) is played per seed and John as a
-sequence of blocks.  Each block:
+A run with a ``schedule:`` (:mod:`arena.schedule`) is played by the one engine
+(:mod:`arena.engine`) per seed and John as a sequence of blocks, one engine wave each:
 
-1. takes the next ``block_size`` instances from the John (a John's ``instances()`` is
+1. take the next ``block_size`` instances from the John (a John's ``instances()`` is
    consumed block by block, so a John that observes can change what it yields next);
-2. has every Zellig corrupt them (pure, batched, on any backend) and plans the rounds
-   with the round's own RNG, letting a :class:`~arena.roles.Chooser` Zellig pick the
-   candidate to offer;
-3. has every Claude judge the block's rounds in one batched call;
-4. hands every :class:`~arena.roles.Observer` what the schedule lets it see of the
-   block's rounds (:func:`shown`) and writes what it was shown to
-   ``observations.jsonl``;
-5. appends the block to ``rounds.jsonl`` and ``judgements.jsonl`` and commits it with
-   a line in ``blocks.jsonl``.
+2. every Zellig corrupts them (the engine's chunked jobs: pure, on any backend); the
+   rounds are planned with each round's own RNG, a :class:`~arena.roles.Chooser`
+   Zellig picking the candidate it offers;
+3. every Claude judges the block as one engine wave (deduplicated, batched scoring;
+   one cell file per Claude under ``cells/``);
+4. every :class:`~arena.roles.Observer` is handed what the schedule lets it see of the
+   block (:func:`shown`): Johns and Zelligs on the driver, Claudes where they live (an
+   :class:`~arena.engine.jobs.ObserveJob`, in process or on their Ray actor);
+5. the block's rounds and what each observer was shown are written as cells, and a
+   last cell naming the block's instances commits it.
 
 Each round carries its phase, block and whether it counts toward S.  Stateful
-performers start fresh for every seed.  A resumed run drops the lines of an
-uncommitted block and replays the recorded observations of the committed ones to
-rebuild every observer's state, so it ends with the transcripts an uninterrupted run
-writes.  Every random choice derives from the seed, so every backend gives
-byte-identical transcripts.
+performers start fresh for every seed.  At the end ``rounds.jsonl`` and the plan's
+hash are written as for any run, ``observations.jsonl`` is assembled from the cells,
+and the engine assembles the judgements and decodes the 1-bests.  A resumed run
+replays the committed blocks (the same instances, the recorded observations, so
+every observer's state is rebuilt) and plays the rest; every random choice derives
+from the seed, so every backend gives byte-identical transcripts.
 """
 
 from __future__ import annotations
@@ -31,12 +33,15 @@ import json
 import logging
 from collections.abc import Iterator, Sequence
 from itertools import islice
-from pathlib import Path
 from typing import Any
 
 from arena import match, transcripts
 from arena.config import Experiment
-from arena.executor import Executor
+from arena.engine import jobs
+from arena.engine.backends import Backend
+from arena.engine.core import Block, Session, corrupt
+from arena.engine.resources import actor_count
+from arena.engine.store import RunStore
 from arena.records import Instance, RoundOutcome
 from arena.registry import Catalog, build, resolve
 from arena.roles import Chooser, Observer
@@ -46,7 +51,6 @@ from arena.spec import PerformerSpec
 logger = logging.getLogger(__name__)
 
 OBSERVATIONS = "observations.jsonl"
-BLOCKS = "blocks.jsonl"
 IMPLICIT = Schedule(preset("zero-observation"), preset="zero-observation")
 
 
@@ -137,74 +141,81 @@ def shown(
     return RoundOutcome(**base, instance=round_.instance)
 
 
+
+
 @dataclasses.dataclass
 class _Stream:
     """The game state of one (seed, John): its instance iterator and rounds per cell."""
 
     seed: int
+    index: int  # the John's position in the config
     john: PerformerSpec
     instances: Iterator[Instance]
     taken: int = 0
     played: dict[str, int] = dataclasses.field(default_factory=dict)  # Zellig -> rounds played
     block: int = 0
 
+    @property
+    def name(self) -> str:
+        """The block's name, as :func:`arena.engine.core.blocks` gives it."""
+        return f"s{self.seed}-j{self.index}-b{self.block}"
+
 
 class Game:
-    """Plays (or resumes) every seed's game of an experiment into ``run_dir``."""
+    """Plays (or resumes) every seed's game of an experiment on the engine's backend."""
 
     def __init__(
         self,
         experiment: Experiment,
         schedule: Schedule,
+        store: RunStore,
+        backend: Backend,
         catalog: Catalog,
-        run_dir: Path,
-        executor: Executor,
         progress: bool = True,
     ):
         self.experiment = experiment
         self.schedule = schedule
+        self.store = store
+        self.backend = backend
         self.catalog = catalog
-        self.run_dir = Path(run_dir)
-        self.executor = executor
         self.progress = progress
         self.zelligs: dict[str, Any] = {}
         self.johns: dict[str, Any] = {}
         self.observing_claudes: list[PerformerSpec] = []
 
-    # -- files ---------------------------------------------------------------------------
+    # -- the backend -----------------------------------------------------------------------
 
-    def _committed(self) -> list[dict[str, Any]]:
-        """The committed blocks; the lines of an uncommitted block are dropped."""
-        path = self.run_dir / BLOCKS
-        blocks = list(transcripts.read_jsonl(path, tolerate_partial_tail=True)) if path.exists() else []
-        transcripts.truncate_to_complete(path, len(blocks))
-        for name, key in ((transcripts.ROUNDS, "rounds"), (transcripts.JUDGEMENTS, "judgements"),
-                          (OBSERVATIONS, "observations")):
-            keep = sum(block[key] for block in blocks)
-            file = self.run_dir / name
-            lines = file.read_text(encoding="utf-8").splitlines(keepends=True) if file.exists() else []
-            complete = [line for line in lines if line.endswith("\n")]
-            if len(complete) < keep:
-                raise ValueError(f"{file}: has {len(complete)} complete lines, its committed blocks need {keep}; "
-                                 "the run directory is damaged: remove it and run again")
-            if len(lines) != keep:
-                logger.info("%s: dropping %d lines of an interrupted block", name, len(lines) - keep)
-                transcripts.atomic_write_text(file, "".join(lines[:keep]))
-        return blocks
+    def _call(self, job: jobs.Job) -> Any:
+        handle = self.backend.submit(job)
+        while True:
+            for done, result in self.backend.wait([handle]):
+                if done == handle:
+                    return result
 
-    def _recorded_observations(self) -> dict[tuple[int, str, int], list[dict[str, Any]]]:
-        path = self.run_dir / OBSERVATIONS
-        result: dict[tuple[int, str, int], list[dict[str, Any]]] = {}
-        if path.exists():
-            for line in transcripts.read_jsonl(path):
-                result.setdefault((line["seed"], line["john"], line["block"]), []).append(line)
-        return result
+    def _find_observers(self) -> None:
+        where = self.experiment.source or "config"
+        self.observing_claudes = []
+        for index, spec in enumerate(self.experiment.claudes):
+            if spec.replicas:
+                raise ValueError(f"{where}: claudes[{index}]: model replicas are not played in a game (schedule)")
+            kind = self._call(jobs.DescribeJob(spec))
+            if kind.observes:
+                if actor_count(spec) != 1:
+                    raise ValueError(f"{where}: claudes[{index}]: {spec.label} observes (it learns during the game): "
+                                     "give it one actor, not resources.actors > 1")
+                self.observing_claudes.append(spec)
 
-    # -- performers ------------------------------------------------------------------------
+    def _observe(self, role: str, spec: PerformerSpec, outcomes: Sequence[RoundOutcome]) -> None:
+        if role == "claude":
+            self._call(jobs.ObserveJob(spec, tuple(outcomes)))
+        elif role == "zellig":
+            self.zelligs[spec.label].observe(list(outcomes))
+        else:
+            self.johns[spec.label].observe(list(outcomes))
 
     def _fresh_performers(self, seed: int) -> None:
         """Stateful performers start fresh for every seed (observing Claudes are
-        released so that the executor builds them anew)."""
+        released, so that the backend builds them anew)."""
         self.zelligs = {
             spec.label: build("zellig", spec, self.catalog, where=f"zellig {spec.label}")
             for spec in self.experiment.zelligs
@@ -212,103 +223,94 @@ class Game:
         self.johns = {}
         if seed != self.experiment.seeds[0]:
             for spec in self.observing_claudes:
-                self.executor.release(spec)
-
-    def _observe(self, role: str, spec: PerformerSpec, outcomes: Sequence[RoundOutcome]) -> None:
-        if role == "claude":
-            self.executor.observe(spec, outcomes)
-        elif role == "zellig":
-            self.zelligs[spec.label].observe(list(outcomes))
-        else:
-            self.johns[spec.label].observe(list(outcomes))
-
-    def _observers(self) -> list[tuple[str, PerformerSpec]]:
-        result: list[tuple[str, PerformerSpec]] = []
-        for spec in self.experiment.zelligs:
-            if isinstance(self.zelligs[spec.label], Observer):
-                result.append(("zellig", spec))
-        result.extend(("claude", spec) for spec in self.observing_claudes)
-        return result
-
-    # -- play ------------------------------------------------------------------------------
-
-    def play(self) -> None:
-        from arena.progress import progress_bar
-
-        committed = self._committed()
-        recorded = self._recorded_observations()
-        done: dict[tuple[int, str], list[dict[str, Any]]] = {}
-        for block in committed:
-            done.setdefault((block["seed"], block["john"]), []).append(block)
-        self.executor.keep_claudes()
-        self.observing_claudes = [spec for spec in self.experiment.claudes if self.executor.observes(spec)]
-        total = self.experiment.max_instances
-        with progress_bar(total=None, desc="game rounds", enabled=self.progress, unit="round") as bar:
-            for seed in self.experiment.seeds:
-                self._fresh_performers(seed)
-                for john_spec in self.experiment.johns:
-                    john = build("john", john_spec, self.catalog, where=f"john {john_spec.label}")
-                    self.johns[john_spec.label] = john
-                    stream = _Stream(seed, john_spec, iter(john.instances()))
-                    stream.played = {z.label: 0 for z in self.experiment.zelligs}
-                    for block in done.get((seed, john_spec.label), []):
-                        self._replay(stream, block, recorded.get((seed, john_spec.label, block["block"]), []))
-                        bar.update(block["rounds"])
-                    while not self._finished(stream, total):
-                        played = self._play_block(stream, total)
-                        if played is None:
-                            break
-                        bar.update(played)
-
-    def _finished(self, stream: _Stream, total: int | None) -> bool:
-        if total is not None and stream.taken >= total:
-            return True
-        goal = self.schedule.total
-        return goal is not None and all(count >= goal for count in stream.played.values())
-
-    def _take(self, stream: _Stream, total: int | None) -> list[Instance]:
-        size = self.schedule.block_size
-        if total is not None:
-            size = min(size, total - stream.taken)
-        instances = list(islice(stream.instances, size))
-        stream.taken += len(instances)
-        return instances
-
-    def _replay(self, stream: _Stream, block: dict[str, Any], observations: list[dict[str, Any]]) -> None:
-        """Rebuild the state a committed block left: consume the same instances, count
-        its rounds, replay what each observer was shown."""
-        instances = self._take(stream, self.experiment.max_instances)
-        ids = [instance.id for instance in instances]
-        if ids != block["instances"]:
-            raise ValueError(
-                f"{self.run_dir}: John {stream.john.label} yields other instances on resume than in block "
-                f"{block['block']} of seed {stream.seed}; the run cannot be resumed: remove it and run again"
-            )
-        for zellig, count in block["played"].items():
-            stream.played[zellig] = stream.played.get(zellig, 0) + count
-        for line in observations:
-            spec = self._spec(line["role"], line["performer"])
-            self._observe(line["role"], spec, [RoundOutcome.from_json(o) for o in line["outcomes"]])
-        stream.block += 1
+                self.backend.release(spec)
 
     def _spec(self, role: str, label: str) -> PerformerSpec:
         for spec in getattr(self.experiment, role + "s"):
             if spec.label == label:
                 return spec
-        raise ValueError(f"{self.run_dir}: {OBSERVATIONS} names unknown {role} {label!r}")
+        raise ValueError(f"{self.store.run_dir}: {OBSERVATIONS} names unknown {role} {label!r}")
 
-    def _play_block(self, stream: _Stream, total: int | None) -> int | None:
-        instances = self._take(stream, total)
-        if not instances:
-            return None
-        seed, john = stream.seed, stream.john.label
+    # -- play ------------------------------------------------------------------------------
+
+    def play(self, manifest: dict[str, Any]) -> list[match.Round]:
+        """Play every block (replaying committed ones); write ``rounds.jsonl`` with the
+        plan's hash and ``observations.jsonl``; return every round in transcript order."""
+        from arena.progress import progress_bar
+
+        if self.store.manifest() is None:
+            transcripts.atomic_write_json(self.store.path(transcripts.MANIFEST), manifest)
+        self.store.cells.mkdir(exist_ok=True)
+        self._find_observers()
+        rounds: list[match.Round] = []
+        observations: list[str] = []
+        with progress_bar(total=None, desc="game rounds", enabled=self.progress, unit="round") as bar:
+            for seed in self.experiment.seeds:
+                self._fresh_performers(seed)
+                for index, john_spec in enumerate(self.experiment.johns):
+                    john = build("john", john_spec, self.catalog, where=f"john {john_spec.label}")
+                    self.johns[john_spec.label] = john
+                    stream = _Stream(seed, index, john_spec, iter(john.instances()))
+                    stream.played = {z.label: 0 for z in self.experiment.zelligs}
+                    while not self._finished(stream):
+                        committed = self.store.cell_path(f"{stream.name}-block").exists()
+                        block = self._replay(stream) if committed else self._play_block(stream)
+                        if block is None:
+                            break
+                        rounds.extend(block)
+                        observations.append(self.store.cell_path(f"{stream.name}-observations").read_text("utf-8"))
+                        bar.update(sum(1 for r in block if r.judged))
+                        stream.block += 1
+        self.store.write_plan([r.to_json() for r in rounds], manifest)
+        transcripts.atomic_write_text(self.store.path(OBSERVATIONS), "".join(observations))
+        return rounds
+
+    def _finished(self, stream: _Stream) -> bool:
+        total = self.experiment.max_instances
+        if total is not None and stream.taken >= total:
+            return True
+        goal = self.schedule.total
+        return goal is not None and all(count >= goal for count in stream.played.values())
+
+    def _take(self, stream: _Stream, count: int | None = None) -> list[Instance]:
+        size = self.schedule.block_size if count is None else count
+        if self.experiment.max_instances is not None:
+            size = min(size, self.experiment.max_instances - stream.taken)
+        instances = list(islice(stream.instances, size))
+        stream.taken += len(instances)
+        return instances
+
+    def _replay(self, stream: _Stream) -> list[match.Round]:
+        """Rebuild the state a committed block left: consume the same instances, count
+        its rounds, replay what each observer was shown."""
+        header = next(transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-block")))
+        instances = self._take(stream, len(header["instances"]))
+        if [i.id for i in instances] != header["instances"]:
+            raise ValueError(
+                f"{self.store.run_dir}: John {stream.john.label} yields other instances on resume than in block "
+                f"{stream.name}; the run cannot be resumed: delete it and run again"
+            )
+        for zellig, count in header["played"].items():
+            stream.played[zellig] += count
+        for line in transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-observations")):
+            spec = self._spec(line["role"], line["performer"])
+            self._observe(line["role"], spec, [RoundOutcome.from_json(o) for o in line["outcomes"]])
+        return [match.Round.from_json(r) for r in transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-rounds"))]
+
+    def _plan(self, stream: _Stream, instances: Sequence[Instance]) -> tuple[list[match.Round], dict[str, int]]:
+        """The block's rounds: every Zellig's corruptions, variants chosen (by a Chooser)
+        or drawn with the round's RNG, each round's phase; rounds past the end of its
+        cell's schedule are not played."""
+        john = stream.john.label
+        only_this_john = dataclasses.replace(self.experiment, johns=(stream.john,))
+        corruptions = corrupt(only_this_john, {john: instances}, self.backend, progress=False)
         rounds: list[match.Round] = []
         played: dict[str, int] = {}
         for zellig_spec in self.experiment.zelligs:
             zellig = self.zelligs[zellig_spec.label]
-            corruptions = self.executor.corrupt(zellig_spec, instances, self.experiment.time_budget.zellig_seconds)
             planned = match.plan_rounds(
-                corruptions, seed, john, zellig_spec.label, self.experiment.variants_per_instance,
+                corruptions[john, zellig_spec.label], stream.seed, john, zellig_spec.label,
+                self.experiment.variants_per_instance,
                 choose=zellig.choose if isinstance(zellig, Chooser) else None,
             )
             count = stream.played[zellig_spec.label]
@@ -322,25 +324,28 @@ class Game:
                 rounds.append(dataclasses.replace(round_, phase=phase, block=stream.block, counts=counts))
             played[zellig_spec.label] = count - stream.played[zellig_spec.label]
             stream.played[zellig_spec.label] = count
-        records: list[match.JudgementRecord] = []
-        for claude in self.experiment.claudes:
-            records.extend(self.executor.judge(claude, rounds, self.experiment.time_budget.claude_seconds_per_pair))
+        return rounds, played
+
+    def _play_block(self, stream: _Stream) -> list[match.Round] | None:
+        instances = self._take(stream)
+        if not instances:
+            return None
+        rounds, played = self._plan(stream, instances)
+        self.store.write_cell(f"{stream.name}-rounds", (r.to_json() for r in rounds))
+        block = Block(stream.name, stream.seed, tuple(rounds))
+        session = Session(self.experiment, self.backend, self.store, rounds, False, one_best=False, hold=True)
+        session.play([block])
         by_round: dict[str, dict[str, match.JudgementRecord]] = {}
-        for record in records:
-            by_round.setdefault(record.round, {})[record.claude] = record
-        observations = self._observations(stream, rounds, by_round)
-        for line in observations:
+        for claude, records in session.judgements(block).items():
+            for record in records:
+                by_round.setdefault(record.round, {})[claude] = record
+        lines = self._observations(stream, rounds, by_round)
+        self.store.write_cell(f"{stream.name}-observations", lines)
+        for line in lines:
             spec = self._spec(line["role"], line["performer"])
             self._observe(line["role"], spec, [RoundOutcome.from_json(o) for o in line["outcomes"]])
-        transcripts.append_block(self.run_dir / transcripts.ROUNDS, (r.to_json() for r in rounds))
-        transcripts.append_block(self.run_dir / transcripts.JUDGEMENTS, (r.to_json() for r in records))
-        transcripts.append_block(self.run_dir / OBSERVATIONS, observations)
-        transcripts.append_block(self.run_dir / BLOCKS, [{
-            "seed": seed, "john": john, "block": stream.block, "instances": [i.id for i in instances],
-            "played": played, "rounds": len(rounds), "judgements": len(records), "observations": len(observations),
-        }])
-        stream.block += 1
-        return sum(played.values())
+        self.store.write_cell(f"{stream.name}-block", [{"instances": [i.id for i in instances], "played": played}])
+        return rounds
 
     def _observations(
         self, stream: _Stream, rounds: Sequence[match.Round], by_round: dict[str, dict[str, match.JudgementRecord]]
@@ -351,11 +356,11 @@ class Game:
         viewers: list[tuple[str, PerformerSpec, list[match.Round]]] = []
         if isinstance(self.johns[stream.john.label], Observer):
             viewers.append(("john", stream.john, played))
-        for role, spec in self._observers():
-            if role == "zellig":
-                viewers.append((role, spec, [r for r in played if r.zellig == spec.label]))
-            else:
-                viewers.append((role, spec, [r for r in played if r.status == match.STATUS_OK]))
+        for spec in self.experiment.zelligs:
+            if isinstance(self.zelligs[spec.label], Observer):
+                viewers.append(("zellig", spec, [r for r in played if r.zellig == spec.label]))
+        for spec in self.observing_claudes:
+            viewers.append(("claude", spec, [r for r in played if r.status == match.STATUS_OK]))
         lines = []
         for role, spec, seen in viewers:
             outcomes = [

@@ -21,7 +21,10 @@ with zero observation rounds it *is* the base Claude.
 gives one example, in both candidate orders (so the model has no side bias); after
 each block the model is refitted on every example so far.  Non-transparent rounds
 carry no answer key and teach it nothing.  Its judgements carry the base Claude's
-scores, so contrastive accuracy and discrepancy stay those of the base model.
+scores, so contrastive accuracy stays that of the base model.  It offers no
+``score``/``translate`` of its own (it is no :class:`~arena.roles.ScoringClaude`): the
+engine must ask it, not derive its answers from scores; so no discrepancy is
+reported for it.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from arena.match import judgement_from_scores
 from arena.records import Judgement, Pair, RoundOutcome, SequenceScore
-from performers.claude.scoring import decide
 from performers.nested import build_nested
 
 logger = logging.getLogger(__name__)
@@ -78,7 +81,6 @@ class LearnedClaude:
     replaces the base decision, default 20)."""
 
     version = "1"
-    judges_by_score = False  # its decision is not a comparison of the base scores
 
     def __init__(self, claude: Any, l2: float = 1.0, min_examples: int = 20):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
@@ -114,7 +116,7 @@ class LearnedClaude:
         for pair, scores in zip(pairs, self._scores([p.source for p in pairs], [p.candidates for p in pairs])):
             shown = tuple(s.logprob if self.convention == "sum" else s.mean for s in scores)
             if self.weights is None:
-                result.append(Judgement(decide(shown), shown))
+                result.append(judgement_from_scores(shown))
                 continue
             margin = sum(w * f for w, f in zip(self.weights, features(scores, pair.candidates)))
             result.append(Judgement(None if margin == 0 else int(margin > 0), shown))
@@ -136,9 +138,3 @@ class LearnedClaude:
         if self.examples >= self.min_examples:
             self.weights = fit_logistic(self.rows, self.labels, self.l2)
             logger.info("learned: %d examples, weights %s", self.examples, dict(zip(FEATURES, self.weights)))
-
-    def score(self, sources: Sequence[str], targets: Sequence[str]) -> list[SequenceScore]:
-        return self.base.score(sources, targets)
-
-    def translate(self, sources: Sequence[str], beam: int = 5) -> list[str]:
-        return self.base.translate(sources, beam=beam)

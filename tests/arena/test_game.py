@@ -13,14 +13,14 @@ import pytest
 
 from arena import game, match, transcripts
 from arena.config import load_experiment
+from arena.engine import run as run_engine
 from arena.records import Instance, Variant
-from arena.runner import run_experiment
 from arena.schedule import Phase
 from arena.spec import PerformerSpec
 from performers.catalog import CATALOG
 
 HERE = "tests.arena.game_helpers"
-FILES = ("rounds.jsonl", "judgements.jsonl", "observations.jsonl", "blocks.jsonl", "onebest.jsonl", "scores.json")
+FILES = ("rounds.jsonl", "judgements.jsonl", "observations.jsonl", "onebest.jsonl", "scores.json")
 
 
 def game_config(tmp_path: Path, data: Path, schedule: str | None = None, limit: int = 30, seeds: str = "[1, 2]") -> Path:
@@ -58,8 +58,8 @@ def contents(run_dir: Path) -> dict[str, bytes]:
     return {name: (run_dir / name).read_bytes() for name in FILES if (run_dir / name).exists()}
 
 
-def run(path: Path, out: Path, executor=None):
-    return run_experiment(load_experiment(path), CATALOG, out, executor=executor, progress=False)
+def run(path: Path, out: Path, backend="in-process"):
+    return run_engine(load_experiment(path), CATALOG, out, backend, progress=False)
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,7 @@ def played(tmp_path_factory, data_dir):
 def test_a_game_is_byte_identical_when_replayed(played):
     _, first, second = played
     assert contents(first.run_dir) == contents(second.run_dir)
-    assert set(contents(first.run_dir)) >= {"rounds.jsonl", "observations.jsonl", "blocks.jsonl"}
+    assert set(contents(first.run_dir)) >= {"rounds.jsonl", "observations.jsonl", "judgements.jsonl"}
 
 
 def test_rounds_carry_phase_block_and_count_and_follow_the_schedule(played):
@@ -130,10 +130,9 @@ def test_a_kill_mid_schedule_resumes_to_identical_transcripts(played, tmp_path, 
         run(path, tmp_path)
     run_dir = tmp_path / undisturbed.run_dir.name
     assert not transcripts.is_finished(run_dir)
-    blocks = list(transcripts.read_jsonl(run_dir / "blocks.jsonl"))
-    assert len(blocks) == 3
-    with open(run_dir / "rounds.jsonl", "a", encoding="utf-8") as file:
-        file.write('{"round": "1|news|mix|torn')  # a torn write of the interrupted block
+    committed = sorted(path.name for path in (run_dir / "cells").glob("*-block.jsonl"))
+    assert committed == ["s1-j0-b0-block.jsonl", "s1-j0-b1-block.jsonl", "s1-j0-b2-block.jsonl"]
+    assert (run_dir / "cells" / "s1-j0-b3-rounds.jsonl").exists()  # planned, not played
     monkeypatch.delenv("ARENA_TEST_GAME_INTERRUPT")
     result = run(path, tmp_path)
     assert result.resumed

@@ -14,14 +14,14 @@ OPTIONS = RayOptions(num_cpus=2, object_store_memory=80 * 2**20, max_restarts=3,
 
 
 def test_a_game_on_ray_is_byte_identical_to_in_process(tmp_path, data_dir):
-    from arena.tournament.ray_executor import RayExecutor
+    from arena.engine.ray_backend import RayBackend
 
     path = game_config(tmp_path, data_dir, limit=12)
     local = run(path, tmp_path / "local")
-    executor = RayExecutor(CATALOG, OPTIONS, progress=False)
+    backend = RayBackend(CATALOG, OPTIONS, progress=False)
     try:
-        on_ray = run(path, tmp_path / "ray", executor)
+        on_ray = run(path, tmp_path / "ray", backend)
     finally:
-        executor.close()
+        backend.close()
     assert contents(on_ray.run_dir) == contents(local.run_dir)
     assert (on_ray.run_dir / "observations.jsonl").stat().st_size > 0

@@ -87,7 +87,7 @@ def test_bad_schedule_is_exit_2_without_traceback(tmp_path, capsys):
 def test_schedule_less_config_keeps_its_hash(tmp_path):
     """``schedule`` is left out of the resolved config when absent, so schedule-less
     runs keep their run directory."""
-    from arena.runner import config_hash
+    from arena.engine import config_hash
 
     plain = load_experiment(write(tmp_path, ""))
     assert "schedule" not in plain.to_json()
