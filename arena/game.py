@@ -97,9 +97,6 @@ def collusion(experiment: Experiment) -> list[dict[str, str]]:
 
     for zellig in experiment.zelligs:
         walk(dict(zellig.params), "", zellig.label)
-    for entry in found:
-        logger.warning("collusion: Zellig %s consults Claude %s under test (params.%s)",
-                       entry["zellig"], entry["claude"], entry["param"])
     return found
 
 

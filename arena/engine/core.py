@@ -333,6 +333,9 @@ def run(
         try:
             if playing:  # a game: blocks planned and played one at a time
                 colluding = game.collusion(experiment)
+                for entry in colluding:
+                    logger.warning("collusion: Zellig %s consults Claude %s under test (params.%s)",
+                                   entry["zellig"], entry["claude"], entry["param"])
                 extra = {"game": schedule.to_json(), **({"collusion": colluding} if colluding else {})}
                 manifest_now = make_manifest(experiment, signatures, backend=engine_backend.name, **extra)
                 rounds = game.Game(experiment, schedule, store, engine_backend, catalog, progress).play(manifest_now)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -269,23 +268,3 @@ def test_schedule_less_transcripts_are_unchanged(tmp_path, data_dir):
     digests = {name: hashlib.sha256((result.run_dir / name).read_bytes()).hexdigest() for name in GOLDEN_SHA256}
     assert digests == GOLDEN_SHA256
     assert "timeline" not in result.scores["cells"][0]
-
-
-def test_adaptive_zellig_thompson_prefers_the_phenomenon_claude_misses():
-    from arena.records import RoundOutcome
-    from performers.zellig.adaptive import AdaptiveZellig
-
-    zellig = AdaptiveZellig(["placeholder-ding", "clause-omission"])
-    candidates = [Variant("i", "a", "placeholder_ding"), Variant("i", "b", "clause_omission")]
-    outcomes = [
-        RoundOutcome(f"r{n}", 1, 0, True, True, variant=candidates[n % 2], corrupted=1,
-                     choices={"c": 1 if n % 2 == 0 else 0})
-        for n in range(40)
-    ]
-    zellig.observe(outcomes)
-    assert zellig.posterior("placeholder_ding") == (21, 1) and zellig.posterior("clause_omission") == (1, 21)
-    picks = [zellig.choose(Instance("i", "s", "r"), candidates, random.Random(n)) for n in range(50)]
-    assert picks.count(1) >= 48
-    hidden = AdaptiveZellig(["placeholder-ding"])
-    hidden.observe([RoundOutcome("r", 1, 0, False, True, variant=candidates[0])])
-    assert hidden.posterior("placeholder_ding") == (1, 1)  # non-transparent: nothing learned
