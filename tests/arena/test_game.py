@@ -268,3 +268,39 @@ def test_schedule_less_transcripts_are_unchanged(tmp_path, data_dir):
     digests = {name: hashlib.sha256((result.run_dir / name).read_bytes()).hexdigest() for name in GOLDEN_SHA256}
     assert digests == GOLDEN_SHA256
     assert "timeline" not in result.scores["cells"][0]
+
+
+def test_sigkill_mid_schedule_resumes_to_identical_transcripts(played, tmp_path):
+    """A real kill (SIGKILL of ``arena run``) between blocks of a game: the rerun
+    replays the committed blocks and ends with the undisturbed run's transcripts."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path, undisturbed, _ = played
+    slow = path.read_text(encoding="utf-8").replace(
+        "  - random\n", "  - {name: 'tests.arena.tournament_helpers:SlowClaude', alias: random, params: {delay: 0.3}}\n"
+    )
+    config = tmp_path / "slow.yaml"
+    config.write_text(slow, encoding="utf-8")
+    reference = run(config, tmp_path / "reference")
+    command = [sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main(sys.argv[1:]))",
+               "run", str(config), "--out", str(tmp_path / "out"), "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    log = tmp_path / "stderr.txt"
+    with open(log, "wb") as stderr:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+    marker = tmp_path / "out" / reference.run_dir.name / "cells" / "s1-j0-b1-block.jsonl"
+    deadline = time.monotonic() + 300
+    while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert marker.exists(), log.read_text(encoding="utf-8", errors="replace")[-2000:]
+    assert not transcripts.is_finished(marker.parents[1])
+    result = run(config, tmp_path / "out")
+    assert result.resumed
+    assert contents(result.run_dir) == contents(reference.run_dir)
+    assert contents(reference.run_dir)["rounds.jsonl"] == contents(undisturbed.run_dir)["rounds.jsonl"]
