@@ -5,7 +5,7 @@ A cell's played rounds (seed, John, Zellig, Claude), in the order they were play
 are cut into windows of ``window`` rounds (the last may be shorter).  Each window
 records its first and last round (1-based, counted over the cell's played rounds,
 observation phases included), its phases, whether all of them count toward S, S and
-its 95% bootstrap CI (resampling instances, like S itself).
+its 95% bootstrap CI (from the aggregation core: resampling instances, like S itself).
 
 **Convergence**: with ``S_final`` the S of the last window, the number of rounds
 until S stays within ``epsilon`` of it: the last round of the window just before the
@@ -14,38 +14,26 @@ first window from which every later window is within ε (0 when all are).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
-from arena.stats import bootstrap_ci
+from arena.aggregate import Outcome, Tally
 
 
-def windows(
-    outcomes: Sequence[tuple[str, float, int | None, bool]], window: int, samples: int = 1000
-) -> list[dict[str, Any]]:
-    """``outcomes`` are ``(instance id, correct, phase, counts)`` in play order."""
+def windows(outcomes: Sequence[Outcome], window: int, samples: int = 1000) -> list[dict[str, Any]]:
+    """``outcomes``: one cell's played rounds in play order."""
     result = []
     for start in range(0, len(outcomes), window):
         chunk = outcomes[start : start + window]
-        sums: dict[str, float] = defaultdict(float)
-        counts: dict[str, int] = defaultdict(int)
-        for instance, correct, _, _ in chunk:
-            sums[instance] += correct
-            counts[instance] += 1
-        keys = list(sums)
-        s_sums = np.array([sums[k] for k in keys])
-        s_counts = np.array([counts[k] for k in keys])
+        tally = Tally.of(chunk)
         result.append({
             "first": start + 1,
             "last": start + len(chunk),
             "rounds": len(chunk),
-            "phases": sorted({phase for _, _, phase, _ in chunk if phase is not None}),
-            "counts": all(counted for _, _, _, counted in chunk),
-            "S": float(s_sums.sum() / len(chunk)),
-            "S_ci95": bootstrap_ci(s_sums, s_counts, samples),
+            "phases": sorted({o.round.phase for o in chunk if o.round.phase is not None}),
+            "counts": all(o.round.counts for o in chunk),
+            "S": tally.rate(),
+            "S_ci95": tally.ci(samples),
         })
     return result
 
@@ -66,9 +54,7 @@ def convergence(windows: Sequence[dict[str, Any]], epsilon: float) -> dict[str, 
     }
 
 
-def timeline(
-    outcomes: Sequence[tuple[str, float, int | None, bool]], window: int, epsilon: float, samples: int = 1000
-) -> dict[str, Any]:
+def timeline(outcomes: Sequence[Outcome], window: int, epsilon: float, samples: int = 1000) -> dict[str, Any]:
     """The ``timeline`` entry of a cell in ``scores.json``."""
     cut = windows(outcomes, window, samples)
     return {"window": window, "windows": cut, "convergence": convergence(cut, epsilon)}

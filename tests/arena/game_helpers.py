@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 
 from arena.records import Judgement, Pair, RoundOutcome
-from tests.arena.tournament_helpers import HashScorer
+from tests.arena.engine.helpers import HashScorer
 
 
 class SideLearner:

@@ -36,7 +36,7 @@ zelligs:
   - {{name: placeholder-ding, alias: ding}}
 claudes:
   - {{name: '{HERE}:SideLearner', alias: side}}
-  - {{name: learned, alias: learned, params: {{claude: 'tests.arena.tournament_helpers:HashScorer', min_examples: 4}}}}
+  - {{name: learned, alias: learned, params: {{claude: 'tests.arena.engine.helpers:HashScorer', min_examples: 4}}}}
   - random
 seeds: {seeds}
 bootstrap_samples: 50
@@ -247,7 +247,7 @@ johns:
   - {{name: distil-lingeval, alias: ding, params: {{dir: {distil}/placeholder_ding.human, limit: 25}}}}
   - {{name: newstest, alias: news, params: {{dir: {newstest}, years: [2009], limit: 25}}}}
 zelligs: [replay, placeholder-ding]
-claudes: [oracle, random, {{name: 'tests.arena.tournament_helpers:HashScorer', alias: hash}}]
+claudes: [oracle, random, {{name: 'tests.arena.engine.helpers:HashScorer', alias: hash}}]
 seeds: [1, 2]
 variants_per_instance: 2
 bootstrap_samples: 100
@@ -281,7 +281,7 @@ def test_sigkill_mid_schedule_resumes_to_identical_transcripts(played, tmp_path)
 
     path, undisturbed, _ = played
     slow = path.read_text(encoding="utf-8").replace(
-        "  - random\n", "  - {name: 'tests.arena.tournament_helpers:SlowClaude', alias: random, params: {delay: 0.3}}\n"
+        "  - random\n", "  - {name: 'tests.arena.engine.helpers:SlowClaude', alias: random, params: {delay: 0.3}}\n"
     )
     config = tmp_path / "slow.yaml"
     config.write_text(slow, encoding="utf-8")

@@ -5,16 +5,25 @@ from __future__ import annotations
 import pytest
 
 from arena import plots
+from arena.aggregate import Outcome
+from arena.match import JudgementRecord, Round
+from arena.records import Instance
 from arena.report import game_curves
 from arena.timeline import convergence, timeline, windows
 
 
-def outcomes(pattern: str, phase: int = 1, counts: bool = True):
-    return [(f"i{n}", float(c == "1"), phase, counts) for n, c in enumerate(pattern)]
+def outcomes(pattern: str, phase: int = 1, counts: bool = True, start: int = 0):
+    """One round per character (1: the Claude found the corruption), each its own instance."""
+    result = []
+    for n, c in enumerate(pattern, start=start):
+        instance = Instance(f"i{n}", "s", "r")
+        round_ = Round(f"r{n}", 1, "j", "z", instance, None, ("r", "y"), 1, phase=phase, block=0, counts=counts)
+        result.append(Outcome(round_, JudgementRecord(round_.id, "c", int(c), int(c), "claude", c == "1"), None))
+    return result
 
 
 def test_windows_cut_in_play_order_with_cis():
-    played = outcomes("0000", 0, False) + outcomes("1111", 1, True) + outcomes("11", 1, True)
+    played = outcomes("0000", 0, False) + outcomes("1111", 1, True, 4) + outcomes("11", 1, True, 8)
     cut = windows(played, 4, samples=200)
     assert [(w["first"], w["last"], w["rounds"], w["S"], w["counts"], w["phases"]) for w in cut] == [
         (1, 4, 4, 0.0, False, [0]), (5, 8, 4, 1.0, True, [1]), (9, 10, 2, 1.0, True, [1])
@@ -44,7 +53,7 @@ def test_convergence_of_nothing_is_none():
 
 
 def test_plots_of_a_game_and_none_of_a_static_run(tmp_path):
-    entry = timeline(outcomes("0011", 0, False) + outcomes("1111"), 2, 0.05, samples=50)
+    entry = timeline(outcomes("0011", 0, False) + outcomes("1111", start=4), 2, 0.05, samples=50)
     scores = {"cells": [
         {"john": "j", "zellig": "z", "claude": "a", "seed": 1, "timeline": entry},
         {"john": "j", "zellig": "z", "claude": "b", "seed": 1, "timeline": entry},

@@ -6,9 +6,9 @@ from __future__ import annotations
 from arena.match import judgement_from_scores
 from arena.records import Pair, RoundOutcome
 from performers.claude.learned import LearnedClaude, fit_logistic
-from tests.arena.tournament_helpers import HashScorer
+from tests.arena.engine.helpers import HashScorer
 
-BASE = "tests.arena.tournament_helpers:HashScorer"
+BASE = "tests.arena.engine.helpers:HashScorer"
 
 
 def pairs(count: int, corrupted_side: list[int]):

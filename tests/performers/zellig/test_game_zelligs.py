@@ -12,9 +12,9 @@ from arena.records import Instance, RoundOutcome, Variant
 from performers.zellig.adaptive import AdaptiveZellig
 from performers.zellig.model_guided import ModelGuidedZellig
 from performers.zellig.mt_system import MTSystemZellig
-from tests.arena.tournament_helpers import HashScorer
+from tests.arena.engine.helpers import HashScorer
 
-SCORER = "tests.arena.tournament_helpers:HashScorer"
+SCORER = "tests.arena.engine.helpers:HashScorer"
 
 
 def test_adaptive_zellig_offers_the_phenomenon_claude_misses():
