@@ -196,10 +196,12 @@ class Game:
             if spec.replicas:
                 raise ValueError(f"{where}: claudes[{index}]: model replicas are not played in a game (schedule)")
             kind = self._call(jobs.DescribeJob(spec))
-            if kind.observes:
-                if actor_count(spec) != 1:
-                    raise ValueError(f"{where}: claudes[{index}]: {spec.label} observes (it learns during the game): "
-                                     "give it one actor, not resources.actors > 1")
+            if not kind.observes:
+                self.backend.release(spec)  # built again for each block, as the engine holds Claudes
+            elif actor_count(spec) != 1:
+                raise ValueError(f"{where}: claudes[{index}]: {spec.label} observes (it learns during the game): "
+                                 "give it one actor, not resources.actors > 1")
+            else:
                 self.observing_claudes.append(spec)
 
     def _observe(self, role: str, spec: PerformerSpec, outcomes: Sequence[RoundOutcome]) -> None:
@@ -330,7 +332,8 @@ class Game:
         rounds, played = self._plan(stream, instances)
         self.store.write_cell(f"{stream.name}-rounds", (r.to_json() for r in rounds))
         block = Block(stream.name, stream.seed, tuple(rounds))
-        session = Session(self.experiment, self.backend, self.store, rounds, False, one_best=False, hold=True)
+        held = [spec.label for spec in self.observing_claudes]
+        session = Session(self.experiment, self.backend, self.store, rounds, False, one_best=False, hold=held)
         session.play([block])
         by_round: dict[str, dict[str, match.JudgementRecord]] = {}
         for claude, records in session.judgements(block).items():

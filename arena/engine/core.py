@@ -391,11 +391,11 @@ class Session:
         rounds: Sequence[match.Round],
         progress: bool,
         one_best: bool = True,
-        hold: bool = False,
+        hold: Sequence[str] = (),
     ):
-        """``one_best``: also decode the 1-bests of ``rounds``' sources; ``hold``: keep
-        every Claude built when its work is done (a game plays many waves, and an
-        observing Claude's state lives where it was built)."""
+        """``one_best``: also decode the 1-bests of ``rounds``' sources; ``hold``: labels
+        of Claudes kept built when their work is done (a game's observing Claudes, whose
+        state lives where they were built)."""
         self.one_best = one_best
         self.hold = hold
         self.experiment = experiment
@@ -453,7 +453,7 @@ class Session:
                         self.outstanding[model.name] -= 1
                         if self.outstanding[model.name] == 0:
                             logger.info("Claude %s: done", model.name)
-                            if not self.hold:
+                            if model.spec.label not in self.hold:
                                 self.backend.release(model.spec)
                             self._activate()
 

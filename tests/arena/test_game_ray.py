@@ -10,7 +10,8 @@ from tests.arena.test_game import contents, game_config, run
 
 pytest.importorskip("ray")
 
-OPTIONS = RayOptions(num_cpus=2, object_store_memory=80 * 2**20, max_restarts=3, max_task_retries=3, chunk_size=16)
+# 4 logical CPUs: the two observing Claudes hold an actor (and its CPU) for the whole game
+OPTIONS = RayOptions(num_cpus=4, object_store_memory=80 * 2**20, max_restarts=3, max_task_retries=3, chunk_size=16)
 
 
 def test_a_game_on_ray_is_byte_identical_to_in_process(tmp_path, data_dir):
