@@ -148,7 +148,6 @@ def run_experiment(
     """Run (or resume) an experiment; return its run directory and scores."""
     from arena.metrics import compute_scores
 
-    signatures = validate_experiment(experiment, catalog)
     if any(spec.replicas for spec in experiment.claudes):
         raise ValueError(f"{experiment.source or 'config'}: Claude model replicas are played by 'arena tournament'")
     run_dir = run_dir_for(experiment, out)
@@ -156,20 +155,10 @@ def run_experiment(
         scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
         return RunResult(run_dir, scores, already_finished=True)
     resumed = run_dir.exists() and (run_dir / transcripts.MANIFEST).exists()
-    run_dir.mkdir(parents=True, exist_ok=True)
-    manifest = make_manifest(experiment, signatures)
-    if resumed:
-        previous = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
-        if previous.get("experiment") != json.loads(json.dumps(manifest["experiment"])):
-            raise ValueError(f"{run_dir}: holds a run of a different configuration; choose another --out")
-        logger.info("resuming %s", run_dir)
-    else:
-        transcripts.atomic_write_json(run_dir / transcripts.MANIFEST, manifest)
-
     own_executor = executor is None
     executor = executor or InProcessExecutor(catalog, progress=progress)
     try:
-        rounds = _rounds(experiment, catalog, run_dir, executor, progress)
+        rounds = prepare(experiment, catalog, run_dir, executor, progress)
         _judge_all(experiment, run_dir, rounds, executor)
         _one_best_all(experiment, run_dir, rounds, executor)
     finally:
@@ -178,6 +167,25 @@ def run_experiment(
     scores = compute_scores(run_dir)
     transcripts.atomic_write_json(run_dir / transcripts.SCORES, scores)
     return RunResult(run_dir, scores, resumed=resumed)
+
+
+def prepare(
+    experiment: Experiment, catalog: Catalog, run_dir: Path, executor: Executor, progress: bool = True
+) -> list[match.Round]:
+    """Write (or check) a run directory's manifest and plan its rounds once; return
+    them.  ``arena run`` continues with the Claudes; ``arena play`` and ``arena serve``
+    let people judge the same rounds."""
+    signatures = validate_experiment(experiment, catalog)
+    manifest = make_manifest(experiment, signatures)
+    if (run_dir / transcripts.MANIFEST).exists():
+        previous = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
+        if previous.get("experiment") != json.loads(json.dumps(manifest["experiment"])):
+            raise ValueError(f"{run_dir}: holds a run of a different configuration; choose another --out")
+        logger.info("resuming %s", run_dir)
+    else:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        transcripts.atomic_write_json(run_dir / transcripts.MANIFEST, manifest)
+    return _rounds(experiment, catalog, run_dir, executor, progress)
 
 
 def _rounds(experiment: Experiment, catalog: Catalog, run_dir: Path, executor: Executor, progress: bool) -> list[match.Round]:
