@@ -43,11 +43,9 @@ def prepare(args):
     """The experiment, its run directory and its planned rounds (planned now if needed)."""
     from arena.config import load_experiment
     from arena.executor import InProcessExecutor
-    from arena.people.store import check_name
     from arena.runner import prepare as prepare_run
     from arena.runner import run_dir_for
 
-    check_name(args.name)
     experiment = load_experiment(args.config, args.overrides)
     run_dir = run_dir_for(experiment, Path(args.out))
     executor = InProcessExecutor(catalog(), progress=not args.no_progress)
@@ -59,6 +57,9 @@ def prepare(args):
 
 
 def run(args) -> int:
+    from arena.people.store import check_name
+
+    check_name(args.name)
     if args.rounds is not None and args.rounds < 1:
         raise ValueError("--rounds must be a positive integer")
     experiment, run_dir, rounds = prepare(args)
