@@ -181,7 +181,7 @@ def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None)
 
     session = ZelligSession(run_dir, name, rounds)
     print(f"playing Zellig as {name}: edit each reference into a minimal corruption that should be wrong "
-          "(Enter on the unchanged text: none applies; Ctrl-C or Ctrl-D: stop)")
+          "(Enter on the unchanged text: none applies; Ctrl-C: stop)")
     played = 0
     try:
         for target in session.pending():
