@@ -71,16 +71,28 @@ def run(args) -> int:
 
 def read_key(prompt: str) -> str:
     """One key press (a line when stdin is not a terminal); Ctrl-C raises
-    KeyboardInterrupt, Ctrl-D / end of input EOFError."""
-    print(prompt, end="", flush=True)
+    KeyboardInterrupt, Ctrl-D / end of input EOFError.  The terminal leaves line mode
+    before the prompt appears and without flushing, so a key typed at once counts."""
     if not sys.stdin.isatty():
+        print(prompt, end="", flush=True)
         line = sys.stdin.readline()
         if not line:
             raise EOFError
         return line.strip()[:1]
-    import click
+    import os
+    import termios
+    import tty
 
-    key = click.getchar()
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd, termios.TCSANOW)
+        print(prompt, end="", flush=True)
+        key = os.read(fd, 1).decode("utf-8", errors="replace")
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    if key in ("", "\x04"):
+        raise EOFError
     print(key if key.isprintable() else "")
     return key
 
