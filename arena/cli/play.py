@@ -42,17 +42,10 @@ def add_parser(subparsers) -> None:
 def prepare(args):
     """The experiment, its run directory and its planned rounds (planned now if needed)."""
     from arena.config import load_experiment
-    from arena.executor import InProcessExecutor
-    from arena.runner import prepare as prepare_run
-    from arena.runner import run_dir_for
+    from arena.engine import prepare as prepare_run
 
     experiment = load_experiment(args.config, args.overrides)
-    run_dir = run_dir_for(experiment, Path(args.out))
-    executor = InProcessExecutor(catalog(), progress=not args.no_progress)
-    try:
-        rounds = prepare_run(experiment, catalog(), run_dir, executor, progress=not args.no_progress)
-    finally:
-        executor.close()
+    run_dir, rounds = prepare_run(experiment, catalog(), Path(args.out), progress=not args.no_progress)
     return experiment, run_dir, rounds
 
 

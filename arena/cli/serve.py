@@ -27,6 +27,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    import logging
     import secrets
 
     from werkzeug.serving import make_server
@@ -43,6 +44,8 @@ def run(args) -> int:
         server = make_server(args.host, args.port, None, threaded=True)
     except OSError as error:
         raise ValueError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    if not args.verbose:  # one log line per request is noise beside the printed address
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
     port = server.server_port
     shown = f"[{args.host}]" if ":" in args.host else args.host
     hosts = [f"{host}:{port}" for host in ("127.0.0.1", "localhost", "[::1]", shown)]

@@ -114,7 +114,7 @@ def summary(run_dir: Path, name: str) -> dict[str, Any]:
         phenomenon: {"rounds": entry["rounds"], "S": entry["S"]}
         for phenomenon, entry in metrics.breakdown(own, _phenomenon, ties).items()
     }
-    others = list(transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS, tolerate_partial_tail=True))
+    others = list(transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS))
     others = [JudgementRecord.from_json(r) for r in others if r["round"] in ids]
     others += [r for r in store.read_judgements(run_dir) if r.round in ids and r.claude != store.label(name)]
     comparison = []

@@ -5,15 +5,14 @@ token (:data:`NAME_PATTERN`) and its resolved path must stay inside the run dire
 Round ids never become paths.  Every write takes a lock per person that holds across
 threads (the web server) and processes (``arena play`` and ``arena serve`` side by
 side): it re-reads the person's file, returns the existing record when the key is
-already there (an idempotent submission) and otherwise appends one line with the run's
-transcript writer (:func:`arena.transcripts.append_block`: one write, fsynced).  An
-interrupted append leaves a partial last line, which the next write drops first.
+already there (an idempotent submission) and otherwise rewrites it, the record added,
+with the run's atomic writer (:func:`arena.transcripts.atomic_write_jsonl`: the whole file replaced by
+rename, fsynced), so a file is never seen half-written and a kill loses nothing written.
 """
 
 from __future__ import annotations
 
 import fcntl
-import json
 import re
 import threading
 from collections.abc import Iterator
@@ -84,18 +83,6 @@ def locked(directory: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _records(path: Path) -> list[dict[str, Any]]:
-    """The complete lines of a person's file; a partial last line (an interrupted
-    append) is cut off so that the next append starts on a fresh line."""
-    if not path.exists():
-        return []
-    raw = path.read_text(encoding="utf-8")
-    if raw and not raw.endswith("\n"):
-        raw = raw[: raw.rfind("\n") + 1]
-        transcripts.atomic_write_text(path, raw)
-    return list(transcripts.read_jsonl(path))
-
-
 class PersonFile:
     """One person's JSON-lines transcript with one record per key (``key_field``)."""
 
@@ -110,20 +97,19 @@ class PersonFile:
         return value["id"] if isinstance(value, dict) else value
 
     def read(self) -> dict[str, dict[str, Any]]:
-        """Records by key, in file order (read without the lock: appends are whole lines)."""
-        if not self.path.exists():
-            return {}
-        return {self._key(r): r for r in transcripts.read_jsonl(self.path, tolerate_partial_tail=True)}
+        """Records by key, in file order (read without the lock: files are replaced whole)."""
+        return {self._key(r): r for r in transcripts.read_jsonl(self.path)}
 
     def write_once(self, record: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         """Append ``record`` unless its key is already written; return the record that
         stands and whether it was written now."""
         key = self._key(record)
         with locked(self.directory):
-            for existing in _records(self.path):
+            records = list(transcripts.read_jsonl(self.path))
+            for existing in records:
                 if self._key(existing) == key:
                     return existing, False
-            transcripts.append_block(self.path, [record])
+            transcripts.atomic_write_jsonl(self.path, [*records, record])
         return record, True
 
 
@@ -140,13 +126,10 @@ def read_judgements(run_dir: Path) -> list[JudgementRecord]:
     result = []
     for name in people(run_dir):
         path = person_dir(run_dir, name) / JUDGEMENTS
-        for data in transcripts.read_jsonl(path, tolerate_partial_tail=True):
+        for data in transcripts.read_jsonl(path):
             record = JudgementRecord.from_json(data)
             if record.claude != label(name):
                 raise ValueError(f"{path}: holds a judgement of {record.claude!r}, not of {label(name)!r}")
             result.append(record)
     return result
 
-
-def dumps(record: dict[str, Any]) -> str:
-    return json.dumps(record, ensure_ascii=False)

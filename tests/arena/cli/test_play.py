@@ -13,9 +13,9 @@ import pytest
 from arena import transcripts
 from arena.config import load_experiment
 from arena.edits import apply_edits
+from arena.engine import run as run_engine
 from arena.match import Round
 from arena.records import Edit
-from arena.runner import run_experiment
 from performers.catalog import CATALOG
 from tests.arena.people.helpers import arena_command, arena_env, write_config
 
@@ -119,7 +119,7 @@ def test_zellig_edits_a_reference_and_the_corruption_replays_against_the_claudes
     assert apply_edits(instance["reference"], edits) == corrupted
 
     # one command replays the person's corruptions against the run's Claudes
-    result = run_experiment(load_experiment(replay), CATALOG, tmp_path / "replayed", progress=False)
+    result = run_engine(load_experiment(replay), CATALOG, tmp_path / "replayed", progress=False)
     rounds = [Round.from_json(r) for r in lines(result.run_dir / transcripts.ROUNDS)]
     played = [r for r in rounds if r.status == "ok"]
     assert [r.zellig for r in played] == ["person:zed"]

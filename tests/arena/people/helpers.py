@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 from arena.config import load_experiment
-from arena.executor import InProcessExecutor
-from arena.runner import prepare, run_dir_for
+from arena.engine import prepare
 from performers.catalog import CATALOG
 
 REPO = Path(__file__).resolve().parents[3]
@@ -35,12 +34,7 @@ time_budget: {{claude_seconds_per_pair: {budget}}}
 def planned(config: Path, out: Path):
     """The experiment, its run directory and its planned rounds (no Claude judged)."""
     experiment = load_experiment(config)
-    run_dir = run_dir_for(experiment, out)
-    executor = InProcessExecutor(CATALOG, progress=False)
-    try:
-        rounds = prepare(experiment, CATALOG, run_dir, executor, progress=False)
-    finally:
-        executor.close()
+    run_dir, rounds = prepare(experiment, CATALOG, out, progress=False)
     return experiment, run_dir, rounds
 
 

@@ -7,9 +7,9 @@ import re
 
 from arena import report, transcripts
 from arena.config import load_experiment
+from arena.engine import run as run_engine
 from arena.match import Round
 from arena.people.web import Arena, create_app
-from arena.runner import run_experiment
 from arena.stats import cohen_kappa
 from performers.catalog import CATALOG
 from tests.arena.people.helpers import planned, write_config
@@ -41,7 +41,7 @@ def test_two_people_and_the_toy_claude_in_one_leaderboard(tmp_path, distil_dir):
     scripted_person(app, "ann", lambda r: key[r] if order.index(r) != 2 else 1 - key[r])
     scripted_person(app, "bob", lambda r: key[r] if order.index(r) not in (1, 4) else 1 - key[r])
 
-    result = run_experiment(load_experiment(config), CATALOG, tmp_path / "runs", progress=False)
+    result = run_engine(load_experiment(config), CATALOG, tmp_path / "runs", progress=False)
     assert result.run_dir == run_dir and [Round.from_json(r).id for r in
                                           transcripts.read_jsonl(run_dir / transcripts.ROUNDS)] == order
     boards = report.build(run_dir)

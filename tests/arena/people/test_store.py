@@ -35,15 +35,17 @@ def test_write_once_keeps_the_first_record(tmp_path):
     assert [r.round for r in store.read_judgements(tmp_path)] == ["r1", "r2"]
 
 
-def test_an_interrupted_append_is_dropped_before_the_next_write(tmp_path):
+def test_a_person_file_is_replaced_whole_and_a_broken_one_is_named(tmp_path):
     file = store.judgement_file(tmp_path, "ann")
     file.write_once(record("r1", 0))
-    with open(file.path, "a", encoding="utf-8") as handle:
-        handle.write('{"round": "r2", "cla')  # killed mid-write
-    assert list(file.read()) == ["r1"]
+    inode = file.path.stat().st_ino
     file.write_once(record("r2", 1))
-    assert file.path.read_text(encoding="utf-8").count("\n") == 2
-    assert list(file.read()) == ["r1", "r2"]
+    assert file.path.stat().st_ino != inode  # a new file renamed into place, never an append
+    assert not list(file.directory.glob("*.partial"))
+    with open(file.path, "a", encoding="utf-8") as handle:
+        handle.write('{"round": "r3", "cla\n')  # edited by hand
+    with pytest.raises(ValueError, match=r"judgements.jsonl:3: malformed JSON line"):
+        file.write_once(record("r3", 0))
 
 
 def test_threads_racing_on_one_key_write_it_once(tmp_path):
