@@ -97,9 +97,9 @@ def _phenomenon(outcome: Any) -> str | None:
 
 
 def summary(run_dir: Path, name: str) -> dict[str, Any]:
-    """A person's S with its CI, S per phenomenon, and the run's model Claudes (and the
-    other people) on the same rounds."""
-    from arena import metrics, report
+    """A person's S with its CI and how rounds were resolved, S per phenomenon, and the
+    run's model Claudes (once they have judged) and the other people on the same rounds."""
+    from arena import aggregate
 
     run_dir = Path(run_dir)
     experiment = read_manifest(run_dir)["experiment"]
@@ -108,18 +108,17 @@ def summary(run_dir: Path, name: str) -> dict[str, Any]:
     rounds = read_rounds(run_dir)
     mine = [JudgementRecord.from_json(r) for r in store.judgement_file(run_dir, name).read().values()]
     ids = {r.round for r in mine}
-    own = metrics.join(rounds, mine, []).get(store.label(name), [])
-    result: dict[str, Any] = {"name": name, **report.summary(own, ties, samples)}
+    own = aggregate.join(rounds, mine, []).get(store.label(name), [])
+    result: dict[str, Any] = {"name": name, **aggregate.summary(own, ties, samples)}
     result["phenomena"] = {
-        phenomenon: {"rounds": entry["rounds"], "S": entry["S"]}
-        for phenomenon, entry in metrics.breakdown(own, _phenomenon, ties).items()
+        phenomenon: {"rounds": len(items), "S": aggregate.Tally.of(items).rate()}
+        for phenomenon, items in sorted(aggregate.group(own, _phenomenon).items())
     }
-    others = list(transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS))
-    others = [JudgementRecord.from_json(r) for r in others if r["round"] in ids]
-    others += [r for r in store.read_judgements(run_dir) if r.round in ids and r.claude != store.label(name)]
+    others = [JudgementRecord.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS)]
+    others += [r for r in store.read_judgements(run_dir) if r.claude != store.label(name)]
     comparison = []
-    for claude, outcomes in metrics.join(rounds, others, []).items():
-        entry = report.summary(outcomes, ties, samples)
+    for claude, outcomes in aggregate.join(rounds, [r for r in others if r.round in ids], []).items():
+        entry = aggregate.summary(outcomes, ties, samples)
         comparison.append({"claude": claude, "rounds": entry["rounds"], "S": entry["S"], "S_ci95": entry["S_ci95"]})
     result["comparison"] = comparison
     return result
