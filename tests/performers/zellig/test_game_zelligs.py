@@ -26,12 +26,25 @@ def test_adaptive_zellig_offers_the_phenomenon_claude_misses():
         for n in range(40)
     ]
     zellig.observe(seen)
-    assert zellig.posterior("placeholder_ding") == (21, 1) and zellig.posterior("clause_omission") == (1, 21)
+    assert zellig.posterior("placeholder_ding/none") == (21, 1) and zellig.posterior("clause_omission/none") == (1, 21)
     picks = [zellig.choose(Instance("i", "s", "r"), candidates, random.Random(n)) for n in range(50)]
     assert picks.count(1) >= 48
-    hidden = AdaptiveZellig(["placeholder-ding"])
+    hidden = AdaptiveZellig(["placeholder-ding"], arms="phenomenon")
     hidden.observe([RoundOutcome("r", 1, 0, False, True, variant=candidates[0])])
     assert hidden.posterior("placeholder_ding") == (1, 1)  # not transparent: nothing learned
+
+
+def test_adaptive_zellig_arms_split_a_phenomenon_by_word_frequency():
+    zellig = AdaptiveZellig(["placeholder-ding"])
+    rare = Variant("i", "a", "placeholder_ding", meta={"zipf_frequency": 2.1})
+    common = Variant("i", "b", "placeholder_ding", meta={"zipf_frequency": 5.3})
+    assert [zellig.arm(v) for v in (rare, common)] == ["placeholder_ding/low", "placeholder_ding/high"]
+    zellig.observe([
+        RoundOutcome(f"r{n}", 1, 0, True, True, variant=v, corrupted=0, choices={"c": 0 if v is common else 1})
+        for n, v in enumerate([rare, common] * 15)
+    ])
+    picks = [zellig.choose(Instance("i", "s", "r"), [common, rare], random.Random(n)) for n in range(30)]
+    assert picks.count(1) >= 28  # the rare noun's Ding, which the Claude misses
 
 
 def test_adaptive_zellig_offers_every_member_candidate_and_a_uniform_strategy():
