@@ -325,7 +325,7 @@ def run(
         if manifest is not None:
             logger.info("resuming %s", store.run_dir)
         own = isinstance(backend, str)
-        engine_backend = make_backend(backend, experiment, catalog, address, num_cpus, progress) if own else backend
+        engine_backend = make_backend(backend, experiment, catalog, address, num_cpus) if own else backend
         try:
             if rounds is None:
                 begun = time.perf_counter()
