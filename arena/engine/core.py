@@ -276,6 +276,32 @@ def blocks(experiment: Experiment, rounds: Sequence[match.Round]) -> list[Block]
     ]
 
 
+def prepare(
+    experiment: Experiment, catalog: Catalog, out: Path, progress: bool = True
+) -> tuple[Path, list[match.Round]]:
+    """A run's directory and its planned rounds, planning them (under the run's lock) if
+    no run has yet; nothing is played.  People judge these rounds (``arena play``,
+    ``arena serve``) before, during or after ``arena run`` plays the Claudes: a
+    planned run's rounds are read, checked against the plan, without the lock."""
+    signatures = validate(experiment, catalog)
+    store = RunStore(run_dir_for(experiment, Path(out)))
+    manifest = store.manifest()
+    if manifest is None:
+        with store.locked():
+            manifest = store.manifest()
+            if manifest is None:
+                backend = make_backend("in-process", experiment, catalog)
+                try:
+                    rounds = plan_experiment(experiment, catalog, backend, progress)
+                finally:
+                    backend.close()
+                store.write_plan([r.to_json() for r in rounds], make_manifest(experiment, signatures, backend=backend.name))
+                return store.run_dir, rounds
+    if manifest.get("experiment") != json.loads(json.dumps(experiment.to_json())):
+        raise ValueError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
+    return store.run_dir, [match.Round.from_json(r) for r in store.planned_rounds(manifest)]
+
+
 # -- a run ------------------------------------------------------------------------------------
 
 BlockCallback = Callable[[Block, dict[str, list[match.JudgementRecord]]], None]
