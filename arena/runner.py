@@ -45,7 +45,7 @@ def validate_experiment(experiment: Experiment, catalog: Catalog) -> dict[str, d
     for role, specs in (("john", experiment.johns), ("zellig", experiment.zelligs), ("claude", experiment.claudes)):
         signatures[role + "s"] = {}
         for index, spec in enumerate(specs):
-            where = f"{experiment.source or 'config'}: {role}s[{index}]"
+            where = f"{experiment.where(role + 's', str(index))}: {role}s[{index}]"
             validate(role, spec, catalog, where=where)
             for seed in sorted(spec.replicas):  # model replicas (arena tournament)
                 validate(role, spec.for_seed(seed), catalog, where=f"{where}.replicas.{seed}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from arena.cli import add_verb, catalog
+from arena.cli import add_verb, catalog, check_output
 
 EXAMPLES = """
   # human references: newstest2009-2016, at most 300 sentences, stratified by test set
@@ -133,6 +133,7 @@ def run(args) -> int:
     from arena.spec import parse_spec
     from performers.john.testset import FORMATS, write_testset
 
+    check_output(args.out, "directory")  # before the selection is computed
     options = selection_options(args)
     selection = build(args.john, args.zellig, options, progress=not args.no_progress)
     signatures = {

@@ -22,6 +22,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.typecheck import PositiveInt
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ class EnsembleClaude(ScoringClaude):
         revision: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int | None = None,
+        batch_tokens: PositiveInt | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",

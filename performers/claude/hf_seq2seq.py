@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.typecheck import PositiveInt
 from performers.claude.scoring import ScoringClaude
 
 
@@ -45,7 +46,7 @@ class HFSeq2SeqClaude(ScoringClaude):
         revision: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int | None = None,
+        batch_tokens: PositiveInt | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arena.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
@@ -38,7 +39,7 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
         model: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int | None = None,
+        batch_tokens: PositiveInt | None = None,
         convention: str = "mean",
         cache: bool | str | None = True,
         engine: str = "auto",

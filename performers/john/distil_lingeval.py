@@ -21,6 +21,7 @@ from pathlib import Path
 
 from arena.formats.distil_lingeval import read_distil_lingeval
 from arena.records import Instance
+from arena.typecheck import ExistingDir, PositiveInt
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +31,9 @@ class DistilLingEvalJohn:
 
     version = "1"
 
-    def __init__(self, dir: str, phenomenon: str | None = None, limit: int | None = None, skip_empty: bool = False):
+    def __init__(
+        self, dir: ExistingDir, phenomenon: str | None = None, limit: PositiveInt | None = None, skip_empty: bool = False
+    ):
         self.directory = Path(dir)
         name = self.directory.name
         self.error_type, _, kind = name.partition(".")
