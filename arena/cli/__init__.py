@@ -112,6 +112,16 @@ def check_output(path: str | os.PathLike, kind: str) -> Path:
     return path
 
 
+def run_directory(path: str | os.PathLike) -> Path:
+    """A run directory given on the command line, refused in one line when it is none."""
+    path = Path(path)
+    if not path.exists():
+        raise UsageError(f"{path}: no such run directory")
+    if not path.is_dir() or not (path / "manifest.json").is_file():
+        raise UsageError(f"{path}: not a run directory (no manifest.json); give the directory 'arena run' printed")
+    return path
+
+
 def add_verb(subparsers, name: str, help: str, examples: str, description: str | None = None):
     """Register one verb with its help and an examples epilog."""
     return subparsers.add_parser(
