@@ -11,6 +11,7 @@ such checkpoints::
 
 from __future__ import annotations
 
+from arena.typecheck import ExistingDir, PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 
 
@@ -28,7 +29,7 @@ class FairseqClaude(HFSeq2SeqClaude):
 
     def __init__(
         self,
-        checkpoint: str,
+        checkpoint: ExistingDir,
         checkpoint_file: str = "model.pt",
         bpe_codes: str | None = None,
         source_lang: str | None = None,
@@ -36,7 +37,7 @@ class FairseqClaude(HFSeq2SeqClaude):
         trusted: bool = False,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int | None = None,
+        batch_tokens: PositiveInt | None = None,
         convention: str = "mean",
         cache: bool | str | None = True,
         engine: str = "auto",
