@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.typecheck import PositiveInt
-from performers.claude.scoring import ScoringClaude
+from performers.claude.scoring import Convention, ScoringClaude
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ class CausalLMClaude(ScoringClaude):
         separator: str = " ",
         add_bos: bool = True,
         add_eos: bool = False,
-        convention: str = "sum",
+        convention: Convention = "sum",
         cache: bool | str | None = True,
         threads: int | None = None,
         progress: bool = True,

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.typecheck import PositiveInt
-from performers.claude.scoring import ScoringClaude
+from performers.claude.scoring import Convention, ScoringClaude
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class CTranslate2Claude(ScoringClaude):
         target_lang: str | None = None,
         source_prefix: str = "",
         exact: bool = True,
-        convention: str = "mean",
+        convention: Convention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
     ) -> None:

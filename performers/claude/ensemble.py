@@ -23,7 +23,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.typecheck import PositiveInt
-from performers.claude.scoring import ScoringClaude
+from performers.claude.scoring import Convention, ScoringClaude
+from performers.claude.seq2seq_engine import Engine
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +57,9 @@ class EnsembleClaude(ScoringClaude):
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
-        engine: str = "auto",
+        engine: Engine = "auto",
         threads: int | None = None,
-        convention: str = "mean",
+        convention: Convention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
     ) -> None:

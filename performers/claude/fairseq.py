@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from arena.typecheck import ExistingDir, PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+from performers.claude.scoring import Convention
+from performers.claude.seq2seq_engine import Engine
 
 
 class FairseqClaude(HFSeq2SeqClaude):
@@ -38,9 +40,9 @@ class FairseqClaude(HFSeq2SeqClaude):
         device: str = "cpu",
         dtype: str = "fp32",
         batch_tokens: PositiveInt | None = None,
-        convention: str = "mean",
+        convention: Convention = "mean",
         cache: bool | str | None = True,
-        engine: str = "auto",
+        engine: Engine = "auto",
         threads: int | None = None,
         progress: bool = True,
     ) -> None:

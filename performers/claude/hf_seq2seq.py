@@ -22,7 +22,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.typecheck import PositiveInt
-from performers.claude.scoring import ScoringClaude
+from performers.claude.scoring import Convention, ScoringClaude
+from performers.claude.seq2seq_engine import Engine
 
 
 class HFSeq2SeqClaude(ScoringClaude):
@@ -50,9 +51,9 @@ class HFSeq2SeqClaude(ScoringClaude):
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
-        convention: str = "mean",
+        convention: Convention = "mean",
         cache: bool | str | None = True,
-        engine: str = "auto",
+        engine: Engine = "auto",
         threads: int | None = None,
         progress: bool = True,
     ) -> None:

@@ -40,13 +40,14 @@ import logging
 import math
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, get_args
 
 from arena.records import Judgement, Pair, SequenceScore
 
 log = logging.getLogger(__name__)
 
-CONVENTIONS = ("mean", "sum")
+Convention = Literal["mean", "sum"]  # a constructor param type, checked by `arena validate`
+CONVENTIONS = get_args(Convention)
 # what the token accounting above is called in cache keys; bump when it changes
 SCORE_CONVENTION = "ln-prob;eos-scored;forced-prefix-unscored;v1"
 

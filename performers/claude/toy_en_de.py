@@ -13,6 +13,8 @@ from pathlib import Path
 
 from arena.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+from performers.claude.scoring import Convention
+from performers.claude.seq2seq_engine import Engine
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
 
@@ -40,9 +42,9 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
         device: str = "cpu",
         dtype: str = "fp32",
         batch_tokens: PositiveInt | None = None,
-        convention: str = "mean",
+        convention: Convention = "mean",
         cache: bool | str | None = True,
-        engine: str = "auto",
+        engine: Engine = "auto",
         threads: int | None = None,
         progress: bool = True,
     ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from arena.typecheck import PositiveInt
 from performers.claude.ct2 import CTranslate2Claude
+from performers.claude.scoring import Convention
 from performers.claude.toy_en_de import toy_model_dir
 
 
@@ -29,7 +30,7 @@ class ToyEnDeCT2Claude(CTranslate2Claude):
         device: str = "cpu",
         threads: int = 0,
         batch_tokens: PositiveInt = 4096,
-        convention: str = "mean",
+        convention: Convention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
     ) -> None:

@@ -107,6 +107,17 @@ CONFIG_FAULTS = {
     "claude-batch-tokens-zero": ConfigFault(
         7, "claudes: [oracle, 'toy-en-de:batch_tokens=0']", ("claudes[1]", "'batch_tokens'", "≥ 1")
     ),
+    "claude-convention-unknown": ConfigFault(
+        7, "claudes: [oracle, 'toy-en-de:convention=avg']", ("claudes[1]", "'convention'", "mean, sum")
+    ),
+    "john-reference-kind-unknown": ConfigFault(
+        3, "  - name: parallel-text\n    alias: p\n    params: {source: EXP, reference: EXP, reference_kind: robot}",
+        ("'reference_kind'", "human, machine"),
+    ),
+    "john-file-missing": ConfigFault(
+        3, "  - name: parallel-text\n    alias: p\n    params: {source: EXP, reference: /no/such.de}",
+        ("'reference'", "names no file: /no/such.de"),
+    ),
     "claude-param-unknown": ConfigFault(7, "claudes: [oracle, 'random:sed=3']", ("claudes[1]", "no parameter(s) sed")),
     "zellig-unknown": ConfigFault(6, "zelligs: [no-such-zellig]", ("zelligs[0]", "unknown Zellig 'no-such-zellig'")),
     "nested-john-dir-missing": ConfigFault(
@@ -120,6 +131,9 @@ CONFIG_FAULTS = {
     "time-budget-negative": ConfigFault(
         None, "time_budget: {zellig_seconds: -1}", ("'time_budget.zellig_seconds'", "> 0")
     ),
+    "time-budget-word": ConfigFault(
+        None, "time_budget: {claude_seconds_per_pair: fast}", ("'time_budget.claude_seconds_per_pair'", "'fast'")
+    ),
     "time-budget-not-a-mapping": ConfigFault(None, "time_budget: 5", ("'time_budget' must be a mapping",)),
     "beam-zero": ConfigFault(None, "beam: 0", ("'beam'", "≥ 1")),
     "variants-negative": ConfigFault(None, "variants_per_instance: -1", ("'variants_per_instance'", "≥ 1")),
@@ -130,6 +144,7 @@ CONFIG_FAULTS = {
     "ties-unknown": ConfigFault(None, "contrastive_ties: maybe", ("'contrastive_ties'", "wrong, correct, half")),
     "executor-unknown": ConfigFault(None, "executor: spark", ("'executor'", "in-process, ray")),
     "breakdowns-not-a-list": ConfigFault(None, "breakdowns: dimension", ("'breakdowns' must be a list",)),
+    "description-a-list": ConfigFault(None, "description: [a, b]", ("'description' must be a string",)),
     "name-empty": ConfigFault(1, "name: ''", ("'name' must be a non-empty string",)),
     "unknown-top-key": ConfigFault(None, "seed_list: [1]", ("unknown key 'seed_list'", "allowed keys:")),
     "malformed-yaml": ConfigFault(None, "beam: [5", ("malformed YAML",), 10),
