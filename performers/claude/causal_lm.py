@@ -27,8 +27,9 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
-from performers.claude.scoring import Convention, ScoringClaude
+from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class CausalLMClaude(ScoringClaude):
         separator: str = " ",
         add_bos: bool = True,
         add_eos: bool = False,
-        convention: Convention = "sum",
+        convention: ScoreConvention = "sum",
         cache: bool | str | None = True,
         threads: int | None = None,
         progress: bool = True,

@@ -26,8 +26,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
-from performers.claude.scoring import Convention, ScoringClaude
+from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ class CTranslate2Claude(ScoringClaude):
         target_lang: str | None = None,
         source_prefix: str = "",
         exact: bool = True,
-        convention: Convention = "mean",
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
     ) -> None:

@@ -22,8 +22,9 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
-from performers.claude.scoring import Convention, ScoringClaude
+from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ class EnsembleClaude(ScoringClaude):
         source_prefix: str = "",
         engine: Engine = "auto",
         threads: int | None = None,
-        convention: Convention = "mean",
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
     ) -> None:

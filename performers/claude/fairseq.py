@@ -11,9 +11,9 @@ such checkpoints::
 
 from __future__ import annotations
 
+from arena.match import ScoreConvention
 from arena.typecheck import ExistingDir, PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
-from performers.claude.scoring import Convention
 from performers.claude.seq2seq_engine import Engine
 
 
@@ -40,7 +40,7 @@ class FairseqClaude(HFSeq2SeqClaude):
         device: str = "cpu",
         dtype: str = "fp32",
         batch_tokens: PositiveInt | None = None,
-        convention: Convention = "mean",
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,

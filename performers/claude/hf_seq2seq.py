@@ -21,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
-from performers.claude.scoring import Convention, ScoringClaude
+from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 
 
@@ -51,7 +52,7 @@ class HFSeq2SeqClaude(ScoringClaude):
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
-        convention: Convention = "mean",
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,

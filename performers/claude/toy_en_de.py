@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
-from performers.claude.scoring import Convention
 from performers.claude.seq2seq_engine import Engine
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
@@ -42,7 +42,7 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
         device: str = "cpu",
         dtype: str = "fp32",
         batch_tokens: PositiveInt | None = None,
-        convention: Convention = "mean",
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,

@@ -9,9 +9,9 @@ A weak toy model for smoke runs, not for research conclusions.
 
 from __future__ import annotations
 
+from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
 from performers.claude.ct2 import CTranslate2Claude
-from performers.claude.scoring import Convention
 from performers.claude.toy_en_de import toy_model_dir
 
 
@@ -30,7 +30,7 @@ class ToyEnDeCT2Claude(CTranslate2Claude):
         device: str = "cpu",
         threads: int = 0,
         batch_tokens: PositiveInt = 4096,
-        convention: Convention = "mean",
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
     ) -> None:

@@ -188,6 +188,20 @@ def test_override_faults_exit_2(argv, expect, tmp_path, testset, capsys):
     assert status == 2 and all(fragment in stderr for fragment in expect), stderr
 
 
+@pytest.mark.parametrize("verb", ["validate", "run", "tournament"])
+def test_run_name_cannot_leave_out(verb, tmp_path, testset, capsys):
+    """``--set name=../../x`` is refused by every front end before anything is written."""
+    config = write_config(tmp_path, testset)
+    out = tmp_path / "a" / "b" / "runs"
+    argv = [verb, str(config), "--set", "name=../../escaped"]
+    if verb != "validate":
+        argv += ["--out", str(out), "--no-progress"] + (["--executor", "in-process"] if verb == "tournament" else [])
+    status, stdout, stderr = invoke(argv, capsys)
+    no_traceback(stdout, stderr)
+    assert status == 2 and "'../../escaped' must be a plain name" in stderr, stderr
+    assert not list(tmp_path.rglob("escaped*")) and not out.exists()
+
+
 def test_fault_free_config_validates_and_runs(tmp_path, testset, capsys):
     """The must-not-fire case: the base config is OK for validate and for run."""
     config = write_config(tmp_path, testset)
