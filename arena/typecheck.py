@@ -8,7 +8,10 @@ against it, strictly: ``"forty"`` is no ``int``, ``"no"`` no ``bool``, ``True`` 
 
 - :class:`MustExist` — the string names a file or directory that must exist when the
   performer is built (:data:`ExistingFile`, :data:`ExistingDir`, :data:`ExistingPath`);
-  relative paths are read from the working directory, as the performer reads them;
+  relative paths are read from the working directory, as the performer reads them.
+  It is declared for the data Johns and Zelligs read, not for Claudes' model paths:
+  on a cluster those need to exist only on the nodes that run the Claude, and a hub
+  name looks like a relative path;
 - :class:`Performer` — the value is a nested performer spec of a role (a SPEC string
   or ``{name, params}``), checked like a top-level one (e.g. the John a ``select``
   John draws from).
@@ -40,6 +43,7 @@ class MustExist:
     """Marker: a path that must exist; ``kind`` is ``file``, ``directory`` or ``path`` (either)."""
 
     kind: str = "path"
+    contains: tuple[str, ...] = ()  # files a directory must hold
 
     def problem(self, value: str) -> str | None:
         """Why ``value`` does not name what it must (a phrase), or ``None``."""
@@ -50,6 +54,9 @@ class MustExist:
             return f"names a file, expected a directory: {value}" if path.exists() else f"names no directory: {value}"
         if not path.exists():
             return f"names no file or directory: {value}"
+        missing = [name for name in self.contains if not (path / name).is_file()]
+        if missing:
+            return f"names a directory without {', '.join(missing)}: {value}"
         return None
 
 

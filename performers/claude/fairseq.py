@@ -12,7 +12,7 @@ such checkpoints::
 from __future__ import annotations
 
 from arena.match import ScoreConvention
-from arena.typecheck import ExistingDir, PositiveInt
+from arena.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.seq2seq_engine import Engine
 
@@ -31,7 +31,7 @@ class FairseqClaude(HFSeq2SeqClaude):
 
     def __init__(
         self,
-        checkpoint: ExistingDir,
+        checkpoint: str,
         checkpoint_file: str = "model.pt",
         bpe_codes: str | None = None,
         source_lang: str | None = None,

@@ -18,10 +18,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Annotated
 
-from arena.formats.distil_lingeval import read_distil_lingeval
+from arena.formats.distil_lingeval import FILES, read_distil_lingeval
 from arena.records import Instance
-from arena.typecheck import ExistingDir, PositiveInt
+from arena.typecheck import MustExist, PositiveInt
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +33,11 @@ class DistilLingEvalJohn:
     version = "1"
 
     def __init__(
-        self, dir: ExistingDir, phenomenon: str | None = None, limit: PositiveInt | None = None, skip_empty: bool = False
+        self,
+        dir: Annotated[str, MustExist("directory", contains=FILES)],
+        phenomenon: str | None = None,
+        limit: PositiveInt | None = None,
+        skip_empty: bool = False,
     ):
         self.directory = Path(dir)
         name = self.directory.name

@@ -99,6 +99,9 @@ CONFIG_FAULTS = {
     "limit-forty": ConfigFault(5, "    params: {dir: DIR, limit: forty}", ("johns[0]", "'limit'", "integer", "'forty'"), 3),
     "limit-zero": ConfigFault(5, "    params: {dir: DIR, limit: 0}", ("'limit'", "≥ 1"), 3),
     "john-dir-missing": ConfigFault(5, "    params: {dir: /no/such/dir}", ("'dir'", "names no directory: /no/such/dir"), 3),
+    "john-dir-without-files": ConfigFault(
+        5, "    params: {dir: EMPTY}", ("'dir'", "names a directory without src.en, tgt.correct.de, tgt.incorrect.de"), 3
+    ),
     "john-dir-is-a-file": ConfigFault(5, "    params: {dir: EXP}", ("'dir'", "names a file, expected a directory"), 3),
     "john-param-unknown": ConfigFault(5, "    params: {dir: DIR, limt: 3}", ("no parameter(s) limt", "allowed:"), 3),
     "john-param-missing": ConfigFault(5, "    params: {limit: 3}", ("needs parameter(s) dir",), 3),
@@ -156,7 +159,8 @@ CONFIG_FAULTS = {
 def test_config_fault_is_refused_by_validate_and_run_alike(case, verb, tmp_path, testset, capsys):
     fault = CONFIG_FAULTS[case]
     exp = tmp_path / "exp.yaml"
-    config = write_config(tmp_path, testset, fault.line, fault.text.replace("DIR", str(testset)).replace("EXP", str(exp)))
+    text = fault.text.replace("DIR", str(testset)).replace("EXP", str(exp)).replace("EMPTY", str(tmp_path))
+    config = write_config(tmp_path, testset, fault.line, text)
     out = tmp_path / "runs"
     argv = ["validate", str(config)] if verb == "validate" else ["run", str(config), "--out", str(out), "--no-progress"]
     status, stdout, stderr = invoke(argv, capsys)

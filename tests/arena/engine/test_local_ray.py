@@ -4,7 +4,7 @@
 the machine, which then refuses ``num_cpus`` ("must not be provided") and would run our
 work on someone else's cluster.  The test starts such a head (in a private Ray temp
 directory, so that it is invisible to anything else on the machine) and checks that
-:func:`arena.tournament.ray_executor.start_ray` starts an instance of its own.
+:func:`arena.engine.ray_backend.start_ray` starts an instance of its own.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 _CHILD = """
 import ray
 from arena.config import RayOptions
-from arena.tournament.ray_executor import start_ray
+from arena.engine.ray_backend import start_ray
 
 assert start_ray(RayOptions(num_cpus=1, object_store_memory=80 * 2**20)) is True
 print(ray.get_runtime_context().gcs_address)
