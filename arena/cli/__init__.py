@@ -37,6 +37,8 @@ VERBS = [
     "tournament",
     "leaderboard",
     "score-pairs",
+    "play",
+    "serve",
 ]
 
 EPILOG = """examples:
