@@ -19,7 +19,7 @@ def test_a_game_on_ray_is_byte_identical_to_in_process(tmp_path, data_dir):
 
     path = game_config(tmp_path, data_dir, limit=12)
     local = run(path, tmp_path / "local")
-    backend = RayBackend(CATALOG, OPTIONS, progress=False)
+    backend = RayBackend(CATALOG, OPTIONS)
     try:
         on_ray = run(path, tmp_path / "ray", backend)
     finally:
