@@ -11,12 +11,7 @@ import urllib.request
 
 import pytest
 
-from tests.arena.people.helpers import arena_command, arena_env, write_config
-
-
-def default_sigint() -> None:
-    """Ctrl-C reaches the server even where the test runs with SIGINT ignored (a background job)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+from tests.arena.people.helpers import arena_command, arena_env, default_sigint, write_config
 
 
 def status(url: str) -> int:
