@@ -33,6 +33,7 @@ VERBS = [
     "tournament",
     "leaderboard",
     "score-pairs",
+    "train",
 ]
 
 EPILOG = """examples:
