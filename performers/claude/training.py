@@ -29,7 +29,6 @@ tokenizer they were given (default: the shipped toy model's 8k SentencePiece voc
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import os
@@ -41,6 +40,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from arena.transcripts import atomic_write_json, atomic_write_text
 
 log = logging.getLogger(__name__)
 
@@ -225,12 +226,6 @@ def _save_atomic(obj: Any, path: Path) -> None:
     os.replace(scratch, path)
 
 
-def _write_json(path: Path, data: Any) -> None:
-    scratch = path.with_name(path.name + f".tmp{os.getpid()}")
-    scratch.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(scratch, path)
-
-
 @contextmanager
 def exclusive(directory: Path, what: str) -> Iterator[None]:
     """Hold ``directory/.lock`` for the duration: a second process working on the same
@@ -314,6 +309,8 @@ def _train(settings: TrainSettings, out: Path, progress: bool) -> dict[str, Any]
         step, epoch, position, elapsed = state["step"], state["epoch"], state["position"], state["elapsed"]
         history = state["history"]
         torch.set_rng_state(state["rng"])
+        if device.startswith("cuda") and state.get("cuda_rng") is not None:
+            torch.cuda.set_rng_state_all(state["cuda_rng"])
         log.info("resuming %s at update %d (epoch %d, %.1f min trained)", out, step, epoch, elapsed / 60)
     model.to(device)
     model.train()
@@ -325,7 +322,9 @@ def _train(settings: TrainSettings, out: Path, progress: bool) -> dict[str, Any]
     def save() -> None:
         _save_atomic({"settings": settings.identity(), "model": model.state_dict(), "optimizer": optimizer.state_dict(),
                       "scheduler": scheduler.state_dict(), "step": step, "epoch": epoch, "position": position,
-                      "elapsed": elapsed, "history": history, "rng": torch.get_rng_state()}, checkpoint_path)
+                      "elapsed": elapsed, "history": history, "rng": torch.get_rng_state(),
+                      "cuda_rng": torch.cuda.get_rng_state_all() if device.startswith("cuda") else None},
+                     checkpoint_path)
 
     def done() -> bool:
         return elapsed >= budget or (settings.max_steps is not None and step >= settings.max_steps)
@@ -388,7 +387,7 @@ def _train(settings: TrainSettings, out: Path, progress: bool) -> dict[str, Any]
         "final_loss": history[-1]["loss"] if history else None, "history": history,
         "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
     }
-    _write_json(record_path, record)
+    atomic_write_json(record_path, record)
     log.info("trained %s: %d updates, %.2f epochs, %.1f min, %d parameters", out, step, record["epochs"],
              record["train_minutes"], parameters)
     return record
@@ -445,7 +444,7 @@ def evaluate_bleu(model_dir: Path, data_dir: str | os.PathLike, sets: Sequence[s
                          "signature": str(bleu.get_signature())}
         log.info("%s: %s BLEU %.2f (%d sentences, beam %d)", model_dir, name, score.score, len(sources), beam)
     record = {"beam": beam, "compute_type": compute_type, "limit": limit, "sets": results}
-    _write_json(model_dir / "bleu.json", record)
+    atomic_write_json(model_dir / "bleu.json", record)
     return record
 
 
@@ -470,12 +469,10 @@ def _distill(teacher, source, out: Path, max_pairs, beam, device, threads, compu
     translations = claude.translate(sources, beam=beam)
     seconds = time.monotonic() - started
     for name, lines in (("train.en", sources), ("train.de", translations)):
-        scratch = out / f"{name}.tmp{os.getpid()}"
-        scratch.write_text("".join(line.replace("\n", " ") + "\n" for line in lines), encoding="utf-8")
-        os.replace(scratch, out / name)
+        atomic_write_text(out / name, "".join(line.replace("\n", " ") + "\n" for line in lines))
     record = {"recipe_version": RECIPE_VERSION, "teacher": str(teacher), "source": str(source), "pairs": len(sources),
               "empty": sum(1 for t in translations if not t.strip()), "beam": beam, "compute_type": compute_type,
               "seconds": round(seconds, 1), "sentences_per_second": round(len(sources) / max(seconds, 1e-9), 1)}
-    _write_json(out / "distill.json", record)
+    atomic_write_json(out / "distill.json", record)
     log.info("distilled %d sentences with %s in %.0f s", len(sources), teacher, seconds)
     return record
