@@ -450,28 +450,42 @@ def evaluate_bleu(model_dir: Path, data_dir: str | os.PathLike, sets: Sequence[s
 
 def distill(teacher: str | os.PathLike, source: str | os.PathLike, out: Path, max_pairs: int | None = None,
             beam: int = 5, device: str = "cpu", threads: int = 0, compute_type: str = "int8",
-            progress: bool = True) -> dict[str, Any]:
+            max_source_tokens: int | None = None, progress: bool = True) -> dict[str, Any]:
     """Sequence-level knowledge distillation data: the teacher's beam-search 1-best of
     the first ``max_pairs`` lines of ``source``, written to ``out/train.en`` and
     ``out/train.de``.  Translations are cached in ``out/cache.sqlite`` as they are
     made, so an interrupted run resumes; sources the teacher cannot read (too long)
-    come back empty and are left out (counted) by the student's training."""
+    come back empty and are left out (counted) by the student's training.  Sources of
+    more than ``max_source_tokens`` tokens (end of sentence included) are left out and
+    counted: beam search over the longest few percent costs as much as the rest."""
     with exclusive(Path(out), "distilling"):
-        return _distill(teacher, source, Path(out), max_pairs, beam, device, threads, compute_type, progress)
+        return _distill(teacher, source, Path(out), max_pairs, beam, device, threads, compute_type, max_source_tokens,
+                        progress)
 
 
-def _distill(teacher, source, out: Path, max_pairs, beam, device, threads, compute_type, progress) -> dict[str, Any]:
+def _distill(teacher, source, out: Path, max_pairs, beam, device, threads, compute_type, max_source_tokens,
+             progress) -> dict[str, Any]:
     sources = read_lines(source)[:max_pairs] if max_pairs is not None else read_lines(source)
     if not sources:
         raise ValueError(f"{source}: no source lines")
     claude = translator(teacher, device, threads, compute_type, cache=str(out / "cache.sqlite"), progress=progress)
+    too_long = 0
+    if max_source_tokens is not None:
+        lengths = [len(ids) for ids in claude.tokenizer(sources)["input_ids"]]
+        kept = [s for s, n in zip(sources, lengths) if n <= max_source_tokens]
+        too_long = len(sources) - len(kept)
+        if not kept:
+            raise ValueError(f"{source}: no source has at most {max_source_tokens} tokens")
+        log.info("%d of %d sources are longer than %d tokens and left out", too_long, len(sources), max_source_tokens)
+        sources = kept
     started = time.monotonic()
     translations = claude.translate(sources, beam=beam)
     seconds = time.monotonic() - started
     for name, lines in (("train.en", sources), ("train.de", translations)):
         atomic_write_text(out / name, "".join(line.replace("\n", " ") + "\n" for line in lines))
     record = {"recipe_version": RECIPE_VERSION, "teacher": str(teacher), "source": str(source), "pairs": len(sources),
-              "empty": sum(1 for t in translations if not t.strip()), "beam": beam, "compute_type": compute_type,
+              "empty": sum(1 for t in translations if not t.strip()), "left_out_long": too_long,
+              "max_source_tokens": max_source_tokens, "beam": beam, "compute_type": compute_type,
               "seconds": round(seconds, 1), "sentences_per_second": round(len(sources) / max(seconds, 1e-9), 1)}
     atomic_write_json(out / "distill.json", record)
     log.info("distilled %d sentences with %s in %.0f s", len(sources), teacher, seconds)

@@ -138,6 +138,12 @@ def test_teacher_distill_student_export_and_bleu(tmp_path):
                              progress=False)  # served from the distillation's cache
     assert (distilled / "train.de").read_text(encoding="utf-8").splitlines() == lines and again["pairs"] == 5
 
+    short = training.distill(teacher, f"{prefix}.en", tmp_path / "short", max_source_tokens=9, compute_type="float32",
+                             threads=1, progress=False)
+    kept = [s for s, ids in zip([s for s, _ in PAIRS], ct2.tokenizer([s for s, _ in PAIRS])["input_ids"]) if len(ids) <= 9]
+    assert 0 < len(kept) < len(PAIRS) and short["left_out_long"] == len(PAIRS) - len(kept)
+    assert (tmp_path / "short" / "train.en").read_text(encoding="utf-8").splitlines() == kept
+
     student = training.train(settings(str(distilled / "train"), max_steps=2, seed=3), tmp_path / "student",
                              progress=False)
     assert student["updates"] == 2 and student["pairs"] == 5 - sum(1 for line in lines if not line.strip())
