@@ -237,7 +237,9 @@ def plan_rounds(
     return rounds
 
 
-def _resolve(round_: Round, claude: str, judgement: Judgement | None, late: bool) -> JudgementRecord:
+def resolve(round_: Round, claude: str, judgement: Judgement | None, late: bool) -> JudgementRecord:
+    """One Claude's final answer for one round: its choice when given in time, else a
+    seeded coin (tie, abstention, late answer); a Zellig timeout is a free point."""
     if round_.status == STATUS_ZELLIG_TIMEOUT:
         return JudgementRecord(round_.id, claude, None, None, RESOLVED_FREE, True)
     said = judgement.corrupted if judgement is not None else None
@@ -283,7 +285,7 @@ def judge_rounds(
         late = seconds_per_pair is not None and elapsed > seconds_per_pair * len(chunk)
         for r, judgement in zip(chunk, judgements):
             answers[r.id] = (judgement, late)
-    return [_resolve(r, label, *answers.get(r.id, (None, False))) for r in judged]
+    return [resolve(r, label, *answers.get(r.id, (None, False))) for r in judged]
 
 
 @dataclass(frozen=True)

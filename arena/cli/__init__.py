@@ -34,6 +34,8 @@ VERBS = [
     "leaderboard",
     "score-pairs",
     "train",
+    "play",
+    "serve",
 ]
 
 EPILOG = """examples:
