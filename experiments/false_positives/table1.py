@@ -23,7 +23,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from arena.stats import mean_std
+from arena.aggregate import mean_std
 
 
 def wilson_upper(detected: int, sources: int, z: float = 1.96) -> float:
