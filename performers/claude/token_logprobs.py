@@ -3,7 +3,8 @@
 ``ln p(y) = logit[y] − logsumexp(logits)``: per hidden state the output layer is
 applied once, in chunks of rows (so at most ``chunk_rows × vocabulary`` logits exist
 at a time, cast to float32 only chunk by chunk), the log-partition is reduced once,
-and only the requested tokens are gathered — several requests may point at the
+in place in the logits' own buffer (max, subtract, exponentiate, sum: no copies), and
+only the requested tokens are gathered — several requests may point at the
 same hidden state (targets that share a prefix share its hidden states).
 """
 
@@ -46,9 +47,11 @@ def gather_logprobs(hidden, rows, tokens, head: Callable, vocabulary: int, chunk
         high = int(torch.searchsorted(sorted_rows, end))
         if low == high:
             continue
-        logits = head(hidden[start:end]).float()
-        log_partition = torch.logsumexp(logits, dim=-1)
+        logits = head(hidden[start:end]).float()  # a fresh buffer (or, from a full forward, never read again)
         local = sorted_rows[low:high] - start
-        chosen = logits[local, sorted_tokens[low:high]]
+        maximum = logits.amax(dim=-1, keepdim=True)
+        chosen = logits[local, sorted_tokens[low:high]] - maximum[local, 0]
+        # log Σ exp(logit − max), in place: no second vocabulary-sized buffer
+        log_partition = logits.sub_(maximum).exp_().sum(dim=-1).log_()
         result[order[low:high]] = chosen - log_partition[local]
     return result
