@@ -98,3 +98,20 @@ def test_a_fresh_process_follows_its_affinity_and_loads_torch_with_passive_waiti
     env["PYTHONPATH"] = str(REPO)
     output = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert output.stdout.split() == ["1", "1", "PASSIVE"]
+
+
+@pytest.mark.slow
+def test_a_ray_task_gets_the_cpus_ray_assigned_it():
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("a Ray instance of another test is running")
+    from joblib import cpu_count
+
+    ray.init(num_cpus=2, object_store_memory=80 * 2**20, include_dashboard=False, log_to_driver=False,
+             runtime_env={"env_vars": {"OMP_NUM_THREADS": ""}})  # the thread count comes from Ray alone
+    try:
+        task = ray.remote(threads.default_threads)
+        one, two = ray.get([task.options(num_cpus=1).remote(), task.options(num_cpus=2).remote()])
+    finally:
+        ray.shutdown()
+    assert (one, two) == (1, min(2, cpu_count()))
