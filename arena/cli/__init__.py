@@ -33,6 +33,8 @@ VERBS = [
     "tournament",
     "leaderboard",
     "score-pairs",
+    "play",
+    "serve",
 ]
 
 EPILOG = """examples:
