@@ -17,11 +17,14 @@ are valid ids of both vocabularies; the special-token ids (pad, end of sentence,
 decoder start) follow that tokenizer.  Sentences therefore have the toy model's
 token counts, which are close to OPUS-MT's on DistilLingEval (both are ~8k–58k
 SentencePiece vocabularies over the same text); the output layer has the real
-vocabulary size, which is what the cost of scoring depends on.
+vocabulary size, which is what the cost of scoring depends on (for Marian the
+tokenizer's vocabulary is padded with unused entries to the model's 58,101, so that
+CTranslate2 converts it).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 from pathlib import Path
@@ -67,6 +70,11 @@ def build(arch: str, directory: Path) -> Path:
     model.eval().save_pretrained(directory)
     for name in TOKENIZER_FILES:
         shutil.copy(toy / name, directory / name)
+    if arch == "opus-mt-en-de":  # the vocabulary as large as the model's (CTranslate2 checks), unused entries
+        vocabulary = json.loads((toy / "vocab.json").read_text(encoding="utf-8"))
+        for index in range(len(vocabulary), config.vocab_size):
+            vocabulary[f"<unused{index}>"] = index
+        (directory / "vocab.json").write_text(json.dumps(vocabulary, ensure_ascii=False), encoding="utf-8")
     parameters = sum(p.numel() for p in model.parameters())
     log.info("%s: random %s with %.1fM parameters in %s", arch, type(model).__name__, parameters / 1e6, directory)
     return directory

