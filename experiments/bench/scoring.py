@@ -156,8 +156,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=None, help="PyTorch and CTranslate2 threads (default: theirs)")
     parser.add_argument("--batch-tokens", type=int, default=None, help="token budget per batch (default: each Claude's)")
-    parser.add_argument("--engines", default="prefix", help="hf-seq2seq engines to time, comma-separated "
-                        "(prefix, decoder, forward)")
+    parser.add_argument("--engines", default="auto", help="hf-seq2seq engines to time, comma-separated "
+                        "(auto: the one the Claude chooses; prefix, decoder, forward)")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--dtype", default="fp32")
     parser.add_argument("--no-ct2", action="store_true", help="skip CTranslate2")
@@ -190,7 +190,7 @@ def main() -> int:
     for engine in args.engines.split(","):
         claude = HFSeq2SeqClaude(model_name, device=args.device, dtype=args.dtype, batch_tokens=args.batch_tokens,
                                  cache=False, engine=engine, progress=False, threads=args.threads)
-        claudes[f"hf-seq2seq/{engine}"] = claude
+        claudes[f"hf-seq2seq/{claude.backend.engine}"] = claude
     reference = next(iter(claudes.values())).backend
     model, tokenizer = reference.model, reference.tokenizer
     methods["naive"] = lambda: naive_scores(model, tokenizer, sources, targets)
