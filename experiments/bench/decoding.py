@@ -41,9 +41,10 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
     args = parser.parse_args()
 
+    from scoring import DISTIL
+
     from performers.claude.hf_seq2seq import HFSeq2SeqClaude
     from performers.claude.toy_en_de import MODEL_DIR
-    from scoring import DISTIL
 
     if args.arch:
         from real_size import model_dir
