@@ -75,7 +75,8 @@ def read_sample(sets: list[str], pairs: int) -> list[tuple[str, str, str]]:
 
 
 def naive_scores(model, tokenizer, sources, targets, batch=8):
-    """Per sequence (sum of log-probabilities, tokens): batches of 8 in input order, labels=."""
+    """Per sequence (sum of log-probabilities, tokens): batches of 8 in input order, labels=
+    (FSMT gets its decoder inputs made from the labels by hand: it does not make them itself)."""
     import torch
 
     results = []
@@ -84,7 +85,12 @@ def naive_scores(model, tokenizer, sources, targets, batch=8):
             encoded = tokenizer(sources[start:start + batch], text_target=targets[start:start + batch],
                                 padding=True, return_tensors="pt").to(model.device)
             labels = encoded["labels"].masked_fill(encoded["labels"] == tokenizer.pad_token_id, -100)
-            output = model(input_ids=encoded["input_ids"], attention_mask=encoded["attention_mask"], labels=labels)
+            extra = {}
+            if model.config.model_type == "fsmt":  # without decoder inputs FSMT shifts the *source*
+                start = torch.full_like(encoded["labels"][:, :1], model.config.decoder_start_token_id)
+                extra["decoder_input_ids"] = torch.cat([start, encoded["labels"][:, :-1]], dim=1)
+            output = model(input_ids=encoded["input_ids"], attention_mask=encoded["attention_mask"], labels=labels,
+                           **extra)
             logprobs = torch.log_softmax(output.logits.float(), dim=-1)
             mask = labels != -100
             gathered = logprobs.gather(-1, labels.clamp(min=0)[..., None])[..., 0] * mask
