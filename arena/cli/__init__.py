@@ -32,6 +32,7 @@ VERBS = [
     "template",
     "tournament",
     "leaderboard",
+    "report",
     "score-pairs",
 ]
 

@@ -16,8 +16,9 @@ EXAMPLES = """
 Without --address (or RAY_ADDRESS, or ray.address in the config) a local Ray is started
 with a small object store; --executor in-process gives byte-identical transcripts without
 Ray.  Finished cells are written atomically under RUN/cells/; after Ctrl-C, --resume plays
-only the rest.  A finished run is shown, never overwritten.  The leaderboards and PNG plots
-go to RUN/report/ (see also 'arena leaderboard RUN')."""
+only the rest.  A finished run is shown, never overwritten.  RUN/report.md and a
+self-contained RUN/report.html are written at the end, the leaderboards and PNG plots
+go to RUN/report/ (see also 'arena leaderboard RUN' and 'arena report RUN')."""
 
 
 def add_parser(subparsers) -> None:
@@ -38,17 +39,24 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--num-cpus", type=int, default=None,
                         help="CPUs of a local Ray (default: ray.num_cpus of the config, else all)")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted tournament, skipping finished cells")
-    parser.add_argument("--no-plots", action="store_true", help="write the leaderboards but no PNG plots")
+    parser.add_argument("--limit", type=int, metavar="N",
+                        help="at most N instances per John (the same as --set max_instances=N)")
+    parser.add_argument("--no-1best", dest="no_one_best", action="store_true",
+                        help="skip the 1-best decoding when only S and accuracy are wanted: no discrepancy, no "
+                             "generative rate (the same as --set discrepancy=false)")
+    parser.add_argument("--no-plots", action="store_true", help="write the leaderboards and reports but no plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
+    from arena.cli.run import quick_overrides
     from arena.config import load_experiment
-    from arena.report import build, format_leaderboards, write_report
+    from arena.report import build, format_leaderboards
+    from arena.run_report import write_reports
     from arena.tournament import run_tournament
 
-    experiment = load_experiment(args.config, args.overrides)
+    experiment = load_experiment(args.config, quick_overrides(args))
     try:
         result = run_tournament(
             experiment, catalog(), Path(args.out), args.executor,
@@ -69,7 +77,7 @@ def run(args) -> int:
                 saved = 1 - work["unique"] / work["requests"] if work["requests"] else 0.0
                 print(f"  {model}: {work['requests']} scoring requests, {work['unique']} after deduplication "
                       f"({saved:.0%} saved)")
-    paths = write_report(result.run_dir, plots=not args.no_plots)
+    markdown, html = write_reports([result.run_dir], plots=not args.no_plots)
     print(format_leaderboards(build(result.run_dir)))
-    print("report: " + ", ".join(str(path) for path in paths.values()))
+    print(f"report: {markdown}, {html} (leaderboards and plots in {result.run_dir / 'report'})")
     return 0

@@ -9,7 +9,9 @@ not for research conclusions; real users name hub models with ``hf-seq2seq``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 
@@ -32,6 +34,10 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
     """
 
     version = "1"
+
+    @classmethod
+    def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
+        return [str(params.get("model") or MODEL_DIR)]
 
     def __init__(
         self,
