@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.cli import add_verb, catalog
+from arena.cli import add_verb
 
 EXAMPLES = """
   arena run experiments/quickstart.yaml
@@ -46,17 +46,12 @@ def quick_overrides(args) -> list[str]:
 
 
 def run(args) -> int:
+    from arena.api import play
     from arena.config import load_experiment
-    from arena.runner import run_experiment
     from arena.summary import format_scores
 
     experiment = load_experiment(args.config, quick_overrides(args))
-    executor = None
-    if experiment.executor == "ray":
-        from arena.tournament import make_executor  # the only module that imports ray
-
-        executor = make_executor(experiment, catalog())
-    result = run_experiment(experiment, catalog(), Path(args.out), executor=executor, progress=not args.no_progress)
+    result = play(experiment, Path(args.out), progress=not args.no_progress)
     if result.already_finished:
         print(f"run {result.run_dir} is already finished; its scores (rebuild with 'arena score {result.run_dir}'):")
     else:

@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from performers.claude.hub import require_model
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -41,9 +42,12 @@ class CTranslate2Claude(ScoringClaude):
 
     Params: ``model`` (CTranslate2 directory, or Hugging Face name/directory to
     convert), ``tokenizer`` (Hugging Face tokenizer; default: the model's own files),
-    ``revision``, ``compute_type``, ``device`` (``cpu``, ``cuda``, ``auto``),
-    ``threads`` (intra-op threads, 0 = CTranslate2's default), ``batch_tokens``,
-    ``source_lang``/``target_lang``, ``source_prefix``, ``exact`` (exact Marian
+    ``revision`` (hub branch, tag or commit), ``compute_type`` (CTranslate2's weight
+    and compute precision, e.g. ``int8``, ``float32``), ``device`` (``cpu``, ``cuda``,
+    ``auto``), ``threads`` (intra-op threads, 0 = CTranslate2's default),
+    ``batch_tokens`` (token budget per batch), ``source_lang``/``target_lang``
+    (multilingual models), ``source_prefix`` (text put before every source, e.g. for
+    T5), ``exact`` (exact Marian
     conversion, default true), ``convention``, ``cache``, ``progress``.
     """
 
@@ -103,6 +107,7 @@ class CTranslate2Claude(ScoringClaude):
                     "pass tokenizer=<Hugging Face name or directory>"
                 )
         else:
+            require_model(self.model_name, revision)
             source = source_identity(self.model_name, revision, WEIGHT_PATTERNS, digest_cache)
             try:
                 self.model_dir = cached_conversion(

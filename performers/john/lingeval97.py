@@ -20,7 +20,12 @@ from arena.records import Instance
 
 
 class LingEval97John:
-    """Yields the test set's sentences with their contrastive variants, in file order."""
+    """Yields the test set's sentences with their contrastive variants, in file order.
+
+    Params: ``path`` (the test set's JSON file), ``reference_kind`` (``human`` or
+    ``machine``: what the references are), ``types`` (keep only these error types),
+    ``limit`` (at most this many sentences).
+    """
 
     version = "1"
 
