@@ -7,10 +7,10 @@ comparable and two different experiments never share one::
 
 Fields, separated by ``|``:
 
-- ``john``: each John as ``label=name@version`` (the label alone when it is the
-  name) and ``+data.`` the first 8 hex digits of the SHA-256 of the instances it
+- ``john``: each John as ``alias=name@version`` (``name@version`` without an
+  alias; params are in ``cfg``) and ``+data.`` the first 8 hex digits of the SHA-256 of the instances it
   yielded in this run (ids, sources, references, metadata, in order);
-- ``zellig`` and ``claude``: each performer as ``label=name@version``; a Claude whose
+- ``zellig`` and ``claude``: each performer as ``alias=name@version``; a Claude whose
   class declares a model (:class:`arena.roles.Fingerprinted`) adds ``+model.`` and a
   digest of its weights and tokenizer (or of its hub name and revision);
 - ``k`` (variants per instance and Zellig), ``seeds``, ``ties`` (contrastive tie
@@ -47,13 +47,13 @@ def _label(spec: Mapping[str, Any]) -> str:
 
 
 def _performer(spec: Mapping[str, Any], signatures: Mapping[str, str]) -> str:
-    """``label=name@version`` (+ model digest) from a performer's entry in the manifest's
+    """``alias=name@version`` (+ model digest) from a performer's entry in the manifest's
     signatures (``name@version(params)+model.…``)."""
-    label = _label(spec)
-    full = signatures.get(label, spec["name"])
+    full = signatures.get(_label(spec), spec["name"])
     name_version = full.split("(", 1)[0]
     model = full.rsplit("+model.", 1)[1] if "+model." in full else None
-    text = name_version if label == spec["name"] else f"{label}={name_version}"
+    alias = spec.get("alias")
+    text = f"{alias}={name_version}" if alias and alias != spec["name"] else name_version
     return text + (f"+model.{model}" if model else "")
 
 
