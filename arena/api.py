@@ -125,20 +125,6 @@ def _listed(specs: str | Sequence[str]) -> list[str]:
     return [specs] if isinstance(specs, str) else list(specs)
 
 
-def play(experiment: Experiment, out: str | Path = "runs", progress: bool = True):
-    """Run (or resume) an experiment with the executor its config names; the
-    :class:`arena.runner.RunResult`.  What ``arena run`` and :func:`evaluate` do."""
-    from arena.cli import catalog
-    from arena.runner import run_experiment
-
-    executor = None
-    if experiment.executor == "ray":
-        from arena.tournament import make_executor  # the only module that imports ray
-
-        executor = make_executor(experiment, catalog())
-    return run_experiment(experiment, catalog(), Path(out), executor=executor, progress=progress)
-
-
 def evaluate(
     config: str | Path | Mapping[str, Any] | Experiment | None = None,
     *,
@@ -153,8 +139,11 @@ def evaluate(
     """Play an experiment (see :func:`experiment_of` for the ways to give one) into a run
     directory under ``out`` and return its :class:`Run`; a finished run is loaded, not
     played again.  ``report`` writes ``report.md`` and ``report.html`` as ``arena run`` does."""
+    from arena import engine
+    from arena.cli import catalog
+
     experiment = experiment_of(config, john=john, zellig=zellig, claude=claude, options=options)
-    result = play(experiment, out, progress)
+    result = engine.run(experiment, catalog(), Path(out), experiment.executor, progress=progress)
     if report:
         from arena.run_report import MARKDOWN, write_reports
 

@@ -122,6 +122,14 @@ def leaderboard_tables(boards: Mapping[str, Any]) -> list[dict[str, Any]]:
         "two-sided sign test over matched (Zellig, Claude, seed) cells",
         align="rlrrlll",
     ))
+    if boards.get("agreement"):
+        tables.append(_table(
+            "Agreement of people",
+            ["people", "rounds", "agreement", "kappa", "measure"],
+            [[", ".join(e["people"]), e["rounds"], e["observed"], e["kappa"], e["measure"]] for e in boards["agreement"]],
+            "the candidate judged corrupted, on the rounds all of them answered in time",
+            align="lrrrl",
+        ))
     return tables
 
 

@@ -34,6 +34,8 @@ VERBS = [
     "leaderboard",
     "report",
     "score-pairs",
+    "play",
+    "serve",
 ]
 
 EPILOG = """examples:
@@ -55,6 +57,12 @@ def catalog():
     from performers.catalog import CATALOG
 
     return CATALOG
+
+
+def zellig_specs(names: list[str]) -> list[str]:
+    """``--zellig`` values with the catalog's groups (``all``) expanded, duplicates dropped, in order."""
+    groups = catalog().zellig_groups
+    return list(dict.fromkeys(member for name in names for member in groups.get(name, (name,))))
 
 
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.cli import add_verb
+from arena.cli import add_verb, catalog
 
 EXAMPLES = """
   arena run experiments/quickstart.yaml
@@ -12,7 +12,9 @@ EXAMPLES = """
   arena run experiments/quickstart.yaml --out /tmp/runs --set seeds=[1,2,3]
   arena run my.yaml --set claudes.0.params.device=cuda --set max_instances=200
 Re-running an interrupted run resumes it; a finished run is shown, never overwritten.
-At the end RUN/report.md and a self-contained RUN/report.html are written (see 'arena report')."""
+At the end RUN/report.md and a self-contained RUN/report.html are written (see 'arena report').
+'arena run' and 'arena tournament' are two front ends of one engine: the same
+transcripts; this one prints the scores, the other the leaderboards and plots."""
 
 
 def add_parser(subparsers) -> None:
@@ -46,12 +48,12 @@ def quick_overrides(args) -> list[str]:
 
 
 def run(args) -> int:
-    from arena.api import play
+    from arena import engine
     from arena.config import load_experiment
     from arena.summary import format_scores
 
     experiment = load_experiment(args.config, quick_overrides(args))
-    result = play(experiment, Path(args.out), progress=not args.no_progress)
+    result = engine.run(experiment, catalog(), Path(args.out), experiment.executor, progress=not args.no_progress)
     if result.already_finished:
         print(f"run {result.run_dir} is already finished; its scores (rebuild with 'arena score {result.run_dir}'):")
     else:
