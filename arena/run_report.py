@@ -255,11 +255,11 @@ def _segments(reference: str, edits: Sequence[Any]) -> list[tuple[str, str]]:
 def misjudged_pairs(run_dir: Path, per_claude: int = MISJUDGED_PER_CLAUDE) -> list[dict[str, Any]]:
     """A handful of rounds each Claude got wrong: those where it preferred the corrupted
     candidate by the widest margin first (in round order without scores)."""
-    from arena.metrics import join, read_run
+    from arena.report import load
 
-    _, rounds, judgements, one_bests = read_run(run_dir)
+    _, outcomes_by_claude, _ = load(run_dir)
     pairs = []
-    for claude, outcomes in join(rounds, judgements, one_bests).items():
+    for claude, outcomes in outcomes_by_claude.items():
         wrong = [o for o in outcomes if not o.judgement.correct and o.round.variant is not None]
         wrong.sort(key=lambda o: -(o.scores[1] - o.scores[0]) if o.scores is not None else 0.0)
         for o in wrong[:per_claude]:

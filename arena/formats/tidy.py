@@ -3,7 +3,8 @@
 Three tables, each loadable with one ``pandas.read_csv`` / ``read_parquet`` /
 ``read_json(..., lines=True)`` call; their columns are documented in ``docs/exports.md``:
 
-- ``rounds``: one row per judged round × Claude — the round joined with the Claude's
+- ``rounds``: one row per judged round × Claude (people who judged with ``arena play``
+  or ``arena serve``, and their majority, count as Claudes) — the round joined with the Claude's
   judgement and 1-best: ids, John, Zellig, Claude, seed, phenomenon, the texts, the
   choice, whether it was correct, the scores, and one column per scalar metadata key
   of the instance (``john.<key>``) and of the variant (``variant.<key>``);
@@ -40,12 +41,12 @@ def _scalars(prefix: str, meta: Mapping[str, Any]) -> dict[str, Any]:
 
 def round_rows(run_dir: Path) -> list[dict[str, Any]]:
     """One record per judged round × Claude (see the module docstring)."""
-    from arena.metrics import join, read_run
+    from arena.report import load
 
     run_dir = Path(run_dir)
-    _, rounds, judgements, one_bests = read_run(run_dir)
+    _, outcomes_by_claude, _ = load(run_dir)
     rows = []
-    for claude, outcomes in join(rounds, judgements, one_bests).items():
+    for claude, outcomes in outcomes_by_claude.items():
         for o in outcomes:
             r, j, variant = o.round, o.judgement, o.round.variant
             scores = o.scores

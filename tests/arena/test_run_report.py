@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from tests.arena.tournament_helpers import HERE
+from tests.arena.engine.helpers import HERE
 
 
 def _config(tmp_path: Path, distil_dir: Path, name: str = "rep", seeds: str = "[1, 2]") -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from tests.arena.tournament_helpers import HERE
+from tests.arena.engine.helpers import HERE
 
 pd = pytest.importorskip("pandas")
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "exports.md"
