@@ -137,22 +137,16 @@ def paired_tables(scores: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Paired bootstrap tests per cell between Claudes and between Zelligs."""
     tables = []
     paired = scores.get("paired", {})
-    if paired.get("claudes"):
-        tables.append(_table(
-            "Paired tests between Claudes (same rounds)",
-            ["John", "Zellig", "seed", "A", "B", "ΔS = S(A) − S(B)", "95% CI", "p", "instances"],
-            [[t["john"], t["zellig"], t["seed"], t["a"], t["b"], f"{t['delta']:+.3f}", fmt_ci((t["low"], t["high"])),
-              t["p_value"], t["n"]] for t in paired["claudes"]],
-            align="llrllrlrr",
-        ))
-    if paired.get("zelligs"):
-        tables.append(_table(
-            "Paired tests between Zelligs (instances both apply to)",
-            ["John", "Claude", "seed", "A", "B", "ΔS = S(A) − S(B)", "95% CI", "p", "instances"],
-            [[t["john"], t["claude"], t["seed"], t["a"], t["b"], f"{t['delta']:+.3f}", fmt_ci((t["low"], t["high"])),
-              t["p_value"], t["n"]] for t in paired["zelligs"]],
-            align="llrllrlrr",
-        ))
+    for kind, within, title in (("claudes", "zellig", "Paired tests between Claudes (same rounds)"),
+                                ("zelligs", "claude", "Paired tests between Zelligs (instances both apply to)")):
+        if paired.get(kind):
+            tables.append(_table(
+                title,
+                ["John", within.capitalize(), "seed", "A", "B", "ΔS = S(A) − S(B)", "95% CI", "p", "instances"],
+                [[t["john"], t[within], t["seed"], t["a"], t["b"], f"{t['delta']:+.3f}",
+                  fmt_ci((t["low"], t["high"])), t["p_value"], t["n"]] for t in paired[kind]],
+                align="llrllrlrr",
+            ))
     return tables
 
 

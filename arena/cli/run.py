@@ -23,14 +23,19 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--out", default="runs", help="directory under which the run directory is made (default: runs)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value (dotted keys, repeatable)")
+    add_quick_options(parser)
+    parser.add_argument("--no-report", action="store_true", help="do not write report.md / report.html")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    parser.set_defaults(func=run)
+
+
+def add_quick_options(parser) -> None:
+    """``--limit`` and ``--no-1best`` (``arena run`` and ``arena tournament``)."""
     parser.add_argument("--limit", type=int, metavar="N",
                         help="at most N instances per John (the same as --set max_instances=N)")
     parser.add_argument("--no-1best", dest="no_one_best", action="store_true",
                         help="skip the 1-best decoding when only S and accuracy are wanted: no discrepancy, no "
                              "generative rate (the same as --set discrepancy=false)")
-    parser.add_argument("--no-report", action="store_true", help="do not write report.md / report.html")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
-    parser.set_defaults(func=run)
 
 
 def quick_overrides(args) -> list[str]:

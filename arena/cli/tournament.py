@@ -23,6 +23,8 @@ same transcripts."""
 
 
 def add_parser(subparsers) -> None:
+    from arena.cli.run import add_quick_options
+
     parser = add_verb(
         subparsers, "tournament",
         "play every John × Zellig × Claude × seed cell of an experiment, on Ray or in process; leaderboards and plots",
@@ -41,11 +43,7 @@ def add_parser(subparsers) -> None:
                         help="CPUs of a local Ray (default: ray.num_cpus of the config, else all)")
     parser.add_argument("--resume", action="store_true",
                         help="accepted for old scripts: re-running always resumes an interrupted run")
-    parser.add_argument("--limit", type=int, metavar="N",
-                        help="at most N instances per John (the same as --set max_instances=N)")
-    parser.add_argument("--no-1best", dest="no_one_best", action="store_true",
-                        help="skip the 1-best decoding when only S and accuracy are wanted: no discrepancy, no "
-                             "generative rate (the same as --set discrepancy=false)")
+    add_quick_options(parser)
     parser.add_argument("--no-plots", action="store_true", help="write the leaderboards and reports but no plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.set_defaults(func=run)

@@ -168,7 +168,7 @@ def test_several_runs_side_by_side(run_dir, tmp_path, distil_dir, capsys):
 
 
 def test_quickstart_writes_report(tmp_path, capsys):
-    """The quickstart (on 30 instances) writes report.md and report.html with every section."""
+    """The quickstart (on 10 instances) writes report.md and report.html with every section."""
     repo = Path(__file__).resolve().parents[2]
     if not (repo.parent / "shared" / "data" / "distil-lingeval").is_dir():
         if os.environ.get("CI"):
@@ -177,7 +177,7 @@ def test_quickstart_writes_report(tmp_path, capsys):
     cwd = os.getcwd()
     os.chdir(repo)  # the quickstart names ../shared/data relative to the repository
     try:
-        code = main(["run", "experiments/quickstart.yaml", "--limit", "30", "--out", str(tmp_path), "--no-progress"])
+        code = main(["run", "experiments/quickstart.yaml", "--limit", "10", "--out", str(tmp_path), "--no-progress"])
     finally:
         os.chdir(cwd)
     assert code == 0
