@@ -16,7 +16,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from arena.edits import apply_edits
 from arena.records import Instance, Judgement, Pair, SequenceScore, Variant
@@ -31,7 +31,8 @@ RESOLVED_ABSTAIN = "abstain"  # the Claude returned None without a tie: seeded c
 RESOLVED_LATE = "late"  # the Claude answered after its time budget: seeded coin
 RESOLVED_FREE = "free"  # the Zellig produced nothing in time (y = x): a free point
 
-SCORE_CONVENTIONS = ("mean", "sum")  # how a scoring Claude compares candidates
+ScoreConvention = Literal["mean", "sum"]  # how a scoring Claude compares candidates
+SCORE_CONVENTIONS = get_args(ScoreConvention)
 
 STATUS_OK = "ok"
 STATUS_NOT_APPLICABLE = "not_applicable"

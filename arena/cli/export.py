@@ -96,9 +96,11 @@ def tidy(args) -> int:
 
 
 def run(args) -> int:
+    from arena.cli import check_output
     from arena.formats.export import MANIFEST, collect, export
     from arena.formats.tidy import TIDY_FORMATS
 
+    check_output(args.out, "directory")
     if args.format in TIDY_FORMATS:
         return tidy(args)
     collected = collect(_records(args))

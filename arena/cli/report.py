@@ -31,8 +31,11 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from arena.cli import check_output
     from arena.run_report import write_reports
 
+    if args.out:
+        check_output(args.out, "directory")
     for run_dir in args.run_dirs:
         if not Path(run_dir).is_dir():
             raise ValueError(f"{run_dir}: no such run directory")

@@ -133,18 +133,18 @@ def validate(experiment: Experiment, catalog: Catalog) -> dict[str, dict[str, st
     """Check every performer's name and params (every Claude replica's too) and its Ray
     resources without building anything; return the signatures
     ``{role: {label: name@version(params)}}`` (a replica's under ``"<label> (seed <s>)"``)."""
-    where = experiment.source or "config"
     check_name(experiment)
     signatures: dict[str, dict[str, str]] = {}
     for role, specs in (("john", experiment.johns), ("zellig", experiment.zelligs), ("claude", experiment.claudes)):
         signatures[role + "s"] = {}
         for index, spec in enumerate(specs):
-            validate_spec(role, spec, catalog, where=f"{where}: {role}s[{index}]")
+            at = f"{experiment.where(role + 's', str(index))}: {role}s[{index}]"
+            validate_spec(role, spec, catalog, where=at)
             signatures[role + "s"][spec.label] = signature(role, spec, catalog)
             if role != "john":
-                resource_options(role, spec, f"{where}: {role}s[{index}]")
+                resource_options(role, spec, at)
     for model in models(experiment):
-        at = f"{where}: claudes[{model.claude_index}]"
+        at = f"{experiment.where('claudes', str(model.claude_index))}: claudes[{model.claude_index}]"
         actor_count(model.spec, at)
         if model.replica is not None:
             validate_spec("claude", model.spec, catalog, where=f"{at}.replicas.{model.replica}")
@@ -167,7 +167,7 @@ def run_dir_for(experiment: Experiment, out: Path) -> Path:
 def check_name(experiment: Experiment) -> None:
     if not _NAME.match(experiment.name):
         raise ValueError(
-            f"{experiment.source or 'config'}: name {experiment.name!r} must be a plain name (letters, digits and "
+            f"{experiment.where('name')}: name {experiment.name!r} must be a plain name (letters, digits and "
             "'._+-', not starting with '.' or '-'): it names the run directory under --out"
         )
 
@@ -290,7 +290,7 @@ def prepare(
         with store.locked():
             manifest = store.manifest()
             if manifest is None:
-                backend = make_backend("in-process", experiment, catalog, None, None, progress)
+                backend = make_backend("in-process", experiment, catalog)
                 try:
                     rounds = plan_experiment(experiment, catalog, backend, progress)
                 finally:
@@ -351,7 +351,7 @@ def run(
         if manifest is not None:
             logger.info("resuming %s", store.run_dir)
         own = isinstance(backend, str)
-        engine_backend = make_backend(backend, experiment, catalog, address, num_cpus, progress) if own else backend
+        engine_backend = make_backend(backend, experiment, catalog, address, num_cpus) if own else backend
         try:
             if rounds is None:
                 begun = time.perf_counter()
