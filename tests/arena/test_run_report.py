@@ -167,22 +167,16 @@ def test_several_runs_side_by_side(run_dir, tmp_path, distil_dir, capsys):
     assert main(["report", str(tmp_path / "missing")]) == 2
 
 
-def test_quickstart_writes_report(tmp_path, capsys):
+def test_quickstart_writes_report(tmp_path, data_dir, monkeypatch, capsys):
     """The quickstart (on 10 instances) writes report.md and report.html with every section."""
-    repo = Path(__file__).resolve().parents[2]
-    if not (repo.parent / "shared" / "data" / "distil-lingeval").is_dir():
-        if os.environ.get("CI"):
-            pytest.fail("../shared/data is missing")
-        pytest.skip("no shared data")
-    cwd = os.getcwd()
-    os.chdir(repo)  # the quickstart names ../shared/data relative to the repository
-    try:
-        code = main(["run", "experiments/quickstart.yaml", "--limit", "10", "--out", str(tmp_path), "--no-progress"])
-    finally:
-        os.chdir(cwd)
+    quickstart = Path(__file__).resolve().parents[2] / "experiments" / "quickstart.yaml"
+    (tmp_path / "checkout").mkdir()
+    (tmp_path / "shared").symlink_to(data_dir.parent)  # the quickstart names ../shared/data
+    monkeypatch.chdir(tmp_path / "checkout")
+    code = main(["run", str(quickstart), "--limit", "10", "--out", "runs", "--no-progress"])
     assert code == 0
     printed = capsys.readouterr().out
-    (run,) = tmp_path.iterdir()
+    (run,) = Path("runs").iterdir()
     assert f"report: {run / 'report.md'}, {run / 'report.html'}" in printed
     markdown = (run / "report.md").read_text(encoding="utf-8")
     assert "claude:toy=toy-en-de@1+model." in markdown
