@@ -54,7 +54,19 @@ def _s_matrix(scores: Mapping[str, Any], john: str) -> tuple[list[str], list[str
     return zelligs, claudes, matrix
 
 
+def save(figure, path: Path) -> Path:
+    """Write a figure as PNG and close it; returns ``path``."""
+    figure.savefig(path, dpi=130)
+    _pyplot().close(figure)
+    return path
+
+
 def s_heatmap(scores: Mapping[str, Any], path: Path) -> Path:
+    """:func:`s_heatmap_figure` written to ``path``."""
+    return save(s_heatmap_figure(scores), path)
+
+
+def s_heatmap_figure(scores: Mapping[str, Any]):
     """Heat map(s) of S per Zellig × Claude, one panel per John, from ``scores.json``
     (mean over seeds, ± std with several seeds, n = rounds); cells with fewer than
     :data:`FEW_ROUNDS` rounds are grey and hatched, not coloured as results."""
@@ -93,17 +105,20 @@ def s_heatmap(scores: Mapping[str, Any], path: Path) -> Path:
     if image is not None:
         fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="S (mean over seeds; 0.5 = chance)")
     fig.suptitle(f"S per Zellig × Claude\n(n = rounds; hatched: fewer than {FEW_ROUNDS} rounds)", fontsize=10)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    return fig
 
 
 KIND_COLOURS = {"human": "#4c72b0", "machine": "#dd8452"}
 
 
 def phenomena_by_reference(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
+    """:func:`phenomena_figure` written to ``path``."""
+    return save(phenomena_figure(rows), path)
+
+
+def phenomena_figure(rows: Sequence[Mapping[str, Any]]):
     """Grouped bars: per phenomenon, accuracy on human vs machine references, one panel
-    per Claude (rows from :func:`arena.report.phenomenon_accuracy`); returns ``path``."""
+    per Claude (rows from :func:`arena.report.phenomenon_accuracy`)."""
     plt = _pyplot()
     claudes = list(dict.fromkeys(r["claude"] for r in rows))
     phenomena = list(dict.fromkeys(r["phenomenon"] for r in rows))
@@ -148,6 +163,4 @@ def phenomena_by_reference(rows: Sequence[Mapping[str, Any]], path: Path) -> Pat
                                  label=f"fewer than {FEW_ROUNDS} rounds"))
         ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=len(handles),
                   fontsize=8, frameon=False)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    return fig
