@@ -5,7 +5,7 @@ the corrupted candidate from the original.  This package holds the framework (re
 role protocols, configuration, the match loop, metrics, transcripts, tournaments, the
 CLI); concrete performers live in the sibling package :mod:`performers`.
 
-The public Python API (:mod:`arena.api`): :func:`evaluate` plays an experiment,
+The public Python API (:mod:`arena.api`): :func:`run` plays an experiment (as the ``arena run`` command does),
 :func:`load_run` loads a finished run (its tables as pandas data frames),
 :func:`performer` builds a performer from a SPEC.  ``import arena`` stays light: the
 API is imported on first use.
@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["Run", "evaluate", "load_run", "performer", "__version__"]
+__all__ = ["Run", "load_run", "performer", "run", "__version__"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Run", "evaluate", "load_run", "performer"):
+    if name in ("Run", "load_run", "performer", "run"):
         from arena import api
 
         return getattr(api, name)

@@ -4,8 +4,8 @@
 
     import arena
 
-    run = arena.evaluate(john="distil-lingeval:dir=../shared/data/distil-lingeval/placeholder_ding.human,limit=50",
-                         zellig="replay", claude=["toy-en-de", "random"])
+    run = arena.run(john="distil-lingeval:dir=../shared/data/distil-lingeval/placeholder_ding.human,limit=50",
+                    zellig="replay", claude=["toy-en-de", "random"])
     run.signature            # the one-line signature of every number below
     run.cells                # pandas: one row per John × Zellig × Claude × seed (S, CIs, accuracy, …)
     run.rounds               # pandas: one row per judged round × Claude
@@ -13,7 +13,7 @@
     arena.load_run(run.run_dir)            # the same from a run directory, later
     arena.performer("claude", "random:seed=3").judge(pairs)
 
-``evaluate`` plays exactly what ``arena run`` plays (same run directory, resume, report);
+``arena.run`` plays exactly what the ``arena run`` command plays (same run directory, resume, report);
 the tables are those of ``arena export --format csv|parquet|jsonl`` (columns in
 ``docs/exports.md``).  Data frames need pandas; everything else does not.
 """
@@ -71,7 +71,7 @@ class Run:
 
 
 def load_run(path: str | Path) -> Run:
-    """A finished run directory (of ``arena run``, ``arena tournament`` or :func:`evaluate`)."""
+    """A finished run directory (of ``arena run``, ``arena tournament`` or :func:`run`)."""
     from arena import transcripts
 
     run_dir = Path(path)
@@ -100,11 +100,11 @@ def experiment_of(
         if options or john or zellig or claude:
             raise ValueError("give options and SPECs with a path or mapping, not with an Experiment")
         return config
-    path, lines = "<evaluate>", None
+    path, lines = "<arena.run>", None
     if config is None:
         if not (john and zellig and claude):
-            raise ValueError("evaluate: give a config, or all of john=, zellig= and claude= SPECs")
-        data: dict[str, Any] = {"name": "evaluate", "johns": _listed(john), "zelligs": _listed(zellig),
+            raise ValueError("arena.run: give a config, or all of john=, zellig= and claude= SPECs")
+        data: dict[str, Any] = {"name": "run", "johns": _listed(john), "zelligs": _listed(zellig),
                                 "claudes": _listed(claude)}
     elif isinstance(config, Mapping):
         data = json.loads(json.dumps(dict(config)))
@@ -113,7 +113,7 @@ def experiment_of(
         data = load_yaml(Path(config))
         lines = yaml_key_lines(Path(config))
     if (john or zellig or claude) and config is not None:
-        raise ValueError("evaluate: give either a config or john=/zellig=/claude= SPECs, not both")
+        raise ValueError("arena.run: give either a config or john=/zellig=/claude= SPECs, not both")
     if options:
         if not isinstance(data, dict):
             raise ValueError(f"{path}: an experiment is a YAML mapping")
@@ -125,7 +125,7 @@ def _listed(specs: str | Sequence[str]) -> list[str]:
     return [specs] if isinstance(specs, str) else list(specs)
 
 
-def evaluate(
+def run(
     config: str | Path | Mapping[str, Any] | Experiment | None = None,
     *,
     john: str | Sequence[str] | None = None,

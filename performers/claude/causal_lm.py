@@ -70,7 +70,7 @@ class CausalLMClaude(ScoringClaude):
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)
         for name in dict.fromkeys((str(model), str(tokenizer or model))):
-            require_model(name, revision)  # before the heavy imports: fail fast when it cannot be had
+            require_model(name, revision, "causal language model")  # before the heavy imports: fail fast when it cannot be had
         import torch
         import transformers
 

@@ -50,19 +50,28 @@ def _how_to(name: str) -> str:
     )
 
 
-def require_model(name: str, revision: str | None = None) -> None:
-    """Raise a ``ValueError`` naming the remedy unless ``name`` is a local path, a cached
-    hub model, or the hub can be reached (one attempt, :data:`CONNECT_SECONDS` at most)."""
+def looks_like_path(name: str) -> bool:
+    """A name that can only be a local path (``/x``, ``./x``, ``~/x``, ``a/b/c``), not a hub id."""
+    return name.startswith(("/", "./", "../", "~", "\\")) or name.count("/") > 1
+
+
+def require_model(name: str, revision: str | None = None, what: str = "model") -> None:
+    """Raise a ``ValueError`` (``cannot load WHAT NAME: …``) naming the remedy unless
+    ``name`` is a local path, a cached hub model, or the hub can be reached (one
+    attempt, :data:`CONNECT_SECONDS` at most)."""
     if Path(name).expanduser().exists() or cached(name, revision):
         return
+    prefix = f"cannot load {what} {name!r}"
+    if looks_like_path(name):
+        raise ValueError(f"{prefix}: no such directory")
     if offline():
         raise ValueError(
-            f"model {name!r} is neither a local directory nor in the Hugging Face cache, and HF_HUB_OFFLINE is set, "
+            f"{prefix}: it is neither a local directory nor in the Hugging Face cache, and HF_HUB_OFFLINE is set, "
             f"so it cannot be downloaded. {_how_to(name)} (Or unset HF_HUB_OFFLINE to download it.)"
         )
     problem = hub_unreachable()
     if problem is not None:
         raise ValueError(
-            f"model {name!r} is neither a local directory nor in the Hugging Face cache, and the hub cannot be "
+            f"{prefix}: it is neither a local directory nor in the Hugging Face cache, and the hub cannot be "
             f"reached ({problem}). {_how_to(name)}"
         )

@@ -127,7 +127,7 @@ class Seq2SeqEngine:
         threads: int | None = None,
     ) -> None:
         for name in dict.fromkeys((str(model), str(tokenizer or model))):
-            require_model(name, revision)  # before the heavy imports: fail fast when it cannot be had
+            require_model(name, revision, "seq2seq model")  # before the heavy imports: fail fast when it cannot be had
         import torch
         import transformers
 

@@ -48,3 +48,9 @@ def test_cli_says_how_to_work_offline_once(tmp_path, capsys, monkeypatch, spec):
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("HF_HUB_OFFLINE") >= 1 and err.count("\n") == 1  # one line, no retry noise
+
+
+@pytest.mark.parametrize("name", ["/nonexistent/model-dir", "./models/x", "~/no/such", "a/b/c"])
+def test_a_missing_local_path_is_named_as_such(name):
+    with pytest.raises(ValueError, match=r"cannot load model .*: no such directory"):
+        require_model(name)
