@@ -37,6 +37,7 @@ VERBS = [
     "tournament",
     "leaderboard",
     "score-pairs",
+    "train",
     "play",
     "serve",
 ]
