@@ -66,13 +66,14 @@ class CausalLMClaude(ScoringClaude):
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)
+        from performers.claude.threads import set_torch_threads
+
+        self.threads = set_torch_threads(threads)  # before torch loads its OpenMP runtime
         import torch
         import transformers
 
         from performers.claude.seq2seq_engine import DTYPES, batch_budget, resolve_device, torch_dtype
 
-        if threads is not None:
-            torch.set_num_threads(int(threads))
         self.torch = torch
         self.name = str(model)
         self.tokenizer_name = str(tokenizer or model)

@@ -30,7 +30,7 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
     """The shipped toy EN→DE MarianMT as a scoring Claude (float32 on CPU by default).
 
     Params as ``hf-seq2seq`` (``device``, ``dtype``, ``batch_tokens``, ``convention``,
-    ``cache``, ``engine``, ``threads``, ``progress``); ``model`` defaults to the
+    ``cache``, ``engine``, ``threads``, ``decoder``, ``progress``); ``model`` defaults to the
     shipped directory.
     """
 
@@ -46,6 +46,7 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,
+        decoder: str = "auto",
         progress: bool = True,
     ) -> None:
         super().__init__(
@@ -57,5 +58,6 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
             cache=cache,
             engine=engine,
             threads=threads,
+            decoder=decoder,
             progress=progress,
         )

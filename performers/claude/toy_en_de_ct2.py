@@ -28,7 +28,7 @@ class ToyEnDeCT2Claude(CTranslate2Claude):
         self,
         compute_type: str = "int8",
         device: str = "cpu",
-        threads: int = 0,
+        threads: int | None = None,
         batch_tokens: PositiveInt = 4096,
         convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
