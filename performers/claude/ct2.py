@@ -28,6 +28,7 @@ from typing import Any
 
 from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
+from performers.claude.hub import require_model
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -43,10 +44,12 @@ class CTranslate2Claude(ScoringClaude):
 
     Params: ``model`` (CTranslate2 directory, or Hugging Face name/directory to
     convert), ``tokenizer`` (Hugging Face tokenizer; default: the model's own files),
-    ``revision``, ``compute_type``, ``device`` (``cpu``, ``cuda``, ``auto``),
-    ``threads`` (intra-op threads; default: the CPUs this process may use, see
-    :mod:`performers.claude.threads`), ``batch_tokens``,
-    ``source_lang``/``target_lang``, ``source_prefix``, ``exact`` (exact Marian
+    ``revision`` (hub branch, tag or commit), ``compute_type`` (CTranslate2's weight
+    and compute precision, e.g. ``int8``, ``float32``), ``device`` (``cpu``, ``cuda``,
+    ``auto``), ``threads`` (intra-op threads; default: the CPUs this process may use, see
+    :mod:`performers.claude.threads`), ``batch_tokens`` (token budget per batch),
+    ``source_lang``/``target_lang`` (multilingual models), ``source_prefix`` (text put
+    before every source, e.g. for T5), ``exact`` (exact Marian
     conversion, default true), ``convention``, ``cache``, ``progress``.
     """
 
@@ -110,6 +113,7 @@ class CTranslate2Claude(ScoringClaude):
                     "pass tokenizer=<Hugging Face name or directory>"
                 )
         else:
+            require_model(self.model_name, revision)
             source = source_identity(self.model_name, revision, WEIGHT_PATTERNS, digest_cache)
             try:
                 self.model_dir = cached_conversion(

@@ -49,7 +49,7 @@ class HFSeq2SeqClaude(ScoringClaude):
     """Scoring Claude for a Hugging Face seq2seq model.
 
     Params: ``model`` (hub name or local directory), ``tokenizer`` (default: the
-    model's), ``revision``, ``device`` (``cpu``, ``cuda``, ``cuda:1``, ``auto``),
+    model's), ``revision`` (hub branch, tag or commit), ``device`` (``cpu``, ``cuda``, ``cuda:1``, ``auto``),
     ``dtype`` (``fp32``, ``bf16``, ``fp16``), ``batch_tokens`` (token budget per
     batch; default 2048 on CPU, 8192 on GPU), ``source_lang``/``target_lang`` (multilingual models), ``source_prefix``
     (T5), ``convention`` (``mean`` or ``sum``), ``cache`` (true, false, or a path),

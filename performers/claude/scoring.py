@@ -161,6 +161,19 @@ class ScoringClaude:
         self._cache: Any = None
         self._model_id: int | None = None
 
+    # -- model fingerprint (run signatures; arena.roles.Fingerprinted) -------------------
+    @classmethod
+    def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
+        """The hub names or directories of the model(s) and tokenizer ``params`` name."""
+        return [params.get("model"), params.get("tokenizer")]
+
+    @classmethod
+    def fingerprint(cls, params: Mapping[str, Any]) -> str:
+        """A digest of the model files ``params`` name, without loading the model."""
+        from performers.claude.fingerprint import sources_fingerprint
+
+        return sources_fingerprint(cls.model_sources(params), params.get("revision"), params.get("cache", True))
+
     # -- to implement -------------------------------------------------------------
     def identity(self) -> Mapping[str, Any]:
         """What the scores depend on; the persistent cache's key."""

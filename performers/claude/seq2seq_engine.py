@@ -28,6 +28,7 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal, get_args
 
+from performers.claude.hub import require_model
 from performers.claude.planning import DEFAULT_QUANTUM, SourceGroup, TargetRequest, group_by_source, plan_batches
 from performers.claude.token_logprobs import gather_logprobs
 
@@ -127,6 +128,8 @@ class Seq2SeqEngine:
         engine: str = "auto",
         threads: int | None = None,
     ) -> None:
+        for name in dict.fromkeys((str(model), str(tokenizer or model))):
+            require_model(name, revision, "seq2seq model")  # before the heavy imports: fail fast when it cannot be had
         from performers.claude.threads import set_torch_threads
 
         if engine not in ENGINES:

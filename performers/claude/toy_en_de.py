@@ -9,7 +9,9 @@ not for research conclusions; real users name hub models with ``hf-seq2seq``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
@@ -35,6 +37,10 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
     """
 
     version = "1"
+
+    @classmethod
+    def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
+        return [str(params.get("model") or MODEL_DIR)]
 
     def __init__(
         self,
