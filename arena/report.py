@@ -14,6 +14,11 @@
   the next John is paired over matched (Zellig, Claude, seed) cells: wins, losses and
   a two-sided sign test.
 
+People who judged a run's rounds (``RUN/people/``, :mod:`arena.people`) are Claudes
+here (``person:NAME``), and with two or more their majority vote is the Claude
+``human`` (left out of the Johns' pooled S, which already holds its voters); ``build``
+adds their agreement (Cohen's or Fleiss' kappa).
+
 Every CI and bootstrap resamples *instances* (the rounds of one instance — its k
 variants, every Zellig, every seed — move together), with the run's
 ``bootstrap_samples`` and a fixed seed, so a report is reproducible.  Also here: the
@@ -79,8 +84,11 @@ def leaderboards(
     """The three leaderboards from joined outcomes (see :func:`arena.aggregate.join`)."""
     ties = experiment.get("contrastive_ties", "wrong")
     samples = int(experiment.get("bootstrap_samples", 1000))
+    from arena.people.agreement import HUMAN
+
     claudes = list(outcomes)
-    everything = [o for items in outcomes.values() for o in items]
+    # Johns pool every Claude, people included, but not the people's majority vote (derived from them)
+    everything = [o for claude, items in outcomes.items() if claude != HUMAN for o in items]
 
     claude_rows = []
     for claude in claudes:
