@@ -430,9 +430,20 @@ class Seq2SeqEngine:
         return ordered
 
     def _choose_engine(self, requested: str) -> str:
-        if requested != "auto":
-            return requested
+        """``auto``: the fastest engine that reproduces a plain forward pass on probe sentences.  An
+        engine asked for by name is used as asked, but one that cannot run this architecture's decoder
+        alone (FSMT's, for instance) is a ``ValueError`` here rather than a failure mid-run."""
         pairs = [(source, target) for source, targets in PROBE for target in targets]
+        if requested != "auto":
+            if requested != "forward":
+                try:
+                    self._probe(requested, pairs)
+                except Exception as error:
+                    raise ValueError(
+                        f"{self.name}: engine={requested} cannot run this model ({type(error).__name__}: {error}); "
+                        "use engine=auto or engine=forward"
+                    ) from None
+            return requested
         try:
             reference = self.reference_logprobs(pairs)
         except (IndexError, RuntimeError) as error:
@@ -443,12 +454,7 @@ class Seq2SeqEngine:
         tolerance = 1e-4 if self.dtype_name == "float32" else 5e-2
         for engine in ("prefix", "decoder"):
             try:
-                groups = self.requests(pairs)
-                batches = plan_batches(groups, 1 << 20, DEFAULT_QUANTUM, share_prefixes=engine == "prefix")
-                got: list[Any] = [None] * len(pairs)
-                for batch in batches:
-                    for index, values in self._run_batch(batch.groups, batch.shared, engine):
-                        got[index] = values
+                got = self._probe(engine, pairs)
                 worst = max(float(abs(a - b).max()) for a, b in zip(got, reference))
             except Exception as error:  # an architecture whose decoder cannot run alone
                 log.info("%s: %s engine unavailable (%s: %s)", self.name, engine, type(error).__name__, error)
@@ -458,6 +464,16 @@ class Seq2SeqEngine:
             log.warning("%s: %s engine differs from the plain forward pass by %.2g per token; not used",
                         self.name, engine, worst)
         return "forward"
+
+    def _probe(self, engine: str, pairs: list[tuple[str, str]]) -> list[Any]:
+        """Per-token log-probabilities of ``pairs`` computed by ``engine`` in one batch."""
+        groups = self.requests(pairs)
+        batches = plan_batches(groups, 1 << 20, DEFAULT_QUANTUM, share_prefixes=engine == "prefix")
+        got: list[Any] = [None] * len(pairs)
+        for batch in batches:
+            for index, values in self._run_batch(batch.groups, batch.shared, engine):
+                got[index] = values
+        return got
 
     # -- translation --------------------------------------------------------------------
     def default_max_length(self) -> int:

@@ -215,3 +215,10 @@ def test_catalog_entry_validates_without_building():
     validate("claude", parse_spec("fairseq:checkpoint=/models/x,device=cpu"), CATALOG)
     with pytest.raises(ValueError, match="no parameter"):
         validate("claude", parse_spec("fairseq:checkpoint=/models/x,beam=4"), CATALOG)
+
+
+def test_an_engine_the_architecture_cannot_run_is_a_clear_error(checkpoint):
+    from performers.claude.fairseq import FairseqClaude
+
+    with pytest.raises(ValueError, match="engine=decoder cannot run this model.*engine=auto"):
+        FairseqClaude(checkpoint=str(checkpoint[0]), cache=False, progress=False, engine="decoder")
