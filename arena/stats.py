@@ -73,3 +73,33 @@ def mean_std(values: list[float]) -> tuple[float, float]:
     if array.size == 0:
         return float("nan"), float("nan")
     return float(array.mean()), float(array.std(ddof=1)) if array.size > 1 else 0.0
+
+
+def wilson_ci(successes: float, n: int, alpha: float = 0.05) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion (Wilson 1927); ``successes`` may be fractional
+    (ties counted as half).  ``None`` for ``n == 0``."""
+    from statistics import NormalDist
+
+    if n <= 0:
+        return None
+    z = NormalDist().inv_cdf(1 - alpha / 2)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
+
+
+def proportion_greater(x1: float, n1: int, x2: float, n2: int) -> float:
+    """One-sided p-value of the pooled two-proportion z-test of H1: ``x1/n1 > x2/n2``
+    (1.0 when a sample is empty or both proportions are 0 or 1)."""
+    from statistics import NormalDist
+
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    pooled = (x1 + x2) / (n1 + n2)
+    variance = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
+    if variance <= 0:
+        return 1.0
+    z = (x1 / n1 - x2 / n2) / np.sqrt(variance)
+    return float(1 - NormalDist().cdf(z))

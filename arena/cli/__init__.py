@@ -33,6 +33,7 @@ VERBS = [
     "tournament",
     "leaderboard",
     "score-pairs",
+    "false-positives",
 ]
 
 EPILOG = """examples:

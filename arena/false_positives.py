@@ -1,0 +1,326 @@
+"""False positives of implausible hypotheses (Vamvas & Sennrich 2021, §4 and Table 1), from a run's
+transcripts.
+
+A minimal pair tests a hypothesis ("the model prefers *Ding* to the right noun", "it drops a clause").
+When a model prefers the corrupted side of many pairs but never *produces* the phenomenon when it
+translates the same sources, the contrastive errors are false positives of an implausible hypothesis:
+the test penalises the model for something it does not do.  Per Zellig × phenomenon × reference kind
+(``human``/``machine``, from the John's ``reference_kind`` metadata) × Claude this module reports:
+
+- **contrastive error rate** ``e`` = 1 − contrastive accuracy over the judged minimal pairs (ties by the
+  run's ``contrastive_ties`` policy), with a 95% Wilson interval.  A pair is counted once per model
+  replica: a Claude without replicas judged the same pair identically in every seed.
+- **generative rate** ``g``: the share of the Claude's own beam-search 1-best translations (the run's
+  ``onebest.jsonl``) of the same sources in which the Zellig's detector finds the phenomenon, with a 95%
+  Wilson interval; one translation per replica and source.  With a **pool** of further sources
+  (:func:`pool_one_bests`) the rate is also measured on the 1-bests of those, so that a rare phenomenon
+  gets a usable estimate; the verdict then uses the pool rate.
+- the **gap** ``e − g`` and the **distributional discrepancy** (mean of ``max(0, s(1-best) −
+  max(s(correct), s(corrupted)))``, as ``arena score`` has it).
+- a **verdict**: ``false positive`` when ``e`` significantly exceeds ``g`` — one-sided pooled
+  two-proportion z-test of H1: e > g at α = 0.05 (:func:`arena.stats.proportion_greater`); ``consistent``
+  otherwise; ``no detector`` when the Zellig cannot recognise its phenomenon in a translation.  On the
+  run's own sources the two samples share their sources, and the error of a pair and the detection in
+  the translation of its source are positively correlated if anything, so the unpaired test is
+  conservative there.  Read with the detector's false-alarm rate on human references
+  (``experiments/bench/detectors.py``): a generative rate at that level is the detector's noise.
+
+Rows pool a Claude's seeds (its replicas' pairs and translations); with several replicas each row also
+carries mean ± std over replicas of ``e`` and ``g`` (``per_seed`` has the numbers of each).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena import metrics, transcripts
+from arena.match import OneBest
+from arena.stats import mean_std, proportion_greater, wilson_ci
+
+logger = logging.getLogger(__name__)
+
+ALPHA = 0.05
+FALSE_POSITIVE = "false positive"
+CONSISTENT = "consistent"
+NO_DETECTOR = "no detector"
+REPORT_NAME = "false_positives"
+POOL_PREFIX = "pool-"
+
+
+@dataclass(frozen=True)
+class Key:
+    """One row of the report."""
+
+    claude: str
+    zellig: str
+    phenomenon: str
+    reference_kind: str
+
+
+def _rate(count: float, n: int) -> dict[str, Any]:
+    return {"count": count, "n": n, "rate": count / n if n else None, "ci95": wilson_ci(count, n)}
+
+
+def report_rows(
+    experiment: Mapping[str, Any],
+    outcomes: Mapping[str, Sequence[metrics.Outcome]],
+    one_bests: Sequence[OneBest],
+    pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
+    alpha: float = ALPHA,
+) -> list[dict[str, Any]]:
+    """The report's rows from joined outcomes (:func:`arena.metrics.join`), the run's 1-bests and an
+    optional pool of 1-bests per (Claude, replica seed)."""
+    ties = experiment.get("contrastive_ties", "wrong")
+    replicated = {o.claude for o in one_bests if o.seed is not None}
+    best = {(o.claude, o.seed, o.source): o for o in one_bests}
+    pairs: dict[Key, dict[tuple, metrics.Outcome]] = defaultdict(dict)
+    for claude, items in outcomes.items():
+        for outcome in items:
+            variant = outcome.round.variant
+            if variant is None or outcome.scores is None:
+                continue
+            kind = str(outcome.round.instance.meta.get("reference_kind", "unknown"))
+            key = Key(claude, outcome.round.zellig, variant.phenomenon, kind)
+            replica = outcome.round.seed if claude in replicated else None
+            pairs[key].setdefault((replica, outcome.round.instance.id, variant.text), outcome)
+
+    rows = []
+    for key in sorted(pairs, key=lambda k: (k.phenomenon, k.zellig, k.reference_kind, k.claude)):
+        items = pairs[key]
+        per_seed: dict[int | None, dict[str, list]] = defaultdict(lambda: {"errors": [], "detected": []})
+        discrepancies = []
+        seen_sources: set[tuple[int | None, str]] = set()
+        for (replica, _, _), outcome in items.items():
+            per_seed[replica]["errors"].append(1.0 - metrics.contrastive_correct(*outcome.scores, ties))
+            value = metrics.discrepancy(outcome)
+            if value is not None:
+                discrepancies.append(value)
+            source = outcome.round.instance.source
+            if (replica, source) in seen_sources:
+                continue
+            seen_sources.add((replica, source))
+            one_best = best.get((key.claude, replica, source))
+            if one_best is not None and key.zellig in one_best.detected:
+                per_seed[replica]["detected"].append(float(one_best.detected[key.zellig]))
+        errors = [e for s in per_seed.values() for e in s["errors"]]
+        detected = [d for s in per_seed.values() for d in s["detected"]]
+        row: dict[str, Any] = {
+            "claude": key.claude, "zellig": key.zellig, "phenomenon": key.phenomenon,
+            "reference_kind": key.reference_kind, "contrastive_ties": ties,
+            "contrastive_error": _rate(float(sum(errors)), len(errors)),
+            "generative": _rate(float(sum(detected)), len(detected)) if detected else None,
+            "distributional_discrepancy": float(np.mean(discrepancies)) if discrepancies else None,
+        }
+        if pool is not None:
+            row["generative_pool"] = _pool_rate(pool, key)
+        if len(per_seed) > 1:
+            row["per_seed"] = [
+                {"seed": seed, "contrastive_error": float(np.mean(s["errors"])) if s["errors"] else None,
+                 "generative": float(np.mean(s["detected"])) if s["detected"] else None}
+                for seed, s in sorted(per_seed.items(), key=lambda item: (item[0] is None, item[0] or 0))
+            ]
+            for name in ("contrastive_error", "generative"):
+                values = [s[name] for s in row["per_seed"] if s[name] is not None]
+                if values:
+                    row[f"{name}_over_seeds"] = dict(zip(("mean", "std"), mean_std(values)))
+        _verdict(row, alpha)
+        rows.append(row)
+    return rows
+
+
+def _pool_rate(pool: Mapping[tuple[str, int | None], Sequence[OneBest]], key: Key) -> dict[str, Any] | None:
+    verdicts = [
+        float(o.detected[key.zellig])
+        for (claude, _), items in pool.items() if claude == key.claude
+        for o in items if key.zellig in o.detected
+    ]
+    return _rate(float(sum(verdicts)), len(verdicts)) if verdicts else None
+
+
+def _verdict(row: dict[str, Any], alpha: float) -> None:
+    """Gap, p-value and verdict of a row (the pool's generative rate when there is one)."""
+    generative = row.get("generative_pool") or row.get("generative")
+    error = row["contrastive_error"]
+    if generative is None or not error["n"]:
+        row.update({"gap": None, "p_value": None, "verdict": NO_DETECTOR})
+        return
+    row["generative_used"] = "pool" if row.get("generative_pool") else "run"
+    row["gap"] = error["rate"] - generative["rate"]
+    row["p_value"] = proportion_greater(error["count"], error["n"], generative["count"], generative["n"])
+    row["verdict"] = FALSE_POSITIVE if row["p_value"] < alpha else CONSISTENT
+
+
+# ---------------------------------------------------------------- the pool of further sources
+
+
+def pool_digest(sources: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(sources).encode("utf-8")).hexdigest()[:12]
+
+
+def pool_one_bests(
+    run_dir: Path, experiment: Any, sources: Sequence[str], catalog: Any, progress: bool = True
+) -> dict[tuple[str, int | None], list[OneBest]]:
+    """Beam-search 1-bests of ``sources`` by every scoring Claude of the run (each replica), with every
+    Zellig's detector verdict; cached in ``RUN/report/pool-<digest>.jsonl`` (one block per Claude model,
+    appended when done, so an interrupted pool resumes and a finished one is read back)."""
+    from arena.executor import InProcessExecutor
+
+    path = Path(run_dir) / "report" / f"{POOL_PREFIX}{pool_digest(sources)}.jsonl"
+    cached: dict[tuple[str, int | None], list[OneBest]] = defaultdict(list)
+    for record in transcripts.read_jsonl(path, tolerate_partial_tail=True):
+        one_best = OneBest.from_json(record)
+        cached[one_best.claude, one_best.seed].append(one_best)
+    executor = InProcessExecutor(catalog, progress=progress)
+    result: dict[tuple[str, int | None], list[OneBest]] = {}
+    try:
+        for spec in experiment.claudes:
+            if not executor.can_translate(spec):
+                continue
+            seeds: list[int | None] = list(experiment.seeds) if spec.replicas else [None]
+            for seed in seeds:
+                key = (spec.label, seed)
+                if len(cached.get(key, ())) == len(sources):
+                    result[key] = cached[key]
+                    continue
+                model = spec.for_seed(seed) if seed is not None else spec
+                logger.info("pool: 1-best translations of %d sources with %s%s (beam %d)", len(sources),
+                            spec.label, f" (seed {seed})" if seed is not None else "", experiment.beam)
+                translated = executor.translate_and_score(model, sources, experiment.beam)
+                executor.release(model)
+                texts = [t for t, _, _ in translated]
+                flags: list[dict[str, bool]] = [{} for _ in sources]
+                for zellig in experiment.zelligs:
+                    verdicts = executor.detect(zellig, texts, sources)
+                    for verdict, slot in zip(verdicts or (), flags):
+                        slot[zellig.label] = verdict
+                convention = executor.score_convention(model)
+                records = [
+                    OneBest(spec.label, source, text, logprob, tokens, flag, convention, seed)
+                    for source, (text, logprob, tokens), flag in zip(sources, translated, flags)
+                ]
+                path.parent.mkdir(parents=True, exist_ok=True)
+                transcripts.append_block(path, (r.to_json() for r in records))
+                result[key] = records
+    finally:
+        executor.close()
+    return result
+
+
+# ---------------------------------------------------------------- building and writing the report
+
+
+def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
+          alpha: float = ALPHA) -> dict[str, Any]:
+    """The report of a run or tournament directory (its transcripts so far)."""
+    manifest, rounds, judgements, one_bests = metrics.read_run(Path(run_dir))
+    outcomes = metrics.join(rounds, judgements, one_bests)
+    rows = report_rows(manifest["experiment"], outcomes, one_bests, pool, alpha)
+    return {
+        "run": str(run_dir),
+        "signature": manifest.get("signature", ""),
+        "alpha": alpha,
+        "test": "one-sided pooled two-proportion z-test, H1: contrastive error rate > generative rate",
+        "pool_sources": len(next(iter(pool.values()))) if pool else None,
+        "rows": rows,
+    }
+
+
+def _pct(rate: Mapping[str, Any] | None) -> str:
+    if not rate or rate["rate"] is None:
+        return "-"
+    low, high = rate["ci95"]
+    return f"{100 * rate['rate']:.1f} [{100 * low:.1f}, {100 * high:.1f}] (n={rate['n']})"
+
+
+def _over_seeds(row: Mapping[str, Any], name: str) -> str:
+    entry = row.get(f"{name}_over_seeds")
+    return f"{100 * entry['mean']:.1f} ± {100 * entry['std']:.1f}" if entry else "-"
+
+
+COLUMNS = ["phenomenon", "refs", "claude", "contrastive error % [95% CI] (n)", "generative % [95% CI] (n)",
+           "gap (pp)", "p", "verdict", "dist. discr."]
+
+
+def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Headers and cells of the report's table (shared by the text and the Markdown output)."""
+    rows = report["rows"]
+    pooled = report.get("pool_sources") is not None
+    replicas = any("per_seed" in row for row in rows)
+    zelligs = len({(r["zellig"], r["phenomenon"]) for r in rows}) != len({r["phenomenon"] for r in rows})
+    headers = list(COLUMNS)
+    if pooled:
+        headers.insert(5, "generative on pool % [95% CI] (n)")
+    if replicas:
+        headers += ["error over seeds %", "generative over seeds %"]
+    if zelligs:
+        headers.insert(1, "zellig")
+    cells = []
+    for row in rows:
+        line = [row["phenomenon"], row["reference_kind"], row["claude"], _pct(row["contrastive_error"]),
+                _pct(row["generative"])]
+        if pooled:
+            line.append(_pct(row.get("generative_pool")))
+        line += [
+            "-" if row["gap"] is None else f"{100 * row['gap']:+.1f}",
+            "-" if row["p_value"] is None else f"{row['p_value']:.3g}",
+            row["verdict"],
+            "-" if row["distributional_discrepancy"] is None else f"{row['distributional_discrepancy']:.3f}",
+        ]
+        if replicas:
+            line += [_over_seeds(row, "contrastive_error"), _over_seeds(row, "generative")]
+        if zelligs:
+            line.insert(1, row["zellig"])
+        cells.append(line)
+    return headers, cells
+
+
+def _legend(report: Mapping[str, Any]) -> str:
+    used = "the pool's generative rate" if report.get("pool_sources") else "the generative rate on the run's sources"
+    return (f"verdict: '{FALSE_POSITIVE}' when the contrastive error rate significantly exceeds {used} "
+            f"({report['test']}, α = {report['alpha']}); Wilson 95% intervals; gap = error − generative")
+
+
+def format_text(report: Mapping[str, Any]) -> str:
+    from arena.tables import render
+
+    headers, cells = table_rows(report)
+    parts = [render(headers, cells, align="l" * len(headers)), "", _legend(report)]
+    if report.get("signature"):
+        parts.append(f"signature: {report['signature']}")
+    return "\n".join(parts)
+
+
+def format_markdown(report: Mapping[str, Any]) -> str:
+    headers, cells = table_rows(report)
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in line) + " |" for line in cells]
+    return "\n".join(lines) + "\n\n" + _legend(report) + "\n"
+
+
+def write(run_dir: Path, report: Mapping[str, Any], plot: bool = True) -> dict[str, Path]:
+    """Write ``RUN/report/false_positives.{json,md,txt}`` and (with ``plot``) the PNG; return the paths."""
+    import json
+
+    directory = Path(run_dir) / "report"
+    directory.mkdir(exist_ok=True)
+    paths = {
+        "json": directory / f"{REPORT_NAME}.json",
+        "markdown": directory / f"{REPORT_NAME}.md",
+        "text": directory / f"{REPORT_NAME}.txt",
+    }
+    transcripts.atomic_write_text(paths["json"], json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    transcripts.atomic_write_text(paths["markdown"], format_markdown(report))
+    transcripts.atomic_write_text(paths["text"], format_text(report) + "\n")
+    if plot and report["rows"]:
+        from arena.plots import false_positives
+
+        paths["plot"] = false_positives(report["rows"], directory / f"{REPORT_NAME}.png")
+    return paths
