@@ -11,6 +11,7 @@ never reshuffles the others and every executor gives identical transcripts.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -18,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.edits import apply_edits
-from arena.records import Instance, Judgement, Pair, Variant
+from arena.records import Instance, Judgement, Pair, SequenceScore, Variant
+from arena.roles import AnswerKeyAware, Claude, Zellig
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +30,8 @@ RESOLVED_TIE = "tie"  # the Claude's scores were exactly equal: seeded coin
 RESOLVED_ABSTAIN = "abstain"  # the Claude returned None without a tie: seeded coin
 RESOLVED_LATE = "late"  # the Claude answered after its time budget: seeded coin
 RESOLVED_FREE = "free"  # the Zellig produced nothing in time (y = x): a free point
+
+SCORE_CONVENTIONS = ("mean", "sum")  # how a scoring Claude compares candidates
 
 STATUS_OK = "ok"
 STATUS_NOT_APPLICABLE = "not_applicable"
@@ -148,7 +152,7 @@ class JudgementRecord:
         )
 
 
-def corrupt_one(zellig: Any, instance: Instance, zellig_seconds: float | None = None) -> Corruption:
+def corrupt_one(zellig: Zellig, instance: Instance, zellig_seconds: float | None = None) -> Corruption:
     """Run one Zellig on one instance; check and deduplicate its candidates.
 
     Raises ``ValueError`` (naming the instance) when a candidate's edits do not
@@ -179,7 +183,7 @@ def corrupt_one(zellig: Any, instance: Instance, zellig_seconds: float | None = 
 
 
 def corrupt_all(
-    zellig: Any,
+    zellig: Zellig,
     instances: Sequence[Instance],
     zellig_seconds: float | None = None,
     progress: Callable[[int], None] | None = None,
@@ -253,7 +257,7 @@ def _resolve(round_: Round, claude: str, judgement: Judgement | None, late: bool
 
 
 def judge_rounds(
-    claude: Any,
+    claude: Claude,
     label: str,
     rounds: Sequence[Round],
     seconds_per_pair: float | None = None,
@@ -264,7 +268,7 @@ def judge_rounds(
     judged = [r for r in rounds if r.judged]
     asked = [r for r in judged if r.status == STATUS_OK]
     answers: dict[str, tuple[Judgement | None, bool]] = {}
-    if hasattr(claude, "observe_answers"):
+    if isinstance(claude, AnswerKeyAware):
         claude.observe_answers({r.id: r.corrupted for r in asked})
     chunks = [asked] if seconds_per_pair is None else [asked[i : i + chunk_size] for i in range(0, len(asked), chunk_size)]
     for chunk in chunks:
@@ -329,16 +333,21 @@ class OneBest:
         )
 
 
-def is_scoring(claude: Any) -> bool:
-    """Whether a Claude can translate and score (needed for discrepancy)."""
-    return callable(getattr(claude, "translate", None)) and callable(getattr(claude, "score", None))
+def candidate_score(score: SequenceScore, convention: str) -> float:
+    """One candidate's score in a scoring Claude's convention: the ``mean`` log-probability
+    per token (DistilLingEval's length normalisation, end-of-sentence token included) or
+    the ``sum``."""
+    return score.logprob if convention == "sum" else score.mean
 
 
-def _detect(detector: Any, text: str, source: str) -> bool:
-    """Call ``detect(text, source=...)``, or ``detect(text)`` for detectors that
-    do not take the source."""
-    import inspect
-
-    if "source" in inspect.signature(detector.detect).parameters:
-        return detector.detect(text, source=source)
-    return detector.detect(text)
+def judgement_from_scores(scores: Sequence[float]) -> Judgement:
+    """The score → judgement rule of every scoring Claude: the lowest-scored candidate is
+    the corrupted one; an exact tie for lowest (or a NaN score) abstains, and the arena's
+    seeded coin decides."""
+    values = tuple(float(s) for s in scores)
+    if any(math.isnan(v) for v in values):
+        return Judgement(None, values)
+    lowest = min(values)
+    if values.count(lowest) > 1:
+        return Judgement(None, values)
+    return Judgement(values.index(lowest), values)

@@ -21,11 +21,13 @@ ROLE_TITLES = {"john": "John", "zellig": "Zellig", "claude": "Claude"}
 
 @dataclass(frozen=True)
 class Catalog:
-    """One table per role: catalog name (kebab-case) → ``"module:Class"``."""
+    """One table per role: catalog name (kebab-case) → ``"module:Class"``; ``zellig_groups`` name
+    sets of Zelligs that commands taking several Zelligs expand (``arena corrupt --zellig all``)."""
 
     johns: Mapping[str, str] = field(default_factory=dict)
     zelligs: Mapping[str, str] = field(default_factory=dict)
     claudes: Mapping[str, str] = field(default_factory=dict)
+    zellig_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def table(self, role: str) -> Mapping[str, str]:
         try:

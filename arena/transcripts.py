@@ -8,12 +8,13 @@ A run writes one directory::
     onebest.jsonl      per scoring Claude and distinct source: its 1-best translation,
                        score and detector verdicts (discrepancy, generative rate)
     scores.json        derived from the above; rebuilt by ``arena score RUN``
+    cells/             the engine's work in progress, one file per finished cell
+    .lock              held by the process writing the run (:mod:`arena.engine.store`)
 
-JSON lines keep German readable (``ensure_ascii=False``).  Whole files are written
-atomically (temporary file + rename); the judgement and 1-best files grow by whole
-blocks (one per Claude), so an interrupted run leaves a valid prefix that resume
-keeps.  ``scores.json`` is written last and marks a run as finished; a finished run is
-never overwritten.
+JSON lines keep German readable (``ensure_ascii=False``).  Every file is written
+atomically (temporary file + rename); ``judgements.jsonl`` and ``onebest.jsonl`` are
+assembled from ``cells/`` when every cell is played.  ``scores.json`` is written last
+and marks a run as finished; a finished run is never overwritten.
 """
 
 from __future__ import annotations
@@ -63,17 +64,6 @@ def atomic_write_jsonl(path: Path, records: Iterable[Any]) -> None:
     atomic_write_text(path, "".join(dumps_line(record) for record in records))
 
 
-def append_block(path: Path, records: Iterable[Any]) -> None:
-    """Append a block of JSON lines with one write, flushed to disk."""
-    text = "".join(dumps_line(record) for record in records)
-    if not text:
-        return
-    with open(path, "a", encoding="utf-8") as file:
-        file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
-
-
 def read_jsonl(path: Path, tolerate_partial_tail: bool = False) -> Iterator[dict[str, Any]]:
     """Read JSON lines; a malformed line is an error naming file and line, except a
     truncated last line when ``tolerate_partial_tail`` (an interrupted append)."""
@@ -90,15 +80,6 @@ def read_jsonl(path: Path, tolerate_partial_tail: bool = False) -> Iterator[dict
             if tolerate_partial_tail and number == len(lines) and not line.endswith("\n"):
                 return
             raise ValueError(f"{path}:{number}: malformed JSON line: {error.msg}") from None
-
-
-def truncate_to_complete(path: Path, keep: int) -> None:
-    """Keep only the first ``keep`` complete lines of a JSON-lines file."""
-    if not path.exists():
-        return
-    with open(path, encoding="utf-8") as file:
-        lines = file.readlines()
-    atomic_write_text(path, "".join(lines[:keep]))
 
 
 def is_finished(run_dir: Path) -> bool:

@@ -44,10 +44,22 @@ CLAUDES: dict[str, str] = {
     "oracle": "performers.claude.oracle:OracleClaude",
     "hf-seq2seq": "performers.claude.hf_seq2seq:HFSeq2SeqClaude",
     "ctranslate2": "performers.claude.ct2:CTranslate2Claude",
+    "fairseq": "performers.claude.fairseq:FairseqClaude",
     "toy-en-de": "performers.claude.toy_en_de:ToyEnDeClaude",
     "toy-en-de-ct2": "performers.claude.toy_en_de_ct2:ToyEnDeCT2Claude",
     "causal-lm": "performers.claude.causal_lm:CausalLMClaude",
     "ensemble": "performers.claude.ensemble:EnsembleClaude",
 }
 
-CATALOG = Catalog(johns=JOHNS, zelligs=ZELLIGS, claudes=CLAUDES)
+# groups of Zelligs for commands that take several (`arena corrupt --zellig all`): "all" is every rule
+# Zellig that corrupts a plain German reference and needs no params (not replay, not feature-flip)
+ZELLIG_GROUPS: dict[str, tuple[str, ...]] = {
+    "all": (
+        "placeholder-ding", "polarity-affix-del", "polarity-affix-ins", "clause-omission",
+        "polarity-particle-nicht-del", "polarity-particle-nicht-ins", "compound", "transliteration",
+        "hypercorrect-genitive", "np-agreement", "subj-verb-agreement", "subj-adequacy", "auxiliary",
+        "verb-particle", "polarity-particle-kein-del", "polarity-particle-kein-ins",
+    ),
+}
+
+CATALOG = Catalog(johns=JOHNS, zelligs=ZELLIGS, claudes=CLAUDES, zellig_groups=ZELLIG_GROUPS)

@@ -57,6 +57,12 @@ def catalog():
     return CATALOG
 
 
+def zellig_specs(names: list[str]) -> list[str]:
+    """``--zellig`` values with the catalog's groups (``all``) expanded, duplicates dropped, in order."""
+    groups = catalog().zellig_groups
+    return list(dict.fromkeys(member for name in names for member in groups.get(name, (name,))))
+
+
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``verb`` only that verb's module is imported (fast start-up),
     the others are registered by name so that argparse still knows them."""

@@ -9,6 +9,8 @@ files are written by :func:`performers.john.testset.write_testset`.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,10 @@ EXAMPLES = """
       --john 'mt-reference:john="newstest:dir=../shared/data/wmt/newstest,years=2009-2016",outputs=../shared/data/wmt/mt-outputs'
   # a John from a YAML file {name, params}; only the LingEval97 JSON; every variant
   arena build-testset --john john.yaml --zellig hypercorrect-genitive --format lingeval97 \\
-      --variants-per-instance all --out testsets/genitive"""
+      --variants-per-instance all --out testsets/genitive
+  # every German Zellig at once (one analysis per sentence): one test set per Zellig under testsets/all/
+  arena build-testset --john newstest:dir=../shared/data/wmt/newstest,years=2009-2016 \\
+      --zellig all --cap 300 --out testsets/all"""
 
 DESCRIPTION = """Select the instances of a John that exemplify a Zellig's phenomena and write them
 as a contrastive test set: per phenomenon a DistilLingEval directory PHENOMENON.KIND/
@@ -35,7 +40,9 @@ reference has the human reference's phenomenon-bearing words; flagged: it has th
 contrastive form instead; dropped: it cannot be checked or lacks the words).
 
 --john and --zellig take a SPEC: a catalog name with params (name:key=value,...), a
-module:Class path, or a YAML file holding {name, params}."""
+module:Class path, or a YAML file holding {name, params}.  --zellig may be repeated, and
+'all' names every German Zellig; with several Zelligs each one's test set goes into
+OUT/ZELLIG/, and the John's instances are read and analysed once for all of them."""
 
 
 def _positive_or_all(text: str) -> int | None:
@@ -101,7 +108,8 @@ def add_parser(subparsers) -> None:
         EXAMPLES, description=DESCRIPTION,
     )
     parser.add_argument("--john", required=True, metavar="SPEC", help="the John whose instances are selected")
-    parser.add_argument("--zellig", required=True, metavar="SPEC", help="the Zellig that makes the minimal pairs")
+    parser.add_argument("--zellig", required=True, action="append", metavar="SPEC",
+                        help="the Zellig that makes the minimal pairs; repeatable; 'all' for every German Zellig")
     parser.add_argument("--out", required=True, metavar="DIR", help="directory to write the test set into")
     parser.add_argument("--format", choices=("distil-lingeval", "lingeval97"), action="append",
                         help="write only this format (repeatable; default: both)")
@@ -113,37 +121,53 @@ def add_parser(subparsers) -> None:
 
 def build(john_spec: str, zellig_spec: str, options: Any, progress: bool = True) -> Any:
     """Build the John and the Zellig from their SPECs and select; returns the selection."""
+    return next(build_many(john_spec, [zellig_spec], options, progress))[1]
+
+
+def build_many(john_spec: str, zellig_specs: list[str], options: Any, progress: bool = True) -> Iterator[tuple[str, Any]]:
+    """Build the John once and yield ``(zellig SPEC, selection)`` per Zellig; every Zellig is built
+    before any work starts (so a bad SPEC fails at once), and the German analysis of a reference is
+    shared by all of them (one process-wide cache)."""
     from arena.registry import build as build_performer
     from arena.spec import parse_spec
     from performers.john.selection import select
 
     john = parse_spec(john_spec, where="--john")
-    zellig = parse_spec(zellig_spec, where="--zellig")
+    zelligs = [parse_spec(text, where="--zellig") for text in zellig_specs]
     john_performer = build_performer("john", john, catalog(), where=f"--john {john.label}")
-    zellig_performer = build_performer("zellig", zellig, catalog(), where=f"--zellig {zellig.label}")
+    performers = [build_performer("zellig", z, catalog(), where=f"--zellig {z.label}") for z in zelligs]
     instances = list(john_performer.instances())
-    return select(
-        instances, zellig_performer, options, progress,
-        john=john.label, zellig_label=zellig.label, john_report=getattr(john_performer, "report", None),
-    )
+    for text, zellig, performer in zip(zellig_specs, zelligs, performers):
+        yield text, select(
+            instances, performer, options, progress,
+            john=john.label, zellig_label=zellig.label, john_report=getattr(john_performer, "report", None),
+        )
 
 
 def run(args) -> int:
+    from arena.cli import zellig_specs
     from arena.registry import signature
     from arena.spec import parse_spec
     from performers.john.testset import FORMATS, write_testset
 
     options = selection_options(args)
-    selection = build(args.john, args.zellig, options, progress=not args.no_progress)
-    signatures = {
-        "john": signature("john", parse_spec(args.john), catalog()),
-        "zellig": signature("zellig", parse_spec(args.zellig), catalog()),
-    }
-    report = write_testset(
-        selection, Path(args.out), tuple(args.format or FORMATS), overwrite=args.force,
-        extra_report={"signatures": signatures},
-    )
-    print(format_report(report))
+    specs = zellig_specs(args.zellig)
+    # one directory per Zellig, named by its label with anything but [\w.=,-] replaced (no path can leave --out)
+    folders = [re.sub(r"[^\w.=,-]", "_", parse_spec(spec, where="--zellig").label) for spec in specs]
+    if len(set(folders)) < len(folders):
+        raise ValueError("--zellig: two Zelligs would share an output folder; give their YAML specs distinct aliases")
+    selections = build_many(args.john, specs, options, progress=not args.no_progress)
+    for folder, (spec, selection) in zip(folders, selections):
+        out = Path(args.out) if len(specs) == 1 else Path(args.out) / folder
+        signatures = {
+            "john": signature("john", parse_spec(args.john), catalog()),
+            "zellig": signature("zellig", parse_spec(spec), catalog()),
+        }
+        report = write_testset(
+            selection, out, tuple(args.format or FORMATS), overwrite=args.force,
+            extra_report={"signatures": signatures},
+        )
+        print(format_report(report), flush=True)
     return 0
 
 

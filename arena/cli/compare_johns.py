@@ -96,15 +96,14 @@ def compare_johns(
     variants_per_instance: int = 1000,
     bootstrap_samples: int = 1000,
     progress: bool = True,
-    executor: Any = None,
     pairs: Sequence[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """Run the match of each John (``PerformerSpec``) against ``zellig`` and ``claude``
     in one arena run (so each source's 1-best is decoded once) and return the
     comparison report (module docstring); ``pairs`` lists the (John label, John label)
     pairs to test, all pairs by default."""
+    from arena import engine
     from arena.config import Experiment
-    from arena.runner import run_experiment
 
     labels = [spec.label for spec in johns]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
@@ -121,7 +120,7 @@ def compare_johns(
         discrepancy=True,
         generative_rate=False,
     )
-    result = run_experiment(experiment, catalog(), Path(out), executor=executor, progress=progress)
+    result = engine.run(experiment, catalog(), Path(out), progress=progress)
     report = compare_run(result.run_dir, bootstrap_samples, pairs)
     report["run_dir"] = str(result.run_dir)
     report["signature"] = result.scores.get("signature", "")

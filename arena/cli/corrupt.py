@@ -1,42 +1,107 @@
-"""``arena corrupt``: run one Zellig over German sentences, one per line (a pipe-friendly tool).
+"""``arena corrupt``: run one or several Zelligs over German sentences, one per line (a pipe-friendly tool).
 
 Reads one German sentence per line (stdin by default, or ``--input FILE``), optionally with the aligned
 English sources (``--source FILE``), and writes per input line:
 
-- ``--format jsonl`` (default): one JSON object ``{"line", "input", "variants": [{"text", "phenomenon",
-  "edits", "meta"}, ...]}`` per input line, ``variants`` empty where the Zellig has nothing to change,
-  so output lines stay aligned with input lines;
+- ``--format jsonl`` (default): one JSON object ``{"line", "input", "variants": [{"zellig", "text",
+  "phenomenon", "edits", "meta"}, ...]}`` per input line, ``variants`` empty where no Zellig has anything
+  to change, so output lines stay aligned with input lines;
 - ``--format text``: one line ``LINE<TAB>PHENOMENON<TAB>VARIANT`` per candidate (none for lines without).
 
-``--detect`` asks the Zellig's detector instead (does the line show the phenomenon?) and writes
-``{"line", "input", "detected"}`` (or ``LINE<TAB>true|false``).  Lines are processed in blocks of
-``--batch`` (256) lines; the German analysis of a block runs in ``--workers`` processes.
+``--zellig`` may be repeated, and ``--zellig all`` names every Zellig of the catalog's ``all`` group (the
+German rule Zelligs).  All Zelligs of one call share one German analysis per sentence, so running the
+sixteen German Zelligs at once costs little more than running one.
+
+``--detect`` asks the Zelligs' detectors instead (does the line show the phenomenon?) and writes
+``{"line", "input", "detected"}`` (or ``LINE<TAB>true|false``); with several Zelligs ``detected`` maps
+each Zellig that has a detector to its verdict (text: ``LINE<TAB>ZELLIG<TAB>true|false``).  Lines are
+processed in blocks of ``--batch`` (256) lines; with ``--workers N`` the blocks (analysis and every
+Zellig) run in N processes, each building the Zelligs once, and are written in input order.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
 
-from arena.cli import add_verb, catalog
+from arena.cli import add_verb, catalog, zellig_specs
 
 EXAMPLES = """
   echo "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus." | arena corrupt --zellig placeholder-ding
   arena corrupt --zellig polarity-affix-del --input newstest2009.de --format text
   arena corrupt --zellig clause-omission:split_after_periods=true --input refs.de > variants.jsonl
+  arena corrupt --zellig placeholder-ding --zellig np-agreement --input refs.de --format text
+  arena corrupt --zellig all --workers 2 --input ../shared/data/wmt/newstest/newstest2009.de > all.jsonl
   arena corrupt --zellig placeholder-ding --detect --input mt.de --source src.en"""
 
 
 def add_parser(subparsers) -> None:
-    parser = add_verb(subparsers, "corrupt", "run a Zellig over German sentences, one per line", EXAMPLES)
-    parser.add_argument("--zellig", required=True, metavar="SPEC", help="catalog name or SPEC (name:key=value,...)")
+    parser = add_verb(subparsers, "corrupt", "run Zelligs over German sentences, one per line", EXAMPLES)
+    parser.add_argument("--zellig", required=True, action="append", metavar="SPEC",
+                        help="catalog name or SPEC (name:key=value,...); repeatable; 'all' for every German Zellig")
     parser.add_argument("--input", metavar="FILE", help="German sentences, one per line (default: stdin)")
     parser.add_argument("--source", metavar="FILE", help="aligned English sources, one per line (optional)")
     parser.add_argument("--format", choices=("jsonl", "text"), default="jsonl", help="output format (jsonl)")
-    parser.add_argument("--detect", action="store_true", help="run the Zellig's detector instead of corrupting")
+    parser.add_argument("--detect", action="store_true", help="run the Zelligs' detectors instead of corrupting")
     parser.add_argument("--batch", type=int, default=256, help="lines per block (256)")
-    parser.add_argument("--workers", type=int, default=1, help="processes for the German analysis (1)")
+    parser.add_argument("--workers", type=int, default=1, help="processes, each running every Zellig (1)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
+
+
+class Corruptor:
+    """Every Zellig of one call, built once (per process), applied to blocks of lines."""
+
+    def __init__(self, specs: Sequence[str], detect: bool, text_format: bool, name: str, explicit: bool) -> None:
+        from arena.registry import build
+        from arena.roles import Detector
+        from arena.spec import parse_spec
+
+        self.detect, self.text_format, self.name = detect, text_format, name
+        self.zelligs: list[tuple[str, Any]] = []
+        for text in specs:
+            spec = parse_spec(text, where="--zellig")
+            zellig = build("zellig", spec, catalog(), where="--zellig")
+            if detect and not isinstance(zellig, Detector):
+                if explicit:
+                    raise ValueError(f"--zellig {spec.name} has no detector (detect)")
+                continue  # a group member without a detector
+            self.zelligs.append((spec.label, zellig))
+        self.several = len(specs) > 1
+
+    def lines(self, block: Sequence[tuple[int, str, str | None]]) -> str:
+        """The output of one block of ``(line number, German line, English source or None)``."""
+        from arena.records import Instance
+        from performers.german.analysis import analyze_many
+
+        analyze_many([line for _, line, _ in block if line.strip()])
+        out: list[str] = []
+        for number, line, source in block:
+            if self.detect:
+                verdicts = {label: bool(z.detect(line, source)) for label, z in self.zelligs}
+                out.extend(self._detected(number, line, verdicts))
+                continue
+            instance = Instance(f"{self.name}:{number}", source or "", line)
+            variants = [(label, v) for label, z in self.zelligs for v in (z.corrupt(instance) if line.strip() else [])]
+            if self.text_format:
+                out.extend(f"{number}\t{v.phenomenon}\t{v.text}\n" for _, v in variants)
+            else:
+                items = [{"zellig": label} | {k: x for k, x in v.to_json().items() if k != "instance_id"}
+                         for label, v in variants]
+                out.append(json.dumps({"line": number, "input": line, "variants": items}, ensure_ascii=False) + "\n")
+        return "".join(out)
+
+    def _detected(self, number: int, line: str, verdicts: dict[str, bool]) -> Iterator[str]:
+        if self.text_format:
+            if self.several:
+                yield from (f"{number}\t{label}\t{str(found).lower()}\n" for label, found in verdicts.items())
+            else:
+                yield from (f"{number}\t{str(found).lower()}\n" for found in verdicts.values())
+            return
+        detected: Any = verdicts if self.several else next(iter(verdicts.values()))
+        yield json.dumps({"line": number, "input": line, "detected": detected}, ensure_ascii=False) + "\n"
 
 
 def _open(path: str | None, what: str):
@@ -51,12 +116,13 @@ def _open(path: str | None, what: str):
 def _blocks(lines, sources, size: int):
     block = []
     for number, line in enumerate(lines, start=1):
-        source = ""
+        source = None
         if sources is not None:
             source = sources.readline()
             if not source:
                 raise ValueError(f"--source has fewer lines than the input (input line {number})")
-        block.append((number, line.rstrip("\n"), source.rstrip("\n")))
+            source = source.rstrip("\n")
+        block.append((number, line.rstrip("\n"), source))
         if len(block) >= size:
             yield block
             block = []
@@ -64,57 +130,62 @@ def _blocks(lines, sources, size: int):
         yield block
 
 
+_WORKER: Corruptor | None = None
+
+
+def _start_worker(arguments: tuple) -> None:
+    global _WORKER
+    _WORKER = Corruptor(*arguments)
+
+
+def _work(block: list[tuple[int, str, str | None]]) -> tuple[int, str]:
+    assert _WORKER is not None
+    return len(block), _WORKER.lines(block)
+
+
+def _count_lines(path: str | None) -> int | None:
+    if path is None or path == "-":
+        return None
+    with open(path, "rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+
+
 def run(args) -> int:
-    from arena.records import Instance
-    from arena.registry import build
-    from arena.spec import parse_spec
+    from arena.progress import progress_bar
 
     if args.batch < 1 or args.workers < 1:
         raise ValueError("--batch and --workers must be at least 1")
-    spec = parse_spec(args.zellig, where="--zellig")
-    zellig = build("zellig", spec, catalog(), where="--zellig")
-    if args.detect and not callable(getattr(zellig, "detect", None)):
-        raise ValueError(f"--zellig {spec.name} has no detector (detect)")
-    name = args.input or "stdin"
+    specs = zellig_specs(args.zellig)
+    explicit = not any(name in catalog().zellig_groups for name in args.zellig)
+    arguments = (specs, args.detect, args.format == "text", args.input or "stdin", explicit)
+    corruptor = Corruptor(*arguments)  # checks every SPEC (and detector) before reading any input
+    if args.detect and not corruptor.zelligs:
+        raise ValueError("none of the --zellig Zelligs has a detector (detect)")
     lines = _open(args.input, "input")
     sources = _open(args.source, "source") if args.source else None
     out = sys.stdout
+    pool = None
     try:
-        for block in _blocks(lines, sources, args.batch):
-            _prefill([line for _, line, _ in block], args.workers)
-            for number, line, source in block:
-                if args.detect:
-                    detected = bool(zellig.detect(line, source if sources is not None else None))
-                    if args.format == "jsonl":
-                        record = {"line": number, "input": line, "detected": detected}
-                        out.write(json.dumps(record, ensure_ascii=False) + "\n")
-                    else:
-                        out.write(f"{number}\t{str(detected).lower()}\n")
-                    continue
-                variants = zellig.corrupt(Instance(f"{name}:{number}", source, line)) if line.strip() else []
-                if args.format == "jsonl":
-                    items = [
-                        {key: value for key, value in variant.to_json().items() if key != "instance_id"}
-                        for variant in variants
-                    ]
-                    out.write(json.dumps({"line": number, "input": line, "variants": items}, ensure_ascii=False) + "\n")
-                else:
-                    for variant in variants:
-                        out.write(f"{number}\t{variant.phenomenon}\t{variant.text}\n")
-            out.flush()
+        blocks = _blocks(lines, sources, args.batch)
+        if args.workers > 1:
+            import multiprocessing
+
+            pool = multiprocessing.get_context("fork").Pool(args.workers, _start_worker, (arguments,))
+            results = pool.imap(_work, blocks)
+        else:
+            results = ((len(block), corruptor.lines(block)) for block in blocks)
+        with progress_bar(_count_lines(args.input), "corrupting", enabled=not args.no_progress, unit="line") as bar:
+            for count, text in results:
+                out.write(text)
+                out.flush()
+                bar.update(count)
     except BrokenPipeError:  # e.g. piped into head
         return 0
     finally:
+        if pool is not None:
+            pool.terminate()
         if lines is not sys.stdin:
             lines.close()
         if sources is not None and sources is not sys.stdin:
             sources.close()
     return 0
-
-
-def _prefill(texts: list[str], workers: int) -> None:
-    """Analyse a block at once (in ``workers`` processes) so the Zellig finds it in the cache."""
-    if workers > 1:
-        from performers.german.analysis import analyze_many
-
-        analyze_many([text for text in texts if text.strip()], workers=workers)

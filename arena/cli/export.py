@@ -56,15 +56,14 @@ def _records(args):
         raise ValueError(f"{source}: no such run directory or experiment file")
     from arena.cli import catalog
     from arena.config import load_experiment
-    from arena.executor import InProcessExecutor
-    from arena.runner import load_instances, plan
+    from arena.engine import InProcessBackend, plan_experiment
 
     experiment = load_experiment(source, args.overrides)
-    executor = InProcessExecutor(catalog())
+    backend = InProcessBackend(catalog())
     try:
-        rounds = plan(experiment, load_instances(experiment, catalog()), executor)
+        rounds = plan_experiment(experiment, catalog(), backend)
     finally:
-        executor.close()
+        backend.close()
     return [(f"{source}: round {r.id}", r.to_json()) for r in rounds]
 
 

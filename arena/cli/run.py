@@ -10,7 +10,9 @@ EXAMPLES = """
   arena run experiments/quickstart.yaml
   arena run experiments/quickstart.yaml --out /tmp/runs --set seeds=[1,2,3]
   arena run my.yaml --set claudes.0.params.device=cuda --set max_instances=200
-Re-running an interrupted run resumes it; a finished run is shown, never overwritten."""
+Re-running an interrupted run resumes it; a finished run is shown, never overwritten.
+'arena run' and 'arena tournament' are two front ends of one engine: the same
+transcripts; this one prints the scores, the other the leaderboards and plots."""
 
 
 def add_parser(subparsers) -> None:
@@ -24,17 +26,12 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from arena import engine
     from arena.config import load_experiment
-    from arena.runner import run_experiment
     from arena.summary import format_scores
 
     experiment = load_experiment(args.config, args.overrides)
-    executor = None
-    if experiment.executor == "ray":
-        from arena.tournament import make_executor  # the only module that imports ray
-
-        executor = make_executor(experiment, catalog())
-    result = run_experiment(experiment, catalog(), Path(args.out), executor=executor, progress=not args.no_progress)
+    result = engine.run(experiment, catalog(), Path(args.out), experiment.executor, progress=not args.no_progress)
     if result.already_finished:
         print(f"run {result.run_dir} is already finished; its scores (rebuild with 'arena score {result.run_dir}'):")
     else:

@@ -12,12 +12,12 @@ EXAMPLES = """
   arena tournament experiments/tournament/smoke.yaml --executor in-process
   arena tournament my.yaml --address ray://head-node:10001 --out /shared/runs
   RAY_ADDRESS=auto arena tournament my.yaml          # join the cluster this machine belongs to
-  arena tournament my.yaml --resume                  # continue an interrupted tournament
 Without --address (or RAY_ADDRESS, or ray.address in the config) a local Ray is started
 with a small object store; --executor in-process gives byte-identical transcripts without
-Ray.  Finished cells are written atomically under RUN/cells/; after Ctrl-C, --resume plays
-only the rest.  A finished run is shown, never overwritten.  The leaderboards and PNG plots
-go to RUN/report/ (see also 'arena leaderboard RUN')."""
+Ray.  Finished cells are written atomically under RUN/cells/; after Ctrl-C, re-running the
+same command plays only the rest.  A finished run is shown, never overwritten.  The
+leaderboards and PNG plots go to RUN/report/ (see also 'arena leaderboard RUN').  The
+engine is the one 'arena run' uses: the same config gives the same transcripts."""
 
 
 def add_parser(subparsers) -> None:
@@ -37,32 +37,33 @@ def add_parser(subparsers) -> None:
                              "else a local Ray started for this run)")
     parser.add_argument("--num-cpus", type=int, default=None,
                         help="CPUs of a local Ray (default: ray.num_cpus of the config, else all)")
-    parser.add_argument("--resume", action="store_true", help="continue an interrupted tournament, skipping finished cells")
+    parser.add_argument("--resume", action="store_true",
+                        help="accepted for old scripts: re-running always resumes an interrupted run")
     parser.add_argument("--no-plots", action="store_true", help="write the leaderboards but no PNG plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
+    from arena import engine
     from arena.config import load_experiment
     from arena.report import build, format_leaderboards, write_report
-    from arena.tournament import run_tournament
 
     experiment = load_experiment(args.config, args.overrides)
     try:
-        result = run_tournament(
+        result = engine.run(
             experiment, catalog(), Path(args.out), args.executor,
-            address=args.address, num_cpus=args.num_cpus, resume=args.resume, progress=not args.no_progress,
+            address=args.address, num_cpus=args.num_cpus, progress=not args.no_progress,
         )
     except KeyboardInterrupt:
-        print("arena tournament: interrupted; finished cells are kept — re-run with --resume to continue",
+        print("arena tournament: interrupted; finished cells are kept — re-run the same command to continue",
               file=sys.stderr)
         return 130
     if result.already_finished:
         print(f"tournament {result.run_dir} is already finished; its leaderboards:")
     else:
         resumed = f", resumed: {result.cells_before} finished before" if result.resumed else ""
-        print(f"run directory: {result.run_dir} ({result.cells} cells on {result.executor}{resumed}, "
+        print(f"run directory: {result.run_dir} ({result.cells} cells on {result.backend}{resumed}, "
               f"{result.seconds:.1f} s)")
         for model, work in result.work.items():
             if "requests" in work:

@@ -20,10 +20,10 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from arena.config import load_experiment
-    from arena.runner import validate_experiment
+    from arena.engine import validate
 
     experiment = load_experiment(args.config, args.overrides)
-    signatures = validate_experiment(experiment, catalog())
+    signatures = validate(experiment, catalog())
     print(f"{args.config}: OK — experiment {experiment.name!r}")
     for role, entries in signatures.items():
         for label, signature in entries.items():

@@ -28,12 +28,6 @@ ROOT = Path(__file__).resolve().parents[2]
 NEWSTEST = ROOT / ".." / "shared" / "data" / "wmt" / "newstest"
 sys.path.insert(0, str(ROOT))
 
-GERMAN_ZELLIGS = (
-    "placeholder-ding", "polarity-affix-del", "polarity-affix-ins", "clause-omission", "polarity-particle-nicht-del",
-    "polarity-particle-nicht-ins", "compound", "transliteration", "hypercorrect-genitive", "np-agreement",
-    "subj-verb-agreement", "subj-adequacy", "auxiliary", "verb-particle", "polarity-particle-kein-del",
-    "polarity-particle-kein-ins",
-)  # fmt: skip
 
 
 def read_lines(path: Path) -> list[str]:
@@ -75,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     lines = read_lines(path)[: args.limit]
     instances = [Instance(f"newstest2009.{i}", "", line) for i, line in enumerate(lines, start=1)]
-    names = [name for name in GERMAN_ZELLIGS if name in CATALOG.zelligs]
+    names = list(CATALOG.zellig_groups["all"])
     zelligs = {name: build("zellig", PerformerSpec(name), CATALOG) for name in names}
     # warm-up: load the backend, the noun lexicon and whatever each Zellig loads lazily
     for zellig in zelligs.values():

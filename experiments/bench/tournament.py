@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from arena import transcripts  # noqa: E402
 from arena.config import load_experiment  # noqa: E402
-from arena.tournament import run_tournament  # noqa: E402
+from arena.engine import run  # noqa: E402
 from performers.catalog import CATALOG  # noqa: E402
 
 FILES = (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST)
@@ -75,19 +75,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
 
     started = time.perf_counter()
-    local = run_tournament(experiment, CATALOG, out / "in-process", "in-process", progress=False)
+    local = run(experiment, CATALOG, out / "in-process", "in-process", progress=False)
     local_seconds = time.perf_counter() - started
     print(f"in process:  {local_seconds:8.1f} s")
 
-    from arena.tournament.ray_executor import RayExecutor
+    from arena.engine.ray_backend import RayBackend
 
     started = time.perf_counter()
-    executor = RayExecutor(CATALOG, experiment.ray, num_cpus=args.num_cpus, progress=False)
+    backend = RayBackend(CATALOG, experiment.ray, num_cpus=args.num_cpus, progress=False)
     startup = time.perf_counter() - started
     try:
-        on_ray = run_tournament(experiment, CATALOG, out / "ray", executor, progress=False)
+        on_ray = run(experiment, CATALOG, out / "ray", backend, progress=False)
     finally:
-        executor.close()
+        backend.close()
     ray_seconds = time.perf_counter() - started
     cpus = args.num_cpus or experiment.ray.num_cpus or os.cpu_count()
     print(f"local Ray:   {ray_seconds:8.1f} s  ({cpus} CPUs; Ray start-up {startup:.1f} s)")

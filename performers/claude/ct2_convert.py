@@ -21,12 +21,9 @@ and renamed into place, so concurrent processes never see half a model.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -112,25 +109,13 @@ def cached_conversion(source: str, identity: dict[str, Any], revision: str | Non
     """The converted model directory for ``source``, converting on first use."""
     import ctranslate2
 
-    key = json.dumps(
-        {"source": identity, "precision": precision, "exact": exact, "ctranslate2": ctranslate2.__version__,
-         "conversion": CONVERSION_VERSION},
-        sort_keys=True,
-    )
-    target = root / "ct2" / hashlib.sha256(key.encode()).hexdigest()[:24]
-    if is_ct2_dir(target):
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    log.info("converting %s to CTranslate2 (%s%s) into %s", source, precision, ", exact" if exact else "", target)
-    scratch = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
-    try:
-        convert(source, scratch / "model", revision, precision, exact)
-        (scratch / "model" / "arena-conversion.json").write_text(key + "\n")
-        try:
-            os.rename(scratch / "model", target)
-        except OSError:
-            if not is_ct2_dir(target):  # not a concurrent conversion that won the race
-                raise
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    return target
+    from performers.claude.conversion_cache import cached_directory
+
+    key = {"source": identity, "precision": precision, "exact": exact, "ctranslate2": ctranslate2.__version__,
+           "conversion": CONVERSION_VERSION}
+
+    def build(output: Path) -> None:
+        log.info("converting %s to CTranslate2 (%s%s)", source, precision, ", exact" if exact else "")
+        convert(source, output, revision, precision, exact)
+
+    return cached_directory("ct2", key, build, is_ct2_dir, root)

@@ -42,11 +42,12 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.match import SCORE_CONVENTIONS as CONVENTIONS
+from arena.match import candidate_score, judgement_from_scores
 from arena.records import Judgement, Pair, SequenceScore
 
 log = logging.getLogger(__name__)
 
-CONVENTIONS = ("mean", "sum")
 # what the token accounting above is called in cache keys; bump when it changes
 SCORE_CONVENTION = "ln-prob;eos-scored;forced-prefix-unscored;v1"
 
@@ -96,27 +97,17 @@ def check_convention(convention: str) -> str:
     return convention
 
 
-def decide(scores: Sequence[float]) -> int | None:
-    """Index of the lowest score (the candidate judged corrupted); ``None`` when the
-    lowest score is shared by several candidates or a score is NaN."""
-    if any(math.isnan(score) for score in scores):
-        return None
-    lowest = min(scores)
-    at = [index for index, score in enumerate(scores) if score == lowest]
-    return at[0] if len(at) == 1 else None
-
-
 def judgements_from_scores(
     pairs: Sequence[Pair], scores: Sequence[SequenceScore], convention: str
 ) -> list[Judgement]:
     """Judgements for ``pairs`` given the scores of their candidates, flattened in pair
-    order (all candidates of pair 0, then pair 1, …)."""
+    order (all candidates of pair 0, then pair 1, …), by the arena's one rule
+    (:func:`arena.match.judgement_from_scores`)."""
     judgements, position = [], 0
     for pair in pairs:
         chosen = scores[position : position + len(pair.candidates)]
         position += len(pair.candidates)
-        values = tuple(s.logprob if convention == "sum" else s.mean for s in chosen)
-        judgements.append(Judgement(decide(values), values))
+        judgements.append(judgement_from_scores([candidate_score(s, convention) for s in chosen]))
     return judgements
 
 

@@ -11,8 +11,8 @@ import pytest
 
 from arena import transcripts
 from arena.config import load_experiment
+from arena.engine import run as run_engine
 from arena.records import Judgement
-from arena.runner import run_experiment
 from performers.catalog import CATALOG
 
 HERE = "tests.arena.test_runner"
@@ -78,7 +78,7 @@ bootstrap_samples: 200
 
 
 def run(path: Path, out: Path, overrides=()):
-    return run_experiment(load_experiment(path, overrides), CATALOG, out, progress=False)
+    return run_engine(load_experiment(path, overrides), CATALOG, out, progress=False)
 
 
 def transcript_bytes(run_dir: Path) -> dict[str, bytes]:
@@ -165,6 +165,7 @@ def test_bad_input_names_file_and_line(tmp_path):
     path.write_text(f"name: t\njohn: {{name: distil-lingeval, params: {{dir: {directory}}}}}\nzellig: replay\nclaude: oracle\n")
     with pytest.raises(ValueError, match=r"tgt.correct.de:2: empty line"):
         run(path, tmp_path / "out")
+    assert list((tmp_path / "out").iterdir()) == []  # a failed run leaves no run directory behind
     (directory / "tgt.correct.de").write_text("A\nB\nC\n")
     with pytest.raises(ValueError, match=r"tgt.correct.de.*line counts"):
         run(path, tmp_path / "out2")

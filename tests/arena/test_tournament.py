@@ -1,5 +1,5 @@
-"""Tournaments in process (no Ray): same transcripts as the runner, deduplicated
-scoring, per-cell files and resume, model replicas, resources, leaderboards and plots."""
+"""The engine in process (no Ray): deduplicated scoring gives what each Claude's own
+``judge`` gives, per-cell files and resume, model replicas, resources, leaderboards and plots."""
 
 from __future__ import annotations
 
@@ -8,15 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from arena import transcripts
-from arena.config import experiment_from_dict, load_experiment
+from arena import match, transcripts
+from arena.config import Experiment, experiment_from_dict, load_experiment
+from arena.engine import CELLS, run
+from arena.engine.resources import actor_count, resource_options
+from arena.engine.scoring import ScoreBook
 from arena.records import Pair
-from arena.runner import run_experiment
+from arena.registry import build
 from arena.spec import PerformerSpec
-from arena.tournament import run_tournament
-from arena.tournament.cells import CELLS
-from arena.tournament.resources import actor_count, resource_options
-from arena.tournament.scoring import ScoreBook, judgement_from_scores
 from performers.catalog import CATALOG
 from tests.arena.tournament_helpers import HERE, InterruptibleClaude
 
@@ -48,23 +47,7 @@ def contents(run_dir: Path) -> dict[str, bytes | None]:
     return {name: (run_dir / name).read_bytes() if (run_dir / name).exists() else None for name in TRANSCRIPTS}
 
 
-# -- scoring: deduplication and judgements from scores -------------------------------------
-
-@pytest.mark.parametrize(
-    "scores, corrupted",
-    [
-        ((-1.0, -2.0), 1),
-        ((-2.0, -1.0), 0),
-        ((-1.5, -1.5), None),  # exact tie: abstain, the arena's coin decides
-        ((-1.0, -3.0, -3.0), None),  # tie for lowest among three
-        ((-3.0, -1.0, -3.0 + 1e-12), 0),  # close is not a tie
-        ((float("nan"), -1.0), None),  # a NaN score: abstain
-    ],
-)
-def test_judgement_from_scores(scores, corrupted):
-    judgement = judgement_from_scores(scores)
-    assert judgement.corrupted == corrupted and len(judgement.scores) == len(scores)
-
+# -- scoring: deduplication -----------------------------------------------------------------
 
 def test_score_book_deduplicates_and_cuts_chunks_at_source_boundaries():
     book = ScoreBook("mean")
@@ -82,21 +65,30 @@ def test_score_book_deduplicates_and_cuts_chunks_at_source_boundaries():
     ]
     for sources, targets in chunks:
         book.record(sources, targets, [(-float(len(t)), 2) for t in targets])
-    assert book.judge(Pair("p", "s1", ("a", "b"))).corrupted is None  # equal scores
+    assert book.judge([Pair("p", "s1", ("a", "b"))])[0].corrupted is None  # equal scores
     assert book.chunks(4) == []  # nothing left to score
 
 
-# -- the in-process tournament against the runner --------------------------------------------
+# -- the in-process engine against each Claude's own judge -------------------------------------
 
-def test_in_process_tournament_equals_the_runner_and_deduplicates(tmp_path, distil_dir):
+def own_judgements(experiment: Experiment, run_dir: Path) -> list[dict]:
+    """Every Claude's own ``judge`` on all judged rounds in one call (the naive way),
+    in the engine's transcript order."""
+    rounds = [match.Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
+    records = []
+    for spec in experiment.claudes:
+        claude = build("claude", spec, CATALOG)
+        records += [r.to_json() for r in match.judge_rounds(claude, spec.label, rounds)]
+    return records
+
+
+def test_in_process_engine_deduplicates_and_equals_each_claudes_own_judge(tmp_path, distil_dir):
     path = write_config(tmp_path, distil_dir, f"[oracle, random, {{name: '{HERE}:HashScorer', alias: hash}}]")
     experiment = load_experiment(path)
-    reference = run_experiment(experiment, CATALOG, tmp_path / "runner", progress=False)
-    result = run_tournament(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
-    assert result.run_dir.name == reference.run_dir.name
-    assert contents(result.run_dir) == contents(reference.run_dir)
+    result = run(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
+    judged = list(transcripts.read_jsonl(result.run_dir / transcripts.JUDGEMENTS))
+    assert judged == own_judgements(experiment, result.run_dir)
     assert contents(result.run_dir)[transcripts.ONEBEST] is not None  # the scorer decoded 1-bests
-    assert result.scores["cells"] == reference.scores["cells"]
     assert result.cells == 2 * 3 * 3 * 3
 
     # every distinct (source, candidate) pair scored once for the whole tournament
@@ -114,16 +106,15 @@ def test_in_process_tournament_equals_the_runner_and_deduplicates(tmp_path, dist
     assert len(cells) == result.cells and "s2-j1-z0-c2.jsonl" in cells
 
 
-def test_ties_of_a_scoring_claude_go_to_the_coin_as_in_the_runner(tmp_path, distil_dir):
+def test_ties_of_a_scoring_claude_go_to_the_coin_as_in_its_own_judge(tmp_path, distil_dir):
     path = write_config(
         tmp_path, distil_dir, f"[{{name: '{HERE}:HashScorer', alias: tie, params: {{tie_every: 3}}}}]",
         "discrepancy: false\n",
     )
     experiment = load_experiment(path)
-    reference = run_experiment(experiment, CATALOG, tmp_path / "runner", progress=False)
-    result = run_tournament(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
-    assert contents(result.run_dir) == contents(reference.run_dir)
+    result = run(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
     judgements = [json.loads(x) for x in (result.run_dir / transcripts.JUDGEMENTS).read_text().splitlines()]
+    assert judgements == own_judgements(experiment, result.run_dir)
     assert {"tie", "claude"} <= {j["resolved_by"] for j in judgements}
     assert not (result.run_dir / transcripts.ONEBEST).exists()
 
@@ -131,12 +122,12 @@ def test_ties_of_a_scoring_claude_go_to_the_coin_as_in_the_runner(tmp_path, dist
 def test_interrupted_tournament_resumes_cell_by_cell(tmp_path, distil_dir, monkeypatch):
     path = write_config(tmp_path, distil_dir, f"[oracle, {HERE}:InterruptibleClaude]")
     experiment = load_experiment(path)
-    undisturbed = run_tournament(experiment, CATALOG, tmp_path / "ref", "in-process", progress=False)
+    undisturbed = run(experiment, CATALOG, tmp_path / "ref", "in-process", progress=False)
 
     InterruptibleClaude.calls = 0
     monkeypatch.setenv("ARENA_TEST_INTERRUPT_AT", "7")  # Ctrl-C during the 7th cell of that Claude
     with pytest.raises(KeyboardInterrupt):
-        run_tournament(experiment, CATALOG, tmp_path / "out", "in-process", progress=False)
+        run(experiment, CATALOG, tmp_path / "out", "in-process", progress=False)
     run_dir = tmp_path / "out" / undisturbed.run_dir.name
     assert not transcripts.is_finished(run_dir)
     finished = sorted((run_dir / CELLS).glob("s*.jsonl"))
@@ -145,26 +136,24 @@ def test_interrupted_tournament_resumes_cell_by_cell(tmp_path, distil_dir, monke
     assert len(finished) == 18 + 7
     (run_dir / CELLS / "s3-j1-z2-c0.jsonl").write_text('{"round": "3|clause-mt|det', encoding="utf-8")  # torn
 
-    with pytest.raises(ValueError, match="--resume"):
-        run_tournament(experiment, CATALOG, tmp_path / "out", "in-process", progress=False)
     monkeypatch.delenv("ARENA_TEST_INTERRUPT_AT")
-    resumed = run_tournament(experiment, CATALOG, tmp_path / "out", "in-process", resume=True, progress=False)
+    resumed = run(experiment, CATALOG, tmp_path / "out", "in-process", progress=False)
     assert resumed.resumed and resumed.cells_before == 18 + 7 - 1  # the torn cell is played again
     assert contents(resumed.run_dir) == contents(undisturbed.run_dir)
-    again = run_tournament(experiment, CATALOG, tmp_path / "out", "in-process", resume=True, progress=False)
+    again = run(experiment, CATALOG, tmp_path / "out", "in-process", progress=False)
     assert again.already_finished  # a finished run is never overwritten
 
 
 def test_a_different_config_in_the_run_directory_is_refused(tmp_path, distil_dir):
     path = write_config(tmp_path, distil_dir, "[oracle]")
     experiment = load_experiment(path)
-    result = run_tournament(experiment, CATALOG, tmp_path / "out", "in-process", progress=False)
+    result = run(experiment, CATALOG, tmp_path / "out", "in-process", progress=False)
     (result.run_dir / transcripts.SCORES).unlink()
     manifest = json.loads((result.run_dir / transcripts.MANIFEST).read_text())
     manifest["experiment"]["seeds"] = [9]
     transcripts.atomic_write_json(result.run_dir / transcripts.MANIFEST, manifest)
     with pytest.raises(ValueError, match="different configuration"):
-        run_tournament(experiment, CATALOG, tmp_path / "out", "in-process", resume=True, progress=False)
+        run(experiment, CATALOG, tmp_path / "out", "in-process", progress=False)
 
 
 # -- model replicas ---------------------------------------------------------------------------
@@ -177,9 +166,7 @@ def test_model_replicas_vary_the_claude_with_the_seed(tmp_path, distil_dir):
     path = write_config(tmp_path, distil_dir, replicas)
     experiment = load_experiment(path)
     assert experiment.claudes[0].for_seed(2) == PerformerSpec(f"{HERE}:HashScorer", {"salt": "b"}, "nmt")
-    with pytest.raises(ValueError, match="played by 'arena tournament'"):
-        run_experiment(experiment, CATALOG, tmp_path / "runner", progress=False)
-    result = run_tournament(experiment, CATALOG, tmp_path / "replicas", "in-process", progress=False)
+    result = run(experiment, CATALOG, tmp_path / "replicas", "in-process", progress=False)
     assert set(result.work) == {"nmt#seed1", "nmt#seed2", "nmt#seed3"}
     assert result.scores["over_seeds"][0]["claude"] == "nmt"
     signatures = json.loads((result.run_dir / transcripts.MANIFEST).read_text())["signatures"]["claudes"]
@@ -190,7 +177,7 @@ def test_model_replicas_vary_the_claude_with_the_seed(tmp_path, distil_dir):
 
     # seed 2 of the replicas is exactly what the replica for seed 2 gives on its own
     single = write_config(tmp_path, distil_dir, f"[{{name: '{HERE}:HashScorer', alias: nmt, params: {{salt: b}}}}]")
-    alone = run_tournament(load_experiment(single, ["seeds=[2]"]), CATALOG, tmp_path / "alone", "in-process",
+    alone = run(load_experiment(single, ["seeds=[2]"]), CATALOG, tmp_path / "alone", "in-process",
                            progress=False)
 
     def seed_lines(run_dir: Path, name: str, seed: int) -> list[dict]:
@@ -279,7 +266,7 @@ def test_actor_count():
 def test_bad_resources_fail_before_anything_runs(tmp_path, distil_dir):
     path = write_config(tmp_path, distil_dir, "[{name: random, resources: {num_gpu: 1}}]")
     with pytest.raises(ValueError, match=r"claudes\[0\]: unknown resources key 'num_gpu'"):
-        run_tournament(load_experiment(path), CATALOG, tmp_path / "out", "in-process", progress=False)
+        run(load_experiment(path), CATALOG, tmp_path / "out", "in-process", progress=False)
     assert not (tmp_path / "out").exists()
 
 
@@ -325,7 +312,8 @@ def test_sign_test():
 
 def test_a_real_nmt_claude_decides_the_same_from_deduplicated_chunks(tmp_path, distil_dir):
     """toy-en-de judged from deduplicated, chunked scores vs its own one-call ``judge``
-    (the runner): the same decisions, scores within 1e-4 (batching changes last bits)."""
+    (what ``arena run`` did before it shared the engine): the same decisions, scores
+    within 1e-4 (batching changes last bits)."""
     pytest.importorskip("torch")
     path = tmp_path / "toy.yaml"
     path.write_text(
@@ -341,11 +329,10 @@ ray: {{chunk_size: 8}}
         encoding="utf-8",
     )
     experiment = load_experiment(path)
-    reference = run_experiment(experiment, CATALOG, tmp_path / "runner", progress=False)
-    result = run_tournament(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
+    result = run(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
     assert result.work["toy"]["unique"] < result.work["toy"]["requests"]
     ours = [json.loads(x) for x in (result.run_dir / transcripts.JUDGEMENTS).read_text().splitlines()]
-    theirs = [json.loads(x) for x in (reference.run_dir / transcripts.JUDGEMENTS).read_text().splitlines()]
+    theirs = own_judgements(experiment, result.run_dir)
     assert [j["round"] for j in ours] == [j["round"] for j in theirs] and len(ours) == 24
     assert [j["choice"] for j in ours] == [j["choice"] for j in theirs]
     for mine, other in zip(ours, theirs):

@@ -1,5 +1,5 @@
 """Tournaments on a local Ray (one Ray start for the module, a small object store):
-byte-identical to in process, the runner's executor, errors, and the kill test."""
+byte-identical to in process, `executor: ray` by name, errors, and the kill test."""
 
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.config import RayOptions, load_experiment
-from arena.runner import run_experiment
-from arena.tournament import run_tournament
-from arena.tournament.cells import CELLS
+from arena.engine import CELLS, run
 from performers.catalog import CATALOG
 from tests.arena.test_tournament import contents, write_config
 from tests.arena.tournament_helpers import HERE
@@ -26,9 +24,9 @@ OPTIONS = RayOptions(num_cpus=2, object_store_memory=80 * 2**20, max_restarts=3,
 
 @pytest.fixture(scope="module")
 def ray_executor():
-    from arena.tournament.ray_executor import RayExecutor
+    from arena.engine.ray_backend import RayBackend
 
-    executor = RayExecutor(CATALOG, OPTIONS, progress=False)
+    executor = RayBackend(CATALOG, OPTIONS, progress=False)
     yield executor
     executor.close()
 
@@ -39,25 +37,26 @@ CLAUDES = f"[oracle, random, {{name: '{HERE}:HashScorer', alias: hash}}]"
 def test_ray_tournament_is_byte_identical_to_in_process(tmp_path, distil_dir, ray_executor):
     # 2 Johns × 3 Zelligs × 3 Claudes × 3 seeds
     experiment = load_experiment(write_config(tmp_path, distil_dir, CLAUDES))
-    local = run_tournament(experiment, CATALOG, tmp_path / "local", "in-process", progress=False)
-    on_ray = run_tournament(experiment, CATALOG, tmp_path / "ray", ray_executor, progress=False)
-    assert on_ray.executor == "ray" and on_ray.cells == 54
+    local = run(experiment, CATALOG, tmp_path / "local", "in-process", progress=False)
+    on_ray = run(experiment, CATALOG, tmp_path / "ray", ray_executor, progress=False)
+    assert on_ray.backend == "ray" and on_ray.cells == 54
     assert contents(on_ray.run_dir) == contents(local.run_dir)
     assert on_ray.work == local.work  # the same deduplicated requests
     assert (on_ray.run_dir / "scores.json").read_bytes() == (local.run_dir / "scores.json").read_bytes()
 
 
-def test_ray_executor_serves_the_runner(tmp_path, distil_dir, ray_executor):
-    experiment = load_experiment(write_config(tmp_path, distil_dir, CLAUDES, limit=10))
-    local = run_experiment(experiment, CATALOG, tmp_path / "local", progress=False)
-    on_ray = run_experiment(experiment, CATALOG, tmp_path / "ray", executor=ray_executor, progress=False)
+def test_arena_run_with_executor_ray_joins_the_running_ray(tmp_path, distil_dir, ray_executor):
+    experiment = load_experiment(write_config(tmp_path, distil_dir, CLAUDES, limit=10), ["executor=ray"])
+    local = run(experiment, CATALOG, tmp_path / "local", "in-process", progress=False)
+    on_ray = run(experiment, CATALOG, tmp_path / "ray", experiment.executor, progress=False)
+    assert on_ray.backend == "ray"
     assert contents(on_ray.run_dir) == contents(local.run_dir)
 
 
 def test_errors_in_tasks_reach_the_driver(tmp_path, distil_dir, ray_executor):
     experiment = load_experiment(write_config(tmp_path, distil_dir, "[random]", limit=5), [f"zelligs.1={HERE}:BrokenZellig"])
     with pytest.raises(ValueError, match="do not reproduce its text"):
-        run_tournament(experiment, CATALOG, tmp_path / "out", ray_executor, progress=False)
+        run(experiment, CATALOG, tmp_path / "out", ray_executor, progress=False)
 
 
 @pytest.mark.parametrize("claude", ["SlowClaude", "SlowScorer"])  # judged cell by cell / scored in chunks
@@ -66,7 +65,7 @@ def test_killing_a_claude_actor_mid_tournament_changes_nothing(tmp_path, distil_
     slow = f"[{{name: '{HERE}:{claude}', alias: slow, params: {{delay: 0.25, pid_file: '{pid_file}'}}}}, oracle]"
     path = write_config(tmp_path, distil_dir, slow, "discrepancy: false\n", limit=10)
     overrides = ["ray.chunk_size=4"]
-    reference = run_tournament(
+    reference = run(
         load_experiment(path, [*overrides, "claudes.0.params.delay=0", "claudes.0.params.pid_file=''"]), CATALOG,
         tmp_path / "reference", "in-process", progress=False,
     )
@@ -74,7 +73,7 @@ def test_killing_a_claude_actor_mid_tournament_changes_nothing(tmp_path, distil_
 
     def play() -> None:
         try:
-            outcome["result"] = run_tournament(load_experiment(path, overrides), CATALOG, tmp_path / "ray",
+            outcome["result"] = run(load_experiment(path, overrides), CATALOG, tmp_path / "ray",
                                                ray_executor, progress=False)
         except BaseException as error:  # noqa: BLE001 - reported below
             outcome["error"] = error

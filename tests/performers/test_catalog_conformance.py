@@ -34,7 +34,7 @@ PARAMS = {
 # needs more than a path (a JSON test set, several models, a spec file)
 OWN_TESTS = {
     ("john", "lingeval97"), ("john", "mt-reference"), ("john", "template"), ("john", "select"),
-    ("claude", "causal-lm"), ("claude", "ensemble"), ("zellig", "feature-flip"),
+    ("claude", "causal-lm"), ("claude", "ensemble"), ("claude", "fairseq"), ("zellig", "feature-flip"),
 }
 
 

@@ -98,3 +98,16 @@ def test_misaligned_input_names_file_and_line(corpus, tmp_path, capsys):
                  "--out", str(tmp_path / "o"), "--no-progress"])
     assert code == 2
     assert "newstest2009.de:2: empty line" in capsys.readouterr().err
+
+
+def test_several_zelligs_write_one_test_set_each(corpus, tmp_path, capsys):
+    news, _ = corpus
+    out = tmp_path / "out"
+    second = "tests.performers.john.fakes:WordZellig:phenomenon=placeholder_ding"
+    code = main(["build-testset", "--john", f"newstest:dir={news},years=2009-2010", "--zellig", ZELLIG,
+                 "--zellig", second, "--out", str(out), "--no-progress"])
+    assert code == 0
+    firsts = sorted(p.name for p in out.iterdir())
+    assert len(firsts) == 2 and all((out / name / "report.json").is_file() for name in firsts)
+    phenomena = {json.loads((out / name / "report.json").read_text())["zellig"] for name in firsts}
+    assert len(phenomena) == 2

@@ -73,3 +73,38 @@ def test_short_source_file_is_an_error(capsys, monkeypatch, tmp_path):
     code, _, err = run(capsys, monkeypatch, ["corrupt", "--zellig", "placeholder-ding", "--input", str(german),
                                              "--source", str(english)])
     assert code == 2 and "fewer lines" in err
+
+
+def test_several_zelligs_share_one_pass(capsys, monkeypatch):
+    stdin = "Die Prager Börse stürzt.\nDas ist unklar.\n"
+    argv = ["corrupt", "--zellig", "placeholder-ding", "--zellig", "polarity-affix-del"]
+    code, out, _ = run(capsys, monkeypatch, argv, stdin)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(records) == 2
+    assert [(v["zellig"], v["text"]) for v in records[0]["variants"]] == [("placeholder-ding", "Die Prager Ding stürzt.")]
+    assert [(v["zellig"], v["text"]) for v in records[1]["variants"]] == [("polarity-affix-del", "Das ist klar.")]
+
+
+def test_all_expands_to_the_german_group_and_workers_keep_the_output(capsys, monkeypatch, tmp_path):
+    from performers.catalog import CATALOG
+
+    path = tmp_path / "in.de"
+    path.write_text("Die Prager Börse stürzt.\nDas ist unklar.\n\nEr hat keine Zeit, weil er nicht kommt.\n" * 3,
+                    encoding="utf-8")
+    argv = ["corrupt", "--zellig", "all", "--input", str(path), "--batch", "2"]
+    _, one, _ = run(capsys, monkeypatch, argv)
+    _, two, _ = run(capsys, monkeypatch, [*argv, "--workers", "2"])
+    records = [json.loads(line) for line in one.splitlines()]
+    assert one == two and [r["line"] for r in records] == list(range(1, 13))
+    zelligs = {v["zellig"] for r in records for v in r["variants"]}
+    assert zelligs <= set(CATALOG.zellig_groups["all"]) and len(zelligs) >= 5
+    assert len(CATALOG.zellig_groups["all"]) == 16 and set(CATALOG.zellig_groups["all"]) <= set(CATALOG.zelligs)
+
+
+def test_detect_with_several_zelligs_names_each(capsys, monkeypatch):
+    argv = ["corrupt", "--zellig", "placeholder-ding", "--zellig", "polarity-affix-del", "--detect", "--format", "text"]
+    code, out, _ = run(capsys, monkeypatch, argv, "Das Ding ist klar.\n")
+    assert code == 0 and out == "1\tplaceholder-ding\ttrue\n1\tpolarity-affix-del\tfalse\n"
+    code, out, _ = run(capsys, monkeypatch, ["corrupt", "--zellig", "all", "--detect"], "Das Ding ist klar.\n")
+    detected = json.loads(out)["detected"]
+    assert code == 0 and detected["placeholder-ding"] is True and "polarity-particle-nicht-ins" not in detected

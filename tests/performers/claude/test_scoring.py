@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.match import judgement_from_scores
 from arena.records import Judgement, Pair, SequenceScore
 from performers.claude.score_cache import ScoreCache
-from performers.claude.scoring import decide
 from tests.performers.claude.fake_scorer import FakeScoringClaude, fake_score
 
 REPO = Path(__file__).resolve().parents[3]
@@ -31,10 +31,12 @@ REPO = Path(__file__).resolve().parents[3]
         ((-3.0, -1.0, -1.0), 0),  # a tie above the lowest does not matter
         ((math.nan, -1.0), None),
         ((-math.inf, -1.0), 0),
+        ((-3.0, -1.0, -3.0 + 1e-12), 0),  # close is not a tie
     ],
 )
-def test_decide(scores, expected):
-    assert decide(scores) == expected
+def test_judgement_from_scores(scores, expected):
+    judgement = judgement_from_scores(scores)
+    assert judgement.corrupted == expected and len(judgement.scores) == len(scores)
 
 
 @pytest.mark.parametrize(

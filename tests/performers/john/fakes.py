@@ -55,6 +55,7 @@ class LengthClaude:
     German text, so its 1-best beats every longer reference (discrepancy > 0)."""
 
     version = "1"
+    convention = "mean"
 
     def __init__(self, translation: str = "Kurz."):
         self.translation = translation

@@ -1,11 +1,11 @@
-"""Tournament backends: where jobs run.
+"""Backends: where the engine's jobs run.
 
-A backend takes :mod:`jobs <arena.tournament.jobs>` with ``submit(job) -> handle`` and
+A backend takes :mod:`jobs <arena.engine.jobs>` with ``submit(job) -> handle`` and
 hands back finished ones with ``wait(handles) -> [(handle, result), ...]``;
 ``release(claude)`` frees a Claude whose work is done.  :class:`InProcessBackend` runs
 the jobs one by one in submission order in this process (tests, debugging, machines
-without Ray); :class:`~arena.tournament.ray_executor.RayExecutor` runs them on Ray.
-Both run every job through :func:`arena.tournament.jobs.run`.
+without Ray); :class:`~arena.engine.ray_backend.RayBackend` runs them on Ray.  Both
+run every job through :func:`arena.engine.jobs.run`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from arena.config import Experiment
+from arena.engine import jobs
 from arena.registry import Catalog
 from arena.spec import PerformerSpec
-from arena.tournament import jobs
+
+BACKENDS = ("in-process", "ray")
 
 
 class Backend(Protocol):
@@ -60,3 +63,22 @@ class InProcessBackend:
     def close(self) -> None:
         self.cache.clear()
         self._queue.clear()
+
+
+def make_backend(
+    name: str,
+    experiment: Experiment,
+    catalog: Catalog,
+    address: str | None = None,
+    num_cpus: int | None = None,
+    progress: bool = True,
+) -> Backend:
+    """A backend by name: ``in-process``, or ``ray`` (joins ``address``/``RAY_ADDRESS``/
+    ``ray.address`` or starts a local Ray); the caller closes it."""
+    if name == "in-process":
+        return InProcessBackend(catalog)
+    if name == "ray":
+        from arena.engine.ray_backend import RayBackend
+
+        return RayBackend(catalog, experiment.ray, address=address, num_cpus=num_cpus, progress=progress)
+    raise ValueError(f"unknown executor {name!r}; choose one of {', '.join(BACKENDS)}")

@@ -1,11 +1,11 @@
-"""The Ray executor: Claudes as actors, Zellig work as tasks, the driver plans and writes.
+"""The Ray backend: Claudes as actors, Zellig work as tasks, the driver plans and writes.
 
-This module (with its package) is the only place in the project that imports
-``ray``, and it does so inside functions, so listing and validating stay instant.
+This module is the only place in the project that imports ``ray``, and it does so
+inside functions, so listing and validating stay instant.
 
 - **Claudes** are actors (:class:`PerformerActor`) built from their specs inside the
   worker, so weights never cross the wire; ``num_gpus``/``num_cpus``/``actors`` come
-  from the spec's ``resources`` (:mod:`arena.tournament.resources`).  An actor whose
+  from the spec's ``resources`` (:mod:`arena.engine.resources`).  An actor whose
   process dies is restarted ``ray.max_restarts`` times and the calls in flight are
   retried ``ray.max_task_retries`` times; jobs are pure functions of their inputs, so
   a retried call returns what the first would have.
@@ -13,13 +13,8 @@ This module (with its package) is the only place in the project that imports
   detection on 1-best translations); each worker process builds a Zellig once.
 - **Johns** run on the driver.
 
-:class:`RayExecutor` is both a tournament backend (``submit``/``wait``, see
-:mod:`arena.tournament.engine`) and an :class:`arena.executor.Executor` for
-``arena run`` with ``executor: ray``; as the latter it makes the same calls as the
-in-process executor (one ``judge`` call per Claude), so transcripts are identical,
-and holds one Claude's actors at a time (the runner works Claude by Claude and
-releases only the Claudes that translate, so holding more could leave a later Claude
-waiting forever for the CPUs or GPUs of an earlier one).
+:class:`RayBackend` runs the engine's jobs (:mod:`arena.engine.jobs`) through the same
+code as the in-process backend, so transcripts are byte-identical.
 """
 
 from __future__ import annotations
@@ -27,17 +22,15 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
-from arena import match
-from arena.config import Experiment, RayOptions
-from arena.records import Instance
+from arena.config import RayOptions
+from arena.engine import jobs
+from arena.engine.resources import actor_count, actor_options, task_options
 from arena.registry import Catalog
 from arena.spec import PerformerSpec
-from arena.tournament import jobs
-from arena.tournament.resources import actor_count, actor_options, task_options
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +91,7 @@ class PerformerActor:
         return os.getpid()
 
     def run(self, job: jobs.Job) -> Any:
-        return jobs.run_job(self.performer, job)
+        return jobs.run_claude_job(self.performer, job)
 
 
 _WORKER_CACHES: dict[str, jobs.PerformerCache] = {}
@@ -113,7 +106,7 @@ def run_task(catalog: Catalog, job: jobs.Job) -> Any:
     return cache.run(job)
 
 
-class RayExecutor:
+class RayBackend:
     """Runs jobs on Ray; see the module docstring."""
 
     name = "ray"
@@ -139,11 +132,7 @@ class RayExecutor:
         self._task = ray.remote(run_task)
         self._actors: dict[str, list[Any]] = {}
         self._next_actor: dict[str, int] = {}
-        self._kinds: dict[str, jobs.ClaudeKind] = {}
-        self._held: PerformerSpec | None = None  # the Claude the Executor-protocol path holds
         self._closed = False
-
-    # -- backend interface (arena.tournament.engine) ------------------------------------
 
     def actors(self, spec: PerformerSpec) -> list[Any]:
         """The actors of a Claude, created on first use."""
@@ -160,11 +149,6 @@ class RayExecutor:
 
     def submit(self, job: jobs.Job) -> Any:
         """Send a job: Claude jobs to the Claude's actors (round robin), Zellig jobs as tasks."""
-        if self._held is not None:  # a tournament after a runner's calls: free what the runner held
-            self.release(self._held)
-        return self._send(job)
-
-    def _send(self, job: jobs.Job) -> Any:
         if job.role == "claude":
             actors = self.actors(job.spec)
             key = jobs.spec_key("claude", job.spec)
@@ -202,8 +186,6 @@ class RayExecutor:
         key = jobs.spec_key("claude", claude)
         for actor in self._actors.pop(key, []):
             self._ray.kill(actor)
-        if self._held is not None and jobs.spec_key("claude", self._held) == key:
-            self._held = None
 
     def close(self) -> None:
         if self._closed:
@@ -221,85 +203,3 @@ class RayExecutor:
     def actor_pids(self, claude: PerformerSpec) -> list[int]:
         """Process ids of a Claude's actors (for diagnostics and the kill test)."""
         return self._ray.get([actor.pid.remote() for actor in self.actors(claude)])
-
-    # -- Executor protocol (arena.runner) -----------------------------------------------
-
-    def _run_all(self, work: Sequence[jobs.Job], desc: str | None = None, total: int | None = None) -> list[Any]:
-        from arena.progress import progress_bar
-
-        for job in work:
-            if job.role == "claude" and (self._held is None or job.spec != self._held):
-                if self._held is not None:
-                    self.release(self._held)
-                self._held = job.spec
-        refs = [self._send(job) for job in work]
-        position = {ref: i for i, ref in enumerate(refs)}
-        results: list[Any] = [None] * len(refs)
-        pending = set(refs)
-        with progress_bar(total=total, desc=desc or "", enabled=self.progress and desc is not None) as bar:
-            while pending:
-                for ref, result in self.wait(pending):
-                    pending.discard(ref)
-                    results[position[ref]] = result
-                    bar.update(len(getattr(work[position[ref]], "instances", ())) or 1)
-        return results
-
-    def corrupt(self, zellig: PerformerSpec, instances: Sequence[Instance], seconds: float | None) -> list[match.Corruption]:
-        work = [jobs.CorruptJob((zellig,), tuple(chunk), seconds) for chunk in jobs.chunks(instances, self.options.chunk_size)]
-        results = self._run_all(work, f"corrupt {zellig.label}", len(instances))
-        return [corruption for chunk in results for corruption in chunk[0]]
-
-    def judge(
-        self, claude: PerformerSpec, rounds: Sequence[match.Round], seconds_per_pair: float | None
-    ) -> list[match.JudgementRecord]:
-        key = jobs.spec_key("claude", claude)
-        work: list[jobs.Job] = [jobs.JudgeJob(claude, claude.label, tuple(rounds), seconds_per_pair)]
-        if key not in self._kinds:  # learn what it is while it is built (the runner asks later)
-            work.append(jobs.DescribeJob(claude))
-        results = self._run_all(work)
-        if len(results) > 1:
-            self._kinds[key] = results[1]
-        return results[0]
-
-    def translate_and_score(self, claude: PerformerSpec, sources: Sequence[str], beam: int) -> list[tuple[str, float, int]]:
-        return self._run_all([jobs.TranslateJob(claude, tuple(sources), beam)])[0]
-
-    def detect(self, zellig: PerformerSpec, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None:
-        size = self.options.chunk_size
-        work = [
-            jobs.DetectJob((zellig,), tuple(texts[i : i + size]), tuple(sources[i : i + size]))
-            for i in range(0, len(texts), size)
-        ]
-        results = [result[0] for result in self._run_all(work)]
-        if any(result is None for result in results):
-            return None
-        return [verdict for chunk in results for verdict in chunk]
-
-    def kind(self, claude: PerformerSpec) -> jobs.ClaudeKind:
-        key = jobs.spec_key("claude", claude)
-        if key not in self._kinds:
-            self._kinds[key] = self._run_all([jobs.DescribeJob(claude)])[0]
-        return self._kinds[key]
-
-    def can_translate(self, claude: PerformerSpec) -> bool:
-        return self.kind(claude).translates
-
-    def score_convention(self, claude: PerformerSpec) -> str:
-        return self.kind(claude).convention
-
-
-def make_executor(
-    experiment: Experiment,
-    catalog: Catalog,
-    address: str | None = None,
-    num_cpus: int | None = None,
-    progress: bool = True,
-) -> RayExecutor:
-    """A :class:`RayExecutor` for an experiment's ``ray`` options (``arena run`` with
-    ``executor: ray``); joins ``address``/``RAY_ADDRESS``/``ray.address`` or starts a
-    local Ray.  Call ``close()`` when done (it also runs at interpreter exit)."""
-    import atexit
-
-    executor = RayExecutor(catalog, experiment.ray, address=address, num_cpus=num_cpus, progress=progress)
-    atexit.register(executor.close)
-    return executor

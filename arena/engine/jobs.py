@@ -1,11 +1,11 @@
-"""Units of work a tournament sends to an executor, and the one function that runs them.
+"""Units of work the engine sends to a backend, and the one function that runs them.
 
 A job names the performers it needs by their :class:`~arena.spec.PerformerSpec` (never
 the performers themselves), so a Ray worker builds them from their specs where it
-runs and weights never cross the wire.  :func:`run` (with :func:`run_job` for one
-Claude) is the only code that touches a performer; the in-process backend and the
-Ray workers both call it, which is why the two give byte-identical transcripts: the
-same jobs, cut the same way, reach the same code.
+runs and weights never cross the wire.  :func:`run` (with :func:`run_claude_job` for
+one built Claude) is the only code that touches a performer; the in-process backend
+and the Ray workers both call it, which is why the two give byte-identical
+transcripts: the same jobs, cut the same way, reach the same code.
 
 Zellig jobs carry a *group* of Zelligs (those with the same Ray resources) and one
 chunk of inputs, so the Zelligs of a group share whatever their process caches per
@@ -18,16 +18,17 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from arena import match
 from arena.records import Instance
 from arena.registry import Catalog, build
+from arena.roles import Claude, Detector, ScoringClaude, Zellig
 from arena.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
 
-CONVENTIONS = ("mean", "sum")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class CorruptJob:
 class DetectJob:
     """Ask each of a group of Zelligs' detectors about a chunk of 1-best translations
     (a CPU task); the answer per Zellig is a list of verdicts, or ``None`` when that
-    Zellig has no detector."""
+    Zellig is no :class:`~arena.roles.Detector`."""
 
     zelligs: tuple[PerformerSpec, ...]
     texts: tuple[str, ...]
@@ -66,15 +67,11 @@ class DetectJob:
 
 @dataclass(frozen=True)
 class DescribeJob:
-    """What kind of Claude a spec builds: can it score, translate, which convention."""
+    """What kind of Claude a spec builds: the answer is a :class:`ClaudeKind`."""
 
-    claude: PerformerSpec
+    spec: PerformerSpec
 
     role = "claude"
-
-    @property
-    def spec(self) -> PerformerSpec:
-        return self.claude
 
 
 @dataclass(frozen=True)
@@ -82,46 +79,34 @@ class JudgeJob:
     """Judge one cell's rounds with ``judge`` (Claudes that do not score, or runs with
     a Claude time budget); the answer is the resolved judgement records."""
 
-    claude: PerformerSpec
+    spec: PerformerSpec
     label: str
     rounds: tuple[match.Round, ...]
     seconds_per_pair: float | None = None
 
     role = "claude"
 
-    @property
-    def spec(self) -> PerformerSpec:
-        return self.claude
-
 
 @dataclass(frozen=True)
 class ScoreJob:
     """Score a chunk of deduplicated (source, target) requests: ``(logprob, tokens)`` each."""
 
-    claude: PerformerSpec
+    spec: PerformerSpec
     sources: tuple[str, ...]
     targets: tuple[str, ...]
 
     role = "claude"
-
-    @property
-    def spec(self) -> PerformerSpec:
-        return self.claude
 
 
 @dataclass(frozen=True)
 class TranslateJob:
     """1-best translations of a chunk of sources and their scores: ``(text, logprob, tokens)``."""
 
-    claude: PerformerSpec
+    spec: PerformerSpec
     sources: tuple[str, ...]
     beam: int = 5
 
     role = "claude"
-
-    @property
-    def spec(self) -> PerformerSpec:
-        return self.claude
 
 
 Job = CorruptJob | DetectJob | DescribeJob | JudgeJob | ScoreJob | TranslateJob
@@ -129,16 +114,11 @@ Job = CorruptJob | DetectJob | DescribeJob | JudgeJob | ScoreJob | TranslateJob
 
 @dataclass(frozen=True)
 class ClaudeKind:
-    """What :class:`DescribeJob` finds out about a Claude.
+    """What :class:`DescribeJob` finds out about a Claude: whether it is a
+    :class:`~arena.roles.ScoringClaude` (the engine then scores deduplicated requests,
+    derives the judgements and decodes 1-bests) and in which convention it judges."""
 
-    ``scores``: it offers ``score(sources, targets)`` and judges by comparing those
-    scores in its ``convention``, so the tournament may score deduplicated requests
-    and derive the judgements (see :mod:`arena.tournament.scoring`).  ``translates``:
-    it also offers ``translate`` (1-best decoding for discrepancy and generative rate).
-    """
-
-    scores: bool
-    translates: bool
+    scoring: bool
     convention: str = "mean"
 
 
@@ -147,19 +127,28 @@ def spec_key(role: str, spec: PerformerSpec) -> str:
     return json.dumps([role, spec.to_json()], sort_keys=True, ensure_ascii=False, default=str)
 
 
-def describe(performer: Any) -> ClaudeKind:
-    convention = str(getattr(performer, "convention", "mean"))
-    scores = callable(getattr(performer, "score", None)) and convention in CONVENTIONS
-    # a Claude may opt out of judgement-from-scores (e.g. a calibrated judge)
-    scores = scores and bool(getattr(performer, "judges_by_score", True))
-    return ClaudeKind(scores=scores, translates=match.is_scoring(performer), convention=convention)
+def describe(claude: Claude, label: str) -> ClaudeKind:
+    if not isinstance(claude, ScoringClaude):
+        return ClaudeKind(scoring=False)
+    if claude.convention not in match.SCORE_CONVENTIONS:
+        raise ValueError(
+            f"Claude {label}: convention must be one of {', '.join(match.SCORE_CONVENTIONS)}, not {claude.convention!r}"
+        )
+    return ClaudeKind(scoring=True, convention=claude.convention)
 
 
-def detect_all(zellig: Any, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None:
-    """A Zellig's detector on each text (``None`` when it has none)."""
-    if not callable(getattr(zellig, "detect", None)):
+def detect_all(zellig: Zellig, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None:
+    """A Zellig's detector on each text (``None`` when it is no detector)."""
+    if not isinstance(zellig, Detector):
         return None
-    return [bool(match._detect(zellig, text, source)) for text, source in zip(texts, sources)]
+    return [bool(zellig.detect(text, source=source)) for text, source in zip(texts, sources)]
+
+
+def _checked(results: list[T], expected: int, what: str, label: str) -> list[T]:
+    if not isinstance(results, list) or len(results) != expected:
+        got = len(results) if isinstance(results, list) else type(results).__name__
+        raise ValueError(f"Claude {label} returned {got} {what} for {expected} inputs")
+    return results
 
 
 def run(job: Job, performer: Callable[[str, PerformerSpec], Any]) -> Any:
@@ -169,29 +158,24 @@ def run(job: Job, performer: Callable[[str, PerformerSpec], Any]) -> Any:
         return [match.corrupt_all(performer("zellig", z), job.instances, job.seconds) for z in job.zelligs]
     if isinstance(job, DetectJob):
         return [detect_all(performer("zellig", z), job.texts, job.sources) for z in job.zelligs]
-    return run_job(performer(job.role, job.spec), job)
+    return run_claude_job(performer("claude", job.spec), job)
 
 
-def run_job(performer: Any, job: Job) -> Any:
+def run_claude_job(claude: Claude, job: DescribeJob | JudgeJob | ScoreJob | TranslateJob) -> Any:
     """Run one Claude job on a built Claude."""
+    label = job.spec.label
     if isinstance(job, DescribeJob):
-        return describe(performer)
+        return describe(claude, label)
     if isinstance(job, JudgeJob):
-        return match.judge_rounds(performer, job.label, job.rounds, job.seconds_per_pair)
+        return match.judge_rounds(claude, job.label, job.rounds, job.seconds_per_pair)
+    if not isinstance(claude, ScoringClaude):
+        raise TypeError(f"Claude {label} cannot score or translate (it is no ScoringClaude)")
     if isinstance(job, ScoreJob):
-        scores = performer.score(list(job.sources), list(job.targets))
-        if len(scores) != len(job.targets):
-            raise ValueError(f"Claude {job.claude.label} returned {len(scores)} scores for {len(job.targets)} targets")
+        scores = _checked(claude.score(list(job.sources), list(job.targets)), len(job.targets), "scores", label)
         return [(float(s.logprob), int(s.tokens)) for s in scores]
-    if isinstance(job, TranslateJob):
-        translations = performer.translate(list(job.sources), beam=job.beam)
-        if len(translations) != len(job.sources):
-            raise ValueError(
-                f"Claude {job.claude.label} returned {len(translations)} translations for {len(job.sources)} sources"
-            )
-        scores = performer.score(list(job.sources), translations)
-        return [(t, float(s.logprob), int(s.tokens)) for t, s in zip(translations, scores)]
-    raise TypeError(f"unknown job {type(job).__name__}")
+    translations = _checked(claude.translate(list(job.sources), beam=job.beam), len(job.sources), "translations", label)
+    scores = _checked(claude.score(list(job.sources), translations), len(translations), "scores", label)
+    return [(t, float(s.logprob), int(s.tokens)) for t, s in zip(translations, scores)]
 
 
 class PerformerCache:
@@ -227,7 +211,7 @@ def zellig_groups(zelligs: Sequence[PerformerSpec]) -> list[tuple[PerformerSpec,
     return [tuple(group) for group in groups.values()]
 
 
-def chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
+def chunks(items: Sequence[T], size: int) -> list[Sequence[T]]:
     """Consecutive chunks of at most ``size`` items."""
     size = max(1, int(size))
     return [items[start : start + size] for start in range(0, len(items), size)]

@@ -1,0 +1,195 @@
+"""A run directory as the engine keeps it: one writer, a verified plan, one file per cell.
+
+- **Lock.** The process writing a run holds an exclusive ``flock`` on ``RUN/.lock`` and
+  records its pid, host and start time there; a second process gets :class:`RunBusy`
+  naming the holder (exit 2 on the command line) and writes nothing.  The lock dies
+  with its process, so a killed run never leaves a stale lock.
+- **Plan.** ``rounds.jsonl`` is written first, then ``manifest.json`` with the plan's
+  round count and SHA-256; the manifest is the commit point, so a run that fails
+  before it is planned leaves no run directory behind.  On resume ``rounds.jsonl``
+  must match the recorded plan, else the run is refused with what to do.
+- **Cells.** Each finished cell (one Claude on one block of rounds) is one file under
+  ``cells/`` written atomically; on resume a cell file is kept only when it holds
+  exactly one judgement per judged round of its block, for its Claude, in order, so
+  judgements are unique per (round, Claude) by construction.  ``judgements.jsonl`` and
+  ``onebest.jsonl`` are assembled from the cells; a finished run's
+  ``judgements.jsonl`` is checked against the plan whenever the run is opened again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import socket
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from arena import transcripts
+
+logger = logging.getLogger(__name__)
+
+CELLS = "cells"
+LOCK = ".lock"
+
+
+class RunBusy(ValueError):
+    """Another process is writing the run directory."""
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class RunStore:
+    """The files of one run directory."""
+
+    def __init__(self, run_dir: Path):
+        self.run_dir = Path(run_dir)
+        self.cells = self.run_dir / CELLS
+
+    def path(self, name: str) -> Path:
+        return self.run_dir / name
+
+    # -- the lock -------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the run directory's lock (creating the directory); on an error before the
+        run is planned, remove what this session made, so no half-made run remains."""
+        handle = self._acquire()
+        try:
+            yield
+        except BaseException:
+            if not self.path(transcripts.MANIFEST).exists():
+                self._discard()
+            raise
+        finally:
+            os.ftruncate(handle, 0)
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            os.close(handle)
+
+    def _acquire(self) -> int:
+        path = self.path(LOCK)
+        while True:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(handle, 4096, 0).decode("utf-8", "replace")
+                os.close(handle)
+                raise RunBusy(f"{self.run_dir}: another arena process is writing this run ({_describe(holder)}); "
+                              "wait for it to finish, or stop it and re-run to resume") from None
+            try:
+                current = os.stat(path).st_ino == os.fstat(handle).st_ino
+            except FileNotFoundError:
+                current = False
+            if current:  # not a lock file that a failed session removed meanwhile
+                break
+            os.close(handle)
+        holder = {"pid": os.getpid(), "host": socket.gethostname(),
+                  "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        os.ftruncate(handle, 0)
+        os.pwrite(handle, json.dumps(holder).encode("utf-8"), 0)
+        return handle
+
+    def _discard(self) -> None:
+        self.path(transcripts.ROUNDS).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            self.cells.rmdir()
+        self.path(LOCK).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # only if nothing else is in it
+            self.run_dir.rmdir()
+
+    # -- manifest and plan ----------------------------------------------------------------
+
+    def manifest(self) -> dict[str, Any] | None:
+        path = self.path(transcripts.MANIFEST)
+        if not path.exists():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}: not valid JSON ({error.msg}, line {error.lineno}); "
+                             f"delete {self.run_dir} to start the run over") from None
+
+    def write_plan(self, rounds: Sequence[dict[str, Any]], manifest: dict[str, Any]) -> None:
+        """Write ``rounds.jsonl``, then the manifest recording its count and hash."""
+        text = "".join(transcripts.dumps_line(r) for r in rounds)
+        transcripts.atomic_write_text(self.path(transcripts.ROUNDS), text)
+        manifest = {**manifest, "plan": {"rounds": len(rounds), "sha256": _sha256(text.encode("utf-8"))}}
+        transcripts.atomic_write_json(self.path(transcripts.MANIFEST), manifest)
+
+    def planned_rounds(self, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+        """The rounds of ``rounds.jsonl`` after checking them against the recorded plan."""
+        path = self.path(transcripts.ROUNDS)
+        plan = manifest.get("plan")
+        if not isinstance(plan, dict):
+            raise ValueError(f"{self.path(transcripts.MANIFEST)}: records no plan (a run begun by an earlier arena); "
+                             f"delete {self.run_dir} to start the run over")
+        data = path.read_bytes() if path.exists() else b""
+        if _sha256(data) != plan.get("sha256"):
+            lines = data.count(b"\n")
+            raise ValueError(
+                f"{path}: does not match the plan recorded in {transcripts.MANIFEST} ({lines} rounds where "
+                f"the plan has {plan.get('rounds')}; the file was truncated or edited); delete {self.run_dir} "
+                "to start the run over"
+            )
+        return list(transcripts.read_jsonl(path))
+
+    def check_judgements(self, expected: Sequence[tuple[str, str]]) -> None:
+        """A finished run's ``judgements.jsonl`` holds one judgement per (round, Claude) of
+        the plan, in order; else the run is refused with what to do."""
+        path = self.path(transcripts.JUDGEMENTS)
+        found = [(j.get("round"), j.get("claude")) for j in transcripts.read_jsonl(path)]
+        if found == list(expected):
+            return
+        line = next((i for i, (a, b) in enumerate(zip(found, expected), start=1) if a != b), min(len(found), len(expected)) + 1)
+        raise ValueError(
+            f"{path}:{line}: {len(found)} judgements where the plan has {len(expected)} (one per judged round and "
+            f"Claude); the file was truncated or edited.  Delete it and {transcripts.SCORES}, then re-run to "
+            f"rebuild both (from {CELLS}/ where it still holds them)"
+        )
+
+    # -- cells ----------------------------------------------------------------------------
+
+    def cell_path(self, name: str) -> Path:
+        return self.cells / f"{name}.jsonl"
+
+    def cell_finished(self, name: str, round_ids: Sequence[str], claude: str) -> bool:
+        """A cell file exists and holds one judgement per judged round, for ``claude``, in order."""
+        path = self.cell_path(name)
+        if not path.exists():
+            return False
+        try:
+            records = list(transcripts.read_jsonl(path))
+        except ValueError:
+            return False
+        return [r.get("round") for r in records] == list(round_ids) and all(r.get("claude") == claude for r in records)
+
+    def write_cell(self, name: str, records: Iterable[dict[str, Any]]) -> None:
+        transcripts.atomic_write_jsonl(self.cell_path(name), records)
+
+    def assemble(self, judgement_cells: Sequence[str], one_best_cells: Sequence[str]) -> None:
+        """Write ``judgements.jsonl`` and ``onebest.jsonl`` from the cell files, atomically
+        (a file with no lines is not written)."""
+        for name, cells in ((transcripts.JUDGEMENTS, judgement_cells), (transcripts.ONEBEST, one_best_cells)):
+            text = "".join(self.cell_path(c).read_text(encoding="utf-8") for c in cells if self.cell_path(c).exists())
+            if text:
+                transcripts.atomic_write_text(self.path(name), text)
+            else:
+                self.path(name).unlink(missing_ok=True)
+
+
+def _describe(holder: str) -> str:
+    try:
+        data = json.loads(holder)
+        return f"pid {data['pid']} on {data['host']}, started {data['started']}"
+    except (ValueError, KeyError, TypeError):
+        return "holder unknown"
