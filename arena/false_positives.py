@@ -166,51 +166,53 @@ def pool_digest(sources: Sequence[str]) -> str:
 
 
 def pool_one_bests(
-    run_dir: Path, experiment: Any, sources: Sequence[str], catalog: Any, progress: bool = True
+    run_dir: Path, experiment: Any, sources: Sequence[str], catalog: Any, progress: bool = True, chunk: int = 64
 ) -> dict[tuple[str, int | None], list[OneBest]]:
-    """Beam-search 1-bests of ``sources`` by every scoring Claude of the run (each replica), with every
-    Zellig's detector verdict; cached in ``RUN/report/pool-<digest>.jsonl`` (one block per Claude model,
-    appended when done, so an interrupted pool resumes and a finished one is read back)."""
-    from arena.executor import InProcessExecutor
+    """Beam-search 1-bests of ``sources`` by every scoring Claude model of the run (each replica), with
+    every Zellig's detector verdict, keyed by (Claude label, replica seed or ``None``); cached in
+    ``RUN/report/pool-<digest of the sources>/<model>.jsonl`` (one file per model, written atomically when
+    it is done, so an interrupted pool resumes and a finished one is read back).  Runs in this process,
+    one model at a time."""
+    from arena.engine import jobs
+    from arena.engine.core import models
+    from arena.progress import progress_bar
 
-    path = Path(run_dir) / "report" / f"{POOL_PREFIX}{pool_digest(sources)}.jsonl"
-    cached: dict[tuple[str, int | None], list[OneBest]] = defaultdict(list)
-    for record in transcripts.read_jsonl(path, tolerate_partial_tail=True):
-        one_best = OneBest.from_json(record)
-        cached[one_best.claude, one_best.seed].append(one_best)
-    executor = InProcessExecutor(catalog, progress=progress)
+    directory = Path(run_dir) / "report" / f"{POOL_PREFIX}{pool_digest(sources)}"
+    cache = jobs.PerformerCache(catalog)
     result: dict[tuple[str, int | None], list[OneBest]] = {}
     try:
-        for spec in experiment.claudes:
-            if not executor.can_translate(spec):
+        for model in models(experiment):
+            key = (model.spec.label, model.replica)
+            path = directory / f"{model.one_best_cell}.jsonl"
+            if path.exists():
+                result[key] = [OneBest.from_json(record) for record in transcripts.read_jsonl(path)]
                 continue
-            seeds: list[int | None] = list(experiment.seeds) if spec.replicas else [None]
-            for seed in seeds:
-                key = (spec.label, seed)
-                if len(cached.get(key, ())) == len(sources):
-                    result[key] = cached[key]
-                    continue
-                model = spec.for_seed(seed) if seed is not None else spec
-                logger.info("pool: 1-best translations of %d sources with %s%s (beam %d)", len(sources),
-                            spec.label, f" (seed {seed})" if seed is not None else "", experiment.beam)
-                translated = executor.translate_and_score(model, sources, experiment.beam)
-                executor.release(model)
-                texts = [t for t, _, _ in translated]
-                flags: list[dict[str, bool]] = [{} for _ in sources]
-                for zellig in experiment.zelligs:
-                    verdicts = executor.detect(zellig, texts, sources)
-                    for verdict, slot in zip(verdicts or (), flags):
-                        slot[zellig.label] = verdict
-                convention = executor.score_convention(model)
-                records = [
-                    OneBest(spec.label, source, text, logprob, tokens, flag, convention, seed)
-                    for source, (text, logprob, tokens), flag in zip(sources, translated, flags)
-                ]
-                path.parent.mkdir(parents=True, exist_ok=True)
-                transcripts.append_block(path, (r.to_json() for r in records))
-                result[key] = records
+            kind = cache.run(jobs.DescribeJob(model.spec))
+            if not kind.scoring:
+                cache.release("claude", model.spec)
+                continue
+            logger.info("pool: 1-best translations of %d sources by %s (beam %d)", len(sources), model.name,
+                        experiment.beam)
+            translated: list[tuple[str, float, int]] = []
+            with progress_bar(len(sources), f"pool {model.name}", enabled=progress, unit="sentence") as bar:
+                for part in jobs.chunks(sources, chunk):
+                    translated += cache.run(jobs.TranslateJob(model.spec, tuple(part), experiment.beam))
+                    bar.update(len(part))
+            cache.release("claude", model.spec)
+            texts = tuple(text for text, _, _ in translated)
+            flags: list[dict[str, bool]] = [{} for _ in sources]
+            verdicts = cache.run(jobs.DetectJob(tuple(experiment.zelligs), texts, tuple(sources)))
+            for zellig, found in zip(experiment.zelligs, verdicts):
+                for verdict, slot in zip(found or (), flags):
+                    slot[zellig.label] = verdict
+            records = [
+                OneBest(model.spec.label, source, text, logprob, tokens, flag, kind.convention, model.replica)
+                for source, (text, logprob, tokens), flag in zip(sources, translated, flags)
+            ]
+            transcripts.atomic_write_jsonl(path, (r.to_json() for r in records))
+            result[key] = records
     finally:
-        executor.close()
+        cache.clear()
     return result
 
 

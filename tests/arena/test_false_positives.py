@@ -213,12 +213,12 @@ def test_cli_on_a_tournament_with_replicas_and_a_pool(tmp_path, distil_dir, caps
         assert row["generative_pool"]["n"] == 50  # two replicas × 25 pool sources
         assert [s["seed"] for s in row["per_seed"]] == [1, 2]
         assert row["generative_used"] == "pool"
-    cached = list((run_dir / "report").glob("pool-*.jsonl"))
-    assert len(cached) == 1 and len(cached[0].read_text(encoding="utf-8").splitlines()) == 50
-    before = cached[0].read_bytes()
+    cached = sorted((run_dir / "report").glob("pool-*/*.jsonl"))
+    assert [len(path.read_text(encoding="utf-8").splitlines()) for path in cached] == [25, 25]  # one per replica
+    before = [path.read_bytes() for path in cached]
     assert main(["false-positives", str(run_dir), "--pool-sources", str(pool), "--pool-limit", "25",
                  "--no-plot"]) == 0
-    assert cached[0].read_bytes() == before  # read back, not translated again
+    assert [path.read_bytes() for path in cached] == before  # read back, not translated again
     assert "generative on pool" in capsys.readouterr().out
 
 
