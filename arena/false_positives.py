@@ -8,8 +8,9 @@ the test penalises the model for something it does not do.  Per Zellig × phenom
 (``human``/``machine``, from the John's ``reference_kind`` metadata) × Claude this module reports:
 
 - **contrastive error rate** ``e`` = 1 − contrastive accuracy over the judged minimal pairs (ties by the
-  run's ``contrastive_ties`` policy), with a 95% Wilson interval.  A pair is counted once per model
-  replica: a Claude without replicas judged the same pair identically in every seed.
+  run's ``contrastive_ties`` policy), with a 95% bootstrap interval that resamples instances (the pairs
+  of one instance are not independent).  A pair is counted once per model replica: a Claude without
+  replicas judged the same pair identically in every seed.
 - **generative rate** ``g``: the share of the Claude's own beam-search 1-best translations (the run's
   ``onebest.jsonl``) of the same sources in which the Zellig's detector finds the phenomenon, with a 95%
   Wilson interval; one translation per replica and source.  With a **pool** of further sources
@@ -17,13 +18,16 @@ the test penalises the model for something it does not do.  Per Zellig × phenom
   gets a usable estimate; the verdict then uses the pool rate.
 - the **gap** ``e − g`` and the **distributional discrepancy** (mean of ``max(0, s(1-best) −
   max(s(correct), s(corrupted)))``, as ``arena score`` has it).
-- a **verdict**: ``false positive`` when ``e`` significantly exceeds ``g`` — one-sided pooled
-  two-proportion z-test of H1: e > g at α = 0.05 (:func:`arena.stats.proportion_greater`); ``consistent``
-  otherwise; ``no detector`` when the Zellig cannot recognise its phenomenon in a translation.  On the
-  run's own sources the two samples share their sources, and the error of a pair and the detection in
-  the translation of its source are positively correlated if anything, so the unpaired test is
-  conservative there.  Read with the detector's false-alarm rate on human references
-  (``experiments/bench/detectors.py``): a generative rate at that level is the detector's noise.
+- a **verdict**: ``false positive`` when ``e`` significantly exceeds ``g`` — a one-sided Wald test of
+  H1: e > g at α = 0.05, with the cluster-robust variance of ``e`` over instances
+  (:func:`arena.stats.ratio_variance`) and the binomial variance of ``g`` (with one pseudo-success and
+  one pseudo-failure, so that g = 0 has a spread); ``consistent`` otherwise; ``too few`` below
+  :data:`MIN_ITEMS` pairs or translations; ``no detector`` when the Zellig cannot recognise its
+  phenomenon in a translation.  The test treats the two estimates as independent; on the run's own
+  sources they share their sources, and an error on a pair and a detection in the translation of its
+  source are positively correlated if anything, which makes the test conservative there.  Read the
+  rates with the detector's false-alarm rate on human references (``experiments/bench/detectors.py``):
+  a generative rate at that level is the detector's noise.
 
 Rows pool a Claude's seeds (its replicas' pairs and translations); with several replicas each row also
 carries mean ± std over replicas of ``e`` and ``g`` (``per_seed`` has the numbers of each).
@@ -43,7 +47,7 @@ import numpy as np
 
 from arena import metrics, transcripts
 from arena.match import OneBest
-from arena.stats import mean_std, proportion_greater, wilson_ci
+from arena.stats import bootstrap_ci, greater_p_value, mean_std, ratio_variance, wilson_ci
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +55,8 @@ ALPHA = 0.05
 FALSE_POSITIVE = "false positive"
 CONSISTENT = "consistent"
 NO_DETECTOR = "no detector"
+TOO_FEW = "too few"
+MIN_ITEMS = 10
 REPORT_NAME = "false_positives"
 POOL_PREFIX = "pool-"
 
@@ -66,7 +72,22 @@ class Key:
 
 
 def _rate(count: float, n: int) -> dict[str, Any]:
+    """A proportion of ``n`` independent items with its Wilson interval."""
     return {"count": count, "n": n, "rate": count / n if n else None, "ci95": wilson_ci(count, n)}
+
+
+def _clustered_rate(clusters: Mapping[Any, list[float]], samples: int) -> dict[str, Any]:
+    """A proportion over items grouped in clusters (the pairs of one instance), with a bootstrap
+    interval that resamples clusters and the cluster-robust variance the verdict uses."""
+    sums = np.array([sum(values) for values in clusters.values()], dtype=float)
+    counts = np.array([len(values) for values in clusters.values()], dtype=float)
+    n = int(counts.sum())
+    return {
+        "count": float(sums.sum()), "n": n, "instances": len(clusters),
+        "rate": float(sums.sum() / n) if n else None,
+        "ci95": bootstrap_ci(sums, counts, samples) if n else None,
+        "variance": ratio_variance(sums, counts),
+    }
 
 
 def report_rows(
@@ -79,6 +100,7 @@ def report_rows(
     """The report's rows from joined outcomes (:func:`arena.metrics.join`), the run's 1-bests and an
     optional pool of 1-bests per (Claude, replica seed)."""
     ties = experiment.get("contrastive_ties", "wrong")
+    samples = int(experiment.get("bootstrap_samples", 1000))
     replicated = {o.claude for o in one_bests if o.seed is not None}
     best = {(o.claude, o.seed, o.source): o for o in one_bests}
     pairs: dict[Key, dict[tuple, metrics.Outcome]] = defaultdict(dict)
@@ -110,12 +132,15 @@ def report_rows(
             one_best = best.get((key.claude, replica, source))
             if one_best is not None and key.zellig in one_best.detected:
                 per_seed[replica]["detected"].append(float(one_best.detected[key.zellig]))
-        errors = [e for s in per_seed.values() for e in s["errors"]]
+        clusters: dict[tuple, list[float]] = defaultdict(list)
+        for (replica, instance, _), outcome in items.items():
+            clusters[replica, outcome.round.john, instance].append(
+                1.0 - metrics.contrastive_correct(*outcome.scores, ties))
         detected = [d for s in per_seed.values() for d in s["detected"]]
         row: dict[str, Any] = {
             "claude": key.claude, "zellig": key.zellig, "phenomenon": key.phenomenon,
             "reference_kind": key.reference_kind, "contrastive_ties": ties,
-            "contrastive_error": _rate(float(sum(errors)), len(errors)),
+            "contrastive_error": _clustered_rate(clusters, samples),
             "generative": _rate(float(sum(detected)), len(detected)) if detected else None,
             "distributional_discrepancy": float(np.mean(discrepancies)) if discrepancies else None,
         }
@@ -146,7 +171,7 @@ def _pool_rate(pool: Mapping[tuple[str, int | None], Sequence[OneBest]], key: Ke
 
 
 def _verdict(row: dict[str, Any], alpha: float) -> None:
-    """Gap, p-value and verdict of a row (the pool's generative rate when there is one)."""
+    """Gap, p-value and verdict of a row (against the pool's generative rate when there is one)."""
     generative = row.get("generative_pool") or row.get("generative")
     error = row["contrastive_error"]
     if generative is None or not error["n"]:
@@ -154,7 +179,14 @@ def _verdict(row: dict[str, Any], alpha: float) -> None:
         return
     row["generative_used"] = "pool" if row.get("generative_pool") else "run"
     row["gap"] = error["rate"] - generative["rate"]
-    row["p_value"] = proportion_greater(error["count"], error["n"], generative["count"], generative["n"])
+    if error["n"] < MIN_ITEMS or generative["n"] < MIN_ITEMS:
+        row.update({"p_value": None, "verdict": TOO_FEW})
+        return
+    # the generative rate's binomial variance with one pseudo-success and -failure (Agresti & Coull),
+    # so that a rate of 0 still has a spread
+    n = generative["n"] + 2
+    adjusted = (generative["count"] + 1) / n
+    row["p_value"] = greater_p_value(error["rate"], error["variance"], generative["rate"], adjusted * (1 - adjusted) / n)
     row["verdict"] = FALSE_POSITIVE if row["p_value"] < alpha else CONSISTENT
 
 
@@ -229,7 +261,8 @@ def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]
         "run": str(run_dir),
         "signature": manifest.get("signature", ""),
         "alpha": alpha,
-        "test": "one-sided pooled two-proportion z-test, H1: contrastive error rate > generative rate",
+        "test": "one-sided Wald test of H1: contrastive error rate > generative rate (cluster-robust variance "
+                "of the error rate over instances, binomial variance of the generative rate)",
         "pool_sources": len(next(iter(pool.values()))) if pool else None,
         "rows": rows,
     }

@@ -90,16 +90,25 @@ def wilson_ci(successes: float, n: int, alpha: float = 0.05) -> tuple[float, flo
     return float(max(0.0, centre - half)), float(min(1.0, centre + half))
 
 
-def proportion_greater(x1: float, n1: int, x2: float, n2: int) -> float:
-    """One-sided p-value of the pooled two-proportion z-test of H1: ``x1/n1 > x2/n2``
-    (1.0 when a sample is empty or both proportions are 0 or 1)."""
+def ratio_variance(sums: np.ndarray, counts: np.ndarray) -> float:
+    """Cluster-robust (linearisation) variance of the ratio ``Σ sums / Σ counts`` over clusters
+    (instances) with per-cluster ``sums`` of a 0/1 outcome over ``counts`` rounds; for one round per
+    cluster it is ``p (1 − p) / n`` with the small-sample factor ``m / (m − 1)``."""
+    sums = np.asarray(sums, dtype=float)
+    counts = np.asarray(counts, dtype=float)
+    m, total = len(sums), counts.sum()
+    if m < 2 or total == 0:
+        return 0.0
+    ratio = sums.sum() / total
+    return float(m / (m - 1) * np.sum((sums - ratio * counts) ** 2) / total**2)
+
+
+def greater_p_value(first: float, first_variance: float, second: float, second_variance: float) -> float:
+    """One-sided p-value of the Wald test of H1: ``first > second`` for two independent estimates with
+    the given variances (0 when they differ without variance, 1 when they do not differ)."""
     from statistics import NormalDist
 
-    if n1 <= 0 or n2 <= 0:
-        return 1.0
-    pooled = (x1 + x2) / (n1 + n2)
-    variance = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
-    if variance <= 0:
-        return 1.0
-    z = (x1 / n1 - x2 / n2) / np.sqrt(variance)
-    return float(1 - NormalDist().cdf(z))
+    spread = first_variance + second_variance
+    if spread <= 0:
+        return 0.0 if first > second else 1.0
+    return float(1 - NormalDist().cdf((first - second) / np.sqrt(spread)))

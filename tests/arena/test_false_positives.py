@@ -6,13 +6,14 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from arena import false_positives, metrics
 from arena.cli import main
 from arena.match import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
-from arena.stats import proportion_greater, wilson_ci
+from arena.stats import greater_p_value, ratio_variance, wilson_ci
 
 # -- statistics ---------------------------------------------------------------------------------
 
@@ -34,17 +35,24 @@ def test_wilson_interval_of_nothing_is_none():
     assert wilson_ci(0, 0) is None
 
 
-def test_two_proportion_test():
-    assert proportion_greater(30, 100, 5, 100) < 0.001
-    assert proportion_greater(5, 100, 30, 100) > 0.999
-    assert proportion_greater(10, 100, 10, 100) == pytest.approx(0.5)
-    assert proportion_greater(0, 100, 0, 100) == 1.0  # no variance: nothing to reject
-    assert proportion_greater(3, 0, 0, 10) == 1.0
+def test_ratio_variance():
+    # one round per instance: the binomial variance with the small-sample factor m / (m - 1)
+    sums, counts = np.array([1.0] * 30 + [0.0] * 70), np.ones(100)
+    assert ratio_variance(sums, counts) == pytest.approx(0.3 * 0.7 / 100 * 100 / 99)
+    # the same rate from clustered rounds (all-or-nothing instances) has a larger variance
+    clustered = ratio_variance(np.array([5.0] * 6 + [0.0] * 14), np.full(20, 5.0))
+    assert clustered > ratio_variance(sums, counts)
+    assert ratio_variance(np.array([1.0]), np.array([1.0])) == 0.0
+
+
+def test_greater_p_value():
+    assert greater_p_value(0.3, 0.001, 0.05, 0.0005) < 0.001
+    assert greater_p_value(0.05, 0.001, 0.3, 0.0005) > 0.999
+    assert greater_p_value(0.1, 0.001, 0.1, 0.001) == pytest.approx(0.5)
+    assert greater_p_value(0.1, 0.0, 0.1, 0.0) == 1.0
+    assert greater_p_value(0.2, 0.0, 0.1, 0.0) == 0.0
     # z = 1.6449 is the 95% one-sided quantile
-    x1, x2, n = 60, 48.37, 100
-    pooled = (x1 + x2) / (2 * n)
-    z = (x1 - x2) / n / math.sqrt(pooled * (1 - pooled) * 2 / n)
-    assert proportion_greater(x1, n, x2, n) == pytest.approx(1 - 0.5 * (1 + math.erf(z / math.sqrt(2))))
+    assert greater_p_value(1.6449, 0.5, 0.0, 0.5) == pytest.approx(0.05, abs=1e-4)
 
 
 # -- rows from synthetic transcripts -------------------------------------------------------------
@@ -79,6 +87,7 @@ def outcomes_for(
         (10, 9, false_positives.CONSISTENT),  # a model that errs about as often as it produces it
         (5, 20, false_positives.CONSISTENT),  # produces it more often than the test says
         (0, 0, false_positives.CONSISTENT),
+        (3, 0, false_positives.CONSISTENT),  # 3 of 100 against 0 of 100: not significant
     ],
 )
 def test_verdict(errors, detected, verdict):
@@ -103,6 +112,29 @@ def test_rows_split_by_reference_kind_and_a_zellig_without_detector():
     assert by_key["ding", "machine"]["contrastive_error"]["rate"] == 0.0
     assert by_key["clause", "human"]["verdict"] == false_positives.NO_DETECTOR
     assert by_key["clause", "human"]["generative"] is None
+
+
+def test_too_few_items_give_no_verdict():
+    outcomes, best = outcomes_for([True] * 5, [False] * 5)
+    (row,) = false_positives.report_rows({}, {"nmt": outcomes}, best)
+    assert row["verdict"] == false_positives.TOO_FEW and row["gap"] == 1.0
+
+
+def test_pairs_of_one_instance_are_one_cluster():
+    outcomes, best = outcomes_for([True] * 30 + [False] * 70, [False] * 100)
+    clustered = [
+        metrics.Outcome(
+            Round(o.round.id, o.round.seed, o.round.john, o.round.zellig,
+                  Instance(f"i{index // 10}", f"source {index // 10}", "Referenz.", o.round.instance.meta),
+                  o.round.variant, o.round.candidates, o.round.corrupted),
+            o.judgement, o.one_best)
+        for index, o in enumerate(outcomes)
+    ]
+    (independent,) = false_positives.report_rows({}, {"nmt": outcomes}, best)
+    (grouped,) = false_positives.report_rows({}, {"nmt": clustered}, best)
+    assert grouped["contrastive_error"]["rate"] == independent["contrastive_error"]["rate"] == 0.3
+    assert grouped["contrastive_error"]["instances"] == 10
+    assert grouped["contrastive_error"]["variance"] > independent["contrastive_error"]["variance"]
 
 
 def test_seeds_of_one_model_count_each_pair_and_source_once():
