@@ -17,112 +17,30 @@ Per cell (John, Zellig, Claude, seed):
 - breakdowns per phenomenon and by LingEval97's distance and frequency bins.
 
 Across cells: mean ± std of S over seeds, and paired bootstrap tests between Claudes
-(same rounds) and between Zelligs (same instances) per John and seed.
+(same rounds) and between Zelligs (same instances) per John and seed.  Every number
+comes from the aggregation core (:mod:`arena.aggregate`).
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from arena import transcripts
+from arena.aggregate import Outcome, Tally, group, join, read_run, summary
 from arena.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
-from arena.stats import bootstrap_ci, mean_std, paired_bootstrap
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One judged round joined with one Claude's judgement (and 1-best, if any)."""
-
-    round: Round
-    judgement: JudgementRecord
-    one_best: OneBest | None
-
-    @property
-    def scores(self) -> tuple[float, float] | None:
-        """(score of the correct candidate, score of the corrupted one)."""
-        scores = self.judgement.scores
-        if scores is None or self.round.corrupted is None or len(scores) != 2:
-            return None
-        return scores[1 - self.round.corrupted], scores[self.round.corrupted]
-
-
-def contrastive_correct(correct: float, corrupted: float, ties: str) -> float:
-    """1.0 when the correct candidate scores higher; a tie by the policy."""
-    if correct > corrupted:
-        return 1.0
-    if correct < corrupted:
-        return 0.0
-    return {"wrong": 0.0, "correct": 1.0, "half": 0.5}[ties]
-
-
-def discrepancy(outcome: Outcome) -> float | None:
-    scores = outcome.scores
-    if scores is None or outcome.one_best is None:
-        return None
-    return max(0.0, outcome.one_best.score - max(scores))
-
-
-def _per_instance(outcomes: Sequence[Outcome], value) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    sums: dict[str, float] = defaultdict(float)
-    counts: dict[str, int] = defaultdict(int)
-    for outcome in outcomes:
-        v = value(outcome)
-        if v is None:
-            continue
-        key = outcome.round.instance.id
-        sums[key] += v
-        counts[key] += 1
-    keys = list(sums)
-    return np.array([sums[k] for k in keys]), np.array([counts[k] for k in keys]), keys
-
-
-def summarize(outcomes: Sequence[Outcome], ties: str, samples: int) -> dict[str, Any]:
-    """S, its CI, resolution counts, accuracy and discrepancy of a group of outcomes."""
-    n = len(outcomes)
-    s_sums, s_counts, _ = _per_instance(outcomes, lambda o: float(o.judgement.correct))
-    result: dict[str, Any] = {
-        "rounds": n,
-        "S": float(s_sums.sum() / n) if n else None,
-        "S_ci95": bootstrap_ci(s_sums, s_counts, samples) if n else None,
-        "correct": int(s_sums.sum()),
-        "resolved_by": dict(sorted(_count(o.judgement.resolved_by for o in outcomes).items())),
-    }
-    with_scores = [o for o in outcomes if o.scores is not None]
-    if with_scores:
-        a_sums, a_counts, _ = _per_instance(with_scores, lambda o: contrastive_correct(*o.scores, ties))
-        result["accuracy"] = float(a_sums.sum() / a_counts.sum())
-        result["accuracy_ci95"] = bootstrap_ci(a_sums, a_counts, samples)
-        result["ties"] = sum(1 for o in with_scores if o.scores[0] == o.scores[1])
-    values = [d for d in (discrepancy(o) for o in outcomes) if d is not None]
-    if values:
-        result["discrepancy"] = float(np.mean(values))
-    return result
-
-
-def _count(items: Iterable[str]) -> dict[str, int]:
-    counts: dict[str, int] = defaultdict(int)
-    for item in items:
-        counts[item] += 1
-    return counts
+from arena.stats import mean_std
 
 
 def breakdown(outcomes: Sequence[Outcome], key, ties: str, order: Sequence[str] | None = None) -> dict[str, Any]:
     """Accuracy and S per bucket of ``key(outcome)`` (``None`` keys are left out)."""
-    groups: dict[str, list[Outcome]] = defaultdict(list)
-    for outcome in outcomes:
-        bucket = key(outcome)
-        if bucket is not None:
-            groups[bucket].append(outcome)
+    groups = group(outcomes, key)
     names = [b for b in order if b in groups] if order is not None else sorted(groups)
-    return {name: summarize(groups[name], ties, 0) for name in names}
+    return {name: summary(groups[name], ties, 0) for name in names}
 
 
 def _phenomenon(outcome: Outcome) -> str | None:
@@ -176,30 +94,6 @@ def generative_rate(rounds: Sequence[Round], zellig: str, one_bests: Mapping[str
     return {"sources": len(verdicts), "detected": int(sum(verdicts)), "rate": float(np.mean(verdicts))}
 
 
-def read_run(run_dir: Path) -> tuple[dict, list[Round], list[JudgementRecord], list[OneBest]]:
-    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
-    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
-    judgements = [JudgementRecord.from_json(j) for j in transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS)]
-    one_bests = [OneBest.from_json(o) for o in transcripts.read_jsonl(run_dir / transcripts.ONEBEST)]
-    return manifest, rounds, judgements, one_bests
-
-
-def join(
-    rounds: Sequence[Round], judgements: Sequence[JudgementRecord], one_bests: Sequence[OneBest]
-) -> dict[str, list[Outcome]]:
-    """Outcomes per Claude, in round order."""
-    by_id = {r.id: r for r in rounds}
-    best = {(o.claude, o.seed, o.source): o for o in one_bests}  # seed: of a model replica, else None
-    result: dict[str, list[Outcome]] = defaultdict(list)
-    for j in judgements:
-        r = by_id.get(j.round)
-        if r is None:
-            raise ValueError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
-        one_best = best.get((j.claude, r.seed, r.instance.source)) or best.get((j.claude, None, r.instance.source))
-        result[j.claude].append(Outcome(r, j, one_best))
-    return result
-
-
 def compute_scores(run_dir: Path) -> dict[str, Any]:
     """Derive ``scores.json`` from a run directory's transcripts."""
     manifest, rounds, judgements, one_bests = read_run(Path(run_dir))
@@ -238,7 +132,7 @@ def score_transcripts(
         for claude in claudes:
             cell = outcomes_by_cell.get((john, zellig, claude, seed), [])
             entry = {"john": john, "zellig": zellig, "claude": claude, "seed": seed}
-            entry.update(summarize(cell, ties, samples))
+            entry.update(summary(cell, ties, samples))
             entry["yield"] = zellig_yield(cell_rounds)
             replica = best_by_claude.get((claude, seed)) or best_by_claude.get((claude, None), {})
             rate = generative_rate(cell_rounds, zellig, replica)
@@ -288,26 +182,16 @@ def _over_seeds(cells: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
-def _instance_outcomes(cell: Sequence[Outcome]) -> dict[str, tuple[float, int]]:
-    sums, counts, keys = _per_instance(cell, lambda o: float(o.judgement.correct))
-    return {k: (float(s), int(c)) for k, s, c in zip(keys, sums, counts)}
-
-
 def _paired_claudes(outcomes_by_cell, claudes: Sequence[str], samples: int) -> list[dict[str, Any]]:
+    """Claudes compared on the same rounds, per John, Zellig and seed."""
     result = []
     cells = sorted({(j, z, s) for (j, z, _, s) in outcomes_by_cell})
     for john, zellig, seed in cells:
         for a, b in itertools.combinations(claudes, 2):
-            left = _instance_outcomes(outcomes_by_cell.get((john, zellig, a, seed), []))
-            right = _instance_outcomes(outcomes_by_cell.get((john, zellig, b, seed), []))
-            keys = [k for k in left if k in right]
-            if not keys:
-                continue
-            test = paired_bootstrap(
-                np.array([left[k][0] for k in keys]), np.array([right[k][0] for k in keys]),
-                np.array([left[k][1] for k in keys]), samples,
-            )
-            result.append({"john": john, "zellig": zellig, "seed": seed, "a": a, "b": b, **test})
+            left = Tally.of(outcomes_by_cell.get((john, zellig, a, seed), []))
+            test = left.paired(Tally.of(outcomes_by_cell.get((john, zellig, b, seed), [])), samples)
+            if test is not None:
+                result.append({"john": john, "zellig": zellig, "seed": seed, "a": a, "b": b, **test})
     return result
 
 
@@ -318,15 +202,8 @@ def _paired_zelligs(outcomes_by_cell, samples: int) -> list[dict[str, Any]]:
     for john, claude, seed in groups:
         zelligs = sorted({z for (j, z, c, s) in outcomes_by_cell if (j, c, s) == (john, claude, seed)})
         for a, b in itertools.combinations(zelligs, 2):
-            left = _instance_outcomes(outcomes_by_cell[john, a, claude, seed])
-            right = _instance_outcomes(outcomes_by_cell[john, b, claude, seed])
-            keys = [k for k in left if k in right]
-            if not keys:
-                continue
-            test = paired_bootstrap(
-                np.array([left[k][0] / left[k][1] for k in keys]),
-                np.array([right[k][0] / right[k][1] for k in keys]),
-                None, samples,
-            )
-            result.append({"john": john, "claude": claude, "seed": seed, "a": a, "b": b, **test})
+            left = Tally.of(outcomes_by_cell[john, a, claude, seed])
+            test = left.paired(Tally.of(outcomes_by_cell[john, b, claude, seed]), samples, equal_weight=True)
+            if test is not None:
+                result.append({"john": john, "claude": claude, "seed": seed, "a": a, "b": b, **test})
     return result

@@ -10,14 +10,12 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from arena.stats import mean_std
 from arena.tables import shorten
 
 
@@ -35,24 +33,18 @@ def s_matrix(
 ) -> tuple[list[str], list[str], np.ndarray, np.ndarray, np.ndarray]:
     """Zelligs, Claudes, and the mean and std over seeds of S (NaN where no rounds) with
     the number of seeds."""
-    per_seed: dict[tuple[str, str, int], list[float]] = defaultdict(list)
-    zelligs: dict[str, None] = {}
-    for claude, items in outcomes.items():
-        for o in items:
-            zelligs.setdefault(o.round.zellig)
-            if john is None or o.round.john == john:
-                per_seed[o.round.zellig, claude, o.round.seed].append(float(o.judgement.correct))
+    from arena import aggregate
+
+    names = list(dict.fromkeys(o.round.zellig for items in outcomes.values() for o in items))
     claudes = list(outcomes)
-    names = list(zelligs)
     mean = np.full((len(names), len(claudes)), np.nan)
     std = np.full_like(mean, np.nan)
     seeds = np.zeros(mean.shape, dtype=int)
-    for i, zellig in enumerate(names):
-        for j, claude in enumerate(claudes):
-            values = [float(np.mean(v)) for (z, c, _), v in per_seed.items() if z == zellig and c == claude]
-            if values:
-                mean[i, j], std[i, j] = mean_std(values)
-                seeds[i, j] = len(values)
+    for j, claude in enumerate(claudes):
+        mine = [o for o in outcomes[claude] if john is None or o.round.john == john]
+        for zellig, group in aggregate.group(mine, lambda o: o.round.zellig).items():
+            i = names.index(zellig)
+            seeds[i, j], mean[i, j], std[i, j] = aggregate.over_seeds(group)
     return names, claudes, mean, std, seeds
 
 

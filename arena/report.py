@@ -26,90 +26,28 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from arena import metrics
-from arena.stats import bootstrap_ci, mean_std, paired_bootstrap
+from arena import aggregate
+from arena.aggregate import Outcome, Tally
 from arena.tables import fmt, fmt_ci, render, shorten
-
-Outcome = metrics.Outcome
-
-
-def _cluster(outcome: Outcome) -> tuple[str, str]:
-    return outcome.round.john, outcome.round.instance.id
-
-
-def _sums(outcomes: Sequence[Outcome], value: Callable[[Outcome], float | None]) -> dict[tuple[str, str], list[float]]:
-    """Per instance (John, id): [sum of values, number of rounds]."""
-    sums: dict[tuple[str, str], list[float]] = {}
-    for outcome in outcomes:
-        v = value(outcome)
-        if v is None:
-            continue
-        slot = sums.setdefault(_cluster(outcome), [0.0, 0])
-        slot[0] += v
-        slot[1] += 1
-    return sums
-
-
-def _correct(outcome: Outcome) -> float:
-    return float(outcome.judgement.correct)
 
 
 def summary(outcomes: Sequence[Outcome], ties: str, samples: int) -> dict[str, Any]:
     """S with its CI, per-seed mean ± std, and contrastive accuracy where scores exist."""
-    sums = _sums(outcomes, _correct)
-    totals = np.array([s for s, _ in sums.values()])
-    counts = np.array([c for _, c in sums.values()])
-    n = int(counts.sum()) if len(counts) else 0
+    s = Tally.of(outcomes)
+    seeds, s_mean, s_std = aggregate.over_seeds(outcomes)
     entry: dict[str, Any] = {
-        "rounds": n,
-        "instances": len(sums),
-        "S": float(totals.sum() / n) if n else None,
-        "S_ci95": bootstrap_ci(totals, counts, samples) if n else None,
+        "rounds": s.rounds, "instances": len(s.keys), "S": s.rate(), "S_ci95": s.ci(samples),
+        "seeds": seeds, "S_mean": s_mean, "S_std": s_std,
     }
-    by_seed: dict[int, list[float]] = defaultdict(list)
-    for outcome in outcomes:
-        by_seed[outcome.round.seed].append(_correct(outcome))
-    entry["seeds"] = len(by_seed)
-    entry["S_mean"], entry["S_std"] = mean_std([float(np.mean(v)) for v in by_seed.values()]) if by_seed else (None, None)
-    with_scores = [o for o in outcomes if o.scores is not None]
-    if with_scores:
-        acc = _sums(with_scores, lambda o: metrics.contrastive_correct(*o.scores, ties))
-        a_totals = np.array([s for s, _ in acc.values()])
-        a_counts = np.array([c for _, c in acc.values()])
-        entry["accuracy"] = float(a_totals.sum() / a_counts.sum())
-        entry["accuracy_ci95"] = bootstrap_ci(a_totals, a_counts, samples)
+    accuracy = Tally.of(outcomes, aggregate.accurate(ties))
+    if accuracy.rounds:
+        entry["accuracy"] = accuracy.rate()
+        entry["accuracy_ci95"] = accuracy.ci(samples)
     return entry
-
-
-def _paired_same_rounds(a: Sequence[Outcome], b: Sequence[Outcome], samples: int) -> dict[str, Any] | None:
-    """Paired bootstrap of S between two Claudes on the instances both judged."""
-    left, right = _sums(a, _correct), _sums(b, _correct)
-    keys = [k for k in left if k in right and left[k][1] == right[k][1]]
-    if not keys:
-        return None
-    return paired_bootstrap(
-        np.array([left[k][0] for k in keys]), np.array([right[k][0] for k in keys]),
-        np.array([left[k][1] for k in keys]), samples,
-    )
-
-
-def _paired_common_instances(a: Sequence[Outcome], b: Sequence[Outcome], samples: int) -> dict[str, Any] | None:
-    """Paired bootstrap of per-instance S between two Zelligs on the instances both apply to."""
-    left, right = _sums(a, _correct), _sums(b, _correct)
-    keys = [k for k in left if k in right]
-    if not keys:
-        return None
-    return paired_bootstrap(
-        np.array([left[k][0] / left[k][1] for k in keys]),
-        np.array([right[k][0] / right[k][1] for k in keys]),
-        None, samples,
-    )
 
 
 def sign_test(wins: int, losses: int) -> float:
@@ -122,11 +60,9 @@ def sign_test(wins: int, losses: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def _cell_s(outcomes: Sequence[Outcome]) -> dict[tuple[str, str, int], float]:
-    groups: dict[tuple[str, str, int], list[float]] = defaultdict(list)
-    for o in outcomes:
-        groups[o.round.zellig, o.judgement.claude, o.round.seed].append(_correct(o))
-    return {key: float(np.mean(values)) for key, values in groups.items()}
+def _cell_s(outcomes: Sequence[Outcome]) -> dict[tuple[str, str, int], float | None]:
+    cells = aggregate.group(outcomes, lambda o: (o.round.zellig, o.judgement.claude, o.round.seed))
+    return {key: Tally.of(group).rate() for key, group in cells.items()}
 
 
 def _ranked(entries: list[dict[str, Any]], descending: bool) -> list[dict[str, Any]]:
@@ -140,7 +76,7 @@ def _ranked(entries: list[dict[str, Any]], descending: bool) -> list[dict[str, A
 def leaderboards(
     experiment: Mapping[str, Any], outcomes: Mapping[str, Sequence[Outcome]], rounds: Sequence[Any]
 ) -> dict[str, Any]:
-    """The three leaderboards from joined outcomes (see :func:`metrics.join`)."""
+    """The three leaderboards from joined outcomes (see :func:`arena.aggregate.join`)."""
     ties = experiment.get("contrastive_ties", "wrong")
     samples = int(experiment.get("bootstrap_samples", 1000))
     claudes = list(outcomes)
@@ -151,7 +87,7 @@ def leaderboards(
         claude_rows.append({"claude": claude, **summary(outcomes[claude], ties, samples)})
     claude_rows = _ranked(claude_rows, descending=True)
     for upper, lower in zip(claude_rows, claude_rows[1:]):
-        upper["vs_next"] = _paired_same_rounds(outcomes[upper["claude"]], outcomes[lower["claude"]], samples)
+        upper["vs_next"] = Tally.of(outcomes[upper["claude"]]).paired(Tally.of(outcomes[lower["claude"]]), samples)
         if upper["vs_next"] is not None:
             upper["vs_next"]["other"] = lower["claude"]
 
@@ -173,7 +109,9 @@ def leaderboards(
             rows.append(entry)
         rows = _ranked(rows, descending=False)
         for upper, lower in zip(rows, rows[1:]):
-            upper["vs_next"] = _paired_common_instances(by_zellig[upper["zellig"]], by_zellig[lower["zellig"]], samples)
+            upper["vs_next"] = Tally.of(by_zellig[upper["zellig"]]).paired(
+                Tally.of(by_zellig[lower["zellig"]]), samples, equal_weight=True
+            )
             if upper["vs_next"] is not None:
                 upper["vs_next"]["other"] = lower["zellig"]
         zellig_boards[claude] = rows
@@ -215,20 +153,13 @@ def phenomenon_accuracy(
             kind = str(o.round.instance.meta.get("reference_kind", "unknown"))
             groups[o.round.variant.phenomenon, kind].append(o)
         for (phenomenon, kind), group in sorted(groups.items()):
-            scored = [o for o in group if o.scores is not None]
-            if scored:
-                metric = "accuracy"
-                sums = _sums(scored, lambda o: metrics.contrastive_correct(*o.scores, ties))
-            else:
-                metric = "S"
-                sums = _sums(group, _correct)
-            totals = np.array([s for s, _ in sums.values()])
-            counts = np.array([c for _, c in sums.values()])
+            metric, tally = "accuracy", Tally.of(group, aggregate.accurate(ties))
+            if not tally.rounds:  # not a scoring Claude
+                metric, tally = "S", Tally.of(group)
             rows.append(
                 {
                     "claude": claude, "phenomenon": phenomenon, "reference_kind": kind, "metric": metric,
-                    "rounds": int(counts.sum()), "value": float(totals.sum() / counts.sum()),
-                    "ci95": bootstrap_ci(totals, counts, samples),
+                    "rounds": tally.rounds, "value": tally.rate(), "ci95": tally.ci(samples),
                 }
             )
     return rows
@@ -236,8 +167,8 @@ def phenomenon_accuracy(
 
 def load(run_dir: Path) -> tuple[dict[str, Any], dict[str, list[Outcome]], list[Any]]:
     """A run's experiment, outcomes per Claude (config order) and rounds."""
-    manifest, rounds, judgements, one_bests = metrics.read_run(Path(run_dir))
-    outcomes = metrics.join(rounds, judgements, one_bests)
+    manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
+    outcomes = aggregate.join(rounds, judgements, one_bests)
     return manifest, dict(outcomes), rounds
 
 

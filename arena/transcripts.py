@@ -64,22 +64,19 @@ def atomic_write_jsonl(path: Path, records: Iterable[Any]) -> None:
     atomic_write_text(path, "".join(dumps_line(record) for record in records))
 
 
-def read_jsonl(path: Path, tolerate_partial_tail: bool = False) -> Iterator[dict[str, Any]]:
-    """Read JSON lines; a malformed line is an error naming file and line, except a
-    truncated last line when ``tolerate_partial_tail`` (an interrupted append)."""
+def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    """Read JSON lines (none when the file does not exist); a malformed line is an error
+    naming file and line."""
     if not path.exists():
         return
     with open(path, encoding="utf-8") as file:
-        lines = file.readlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            yield json.loads(line)
-        except json.JSONDecodeError as error:
-            if tolerate_partial_tail and number == len(lines) and not line.endswith("\n"):
-                return
-            raise ValueError(f"{path}:{number}: malformed JSON line: {error.msg}") from None
+        for number, line in enumerate(file, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}:{number}: malformed JSON line: {error.msg}") from None
 
 
 def is_finished(run_dir: Path) -> bool:

@@ -127,36 +127,18 @@ def compare_johns(
     return report
 
 
-def _per_source(outcomes: Sequence[Any], ties: str) -> dict[str, dict[str, list[float]]]:
-    from arena.metrics import contrastive_correct, discrepancy
-
-    values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for outcome in outcomes:
-        key = NORMALISE(outcome.round.instance.source.split())
-        values[key]["S"].append(float(outcome.judgement.correct))
-        if outcome.scores is not None:
-            values[key]["accuracy"].append(contrastive_correct(*outcome.scores, ties))
-        d = discrepancy(outcome)
-        if d is not None:
-            values[key]["discrepancy"].append(d)
-    return values
-
-
 def compare_run(
     run_dir: Path, bootstrap_samples: int = 1000, pairs: Sequence[tuple[str, str]] | None = None
 ) -> dict[str, Any]:
     """The comparison report of a finished run with one Zellig and one Claude; ``pairs``
     of John labels to test (all pairs by default)."""
-    import numpy as np
+    from arena import aggregate
 
-    from arena import metrics
-    from arena.stats import paired_bootstrap
-
-    manifest, rounds, judgements, one_bests = metrics.read_run(Path(run_dir))
+    manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
     scores = json.loads((Path(run_dir) / "scores.json").read_text(encoding="utf-8"))
     experiment = manifest["experiment"]
     ties = experiment.get("contrastive_ties", "wrong")
-    by_claude = metrics.join(rounds, judgements, one_bests)
+    by_claude = aggregate.join(rounds, judgements, one_bests)
     if len(by_claude) != 1 or len({r.zellig for r in rounds}) != 1 or len({r.seed for r in rounds}) != 1:
         raise ValueError(f"{run_dir}: compare-johns expects a run of one Zellig, one Claude and one seed")
     (claude, outcomes), = by_claude.items()
@@ -181,7 +163,15 @@ def compare_run(
                 "discrepancy": cell.get("discrepancy"),
             }
         )
-    sources = {john: _per_source(per_john[john], ties) for john in johns}
+    values = {"S": aggregate.correct, "accuracy": aggregate.accurate(ties), "discrepancy": aggregate.discrepancy}
+
+    def source(outcome: aggregate.Outcome) -> str:
+        return NORMALISE(outcome.round.instance.source.split())
+
+    tallies = {
+        john: {metric: aggregate.Tally.of(per_john[john], value, source) for metric, value in values.items()}
+        for john in johns
+    }
     if pairs is None:
         pairs = list(itertools.combinations(johns, 2))
     unknown = sorted({label for pair in pairs for label in pair} - set(johns))
@@ -190,16 +180,11 @@ def compare_run(
     tests = []
     for a, b in pairs:
         entry: dict[str, Any] = {"a": a, "b": b}
-        for metric in ("S", "accuracy", "discrepancy"):
-            shared = [k for k in sources[a] if sources[a][k].get(metric) and sources[b].get(k, {}).get(metric)]
-            if not shared:
-                continue
-            left = np.array([np.mean(sources[a][k][metric]) for k in shared])
-            right = np.array([np.mean(sources[b][k][metric]) for k in shared])
-            entry[metric] = paired_bootstrap(left, right, None, bootstrap_samples)
-        entry["shared_sources"] = len(
-            [k for k in sources[a] if k in sources[b] and sources[a][k].get("S") and sources[b][k].get("S")]
-        )
+        for metric in values:
+            test = tallies[a][metric].paired(tallies[b][metric], bootstrap_samples, equal_weight=True)
+            if test is not None:
+                entry[metric] = test
+        entry["shared_sources"] = len(set(tallies[a]["S"].keys) & set(tallies[b]["S"].keys))
         tests.append(entry)
     return {
         "zellig": rounds[0].zellig if rounds else None,

@@ -26,9 +26,12 @@ def run(args) -> int:
     from arena.summary import format_scores
 
     run_dir = Path(args.run_dir)
-    for name in (transcripts.MANIFEST, transcripts.ROUNDS, transcripts.JUDGEMENTS):
+    for name in (transcripts.MANIFEST, transcripts.ROUNDS):
         if not (run_dir / name).exists():
             raise ValueError(f"{run_dir}: no {name}; not a (started) run directory")
+    if not (run_dir / transcripts.JUDGEMENTS).exists():
+        raise ValueError(f"{run_dir}: no {transcripts.JUDGEMENTS} yet (it is assembled from cells/ when every cell "
+                         "is played); re-run the run to finish it")
     scores = compute_scores(run_dir)
     if transcripts.is_finished(run_dir):
         transcripts.atomic_write_json(run_dir / transcripts.SCORES, scores)

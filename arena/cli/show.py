@@ -41,7 +41,7 @@ def highlight(reference: str, edits, color: bool) -> str:
 
 
 def run(args) -> int:
-    from arena.metrics import join, read_run
+    from arena.aggregate import join, read_run
     from arena.tables import fmt
 
     run_dir = Path(args.run_dir)

@@ -20,11 +20,19 @@ The jobs are cut the same way whatever the backend and every job runs through
 transcripts.  Re-running an interrupted run resumes it: the plan is checked against
 its hash, finished cells are kept, the rest is played.
 
-Hook points for a game (Smith §7; see DESIGN.md): :func:`run` takes ``on_block``,
-called after each block's cells are played with the block and its judgements per
-Claude (where ``observe(outcomes)`` goes); :meth:`Session.play` plays any list of
-blocks as one wave with scoring deduplicated across it, so a schedule plays its blocks
-one wave at a time, planning the next from what it observed.
+Hook points for a game (Smith §7; see DESIGN.md "The game on one engine"):
+
+- ``run(..., on_block=callback)`` calls ``callback(block, {claude: judgements})`` for
+  each block, in order, once its cells are played: where ``observe(outcomes)`` goes.
+- :meth:`Session.play` plays any list of blocks as one *wave*, with scoring
+  deduplicated across the wave and Claude models held one at a time in process;
+  :meth:`Session.judgements` reads a played block back and :meth:`Session.assemble`
+  writes the transcripts of every block played.  A schedule-less run is one wave of
+  all its blocks.  A schedule plans a block from the pure, precomputed corruptions
+  (:func:`corrupt`; ``Zellig.choose`` picks the candidate with the round's own RNG,
+  :func:`arena.match.round_rng`), plays it as a wave of one, lets the performers
+  observe, and plans the next; its plan (the rounds of every block, so far) is what
+  ``rounds.jsonl`` and the manifest's plan hash must then record block by block.
 """
 
 from __future__ import annotations
@@ -301,6 +309,10 @@ def run(
         manifest = store.manifest()
         if manifest is not None and manifest.get("experiment") != json.loads(json.dumps(experiment.to_json())):
             raise ValueError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
+        if manifest is not None and "plan" not in manifest and transcripts.is_finished(store.run_dir):
+            logger.warning("%s: finished by an earlier arena that recorded no plan; not checked", store.run_dir)
+            return RunResult(store.run_dir, json.loads(store.path(transcripts.SCORES).read_text(encoding="utf-8")),
+                             already_finished=True)
         rounds = [match.Round.from_json(r) for r in store.planned_rounds(manifest)] if manifest else None
         the_blocks = blocks(experiment, rounds) if rounds is not None else []
         cells = len(the_blocks) * len(experiment.claudes)

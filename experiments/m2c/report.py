@@ -4,7 +4,7 @@ Zellig is ``feature-flip``.
     python experiments/m2c/report.py RUN_DIR [--by dimension|template|slot_kind|to]
 
 Reads the run's transcripts (``rounds.jsonl``, ``judgements.jsonl``) with
-:mod:`arena.metrics` and groups the judged rounds by a key of the variant's ``meta``.
+:mod:`arena.aggregate` and groups the judged rounds by a key of the variant's ``meta``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from arena.metrics import join, read_run, summarize
+from arena.aggregate import join, read_run, summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,11 +35,11 @@ def main(argv: list[str] | None = None) -> int:
         for name, group in [*sorted(groups.items()), ("(all)", flips)]:
             if not group:
                 continue
-            summary = summarize(group, ties, args.samples)
-            accuracy, ci = summary.get("accuracy"), summary.get("accuracy_ci95")
+            result = summary(group, ties, args.samples)
+            accuracy, ci = result.get("accuracy"), result.get("accuracy_ci95")
             shown_accuracy = f"{accuracy:8.3f}" if accuracy is not None else f"{'-':>8s}"
             shown_ci = f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""
-            print(f"{claude:10s} {name:18s} {summary['rounds']:6d} {summary['S']:6.3f} {shown_accuracy}  {shown_ci}")
+            print(f"{claude:10s} {name:18s} {result['rounds']:6d} {result['S']:6.3f} {shown_accuracy}  {shown_ci}")
     return 0
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from arena.aggregate import contrastive_correct
 from arena.match import JudgementRecord, OneBest, Round
-from arena.metrics import contrastive_correct, score_transcripts
+from arena.metrics import score_transcripts
 from arena.records import Instance, Variant
 from arena.stats import bootstrap_ci, paired_bootstrap
 

@@ -19,7 +19,7 @@ from arena.config import load_experiment
 from arena.engine import RunBusy, run
 from arena.engine.store import LOCK, RunStore
 from performers.catalog import CATALOG
-from tests.arena.tournament_helpers import HERE
+from tests.arena.engine.helpers import HERE
 
 REPO = Path(__file__).resolve().parents[3]
 FILES = (transcripts.ROUNDS, transcripts.JUDGEMENTS)

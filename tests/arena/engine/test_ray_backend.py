@@ -14,8 +14,8 @@ import pytest
 from arena.config import RayOptions, load_experiment
 from arena.engine import CELLS, run
 from performers.catalog import CATALOG
-from tests.arena.test_tournament import contents, write_config
-from tests.arena.tournament_helpers import HERE
+from tests.arena.engine.helpers import HERE
+from tests.arena.engine.test_engine import contents, write_config
 
 pytest.importorskip("ray")
 

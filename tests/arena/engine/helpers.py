@@ -1,5 +1,5 @@
 """Small test performers for the tournament tests (importable by Ray workers as
-``tests.arena.tournament_helpers``): a deterministic scoring Claude, a slow Claude
+``tests.arena.engine.helpers``): a deterministic scoring Claude, a slow Claude
 whose actor can be killed, an interruptible Claude, and a replay Zellig with a detector."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from arena.records import Judgement, Pair, SequenceScore
 from performers.claude.random import RandomClaude
 from performers.zellig.replay import ReplayZellig
 
-HERE = "tests.arena.tournament_helpers"
+HERE = "tests.arena.engine.helpers"
 
 
 def _unit(*parts: str) -> float:

@@ -17,7 +17,7 @@ from arena.records import Pair
 from arena.registry import build
 from arena.spec import PerformerSpec
 from performers.catalog import CATALOG
-from tests.arena.tournament_helpers import HERE, InterruptibleClaude
+from tests.arena.engine.helpers import HERE, InterruptibleClaude
 
 TRANSCRIPTS = (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST)
 
