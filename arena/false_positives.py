@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from arena import metrics, transcripts
+from arena import aggregate, transcripts
 from arena.match import OneBest
-from arena.stats import bootstrap_ci, greater_p_value, mean_std, ratio_variance, wilson_ci
+from arena.stats import greater_p_value, mean_std, ratio_variance, wilson_ci
 
 logger = logging.getLogger(__name__)
 
@@ -76,84 +75,95 @@ def _rate(count: float, n: int) -> dict[str, Any]:
     return {"count": count, "n": n, "rate": count / n if n else None, "ci95": wilson_ci(count, n)}
 
 
-def _clustered_rate(clusters: Mapping[Any, list[float]], samples: int) -> dict[str, Any]:
-    """A proportion over items grouped in clusters (the pairs of one instance), with a bootstrap
-    interval that resamples clusters and the cluster-robust variance the verdict uses."""
-    sums = np.array([sum(values) for values in clusters.values()], dtype=float)
-    counts = np.array([len(values) for values in clusters.values()], dtype=float)
-    n = int(counts.sum())
+def _error(ties: str):
+    """The contrastive error of a round under a tie policy (``None`` without scores)."""
+    accurate = aggregate.accurate(ties)
+
+    def value(outcome: aggregate.Outcome) -> float | None:
+        correct = accurate(outcome)
+        return None if correct is None else 1.0 - correct
+
+    return value
+
+
+def _clustered_rate(tally: aggregate.Tally, samples: int) -> dict[str, Any]:
+    """The pooled rate of a tally over instances, with a bootstrap interval that resamples instances
+    and the cluster-robust variance the verdict uses."""
     return {
-        "count": float(sums.sum()), "n": n, "instances": len(clusters),
-        "rate": float(sums.sum() / n) if n else None,
-        "ci95": bootstrap_ci(sums, counts, samples) if n else None,
-        "variance": ratio_variance(sums, counts),
+        "count": float(tally.sums.sum()), "n": tally.rounds, "instances": len(tally.keys),
+        "rate": tally.rate(), "ci95": tally.ci(samples),
+        "variance": ratio_variance(tally.sums, tally.counts),
     }
+
+
+def _replica_key(replicated: set[str]):
+    """The replica that judged: the round's seed for a Claude with replicas, else ``None`` (a Claude
+    without replicas judges a pair identically in every seed)."""
+
+    def key(outcome: aggregate.Outcome) -> int | None:
+        return outcome.round.seed if outcome.judgement.claude in replicated else None
+
+    return key
 
 
 def report_rows(
     experiment: Mapping[str, Any],
-    outcomes: Mapping[str, Sequence[metrics.Outcome]],
+    outcomes: Mapping[str, Sequence[aggregate.Outcome]],
     one_bests: Sequence[OneBest],
     pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
     alpha: float = ALPHA,
 ) -> list[dict[str, Any]]:
-    """The report's rows from joined outcomes (:func:`arena.metrics.join`), the run's 1-bests and an
-    optional pool of 1-bests per (Claude, replica seed)."""
+    """The report's rows from joined outcomes (:func:`arena.aggregate.join`), the run's 1-bests and
+    an optional pool of 1-bests per (Claude, replica seed)."""
     ties = experiment.get("contrastive_ties", "wrong")
     samples = int(experiment.get("bootstrap_samples", 1000))
-    replicated = {o.claude for o in one_bests if o.seed is not None}
+    error = _error(ties)
+    replica_of = _replica_key({o.claude for o in one_bests if o.seed is not None})
     best = {(o.claude, o.seed, o.source): o for o in one_bests}
-    pairs: dict[Key, dict[tuple, metrics.Outcome]] = defaultdict(dict)
-    for claude, items in outcomes.items():
-        for outcome in items:
-            variant = outcome.round.variant
-            if variant is None or outcome.scores is None:
-                continue
-            kind = str(outcome.round.instance.meta.get("reference_kind", "unknown"))
-            key = Key(claude, outcome.round.zellig, variant.phenomenon, kind)
-            replica = outcome.round.seed if claude in replicated else None
-            pairs[key].setdefault((replica, outcome.round.instance.id, variant.text), outcome)
 
+    def cluster_of(outcome: aggregate.Outcome) -> tuple:
+        return replica_of(outcome), outcome.round.john, outcome.round.instance.id
+
+    def row_key(outcome: aggregate.Outcome) -> Key | None:
+        variant = outcome.round.variant
+        if variant is None or outcome.scores is None:
+            return None
+        kind = str(outcome.round.instance.meta.get("reference_kind", "unknown"))
+        return Key(outcome.judgement.claude, outcome.round.zellig, variant.phenomenon, kind)
+
+    everything = [o for items in outcomes.values() for o in items]
     rows = []
-    for key in sorted(pairs, key=lambda k: (k.phenomenon, k.zellig, k.reference_kind, k.claude)):
-        items = pairs[key]
-        per_seed: dict[int | None, dict[str, list]] = defaultdict(lambda: {"errors": [], "detected": []})
-        discrepancies = []
-        seen_sources: set[tuple[int | None, str]] = set()
-        for (replica, _, _), outcome in items.items():
-            per_seed[replica]["errors"].append(1.0 - metrics.contrastive_correct(*outcome.scores, ties))
-            value = metrics.discrepancy(outcome)
-            if value is not None:
-                discrepancies.append(value)
-            source = outcome.round.instance.source
-            if (replica, source) in seen_sources:
-                continue
-            seen_sources.add((replica, source))
-            one_best = best.get((key.claude, replica, source))
-            if one_best is not None and key.zellig in one_best.detected:
-                per_seed[replica]["detected"].append(float(one_best.detected[key.zellig]))
-        clusters: dict[tuple, list[float]] = defaultdict(list)
-        for (replica, instance, _), outcome in items.items():
-            clusters[replica, outcome.round.john, instance].append(
-                1.0 - metrics.contrastive_correct(*outcome.scores, ties))
-        detected = [d for s in per_seed.values() for d in s["detected"]]
+    groups = aggregate.group(everything, row_key)
+    for key in sorted(groups, key=lambda k: (k.phenomenon, k.zellig, k.reference_kind, k.claude)):
+        unique: dict[tuple, aggregate.Outcome] = {}
+        for outcome in groups[key]:  # each pair once per replica
+            unique.setdefault((replica_of(outcome), outcome.round.instance.id, outcome.round.variant.text), outcome)
+        pairs = list(unique.values())
+        by_replica = aggregate.group(pairs, replica_of) if any(replica_of(o) is not None for o in pairs) else {None: pairs}
+        detected: dict[int | None, list[float]] = {}
+        for replica, items in by_replica.items():
+            sources = dict.fromkeys(o.round.instance.source for o in items)
+            found = [best.get((key.claude, replica, source)) for source in sources]
+            detected[replica] = [float(o.detected[key.zellig]) for o in found if o is not None and key.zellig in o.detected]
+        flags = [d for values in detected.values() for d in values]
+        discrepancies = [d for d in (aggregate.discrepancy(o) for o in pairs) if d is not None]
         row: dict[str, Any] = {
             "claude": key.claude, "zellig": key.zellig, "phenomenon": key.phenomenon,
             "reference_kind": key.reference_kind, "contrastive_ties": ties,
-            "contrastive_error": _clustered_rate(clusters, samples),
-            "generative": _rate(float(sum(detected)), len(detected)) if detected else None,
+            "contrastive_error": _clustered_rate(aggregate.Tally.of(pairs, error, cluster_of), samples),
+            "generative": _rate(float(sum(flags)), len(flags)) if flags else None,
             "distributional_discrepancy": float(np.mean(discrepancies)) if discrepancies else None,
         }
         if pool is not None:
             row["generative_pool"] = _pool_rate(pool, key)
-        if len(per_seed) > 1:
+        if len(by_replica) > 1:
             row["per_seed"] = [
-                {"seed": seed, "contrastive_error": float(np.mean(s["errors"])) if s["errors"] else None,
-                 "generative": float(np.mean(s["detected"])) if s["detected"] else None}
-                for seed, s in sorted(per_seed.items(), key=lambda item: (item[0] is None, item[0] or 0))
+                {"seed": replica, "contrastive_error": aggregate.Tally.of(by_replica[replica], error).rate(),
+                 "generative": float(np.mean(detected[replica])) if detected[replica] else None}
+                for replica in sorted(by_replica)
             ]
             for name in ("contrastive_error", "generative"):
-                values = [s[name] for s in row["per_seed"] if s[name] is not None]
+                values = [entry[name] for entry in row["per_seed"] if entry[name] is not None]
                 if values:
                     row[f"{name}_over_seeds"] = dict(zip(("mean", "std"), mean_std(values)))
         _verdict(row, alpha)
@@ -254,8 +264,8 @@ def pool_one_bests(
 def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
           alpha: float = ALPHA) -> dict[str, Any]:
     """The report of a run or tournament directory (its transcripts so far)."""
-    manifest, rounds, judgements, one_bests = metrics.read_run(Path(run_dir))
-    outcomes = metrics.join(rounds, judgements, one_bests)
+    manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
+    outcomes = aggregate.join(rounds, judgements, one_bests)
     rows = report_rows(manifest["experiment"], outcomes, one_bests, pool, alpha)
     return {
         "run": str(run_dir),

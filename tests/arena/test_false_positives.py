@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena import false_positives, metrics
+from arena import aggregate, false_positives
 from arena.cli import main
 from arena.match import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
@@ -61,7 +61,7 @@ def test_greater_p_value():
 def outcomes_for(
     errors: list[bool], detected: list[bool], kind: str = "human", seed: int = 1, replica: int | None = None,
     claude: str = "nmt", zellig: str = "ding", prefix: str = "",
-) -> tuple[list[metrics.Outcome], list[OneBest]]:
+) -> tuple[list[aggregate.Outcome], list[OneBest]]:
     """One round per item: the corrupted candidate scores higher when ``errors[i]``; the 1-best of its
     source shows the phenomenon when ``detected[i]``."""
     outcomes, one_bests = [], []
@@ -76,7 +76,7 @@ def outcomes_for(
                                     not error, scores)
         one_best = OneBest(claude, source, "Übersetzung.", -2.0, 4, {zellig: found}, "mean", replica)
         one_bests.append(one_best)
-        outcomes.append(metrics.Outcome(round_, judgement, one_best))
+        outcomes.append(aggregate.Outcome(round_, judgement, one_best))
     return outcomes, one_bests
 
 
@@ -123,7 +123,7 @@ def test_too_few_items_give_no_verdict():
 def test_pairs_of_one_instance_are_one_cluster():
     outcomes, best = outcomes_for([True] * 30 + [False] * 70, [False] * 100)
     clustered = [
-        metrics.Outcome(
+        aggregate.Outcome(
             Round(o.round.id, o.round.seed, o.round.john, o.round.zellig,
                   Instance(f"i{index // 10}", f"source {index // 10}", "Referenz.", o.round.instance.meta),
                   o.round.variant, o.round.candidates, o.round.corrupted),
@@ -159,7 +159,7 @@ def test_replicas_are_pooled_with_mean_and_std_over_seeds():
 def test_ties_follow_the_policy():
     outcomes, best = outcomes_for([False] * 4, [False] * 4)
     tied = [
-        metrics.Outcome(o.round, JudgementRecord(o.judgement.round, "nmt", 0, None, "tie", False, (-1.0, -1.0)),
+        aggregate.Outcome(o.round, JudgementRecord(o.judgement.round, "nmt", 0, None, "tie", False, (-1.0, -1.0)),
                         o.one_best)
         for o in outcomes
     ]
@@ -185,7 +185,7 @@ johns:
   - {{name: distil-lingeval, alias: ding-human, params: {{dir: {distil}/placeholder_ding.human, limit: 20}}}}
   - {{name: distil-lingeval, alias: ding-mt, params: {{dir: {distil}/placeholder_ding.mt, limit: 20}}}}
 zelligs:
-  - {{name: "tests.arena.tournament_helpers:DetectingReplay", alias: ding}}
+  - {{name: "tests.arena.engine.helpers:DetectingReplay", alias: ding}}
   - {{name: replay, alias: blind}}
 claudes: {claudes}
 seeds: [1, 2]
@@ -205,7 +205,7 @@ def make_run(tmp_path: Path, distil_dir: Path, verb: str, claudes: str, *options
 def run_dir(tmp_path_factory, distil_dir) -> Path:
     """A finished run of a hash-scoring Claude (two seeds) with a detecting and a blind Zellig."""
     return make_run(tmp_path_factory.mktemp("fp"), distil_dir, "run",
-                    "[{name: 'tests.arena.tournament_helpers:HashScorer', alias: nmt}]")
+                    "[{name: 'tests.arena.engine.helpers:HashScorer', alias: nmt}]")
 
 
 def test_cli_on_a_run(run_dir, capsys):
@@ -227,7 +227,7 @@ def test_cli_on_a_run(run_dir, capsys):
 
 
 def test_cli_on_a_tournament_with_replicas_and_a_pool(tmp_path, distil_dir, capsys):
-    claudes = ("[{name: 'tests.arena.tournament_helpers:HashScorer', alias: nmt, params: {salt: base},"
+    claudes = ("[{name: 'tests.arena.engine.helpers:HashScorer', alias: nmt, params: {salt: base},"
                " replicas: {1: {salt: a}, 2: {salt: b}}}]")
     run_dir = make_run(tmp_path, distil_dir, "tournament", claudes, "--executor", "in-process", "--no-plots")
     pool = tmp_path / "pool.en"
