@@ -135,7 +135,8 @@ KIND_MARKERS = {"human": "o", "machine": "s"}
 def false_positives(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
     """Contrastive error rate against generative rate, one panel per phenomenon (rows from
     :func:`arena.false_positives.report_rows`): colour per Claude (model), marker per reference kind,
-    95% Wilson intervals as error bars, ``n`` (pairs / translations) beside each point and the
+    95% intervals as error bars (bootstrap over instances for the error, Wilson for the generative
+    rate), ``n`` (pairs / translations) beside each point and the
     diagonal y = x, above which a hypothesis penalises the model more often than it produces the
     phenomenon.  Rows without a generative rate are left out.  Returns ``path``."""
     plt = _pyplot()

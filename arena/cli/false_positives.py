@@ -10,9 +10,10 @@ from arena.cli import add_verb
 DESCRIPTION = """\
 Per phenomenon × reference kind (human/machine) × Claude of a run or tournament directory: the
 contrastive error rate (1 − accuracy) and the generative rate (the Zellig's detector on the Claude's
-own beam-search 1-best translations of the same sources, or of a larger pool of sources), both with
-95% Wilson intervals, their gap, the distributional discrepancy, and a verdict: 'false positive' when
-the error rate significantly exceeds the generative rate (one-sided two-proportion z-test, alpha 0.05).
+own beam-search 1-best translations of the same sources, or of a larger pool of sources) with 95%
+intervals (bootstrap over instances; Wilson), their gap, the distributional discrepancy, and a verdict:
+'false positive' when the error rate significantly exceeds the generative rate (one-sided Wald test,
+cluster-robust variance over instances, alpha 0.05).  With model replicas: mean ± std over replicas.
 Writes RUN/report/false_positives.{json,md,txt,png}; prints the table (--markdown: pasteable)."""
 
 EXAMPLES = """

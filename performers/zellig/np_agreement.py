@@ -142,6 +142,17 @@ def _linking_s_analyses(word: str) -> tuple[tuple[str, str | None, str], ...]:
     return inf.noun_analyses(shorter) if is_noun_form(shorter) else ()
 
 
+def _known_or_compound(word: str) -> bool:
+    """german-nouns knows ``word``, or it splits into a known head and a prefix of four letters or more
+    (*Telekommunikations|amt*; not *Wa|gen* or *Sty|listen*, short nouns the lexicon lacks)."""
+    from performers.german.nouns import is_noun_form
+
+    if is_noun_form(word):
+        return True
+    split = inf._head_split(word)
+    return split is not None and len(split[0].strip("-")) >= 4 and len(split[1]) >= 4
+
+
 def article_agrees(article: str, head: Token) -> bool | None:
     """Whether the definite ``article`` agrees with the noun ``head`` on some (number, gender, case) reading;
     ``None`` when that cannot be decided (an unknown noun, a name, a nominalised adjective or infinitive, a
@@ -149,6 +160,8 @@ def article_agrees(article: str, head: Token) -> bool | None:
     if head.pos != "NN" or head.xpos in ("NNA", "NNI") or not head.text[:1].isupper():
         return None
     if inf.has_double_gender(head.text) or inf.has_double_gender(head.lemma):
+        return None
+    if not _known_or_compound(head.text):
         return None
     analyses = inf.noun_analyses(head.text)
     if not analyses:

@@ -134,6 +134,8 @@ def _noun_subject_checkable(analysis: Analysis, verb: int) -> bool:
         return False
     if any(t.pos in SUBJECT_PRONOUNS or t.pos in ("FM", "XY") for t in tokens[first:last]):
         return False
+    if verb > 0 and tokens[verb - 1].pos == "KON":
+        return False  # a coordinated verb whose subject is left out: … gewannen sie 1:0 und feiern nun …
     opening = [t for t in tokens[first:verb] if not t.pos.startswith("$") and t.pos != "KON"]
     return bool(opening) or first == analysis.sentences[tokens[verb].sentence].first
 

@@ -94,6 +94,8 @@ def test_metadata(zellig):
         ("Der Unfall, bei dem letzte Woche eine Frau starb, war schlimm.", False),
         ("Die Rückgabe der von Hitler auf der Grundlage des Abkommens besetzten Region.", False),
         ("Das tschechische Telekommunikationsamt entschied.", False),  # linking s, not *Samt*
+        ("Jack verlässt den Wagen.", False),  # unknown to the lexicon: not *Wa|gen*
+        ("Es ist Sache des Stylisten.", False),
         ("Gut gemacht!", False),
         ("", False),
     ],

@@ -78,6 +78,7 @@ def test_metadata(zellig):
         ("Die Geräte, die jeden Kilometer aufzeichnen, sind Kernpunkt eines Versuchs.", False),
         ("Sie sind ein äußerst seltsamer Fetischist.", False),  # a predicate noun after a copula
         ("Der Stamm muss senkrecht abgeworfen werden.", False),  # werden: an infinitive
+        ("In Montenegro gewannen sie 1:0 und feiern nun ihre Qualifikation.", False),  # subject left out
         ("Gut gemacht!", False),
         ("", False),
     ],
