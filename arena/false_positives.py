@@ -285,6 +285,12 @@ def _pct(rate: Mapping[str, Any] | None) -> str:
     return f"{100 * rate['rate']:.1f} [{100 * low:.1f}, {100 * high:.1f}] (n={rate['n']})"
 
 
+def _p(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
 def _over_seeds(row: Mapping[str, Any], name: str) -> str:
     entry = row.get(f"{name}_over_seeds")
     return f"{100 * entry['mean']:.1f} ± {100 * entry['std']:.1f}" if entry else "-"
@@ -315,7 +321,7 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
             line.append(_pct(row.get("generative_pool")))
         line += [
             "-" if row["gap"] is None else f"{100 * row['gap']:+.1f}",
-            "-" if row["p_value"] is None else f"{row['p_value']:.3g}",
+            _p(row["p_value"]),
             row["verdict"],
             "-" if row["distributional_discrepancy"] is None else f"{row['distributional_discrepancy']:.3f}",
         ]
@@ -330,7 +336,8 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
 def _legend(report: Mapping[str, Any]) -> str:
     used = "the pool's generative rate" if report.get("pool_sources") else "the generative rate on the run's sources"
     return (f"verdict: '{FALSE_POSITIVE}' when the contrastive error rate significantly exceeds {used} "
-            f"({report['test']}, α = {report['alpha']}); Wilson 95% intervals; gap = error − generative")
+            f"({report['test']}, α = {report['alpha']}); 95% intervals: bootstrap over instances for the error, "
+            "Wilson for the generative rate; gap = error − generative, in percentage points")
 
 
 def format_text(report: Mapping[str, Any]) -> str:
