@@ -24,12 +24,21 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from annotated_types import Ge, Gt
 
 from arena.spec import PerformerSpec, parse_value, spec_from_mapping
+from arena.typecheck import PositiveInt, check_value, type_hints
 from arena.yamlio import load_yaml, yaml_key_lines
 
-TIE_POLICIES = ("wrong", "correct", "half")
+TiePolicy = Literal["wrong", "correct", "half"]
+ExecutorName = Literal["in-process", "ray"]
+TIE_POLICIES = get_args(TiePolicy)
+Seconds = Annotated[float, Gt(0)]
+# Ray refuses an object store below 75 MiB (ray_constants.OBJECT_STORE_MINIMUM_MEMORY_BYTES)
+ObjectStoreBytes = Annotated[int, Ge(75 * 1024 * 1024)]
+Retries = Annotated[int, Ge(-1)]  # -1: without limit, as Ray counts
 
 
 @dataclass(frozen=True)
@@ -43,8 +52,8 @@ class TimeBudget:
     identical transcripts are only promised without them.
     """
 
-    zellig_seconds: float | None = None
-    claude_seconds_per_pair: float | None = None
+    zellig_seconds: Seconds | None = None
+    claude_seconds_per_pair: Seconds | None = None
 
 
 @dataclass(frozen=True)
@@ -52,11 +61,11 @@ class RayOptions:
     """Where and how to run on Ray (see ``arena tournament``)."""
 
     address: str | None = None
-    num_cpus: int | None = None
-    object_store_memory: int = 200 * 1024 * 1024
-    max_restarts: int = 3
-    max_task_retries: int = 3
-    chunk_size: int = 256
+    num_cpus: PositiveInt | None = None
+    object_store_memory: ObjectStoreBytes = 200 * 1024 * 1024
+    max_restarts: Retries = 3
+    max_task_retries: Retries = 3
+    chunk_size: PositiveInt = 256
 
 
 @dataclass(frozen=True)
@@ -76,31 +85,47 @@ class Experiment:
     claudes: tuple[PerformerSpec, ...]
     seeds: tuple[int, ...] = (1,)
     description: str = ""
-    variants_per_instance: int = 1
-    max_instances: int | None = None
-    contrastive_ties: str = "wrong"
+    variants_per_instance: PositiveInt = 1
+    max_instances: PositiveInt | None = None
+    contrastive_ties: TiePolicy = "wrong"
     discrepancy: bool = True
-    beam: int = 5
+    beam: PositiveInt = 5
     generative_rate: bool = True
-    bootstrap_samples: int = 1000
+    bootstrap_samples: Annotated[int, Ge(0)] = 1000
     breakdowns: tuple[str, ...] = ()
-    executor: str = "in-process"
+    executor: ExecutorName = "in-process"
     time_budget: TimeBudget = field(default_factory=TimeBudget)
     ray: RayOptions = field(default_factory=RayOptions)
     source: str = ""  # the file it was loaded from
+    # the line of each key path of that file, for messages (see ``where``)
+    key_lines: Mapping[tuple[str, ...], int] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         for role in ("johns", "zelligs", "claudes"):
             data[role] = [spec.to_json() for spec in getattr(self, role)]
         data.pop("source")
+        data.pop("key_lines")
         return data
+
+    def where(self, *keys: str) -> str:
+        """``file:line`` of a key path (``"johns", "0"``) of the config, for messages;
+        the nearest enclosing key's line when that key is not in the file."""
+        path = self.source or "config"
+        singular = {plural: key for key, plural in SINGULAR.items()}
+        for spelled in (keys, (singular.get(keys[0], keys[0]), *keys[1:])) if keys else ():
+            for end in range(len(spelled), 0, -1):
+                line = self.key_lines.get(spelled[:end])
+                if line:
+                    return f"{path}:{line}"
+        return path
 
 
 SINGULAR = {"john": "johns", "zellig": "zelligs", "claude": "claudes", "seed": "seeds"}
-_ALLOWED = sorted({f.name for f in fields(Experiment)} - {"source"} | set(SINGULAR))
+_ALLOWED = sorted({f.name for f in fields(Experiment)} - {"source", "key_lines"} | set(SINGULAR))
 _NESTED = {"time_budget": TimeBudget, "ray": RayOptions}
-EXECUTORS = ("in-process", "ray")
+_EXPERIMENT_TYPES = type_hints(Experiment)
+EXECUTORS = get_args(ExecutorName)
 _PERFORMER_KEYS = ("john", "johns", "zellig", "zelligs", "claude", "claudes")
 
 
@@ -164,7 +189,17 @@ def _nested(cls: type, value: Any, key: str, path: str, lines: Mapping) -> Any:
     if unknown:
         where = _where(path, lines, (key, unknown[0]))
         raise ValueError(f"{where}: unknown key '{key}.{unknown[0]}'; allowed keys: {', '.join(allowed)}")
+    hints = type_hints(cls)
+    for name, item in value.items():
+        _check_field(item, hints[name], f"{key}.{name}", _where(path, lines, (key, name)))
     return cls(**value)
+
+
+def _check_field(value: Any, annotation: Any, key: str, where: str) -> None:
+    """A config value against its field's declared type (see :mod:`arena.typecheck`)."""
+    problem = check_value(value, annotation)
+    if problem:
+        raise ValueError(f"{where}: '{key}' {problem}")
 
 
 def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | None = None) -> Experiment:
@@ -186,7 +221,7 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
     for required in ("name", "johns", "zelligs", "claudes"):
         if required not in values:
             raise ValueError(f"{path}: missing key '{required}'")
-    kwargs: dict[str, Any] = {"source": path}
+    kwargs: dict[str, Any] = {"source": path, "key_lines": dict(lines)}
     for target, (key, value) in values.items():
         where = _where(path, lines, (key,))
         if target in ("johns", "zelligs", "claudes"):
@@ -205,6 +240,7 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
         elif target in _NESTED:
             kwargs[target] = _nested(_NESTED[target], value, key, path, lines)
         else:
+            _check_field(value, _EXPERIMENT_TYPES[target], key, where)
             kwargs[target] = value
     experiment = Experiment(**kwargs)
     _check_values(experiment, path, lines)
@@ -215,22 +251,8 @@ def _check_values(experiment: Experiment, path: str, lines: Mapping) -> None:
     def fail(key: str, message: str) -> None:
         raise ValueError(f"{_where(path, lines, (key,))}: '{key}' {message}")
 
-    if not isinstance(experiment.name, str) or not experiment.name.strip():
+    if not experiment.name.strip():
         fail("name", "must be a non-empty string")
-    if not isinstance(experiment.variants_per_instance, int) or experiment.variants_per_instance < 1:
-        fail("variants_per_instance", "must be an integer ≥ 1")
-    if experiment.max_instances is not None and (
-        not isinstance(experiment.max_instances, int) or experiment.max_instances < 1
-    ):
-        fail("max_instances", "must be an integer ≥ 1 or null")
-    if experiment.contrastive_ties not in TIE_POLICIES:
-        fail("contrastive_ties", f"must be one of {', '.join(TIE_POLICIES)}")
-    if experiment.executor not in EXECUTORS:
-        fail("executor", f"must be one of {', '.join(EXECUTORS)}")
-    if not isinstance(experiment.beam, int) or experiment.beam < 1:
-        fail("beam", "must be an integer ≥ 1")
-    if not isinstance(experiment.bootstrap_samples, int) or experiment.bootstrap_samples < 0:
-        fail("bootstrap_samples", "must be an integer ≥ 0")
     for role in ("johns", "zelligs"):
         if any(spec.replicas for spec in getattr(experiment, role)):
             fail(role, "may not list 'replicas'; model replicas are for Claudes")

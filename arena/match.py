@@ -16,7 +16,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from arena.edits import apply_edits
 from arena.records import Instance, Judgement, Pair, SequenceScore, Variant
@@ -31,7 +31,8 @@ RESOLVED_ABSTAIN = "abstain"  # the Claude returned None without a tie: seeded c
 RESOLVED_LATE = "late"  # the Claude answered after its time budget: seeded coin
 RESOLVED_FREE = "free"  # the Zellig produced nothing in time (y = x): a free point
 
-SCORE_CONVENTIONS = ("mean", "sum")  # how a scoring Claude compares candidates
+ScoreConvention = Literal["mean", "sum"]  # how a scoring Claude compares candidates
+SCORE_CONVENTIONS = get_args(ScoreConvention)
 
 STATUS_OK = "ok"
 STATUS_NOT_APPLICABLE = "not_applicable"
@@ -237,7 +238,9 @@ def plan_rounds(
     return rounds
 
 
-def _resolve(round_: Round, claude: str, judgement: Judgement | None, late: bool) -> JudgementRecord:
+def resolve(round_: Round, claude: str, judgement: Judgement | None, late: bool) -> JudgementRecord:
+    """One Claude's final answer for one round: its choice when given in time, else a
+    seeded coin (tie, abstention, late answer); a Zellig timeout is a free point."""
     if round_.status == STATUS_ZELLIG_TIMEOUT:
         return JudgementRecord(round_.id, claude, None, None, RESOLVED_FREE, True)
     said = judgement.corrupted if judgement is not None else None
@@ -283,7 +286,7 @@ def judge_rounds(
         late = seconds_per_pair is not None and elapsed > seconds_per_pair * len(chunk)
         for r, judgement in zip(chunk, judgements):
             answers[r.id] = (judgement, late)
-    return [_resolve(r, label, *answers.get(r.id, (None, False))) for r in judged]
+    return [resolve(r, label, *answers.get(r.id, (None, False))) for r in judged]
 
 
 @dataclass(frozen=True)

@@ -67,9 +67,13 @@ def resolve(role: str, name: str, catalog: Catalog, where: str = "") -> type:
     )
 
 
-def check_params(cls: type, params: Mapping[str, Any], where: str = "") -> None:
+def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog: Catalog | None = None) -> None:
     """Check ``params`` against the constructor of ``cls`` without building anything:
-    unknown names, missing required names.  Raises ``ValueError``."""
+    unknown names, missing required names, and each value against the parameter's
+    declared type, range and existing path (:mod:`arena.typecheck`); with a
+    ``catalog``, nested performer specs too.  Raises ``ValueError``."""
+    from arena.typecheck import check_value, nested_performers, type_hints
+
     prefix = f"{where}: " if where else ""
     signature = inspect.signature(cls)
     accepted = [
@@ -91,12 +95,25 @@ def check_params(cls: type, params: Mapping[str, Any], where: str = "") -> None:
     ]
     if missing:
         raise ValueError(f"{prefix}{cls.__name__} needs parameter(s) {', '.join(missing)}")
+    hints = type_hints(cls)
+    for key, value in params.items():
+        if key not in hints:
+            continue
+        problem = check_value(value, hints[key])
+        if problem:
+            raise ValueError(f"{prefix}{cls.__name__} parameter '{key}' {problem}")
+        if catalog is not None:
+            for role, nested in nested_performers(value, hints[key]):
+                from arena.spec import spec_from_mapping
+
+                inner = f"{prefix}{cls.__name__} parameter '{key}'"
+                validate(role, spec_from_mapping(nested, where=inner), catalog, where=inner)
 
 
 def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "") -> type:
     """Resolve and check a spec without building it; return the class."""
     cls = resolve(role, spec.name, catalog, where)
-    check_params(cls, spec.params, where or spec.name)
+    check_params(cls, spec.params, where or spec.name, catalog)
     return cls
 
 

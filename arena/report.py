@@ -166,17 +166,25 @@ def phenomenon_accuracy(
 
 
 def load(run_dir: Path) -> tuple[dict[str, Any], dict[str, list[Outcome]], list[Any]]:
-    """A run's experiment, outcomes per Claude (config order) and rounds."""
+    """A run's experiment, outcomes per Claude (config order, then the people who
+    judged its rounds and their majority vote, the ``human`` Claude) and rounds."""
+    from arena.people import agreement, store
+
     manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
+    people = store.read_judgements(Path(run_dir))
+    judgements = [*judgements, *people, *agreement.majority_vote(rounds, people)]
     outcomes = aggregate.join(rounds, judgements, one_bests)
     return manifest, dict(outcomes), rounds
 
 
 def build(run_dir: Path) -> dict[str, Any]:
-    """Leaderboards and the per-phenomenon table of a run directory."""
+    """Leaderboards, the people's agreement and the per-phenomenon table of a run directory."""
+    from arena.people import agreement, store
+
     manifest, outcomes, rounds = load(run_dir)
     experiment = manifest["experiment"]
     boards = leaderboards(experiment, outcomes, rounds)
+    boards["agreement"] = agreement.agreement(store.read_judgements(Path(run_dir)))
     boards["phenomena"] = phenomenon_accuracy(
         outcomes, experiment.get("contrastive_ties", "wrong"), int(experiment.get("bootstrap_samples", 1000))
     )
@@ -224,6 +232,13 @@ def format_leaderboards(boards: Mapping[str, Any], width: int = 36) -> str:
         for e in boards["johns"]
     ]
     parts.append(render(["#", "john", "rounds", "S", "S 95% CI", "S over seeds", "vs next"], rows, align="rlrrlll"))
+    if boards.get("agreement"):
+        parts += ["", "Agreement of people (candidate judged corrupted, on the rounds all of them answered in time)"]
+        rows = [
+            [", ".join(e["people"]), e["rounds"], e["observed"], e["kappa"], e["measure"]]
+            for e in boards["agreement"]
+        ]
+        parts.append(render(["people", "rounds", "agreement", "kappa", "measure"], rows, align="lrrrl"))
     parts += [
         "",
         f"CIs and tests: {boards['bootstrap_samples']} bootstrap samples over instances; "

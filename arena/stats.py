@@ -112,3 +112,28 @@ def greater_p_value(first: float, first_variance: float, second: float, second_v
     if spread <= 0:
         return 0.0 if first > second else 1.0
     return float(1 - NormalDist().cdf((first - second) / np.sqrt(spread)))
+
+
+def cohen_kappa(a: list[int], b: list[int]) -> float:
+    """Cohen's kappa of two raters' labels on the same items (NaN when chance
+    agreement is certain, e.g. both raters always give the same one label)."""
+    if len(a) != len(b) or not a:
+        raise ValueError("Cohen's kappa needs two equally long, non-empty label lists")
+    labels = sorted(set(a) | set(b))
+    observed = sum(x == y for x, y in zip(a, b)) / len(a)
+    expected = sum((a.count(k) / len(a)) * (b.count(k) / len(b)) for k in labels)
+    return float("nan") if expected == 1 else (observed - expected) / (1 - expected)
+
+
+def fleiss_kappa(ratings: list[list[int]]) -> float:
+    """Fleiss' kappa of ``ratings[item][rater]`` (every item rated by the same number of
+    raters, at least two); NaN when chance agreement is certain."""
+    if not ratings or len({len(row) for row in ratings}) != 1 or len(ratings[0]) < 2:
+        raise ValueError("Fleiss' kappa needs items rated by the same number (≥ 2) of raters")
+    labels = sorted({label for row in ratings for label in row})
+    counts = np.array([[row.count(k) for k in labels] for row in ratings], dtype=float)
+    raters = counts.sum(axis=1)[0]
+    per_item = ((counts**2).sum(axis=1) - raters) / (raters * (raters - 1))
+    shares = counts.sum(axis=0) / counts.sum()
+    expected = float((shares**2).sum())
+    return float("nan") if expected == 1 else float((per_item.mean() - expected) / (1 - expected))

@@ -19,6 +19,7 @@ and marks a run as finished; a finished run is never overwritten.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -39,21 +40,39 @@ def dumps_line(record: Any) -> str:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    """Write ``text`` to ``path`` atomically; an ``OSError`` (read-only directory, full
+    disk, …) names ``path`` and leaves whatever was there before untouched.  A target
+    that exists but is no regular file (``/dev/stdout``, a FIFO) is written in place."""
+    with _naming(path):
+        if path.exists() and not path.is_file():
+            with open(path, "w", encoding="utf-8", newline="") as file:
+                file.write(text)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(temporary, 0o666 & ~mask)  # as a plain open() would have made it
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+@contextlib.contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """Re-raise an ``OSError`` so that it names ``path`` (a failed ``write`` names no file)."""
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temporary, 0o666 & ~mask)  # as a plain open() would have made it
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        yield
+    except OSError as error:
+        if isinstance(error, BrokenPipeError) or error.filename == str(path):
+            raise
+        raise type(error)(error.errno, error.strerror or str(error), str(path)) from error
 
 
 def atomic_write_json(path: Path, data: Any) -> None:

@@ -1,4 +1,10 @@
-"""Shared fixtures: where the read-only data of ../shared lives, small instances."""
+"""Shared fixtures: where the read-only data of ../shared lives, small instances.
+
+A test that needs ``../shared`` calls :func:`require_shared` (or takes the ``data_dir``
+fixture): when the data are missing it is skipped on a developer's machine but FAILS
+when the environment variable ``CI`` is set, so that CI never passes by skipping.
+Tests parametrized over shared files use :func:`shared_params`.
+"""
 
 from __future__ import annotations
 
@@ -20,11 +26,26 @@ if "ARENA_CACHE_DIR" not in os.environ:
     os.environ["ARENA_CACHE_DIR"] = tempfile.mkdtemp(prefix="arena-test-cache-")
 
 
+def require_shared(path: Path) -> Path:
+    """``path`` (under ../shared), which the calling test needs: missing, the test fails
+    under CI (env ``CI`` set) and is skipped elsewhere."""
+    if path.exists():
+        return path
+    message = f"shared data not found at {path} (set ARENA_SHARED to the directory holding data/ and models/)"
+    if os.environ.get("CI"):
+        pytest.fail(message + "; CI needs it", pytrace=False)
+    pytest.skip(message)
+
+
+def shared_params(values: list) -> list:
+    """Parameters read from ../shared, or one ``shared-data-missing`` case (value ``None``)
+    when there are none; the test then calls :func:`require_shared`, which fails under CI."""
+    return values or [pytest.param(None, id="shared-data-missing")]
+
+
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
-    if not DATA.is_dir():
-        pytest.skip(f"shared data not found at {DATA}")
-    return DATA
+    return require_shared(DATA)
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,10 @@
 Each verb is one module of this package with ``add_parser(subparsers)`` (which
 registers the verb, its help and examples) and ``run(args) -> int``.  Usage and
 configuration errors (``ValueError``, ``TypeError`` raised with a message naming
-file, line and key) exit with status 2; other failures with status 1.
+file, line and key) and file-system errors (``OSError``: a missing, unwritable or full
+file or directory, named in the message) exit with status 2 in one line; a closed
+pipe (``arena show RUN | head -1``) ends quietly with status 141 (128 + SIGPIPE), as
+other Unix tools do; other failures with status 1.
 
 The CLI is the one place where :mod:`performers` (the catalog) is handed to the
 framework.
@@ -16,6 +19,7 @@ import importlib
 import logging
 import os
 import sys
+from pathlib import Path
 
 # verb modules, in the order `arena --help` lists them
 VERBS = [
@@ -34,6 +38,8 @@ VERBS = [
     "leaderboard",
     "score-pairs",
     "false-positives",
+    "play",
+    "serve",
 ]
 
 EPILOG = """examples:
@@ -96,6 +102,35 @@ def _requested_verb(argv: list[str]) -> str | None:
     return None
 
 
+def check_output(path: str | os.PathLike, kind: str) -> Path:
+    """Refuse, before any work is done, an ``--out`` that cannot be written: a directory
+    where a file is expected (``kind="file"``) or the reverse, or a place whose nearest
+    existing directory is not writable.  Raises :class:`UsageError` naming the path."""
+    path = Path(path)
+    if kind == "file" and path.is_dir():
+        raise UsageError(f"{path}: is a directory; --out names the file to write")
+    if kind == "directory" and path.exists() and not path.is_dir():
+        raise UsageError(f"{path}: is a file; --out names a directory to write into")
+    existing = path if kind == "directory" and path.is_dir() else path.parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"{path}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"{path}: cannot write into {existing} (permission denied)")
+    return path
+
+
+def run_directory(path: str | os.PathLike) -> Path:
+    """A run directory given on the command line, refused in one line when it is none."""
+    path = Path(path)
+    if not path.exists():
+        raise UsageError(f"{path}: no such run directory")
+    if not path.is_dir() or not (path / "manifest.json").is_file():
+        raise UsageError(f"{path}: not a run directory (no manifest.json); give the directory 'arena run' printed")
+    return path
+
+
 def add_verb(subparsers, name: str, help: str, examples: str, description: str | None = None):
     """Register one verb with its help and an examples epilog."""
     return subparsers.add_parser(
@@ -121,13 +156,35 @@ def main(argv: list[str] | None = None) -> int:
     level = logging.WARNING if args.quiet else logging.DEBUG if args.verbose else logging.INFO
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here when the output was buffered
+        return status
+    except BrokenPipeError:
+        return _closed_pipe()
     except (ValueError, TypeError) as error:
         print(f"arena {args.verb}: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"arena {args.verb}: error: {os_error_message(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"arena {args.verb}: interrupted; re-run the same command to resume", file=sys.stderr)
         return 130
+
+
+def os_error_message(error: OSError) -> str:
+    """One line naming the path(s) and what went wrong: ``runs/x: Permission denied``."""
+    reason = error.strerror or str(error)
+    paths = [str(name) for name in (error.filename, error.filename2) if name is not None]
+    return f"{' -> '.join(paths)}: {reason}" if paths else reason
+
+
+def _closed_pipe() -> int:
+    """The reader of stdout went away (``| head``): stop quietly.  Later writes (and
+    the interpreter's final flush) go to /dev/null instead of raising again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

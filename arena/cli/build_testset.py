@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from arena.cli import add_verb, catalog
+from arena.cli import add_verb, catalog, check_output
 
 EXAMPLES = """
   # human references: newstest2009-2016, at most 300 sentences, stratified by test set
@@ -150,6 +150,7 @@ def run(args) -> int:
     from arena.spec import parse_spec
     from performers.john.testset import FORMATS, write_testset
 
+    check_output(args.out, "directory")  # before the selection is computed
     options = selection_options(args)
     specs = zellig_specs(args.zellig)
     # one directory per Zellig, named by its label with anything but [\w.=,-] replaced (no path can leave --out)

@@ -68,8 +68,10 @@ def _records(args):
 
 
 def run(args) -> int:
+    from arena.cli import check_output
     from arena.formats.export import MANIFEST, collect, export
 
+    check_output(args.out, "directory")
     collected = collect(_records(args))
     written = export(collected, args.out, args.format, force=args.force)
     without = sum(collected.without_pair.values())

@@ -12,7 +12,9 @@
 ``--score sum`` writes sums of log-probabilities instead of means.  Scores are
 natural-log probabilities with the end-of-sentence token counted (see
 :mod:`performers.claude.scoring`); cached scores are reused, so a second run is
-instant and an interrupted one resumes.
+instant and an interrupted one resumes.  An ``--out`` that cannot be written is refused
+before any scoring; a write that fails afterwards (a full disk) loses nothing, since the
+scores are in the cache and the rerun is instant.
 """
 
 from __future__ import annotations
@@ -93,13 +95,12 @@ def pairs_for(args) -> tuple[list[tuple[str, str]], str]:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
-    from arena.cli import catalog
+    from arena.cli import catalog, check_output
     from arena.formats.textlines import write_text_atomic
     from arena.registry import build, validate
     from arena.spec import PerformerSpec, parse_spec
 
+    out = None if args.out == "-" else check_output(args.out, "file")  # before any scoring
     pairs, what = pairs_for(args)
     spec = parse_spec(args.claude, where="--claude")
     cls = validate("claude", spec, catalog(), where="--claude")
@@ -114,9 +115,9 @@ def run(args) -> int:
     if args.format == "lingeval97":
         values = [-value for value in values]  # lower is better for evaluate.py
     text = "".join(f"{value!r}\n" for value in values)  # repr round-trips the float exactly
-    if args.out == "-":
+    if out is None:
         sys.stdout.write(text)
     else:
-        write_text_atomic(Path(args.out), text)
-        log.info("wrote %d scores to %s", len(values), args.out)
+        write_text_atomic(out, text)
+        log.info("wrote %d scores to %s", len(values), out)
     return 0

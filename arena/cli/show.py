@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from arena.cli import add_verb
+from arena.cli import add_verb, run_directory
 
 EXAMPLES = """
   arena show runs/quickstart-1a2b3c4d5e --wrong
@@ -44,7 +43,7 @@ def run(args) -> int:
     from arena.aggregate import join, read_run
     from arena.tables import fmt
 
-    run_dir = Path(args.run_dir)
+    run_dir = run_directory(args.run_dir)
     _, rounds, judgements, one_bests = read_run(run_dir)
     color = not args.no_color and sys.stdout.isatty()
     shown = 0

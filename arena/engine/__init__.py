@@ -3,6 +3,7 @@
 - :func:`run` plays (or resumes) an experiment on a backend (``"in-process"``,
   ``"ray"`` or a :class:`~arena.engine.backends.Backend`) and returns a
   :class:`RunResult`; :func:`validate` checks an experiment without building anything.
+- :func:`prepare` plans a run without playing it (people judge its rounds).
 - Planning: :func:`plan_experiment` (instances → corruptions → rounds) and
   :func:`blocks` (a schedule-less run: one :class:`Block` per (seed, John, Zellig)).
 - Blocks: ``run(..., on_block=callback)`` calls ``callback(block, {claude: judgements})``
@@ -27,6 +28,7 @@ from arena.engine.core import (
     models,
     plan,
     plan_experiment,
+    prepare,
     run,
     run_dir_for,
     validate,
@@ -35,6 +37,6 @@ from arena.engine.store import CELLS, RunBusy
 
 __all__ = [
     "BACKENDS", "CELLS", "Backend", "Block", "InProcessBackend", "Model", "RunBusy", "RunResult", "Session", "blocks",
-    "config_hash", "load_instances", "make_backend", "models", "plan", "plan_experiment", "run", "run_dir_for",
+    "config_hash", "load_instances", "make_backend", "models", "plan", "plan_experiment", "prepare", "run", "run_dir_for",
     "validate",
 ]

@@ -133,18 +133,18 @@ def validate(experiment: Experiment, catalog: Catalog) -> dict[str, dict[str, st
     """Check every performer's name and params (every Claude replica's too) and its Ray
     resources without building anything; return the signatures
     ``{role: {label: name@version(params)}}`` (a replica's under ``"<label> (seed <s>)"``)."""
-    where = experiment.source or "config"
     check_name(experiment)
     signatures: dict[str, dict[str, str]] = {}
     for role, specs in (("john", experiment.johns), ("zellig", experiment.zelligs), ("claude", experiment.claudes)):
         signatures[role + "s"] = {}
         for index, spec in enumerate(specs):
-            validate_spec(role, spec, catalog, where=f"{where}: {role}s[{index}]")
+            at = f"{experiment.where(role + 's', str(index))}: {role}s[{index}]"
+            validate_spec(role, spec, catalog, where=at)
             signatures[role + "s"][spec.label] = signature(role, spec, catalog)
             if role != "john":
-                resource_options(role, spec, f"{where}: {role}s[{index}]")
+                resource_options(role, spec, at)
     for model in models(experiment):
-        at = f"{where}: claudes[{model.claude_index}]"
+        at = f"{experiment.where('claudes', str(model.claude_index))}: claudes[{model.claude_index}]"
         actor_count(model.spec, at)
         if model.replica is not None:
             validate_spec("claude", model.spec, catalog, where=f"{at}.replicas.{model.replica}")
@@ -167,7 +167,7 @@ def run_dir_for(experiment: Experiment, out: Path) -> Path:
 def check_name(experiment: Experiment) -> None:
     if not _NAME.match(experiment.name):
         raise ValueError(
-            f"{experiment.source or 'config'}: name {experiment.name!r} must be a plain name (letters, digits and "
+            f"{experiment.where('name')}: name {experiment.name!r} must be a plain name (letters, digits and "
             "'._+-', not starting with '.' or '-'): it names the run directory under --out"
         )
 
@@ -274,6 +274,32 @@ def blocks(experiment: Experiment, rounds: Sequence[match.Round]) -> list[Block]
         for j, john in enumerate(experiment.johns)
         for z, zellig in enumerate(experiment.zelligs)
     ]
+
+
+def prepare(
+    experiment: Experiment, catalog: Catalog, out: Path, progress: bool = True
+) -> tuple[Path, list[match.Round]]:
+    """A run's directory and its planned rounds, planning them (under the run's lock) if
+    no run has yet; nothing is played.  People judge these rounds (``arena play``,
+    ``arena serve``) before, during or after ``arena run`` plays the Claudes: a
+    planned run's rounds are read, checked against the plan, without the lock."""
+    signatures = validate(experiment, catalog)
+    store = RunStore(run_dir_for(experiment, Path(out)))
+    manifest = store.manifest()
+    if manifest is None:
+        with store.locked():
+            manifest = store.manifest()
+            if manifest is None:
+                backend = make_backend("in-process", experiment, catalog, None, None, progress)
+                try:
+                    rounds = plan_experiment(experiment, catalog, backend, progress)
+                finally:
+                    backend.close()
+                store.write_plan([r.to_json() for r in rounds], make_manifest(experiment, signatures, backend=backend.name))
+                return store.run_dir, rounds
+    if manifest.get("experiment") != json.loads(json.dumps(experiment.to_json())):
+        raise ValueError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
+    return store.run_dir, [match.Round.from_json(r) for r in store.planned_rounds(manifest)]
 
 
 # -- a run ------------------------------------------------------------------------------------

@@ -64,6 +64,10 @@ def start_ray(options: RayOptions | None = None, address: str | None = None, num
         cpus = num_cpus or options.num_cpus or os.cpu_count() or 1
         logger.info("starting a local Ray (%d CPUs, object store %d MiB)", cpus, options.object_store_memory >> 20)
         ray.init(
+            # always a fresh instance of our own: without "local", ray.init() joins a Ray
+            # already running on this machine (`ray start --head`), which then refuses
+            # num_cpus and would run our work on someone else's cluster
+            address="local",
             num_cpus=cpus,
             object_store_memory=options.object_store_memory,
             include_dashboard=False,
@@ -173,7 +177,7 @@ class RayBackend:
             return self._ray.get(ref)
         except RayTaskError as error:
             cause = getattr(error, "cause", None)
-            if isinstance(cause, (ValueError, TypeError, KeyboardInterrupt)):
+            if isinstance(cause, (ValueError, TypeError, OSError, KeyboardInterrupt)):
                 raise cause from None
             raise RuntimeError(f"a Ray task failed: {error}") from None
         except RayActorError as error:

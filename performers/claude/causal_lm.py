@@ -27,6 +27,8 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.match import ScoreConvention
+from arena.typecheck import PositiveInt
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -53,12 +55,12 @@ class CausalLMClaude(ScoringClaude):
         revision: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int | None = None,
+        batch_tokens: PositiveInt | None = None,
         prefix: str = "",
         separator: str = " ",
         add_bos: bool = True,
         add_eos: bool = False,
-        convention: str = "sum",
+        convention: ScoreConvention = "sum",
         cache: bool | str | None = True,
         threads: int | None = None,
         progress: bool = True,

@@ -26,6 +26,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.match import ScoreConvention
+from arena.typecheck import PositiveInt
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -57,12 +59,12 @@ class CTranslate2Claude(ScoringClaude):
         compute_type: str = "int8",
         device: str = "cpu",
         threads: int = 0,
-        batch_tokens: int = 4096,
+        batch_tokens: PositiveInt = 4096,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
         exact: bool = True,
-        convention: str = "mean",
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
     ) -> None:

@@ -22,7 +22,10 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.match import ScoreConvention
+from arena.typecheck import PositiveInt
 from performers.claude.scoring import ScoringClaude
+from performers.claude.seq2seq_engine import Engine
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +54,13 @@ class EnsembleClaude(ScoringClaude):
         revision: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int | None = None,
+        batch_tokens: PositiveInt | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
-        engine: str = "auto",
+        engine: Engine = "auto",
         threads: int | None = None,
-        convention: str = "mean",
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
     ) -> None:

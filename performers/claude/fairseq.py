@@ -11,7 +11,10 @@ such checkpoints::
 
 from __future__ import annotations
 
+from arena.match import ScoreConvention
+from arena.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+from performers.claude.seq2seq_engine import Engine
 
 
 class FairseqClaude(HFSeq2SeqClaude):
@@ -36,10 +39,10 @@ class FairseqClaude(HFSeq2SeqClaude):
         trusted: bool = False,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int | None = None,
-        convention: str = "mean",
+        batch_tokens: PositiveInt | None = None,
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
-        engine: str = "auto",
+        engine: Engine = "auto",
         threads: int | None = None,
         progress: bool = True,
     ) -> None:

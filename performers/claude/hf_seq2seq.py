@@ -21,7 +21,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.match import ScoreConvention
+from arena.typecheck import PositiveInt
 from performers.claude.scoring import ScoringClaude
+from performers.claude.seq2seq_engine import Engine
 
 
 class HFSeq2SeqClaude(ScoringClaude):
@@ -45,13 +48,13 @@ class HFSeq2SeqClaude(ScoringClaude):
         revision: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int | None = None,
+        batch_tokens: PositiveInt | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
-        convention: str = "mean",
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
-        engine: str = "auto",
+        engine: Engine = "auto",
         threads: int | None = None,
         progress: bool = True,
     ) -> None:

@@ -11,11 +11,14 @@ writers wait for each other (``busy_timeout``).
 
 Location: ``$ARENA_CACHE_DIR/scores.sqlite``, else ``~/.cache/arena/scores.sqlite``;
 a Claude's ``cache`` parameter may name another directory or ``.sqlite`` file, or
-switch caching off.  Deleting the file is always safe.
+switch caching off.  Deleting the file is always safe: a file SQLite cannot read
+(truncated, overwritten, not a database) is reported as :class:`CacheError` (a
+``ValueError``, so the CLI exits 2 with one line) naming the file and saying so.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -23,7 +26,7 @@ import math
 import os
 import sqlite3
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +48,36 @@ CREATE TABLE IF NOT EXISTS digests (
     path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, digest TEXT NOT NULL,
     PRIMARY KEY (path, size, mtime_ns)) WITHOUT ROWID;
 """
+
+
+class CacheError(ValueError):
+    """The cache file cannot be used; the message names it and what to do."""
+
+
+@contextlib.contextmanager
+def _reported(path: Path) -> Iterator[None]:
+    """Turn SQLite errors into a :class:`CacheError` naming ``path`` and what to do."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        text = str(error)
+        if "locked" in text or "busy" in text:
+            raise CacheError(f"{path}: the score cache stayed locked by another process ({text}); try again") from None
+        if "malformed" not in text and "not a database" not in text:
+            raise CacheError(
+                f"{path}: cannot use the score cache ({text}); set ARENA_CACHE_DIR to a writable directory "
+                "or give the Claude cache: false"
+            ) from None
+        raise _corrupt(path, error) from None
+    except sqlite3.DatabaseError as error:
+        raise _corrupt(path, error) from None
+
+
+def _corrupt(path: Path, error: Exception) -> CacheError:
+    return CacheError(
+        f"{path}: the score cache is corrupt ({error}); it only holds cached scores, so it is safe to delete it "
+        f"(rm {path}) and run again"
+    )
 
 
 def default_cache_dir() -> Path:
@@ -82,8 +115,8 @@ class ScoreCache:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._connection = sqlite3.connect(str(self.path), timeout=120.0, check_same_thread=False)
-        with self._lock:
+        with _reported(self.path), self._lock:
+            self._connection = sqlite3.connect(str(self.path), timeout=120.0, check_same_thread=False)
             self._connection.execute("PRAGMA journal_mode=WAL")
             self._connection.execute("PRAGMA synchronous=NORMAL")
             self._connection.execute("PRAGMA busy_timeout=120000")
@@ -111,7 +144,7 @@ class ScoreCache:
     def model_id(self, identity: Mapping[str, Any]) -> int:
         """The integer id of a model identity (created on first use)."""
         key = json.dumps(dict(identity), sort_keys=True, ensure_ascii=False, default=str)
-        with self._lock:
+        with _reported(self.path), self._lock:
             self._connection.execute("INSERT OR IGNORE INTO models (key) VALUES (?)", (key,))
             self._connection.commit()
             (model,) = self._connection.execute("SELECT id FROM models WHERE key = ?", (key,)).fetchone()
@@ -136,7 +169,7 @@ class ScoreCache:
         self._write("INSERT OR REPLACE INTO scores (model, pair, logprob, tokens) VALUES (?, ?, ?, ?)", values)
 
     def count_scores(self, model: int | None = None) -> int:
-        with self._lock:
+        with _reported(self.path), self._lock:
             if model is None:
                 return self._connection.execute("SELECT COUNT(*) FROM scores").fetchone()[0]
             return self._connection.execute("SELECT COUNT(*) FROM scores WHERE model = ?", (model,)).fetchone()[0]
@@ -155,7 +188,7 @@ class ScoreCache:
 
     # -- file digests -----------------------------------------------------------------
     def get_digest(self, path: str, size: int, mtime_ns: int) -> str | None:
-        with self._lock:
+        with _reported(self.path), self._lock:
             row = self._connection.execute(
                 "SELECT digest FROM digests WHERE path = ? AND size = ? AND mtime_ns = ?", (path, size, mtime_ns)
             ).fetchone()
@@ -170,7 +203,7 @@ class ScoreCache:
     # -- helpers ----------------------------------------------------------------------
     def _select(self, statement: str, model: int, keys: list[bytes]) -> list[tuple]:
         rows: list[tuple] = []
-        with self._lock:
+        with _reported(self.path), self._lock:
             for start in range(0, len(keys), _CHUNK):
                 chunk = keys[start : start + _CHUNK]
                 marks = ",".join("?" * len(chunk))
@@ -180,6 +213,6 @@ class ScoreCache:
     def _write(self, statement: str, values: list[tuple]) -> None:
         if not values:
             return
-        with self._lock:
+        with _reported(self.path), self._lock:
             with self._connection:  # one transaction, committed on exit
                 self._connection.executemany(statement, values)

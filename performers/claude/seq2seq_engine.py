@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Literal, get_args
 
 from performers.claude.planning import DEFAULT_QUANTUM, SourceGroup, TargetRequest, group_by_source, plan_batches
 from performers.claude.token_logprobs import gather_logprobs
@@ -38,7 +38,8 @@ DTYPES = {
     "bf16": "bfloat16", "bfloat16": "bfloat16",
     "fp16": "float16", "float16": "float16", "half": "float16",
 }
-ENGINES = ("auto", "prefix", "decoder", "forward")
+Engine = Literal["auto", "prefix", "decoder", "forward"]  # a constructor param type
+ENGINES = get_args(Engine)
 DEFAULT_MAX_LENGTH = 256
 # probe sentences: a long common target prefix exercises the shared-prefix path
 PROBE = (

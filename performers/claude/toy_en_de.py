@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arena.match import ScoreConvention
+from arena.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+from performers.claude.seq2seq_engine import Engine
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
 
@@ -38,10 +41,10 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
         model: str | None = None,
         device: str = "cpu",
         dtype: str = "fp32",
-        batch_tokens: int | None = None,
-        convention: str = "mean",
+        batch_tokens: PositiveInt | None = None,
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
-        engine: str = "auto",
+        engine: Engine = "auto",
         threads: int | None = None,
         progress: bool = True,
     ) -> None:

@@ -9,6 +9,8 @@ A weak toy model for smoke runs, not for research conclusions.
 
 from __future__ import annotations
 
+from arena.match import ScoreConvention
+from arena.typecheck import PositiveInt
 from performers.claude.ct2 import CTranslate2Claude
 from performers.claude.toy_en_de import toy_model_dir
 
@@ -27,8 +29,8 @@ class ToyEnDeCT2Claude(CTranslate2Claude):
         compute_type: str = "int8",
         device: str = "cpu",
         threads: int = 0,
-        batch_tokens: int = 4096,
-        convention: str = "mean",
+        batch_tokens: PositiveInt = 4096,
+        convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
     ) -> None:

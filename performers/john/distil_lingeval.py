@@ -18,9 +18,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Annotated
 
-from arena.formats.distil_lingeval import read_distil_lingeval
+from arena.formats.distil_lingeval import FILES, read_distil_lingeval
 from arena.records import Instance
+from arena.typecheck import MustExist, PositiveInt
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +32,13 @@ class DistilLingEvalJohn:
 
     version = "1"
 
-    def __init__(self, dir: str, phenomenon: str | None = None, limit: int | None = None, skip_empty: bool = False):
+    def __init__(
+        self,
+        dir: Annotated[str, MustExist("directory", contains=FILES)],
+        phenomenon: str | None = None,
+        limit: PositiveInt | None = None,
+        skip_empty: bool = False,
+    ):
         self.directory = Path(dir)
         name = self.directory.name
         self.error_type, _, kind = name.partition(".")

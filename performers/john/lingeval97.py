@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 from arena.formats.lingeval97 import read_lingeval97
 from arena.records import Instance
+from arena.typecheck import ExistingFile, PositiveInt
 
 
 class LingEval97John:
@@ -24,7 +26,13 @@ class LingEval97John:
 
     version = "1"
 
-    def __init__(self, path: str, reference_kind: str = "human", types: list[str] | None = None, limit: int | None = None):
+    def __init__(
+        self,
+        path: ExistingFile,
+        reference_kind: Literal["human", "machine"] = "human",
+        types: list[str] | None = None,
+        limit: PositiveInt | None = None,
+    ):
         self.path = Path(path)
         if reference_kind not in ("human", "machine"):
             raise ValueError(f"reference_kind must be 'human' or 'machine', not {reference_kind!r}")

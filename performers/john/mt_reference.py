@@ -52,10 +52,11 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from arena.formats.textlines import read_lines
 from arena.records import Instance
+from arena.typecheck import ExistingDir, Performer, PositiveInt
 from performers.john.newstest import word_count
 
 logger = logging.getLogger(__name__)
@@ -243,15 +244,15 @@ class MTReferenceJohn:
 
     def __init__(
         self,
-        john: Any,
-        outputs: str | None = None,
-        systems: list[str] | None = None,
+        john: Annotated[Any, Performer("john")],
+        outputs: ExistingDir | None = None,
+        systems: list[str] | str | None = None,
         seed: int = 1,
-        claude: Any = None,
-        beam: int = 5,
+        claude: Annotated[Any, Performer("claude")] = None,
+        beam: PositiveInt = 5,
         cache: str | None = None,
-        batch_size: int = 64,
-        missing: str = "skip",
+        batch_size: PositiveInt = 64,
+        missing: Literal["skip", "error"] = "skip",
         progress: bool = True,
     ):
         if (outputs is None) == (claude is None):

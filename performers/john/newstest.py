@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.records import Instance
+from arena.typecheck import ExistingDir, PositiveInt
 from performers.john.parallel_text import read_aligned
 
 _RANGE = re.compile(r"^\s*(\d{4})\s*-\s*(\d{4})\s*$")
@@ -86,12 +87,12 @@ class NewstestJohn:
 
     def __init__(
         self,
-        dir: str,
+        dir: ExistingDir,
         years: Any = "2009-2016",
         source_language: str = "en",
         target_language: str = "de",
         prefix: str = "newstest",
-        limit: int | None = None,
+        limit: PositiveInt | None = None,
     ):
         self.directory = Path(dir)
         self.years = parse_years(years)

@@ -11,10 +11,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from arena.formats.textlines import read_lines
 from arena.records import Instance
+from arena.typecheck import ExistingFile, PositiveInt
 
 logger = logging.getLogger(__name__)
 
@@ -38,12 +39,12 @@ class ParallelTextJohn:
 
     def __init__(
         self,
-        source: str,
-        reference: str,
+        source: ExistingFile,
+        reference: ExistingFile,
         origin: str | None = None,
-        reference_kind: str = "human",
+        reference_kind: Literal["human", "machine"] = "human",
         skip_empty: bool = False,
-        limit: int | None = None,
+        limit: PositiveInt | None = None,
         meta: dict[str, Any] | None = None,
     ):
         if reference_kind not in ("human", "machine"):

@@ -58,10 +58,11 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from arena.match import corrupt_one
 from arena.records import Instance, Variant
+from arena.typecheck import Performer, PositiveInt
 from performers.john.validation import KEPT, Check, ValidationCounts, validate
 
 logger = logging.getLogger(__name__)
@@ -559,9 +560,9 @@ class SelectJohn:
 
     def __init__(
         self,
-        john: Any,
-        zellig: Any,
-        cap: int | None = None,
+        john: Annotated[Any, Performer("john")],
+        zellig: Annotated[Any, Performer("zellig")],
+        cap: PositiveInt | None = None,
         seed: int = 1,
         stratify: str | None = "origin",
         dedup: str = "source",

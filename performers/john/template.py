@@ -20,6 +20,7 @@ import logging
 from collections.abc import Iterator
 
 from arena.records import Instance
+from arena.typecheck import ExistingFile, PositiveInt
 
 logger = logging.getLogger(__name__)
 
@@ -31,9 +32,9 @@ class TemplateJohn:
 
     def __init__(
         self,
-        spec: str,
+        spec: ExistingFile,
         templates: list[str] | None = None,
-        n: int | None = None,
+        n: PositiveInt | None = None,
         seed: int = 1,
         plugins: list[str] | None = None,
     ):

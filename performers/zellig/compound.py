@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from arena.edits import make_variant
 from arena.records import Instance, Variant
+from arena.typecheck import ExistingFile
 from performers.german.analysis import DEFAULT_BACKEND, analyze
 from performers.german.compounds import split_compound
 from performers.german.frequency import frequency_meta, training_counts
@@ -40,7 +41,7 @@ class CompoundZellig:
 
     version = "1"
 
-    def __init__(self, min_segments: int = 3, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND):
+    def __init__(self, min_segments: int = 3, training_corpus: ExistingFile | None = None, backend: str = DEFAULT_BACKEND):
         if not isinstance(min_segments, int) or min_segments < 2:
             raise ValueError(f"min_segments must be an integer >= 2, got {min_segments!r}")
         self.min_segments = min_segments

@@ -27,6 +27,7 @@ from typing import Any
 
 from arena.edits import variant_from_text
 from arena.records import Instance, Variant
+from arena.typecheck import ExistingFile
 
 PHENOMENON = "feature_flip"
 
@@ -37,7 +38,7 @@ class FeatureFlipZellig:
 
     version = "1"
 
-    def __init__(self, dimensions: list[str] | None = None, spec: str | None = None, plugins: list[str] | None = None):
+    def __init__(self, dimensions: list[str] | None = None, spec: ExistingFile | None = None, plugins: list[str] | None = None):
         if dimensions is not None and (
             not isinstance(dimensions, list) or not all(isinstance(d, str) and d for d in dimensions)
         ):

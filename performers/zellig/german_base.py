@@ -3,6 +3,7 @@ training corpus whose counts give LingEval97's ``frequency`` metadata."""
 
 from __future__ import annotations
 
+from arena.typecheck import ExistingFile
 from performers.german.analysis import DEFAULT_BACKEND
 from performers.german.frequency import training_counts
 
@@ -18,6 +19,6 @@ class GermanZellig:
 
     version = "1"
 
-    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
+    def __init__(self, training_corpus: ExistingFile | None = None, backend: str = DEFAULT_BACKEND) -> None:
         self.backend = backend
         self.counts = training_counts(training_corpus)

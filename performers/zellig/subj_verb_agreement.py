@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
+from arena.typecheck import ExistingFile
 from performers.german import inflection as inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts
@@ -193,7 +194,7 @@ class SubjVerbAgreementZellig:
     phenomenon = PHENOMENON
 
     def __init__(
-        self, training_corpus: str | None = None, include_sie: bool = True, backend: str = DEFAULT_BACKEND
+        self, training_corpus: ExistingFile | None = None, include_sie: bool = True, backend: str = DEFAULT_BACKEND
     ) -> None:
         if not isinstance(include_sie, bool):
             raise TypeError(f"include_sie must be true or false, got {include_sie!r}")

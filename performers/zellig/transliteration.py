@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from arena.edits import make_variant
 from arena.records import Instance, Variant
+from arena.typecheck import ExistingFile
 from performers.german.analysis import DEFAULT_BACKEND, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts, zipf
 from performers.zellig.spans import replace_token
@@ -44,7 +45,7 @@ class TransliterationZellig:
         max_zipf: float = 3.0,
         max_count: int = 10,
         min_length: int = 4,
-        training_corpus: str | None = None,
+        training_corpus: ExistingFile | None = None,
         backend: str = DEFAULT_BACKEND,
     ) -> None:
         if min_length < 3:

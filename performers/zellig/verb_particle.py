@@ -25,6 +25,7 @@ from pathlib import Path
 
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
+from arena.typecheck import ExistingFile
 from performers.german import inflection as inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, analyze
 from performers.german.frequency import frequency_meta, training_counts, zipf
@@ -58,7 +59,7 @@ class VerbParticleZellig:
 
     version = "1"
 
-    def __init__(self, training_corpus: str | None = None, backend: str = DEFAULT_BACKEND) -> None:
+    def __init__(self, training_corpus: ExistingFile | None = None, backend: str = DEFAULT_BACKEND) -> None:
         self.backend = backend
         self.counts = training_counts(training_corpus)
 

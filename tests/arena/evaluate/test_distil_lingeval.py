@@ -13,7 +13,7 @@ import pytest
 
 from arena.evaluate.distil_lingeval import DistilLingEvalResult, evaluate, format_report
 from arena.formats.distil_lingeval import read_distil_lingeval, read_scores
-from tests.conftest import DATA
+from tests.conftest import DATA, require_shared, shared_params
 
 SHARED = DATA / "distil-lingeval"
 
@@ -52,14 +52,13 @@ def test_mismatched_lengths():
 
 
 def shared_sets():
-    if not SHARED.is_dir():
-        return []
-    return sorted(path.name for path in SHARED.iterdir() if (path / "src.en").exists())
+    names = sorted(path.name for path in SHARED.iterdir() if (path / "src.en").exists()) if SHARED.is_dir() else []
+    return shared_params(names)
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data/distil-lingeval is absent")
 @pytest.mark.parametrize("name", shared_sets())
 def test_real_set_with_synthetic_scores(tmp_path, name):
+    require_shared(SHARED)
     directory = SHARED / name
     with open(directory / "src.en", encoding="utf-8") as file:
         size = len(file.read().splitlines())

@@ -12,7 +12,7 @@ from arena.formats.distil_lingeval import (
     read_scores,
     write_distil_lingeval,
 )
-from tests.conftest import DATA
+from tests.conftest import DATA, require_shared, shared_params
 
 SHARED = DATA / "distil-lingeval"
 
@@ -114,14 +114,13 @@ def test_bad_scores(tmp_path, content, message):
 
 
 def shared_sets():
-    if not SHARED.is_dir():
-        return []
-    return sorted(path.name for path in SHARED.iterdir() if (path / "src.en").exists())
+    names = sorted(path.name for path in SHARED.iterdir() if (path / "src.en").exists()) if SHARED.is_dir() else []
+    return shared_params(names)
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data/distil-lingeval is absent")
 @pytest.mark.parametrize("name", shared_sets())
 def test_real_sets_read_with_line_counts_of_the_files(name):
+    require_shared(SHARED)
     directory = SHARED / name
     expected = sum(1 for _ in open(directory / "src.en", encoding="utf-8"))
     testset = read_distil_lingeval(directory, allow_empty=True)

@@ -7,7 +7,7 @@ import pytest
 from performers.claude.ct2 import CTranslate2Claude
 from performers.claude.toy_en_de import MODEL_DIR
 from performers.claude.toy_en_de_ct2 import ToyEnDeCT2Claude
-from tests.conftest import SHARED
+from tests.conftest import SHARED, require_shared
 
 
 @pytest.fixture(scope="module")
@@ -69,9 +69,7 @@ def test_stock_conversion_differs_for_this_model(sample, reference):
 
 
 def test_ct2_directory_needs_a_tokenizer(toy):
-    directory = SHARED / "models" / "toy-marian-en-de" / "ct2-int8"
-    if not directory.is_dir():
-        pytest.skip("shared toy model not found")
+    directory = require_shared(SHARED / "models" / "toy-marian-en-de" / "ct2-int8")
     with pytest.raises(ValueError, match="pass tokenizer="):
         CTranslate2Claude(str(directory), cache=False)
     claude = CTranslate2Claude(str(directory), tokenizer=str(directory.parent / "hf"), cache=False, progress=False, threads=1)

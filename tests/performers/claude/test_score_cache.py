@@ -1,14 +1,20 @@
-"""The SQLite score cache: round trips, keys, locations, file digests."""
+"""The SQLite score cache: round trips, keys, locations, file digests, concurrent
+writers, corrupt files."""
 
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from performers.claude.fingerprint import file_digest, source_identity
-from performers.claude.score_cache import ScoreCache, cache_path, default_cache_dir
+from performers.claude.score_cache import CacheError, ScoreCache, cache_path, default_cache_dir
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_scores_round_trip_per_model(tmp_path):
@@ -88,3 +94,64 @@ def test_file_digest_is_memoised_and_follows_changes(tmp_path):
     identity = source_identity(str(weights.parent), None, ("*.safetensors",), cache)
     assert identity == {"files": {"model.safetensors": file_digest(weights)}}
     assert source_identity("org/model", None, ("*.safetensors",)) == {"name": "org/model", "revision": "main"}
+
+
+_WRITER = """
+import sys
+from performers.claude.score_cache import ScoreCache
+
+path, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cache = ScoreCache(path)
+model = cache.model_id({"model": "shared"})
+for start in range(0, count, 10):  # many small transactions, interleaved with the other writer
+    cache.put_scores(model, [((f"{name} {i}", "t"), -float(i), i + 1) for i in range(start, start + 10)])
+print(cache.count_scores(model))
+"""
+
+
+def test_two_processes_write_one_cache_at_once(tmp_path):
+    """WAL and the busy timeout let two writers share the file: nothing is lost, no
+    'database is locked' error."""
+    path = tmp_path / "scores.sqlite"
+    ScoreCache(path).close()  # the schema exists before the race starts
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    writers = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(path), name, "400"], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for name in ("a", "b")
+    ]
+    results = [writer.communicate(timeout=300) for writer in writers]
+    assert [writer.returncode for writer in writers] == [0, 0], results
+    cache = ScoreCache(path)
+    model = cache.model_id({"model": "shared"})
+    assert cache.count_scores(model) == 800
+    found = cache.get_scores(model, [("a 399", "t"), ("b 0", "t")])
+    assert found == {0: (-399.0, 400), 1: (0.0, 1)}
+    cache.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"not a database at all " * 100, "is corrupt"),
+        (b"SQLite format 3\x00" + b"\xff" * 200, "is corrupt"),
+    ],
+    ids=["text", "bad-header"],
+)
+def test_corrupt_file_is_named_and_safe_to_delete(tmp_path, content, message):
+    path = tmp_path / "scores.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(CacheError, match=message) as error:
+        ScoreCache(path)
+    assert str(path) in str(error.value) and "safe to delete" in str(error.value)
+    path.unlink()  # as the message says: deleting it is safe, and the cache works again
+    ScoreCache(path).close()
+
+
+def test_empty_file_is_a_fresh_cache(tmp_path):
+    """Must not fire: an empty file (e.g. touched) is a valid, empty SQLite database."""
+    path = tmp_path / "scores.sqlite"
+    path.touch()
+    cache = ScoreCache(path)
+    assert cache.count_scores() == 0
+    cache.close()

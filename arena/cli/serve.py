@@ -1,0 +1,64 @@
+"""``arena serve``: people play Claude on a run's rounds in their browsers."""
+
+from __future__ import annotations
+
+from arena.cli import add_verb
+
+EXAMPLES = """
+  arena serve experiments/quickstart.yaml
+  arena serve experiments/quickstart.yaml --port 8765
+  arena serve experiments/quickstart.yaml --host 0.0.0.0    # others on the network: needs the printed token
+Open the printed address, sign in with a name, answer with the keys 1 and 2.  Several
+people can play at once; each judgement is written once to RUN/people/NAME/.
+Stop the server with Ctrl-C; the same command resumes."""
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(subparsers, "serve", "a local web page where people play Claude on a run's rounds", EXAMPLES)
+    parser.add_argument("config", help="experiment YAML file (its rounds are planned if not yet)")
+    parser.add_argument("--out", default="runs", help="directory of the run directories (default: runs)")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a config value (dotted keys, repeatable)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; any other needs the printed access token)")
+    parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free port)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars while planning")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    import logging
+    import secrets
+
+    from werkzeug.serving import make_server
+
+    from arena.cli.play import prepare
+    from arena.people.web import Arena, create_app, is_loopback
+
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: expected 0-65535")
+    experiment, run_dir, rounds = prepare(args)
+    arena = Arena(run_dir, rounds, experiment.time_budget.claude_seconds_per_pair, experiment.name)
+    token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
+    try:
+        server = make_server(args.host, args.port, None, threaded=True)
+    except OSError as error:
+        raise ValueError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    if not args.verbose:  # one log line per request is noise beside the printed address
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    port = server.server_port
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    hosts = [f"{host}:{port}" for host in ("127.0.0.1", "localhost", "[::1]", shown)]
+    server.app = create_app(arena, token, hosts)
+    address = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+    print(f"run directory: {run_dir}")
+    print(f"serving {arena.total} rounds of {experiment.name} at {address}", flush=True)
+    if token:
+        print("others need the whole address, token included; share it only with the people who annotate", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped; every judgement is saved. The same command serves the run again.")
+    finally:
+        server.server_close()
+    return 0

@@ -1,0 +1,21 @@
+"""People as performers (Smith 2012, §4.1 and §7): a person plays Claude or Zellig.
+
+A person's judgements and corruptions are transcripts like any model's, kept per
+person in the run directory::
+
+    RUN/people/NAME/judgements.jsonl    one line per (round, person): the run's own
+                                        JudgementRecord, claude = "person:NAME"
+    RUN/people/NAME/corruptions.jsonl   one line per (instance, person): the instance
+                                        and the person's Variant (edits derived) or null
+    RUN/people/NAME/replay/             the corruptions as a LingEval97 test set and a
+                                        config that replays them against the run's Claudes
+
+- :mod:`arena.people.store` — names, paths inside the run directory, the per-person
+  transcripts with one record per key under a lock (idempotent writes);
+- :mod:`arena.people.session` — what a person plays next, how an answer is resolved
+  (the arena's own rule: late → recorded coin), the end-of-session summary;
+- :mod:`arena.people.agreement` — Cohen's / Fleiss' kappa and the majority vote of
+  the people who judged the same rounds, the ``human`` Claude of the leaderboards;
+- :mod:`arena.people.web` — the browser front end (``arena serve``); the terminal
+  one is ``arena play`` (:mod:`arena.cli.play`).
+"""

@@ -1,0 +1,222 @@
+"""The browser front end of people playing Claude (``arena serve``): a Flask app.
+
+Pages: ``/`` (sign in with a name), ``/play`` (rounds with keyboard shortcuts ``1`` /
+``2``, the time budget's countdown and progress), ``/summary`` (S, S per phenomenon,
+the run's model Claudes and the other people on the same rounds).  JSON API:
+``GET /api/next`` (the person's next round; the server notes when it showed it, so
+the time budget is measured server-side) and ``POST /api/judge`` (``{"round": ID,
+"choice": 0|1}``).  A judgement is written once per (round, person) under the
+person's lock (:mod:`arena.people.store`); a second submission gets 409 and changes
+nothing.
+
+Security: the CLI listens on 127.0.0.1 unless told otherwise; off loopback an access
+token (printed at start, passed once as ``?token=``) is required for every page.
+Without a token, requests must name a loopback host (no DNS rebinding).  Every POST
+carries the session's CSRF token (form field or ``X-CSRF-Token`` header) and, when
+the browser sends one, an ``Origin`` (else ``Referer``) of this server.  Cookies are
+``HttpOnly`` and ``SameSite=Strict``.  Bad requests get a 4xx JSON or text message
+and change nothing.  All assets are served from the package: it works offline.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from arena.match import Round
+from arena.people import store
+from arena.people.session import ClaudeSession, summary
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+class Arena:
+    """The server's state: the run, one session per person, when each round was shown."""
+
+    def __init__(self, run_dir: Path, rounds: Sequence[Round], seconds_per_pair: float | None, title: str):
+        self.run_dir = Path(run_dir)
+        self.rounds = list(rounds)
+        self.seconds_per_pair = seconds_per_pair
+        self.title = title
+        self._sessions: dict[str, ClaudeSession] = {}
+        self._shown: dict[tuple[str, str], float] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def total(self) -> int:
+        return sum(1 for r in self.rounds if r.judged)
+
+    def session(self, name: str) -> ClaudeSession:
+        with self._lock:
+            if name not in self._sessions:
+                self._sessions[name] = ClaudeSession(self.run_dir, name, self.rounds, self.seconds_per_pair)
+            return self._sessions[name]
+
+    def show(self, name: str, round_id: str) -> float:
+        """When ``round_id`` was first shown to ``name`` (now, if not before)."""
+        with self._lock:
+            return self._shown.setdefault((name, round_id), time.monotonic())
+
+    def shown(self, name: str, round_id: str) -> float | None:
+        with self._lock:
+            return self._shown.get((name, round_id))
+
+
+def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> Any:
+    """The Flask app; ``token`` (if any) is required once per browser session;
+    ``allowed_hosts`` (``host:port``) are the Host headers accepted without a token."""
+    from flask import Flask, abort, jsonify, redirect, render_template, request, session, url_for
+
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secrets.token_bytes(32),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        MAX_CONTENT_LENGTH=64 * 1024,
+        JSON_AS_ASCII=False,
+    )
+    app.json.ensure_ascii = False
+
+    def fail(status: int, message: str):
+        if request.path.startswith("/api/"):
+            response = jsonify(error=message)
+            response.status_code = status
+            abort(response)
+        abort(status, description=message)
+
+    @app.errorhandler(400)
+    @app.errorhandler(403)
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    @app.errorhandler(409)
+    @app.errorhandler(413)
+    def error_page(error):
+        if request.path.startswith("/api/"):
+            return jsonify(error=error.description), error.code
+        return render_template("error.html", title=arena.title, error=error), error.code
+
+    @app.before_request
+    def guard():
+        if token is None and request.host not in allowed_hosts:
+            fail(400, f"unknown host {request.host!r}: open the address arena serve printed")
+        if token is not None and not session.get("access"):
+            given = request.args.get("token") or request.headers.get("X-Access-Token") or ""
+            if not hmac.compare_digest(given.encode(), token.encode()):
+                fail(403, "an access token is required: open the address (with ?token=) that arena serve printed")
+            session["access"] = True
+        session.setdefault("csrf", secrets.token_urlsafe(32))
+        if request.method == "POST":
+            origin = request.headers.get("Origin") or request.headers.get("Referer")
+            if origin is not None:
+                parts = urlsplit(origin)
+                if f"{parts.scheme}://{parts.netloc}" != request.host_url.rstrip("/"):
+                    fail(403, f"cross-site request refused (origin {origin!r})")
+            given = request.headers.get("X-CSRF-Token") or request.form.get("csrf") or ""
+            if not hmac.compare_digest(given.encode(), session["csrf"].encode()):
+                fail(403, "missing or invalid CSRF token: reload the page")
+
+    def person() -> str:
+        name = session.get("name")
+        if name is None:
+            fail(401 if request.path.startswith("/api/") else 403, "sign in with your name first")
+        return name
+
+    @app.errorhandler(401)
+    def unauthorised(error):
+        return jsonify(error=error.description), 401
+
+    @app.get("/")
+    def index():
+        if session.get("name"):
+            return redirect(url_for("play"))
+        return render_template("login.html", title=arena.title, csrf=session["csrf"], total=arena.total)
+
+    @app.post("/login")
+    def login():
+        name = request.form.get("name", "")
+        try:
+            store.check_name(name)
+        except ValueError as error:
+            fail(400, str(error))
+        session["name"] = name
+        return redirect(url_for("play"))
+
+    @app.post("/logout")
+    def logout():
+        session.pop("name", None)
+        return redirect(url_for("index"))
+
+    @app.get("/play")
+    def play():
+        name = session.get("name")
+        if name is None:
+            return redirect(url_for("index"))
+        return render_template("play.html", title=arena.title, name=name, csrf=session["csrf"],
+                               budget=arena.seconds_per_pair)
+
+    @app.get("/api/next")
+    def next_round():
+        name = person()
+        current = arena.session(name)
+        r = current.next_round()
+        done, total = current.progress()
+        if r is None:
+            return jsonify(finished=True, done=done, total=total)
+        shown = arena.show(name, r.id)
+        remaining = None
+        if arena.seconds_per_pair is not None:
+            remaining = max(0.0, arena.seconds_per_pair - (time.monotonic() - shown))
+        return jsonify(finished=False, round=r.id, source=r.instance.source, candidates=list(r.candidates),
+                       done=done, total=total, budget=arena.seconds_per_pair, remaining=remaining)
+
+    @app.post("/api/judge")
+    def judge():
+        name = person()
+        data = request.get_json(silent=True)
+        if not isinstance(data, dict) or set(data) != {"round", "choice"}:
+            fail(400, 'expected a JSON object {"round": ROUND_ID, "choice": 0 or 1}')
+        round_id, choice = data["round"], data["choice"]
+        current = arena.session(name)
+        if not isinstance(round_id, str) or round_id not in current.by_id:
+            fail(404, f"unknown round {round_id!r}")
+        if not isinstance(choice, int) or isinstance(choice, bool) or choice not in (0, 1):
+            fail(400, f"choice must be 0 or 1, not {choice!r}")
+        shown = arena.shown(name, round_id)
+        if round_id in current.done():
+            fail(409, "this round is already judged; the first answer stands")
+        if shown is None:
+            fail(409, "this round was not shown to you by this server; reload the page")
+        record, written = current.answer(round_id, choice, time.monotonic() - shown)
+        if not written:
+            fail(409, "this round is already judged; the first answer stands")
+        done, total = current.progress()
+        return jsonify(written=True, resolved_by=record["resolved_by"], seconds=record["seconds"], done=done, total=total)
+
+    @app.get("/summary")
+    def summary_page():
+        name = person()
+        return render_template("summary.html", title=arena.title, name=name, csrf=session["csrf"],
+                               summary=summary(arena.run_dir, name))
+
+    @app.get("/api/summary")
+    def summary_json():
+        return jsonify(summary(arena.run_dir, person()))
+
+    return app
+
+
+def is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
