@@ -64,6 +64,7 @@ def _pool_sources(path: Path, limit: int | None) -> list[str]:
 def run(args) -> int:
     import json
     import os
+    import sys
 
     from arena import false_positives, transcripts
 
@@ -85,13 +86,11 @@ def run(args) -> int:
         pool = false_positives.pool_one_bests(run_dir, experiment, sources, catalog(), progress=progress)
     report = false_positives.build(run_dir, pool, args.alpha)
     if not transcripts.is_finished(run_dir):
-        import sys
-
         print(f"note: {run_dir} is not finished; this report covers the transcripts so far", file=sys.stderr)
     paths = false_positives.write(run_dir, report, plot=not args.no_plot)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
         print(false_positives.format_markdown(report) if args.markdown else false_positives.format_text(report))
-        print("report: " + ", ".join(str(path) for path in paths.values()))
+        print("report: " + ", ".join(str(path) for path in paths.values()), file=sys.stderr)
     return 0
