@@ -20,7 +20,7 @@ the test penalises the model for something it does not do.  Per Zellig × phenom
   max(s(correct), s(corrupted)))``, as ``arena score`` has it).
 - a **verdict**: ``false positive`` when ``e`` significantly exceeds ``g`` — a one-sided Wald test of
   H1: e > g at α = 0.05, with the cluster-robust variance of ``e`` over instances
-  (:func:`arena.stats.ratio_variance`) and the binomial variance of ``g`` (with one pseudo-success and
+  (:func:`arena.aggregate.ratio_variance`) and the binomial variance of ``g`` (with one pseudo-success and
   one pseudo-failure, so that g = 0 has a spread); ``consistent`` otherwise; ``too few`` below
   :data:`MIN_ITEMS` pairs or translations; ``no detector`` when the Zellig cannot recognise its
   phenomenon in a translation.  The test treats the two estimates as independent; on the run's own
@@ -45,8 +45,8 @@ from typing import Any
 import numpy as np
 
 from arena import aggregate, transcripts
+from arena.aggregate import greater_p_value, mean_std, ratio_variance, wilson_ci
 from arena.match import OneBest
-from arena.stats import greater_p_value, mean_std, ratio_variance, wilson_ci
 
 logger = logging.getLogger(__name__)
 

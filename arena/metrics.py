@@ -31,9 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from arena.aggregate import Outcome, Tally, group, join, read_run, summary
+from arena.aggregate import Outcome, Tally, group, join, mean_std, read_run, summary
 from arena.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
-from arena.stats import mean_std
 
 
 def breakdown(outcomes: Sequence[Outcome], key, ties: str, order: Sequence[str] | None = None) -> dict[str, Any]:

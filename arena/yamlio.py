@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -28,17 +29,42 @@ def read_text(path: str | Path) -> str:
 
 
 def load_yaml(path: str | Path) -> Any:
-    """``yaml.safe_load`` a file, turning syntax errors into ``ValueError`` with file:line."""
+    """``yaml.safe_load`` a file, turning syntax errors into ``ValueError`` with file:line.
+    A key given twice in one mapping is an error too (plain YAML loaders keep the last
+    one silently, so ``beam: 0`` below ``beam: 5`` would quietly win)."""
     import yaml
 
     text = read_text(path)
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_unique_key_loader())  # a SafeLoader subclass
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
         problem = getattr(error, "problem", None) or str(error)
         raise ValueError(f"{where}: malformed YAML: {problem}") from None
+
+
+@functools.cache
+def _unique_key_loader() -> type:
+    """``yaml.SafeLoader`` that refuses a mapping key given twice."""
+    import yaml
+
+    class UniqueKeyLoader(yaml.SafeLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            if isinstance(node, yaml.MappingNode):
+                lines: dict[Any, int] = {}
+                for key_node, _ in node.value:
+                    if not isinstance(key_node, yaml.ScalarNode) or key_node.value == "<<":
+                        continue
+                    key = self.construct_object(key_node)
+                    if key in lines:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"key {key!r} given twice (first on line {lines[key]})", key_node.start_mark
+                        )
+                    lines[key] = key_node.start_mark.line + 1
+            return super().construct_mapping(node, deep)
+
+    return UniqueKeyLoader
 
 
 def load_json(path: str | Path) -> Any:

@@ -71,7 +71,6 @@ def make_backend(
     catalog: Catalog,
     address: str | None = None,
     num_cpus: int | None = None,
-    progress: bool = True,
 ) -> Backend:
     """A backend by name: ``in-process``, or ``ray`` (joins ``address``/``RAY_ADDRESS``/
     ``ray.address`` or starts a local Ray); the caller closes it."""
@@ -80,5 +79,5 @@ def make_backend(
     if name == "ray":
         from arena.engine.ray_backend import RayBackend
 
-        return RayBackend(catalog, experiment.ray, address=address, num_cpus=num_cpus, progress=progress)
+        return RayBackend(catalog, experiment.ray, address=address, num_cpus=num_cpus)
     raise ValueError(f"unknown executor {name!r}; choose one of {', '.join(BACKENDS)}")

@@ -290,7 +290,7 @@ def prepare(
         with store.locked():
             manifest = store.manifest()
             if manifest is None:
-                backend = make_backend("in-process", experiment, catalog, None, None, progress)
+                backend = make_backend("in-process", experiment, catalog)
                 try:
                     rounds = plan_experiment(experiment, catalog, backend, progress)
                 finally:
@@ -351,7 +351,7 @@ def run(
         if manifest is not None:
             logger.info("resuming %s", store.run_dir)
         own = isinstance(backend, str)
-        engine_backend = make_backend(backend, experiment, catalog, address, num_cpus, progress) if own else backend
+        engine_backend = make_backend(backend, experiment, catalog, address, num_cpus) if own else backend
         try:
             if rounds is None:
                 begun = time.perf_counter()

@@ -122,14 +122,12 @@ class RayBackend:
         options: RayOptions | None = None,
         address: str | None = None,
         num_cpus: int | None = None,
-        progress: bool = True,
     ):
         import ray
 
         options = options or RayOptions()
         self.catalog = catalog
         self.options = options
-        self.progress = progress
         self.started_ray = start_ray(options, address, num_cpus)
         self._ray = ray
         self._actor_class = ray.remote(PerformerActor)

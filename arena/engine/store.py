@@ -77,8 +77,11 @@ class RunStore:
     def _acquire(self) -> int:
         path = self.path(LOCK)
         while True:
-            self.run_dir.mkdir(parents=True, exist_ok=True)
-            handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                self.run_dir.mkdir(parents=True, exist_ok=True)
+                handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError as error:
+                raise ValueError(f"{path}: cannot open the run's lock file: {error.strerror}") from None
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

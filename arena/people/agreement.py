@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena import match
+from arena.aggregate import cohen_kappa, fleiss_kappa
 from arena.match import JudgementRecord, Round
 from arena.people import store
-from arena.stats import cohen_kappa, fleiss_kappa
 
 HUMAN = "human"  # the majority vote's Claude label
 

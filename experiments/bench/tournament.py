@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     from arena.engine.ray_backend import RayBackend
 
     started = time.perf_counter()
-    backend = RayBackend(CATALOG, experiment.ray, num_cpus=args.num_cpus, progress=False)
+    backend = RayBackend(CATALOG, experiment.ray, num_cpus=args.num_cpus)
     startup = time.perf_counter() - started
     try:
         on_ray = run(experiment, CATALOG, out / "ray", backend, progress=False)

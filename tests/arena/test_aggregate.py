@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.aggregate import Outcome, Tally, accurate, over_seeds, summary
+from arena.aggregate import Outcome, Tally, accurate, over_seeds, paired_bootstrap, summary
 from arena.match import JudgementRecord, Round
 from arena.records import Instance
-from arena.stats import paired_bootstrap
 
 
 def outcome(instance: str, correct: bool, seed: int = 1, john: str = "j", scores=None, claude: str = "c") -> Outcome:

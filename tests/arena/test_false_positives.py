@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from arena import aggregate, false_positives
+from arena.aggregate import greater_p_value, ratio_variance, wilson_ci
 from arena.cli import main
 from arena.match import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
-from arena.stats import greater_p_value, ratio_variance, wilson_ci
 
 # -- statistics ---------------------------------------------------------------------------------
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.aggregate import contrastive_correct
+from arena.aggregate import bootstrap_ci, contrastive_correct, paired_bootstrap
 from arena.match import JudgementRecord, OneBest, Round
 from arena.metrics import score_transcripts
 from arena.records import Instance, Variant
-from arena.stats import bootstrap_ci, paired_bootstrap
 
 EXPERIMENT = {"claudes": [{"name": "a", "params": {}}, {"name": "b", "params": {}}], "contrastive_ties": "wrong",
               "bootstrap_samples": 200}

@@ -150,6 +150,8 @@ CONFIG_FAULTS = {
     "description-a-list": ConfigFault(None, "description: [a, b]", ("'description' must be a string",)),
     "name-empty": ConfigFault(1, "name: ''", ("'name' must be a non-empty string",)),
     "unknown-top-key": ConfigFault(None, "seed_list: [1]", ("unknown key 'seed_list'", "allowed keys:")),
+    "key-twice": ConfigFault(None, "bootstrap_samples: 0", ("key 'bootstrap_samples' given twice (first on line 8)",)),
+    "param-twice": ConfigFault(5, "    params: {dir: DIR, limit: 3, limit: 0}", ("key 'limit' given twice",), 5),
     "malformed-yaml": ConfigFault(None, "beam: [5", ("malformed YAML",), 10),
 }
 

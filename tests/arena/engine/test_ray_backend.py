@@ -26,7 +26,7 @@ OPTIONS = RayOptions(num_cpus=2, object_store_memory=80 * 2**20, max_restarts=3,
 def ray_executor():
     from arena.engine.ray_backend import RayBackend
 
-    executor = RayBackend(CATALOG, OPTIONS, progress=False)
+    executor = RayBackend(CATALOG, OPTIONS)
     yield executor
     executor.close()
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 from arena import report, transcripts
+from arena.aggregate import cohen_kappa
 from arena.config import load_experiment
 from arena.engine import run as run_engine
 from arena.match import Round
 from arena.people.web import Arena, create_app
-from arena.stats import cohen_kappa
 from performers.catalog import CATALOG
 from tests.arena.people.helpers import planned, write_config
 
