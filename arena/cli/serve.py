@@ -42,8 +42,8 @@ def run(args) -> int:
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
     try:
         server = make_server(args.host, args.port, None, threaded=True)
-    except OSError as error:
-        raise ValueError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    except (OSError, SystemExit):  # werkzeug explains a failed bind on stderr, then exits
+        raise ValueError(f"cannot listen on {args.host}:{args.port}") from None
     if not args.verbose:  # one log line per request is noise beside the printed address
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
     port = server.server_port
@@ -51,14 +51,16 @@ def run(args) -> int:
     hosts = [f"{host}:{port}" for host in ("127.0.0.1", "localhost", "[::1]", shown)]
     server.app = create_app(arena, token, hosts)
     address = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
-    print(f"run directory: {run_dir}")
-    print(f"serving {arena.total} rounds of {experiment.name} at {address}", flush=True)
-    if token:
-        print("others need the whole address, token included; share it only with the people who annotate", flush=True)
     try:
-        server.serve_forever()
+        print(f"run directory: {run_dir}")
+        print(f"serving {arena.total} rounds of {experiment.name} at {address}", flush=True)
+        if token:
+            print("others need the whole address, token included; share it only with the people who annotate",
+                  flush=True)
+        server.serve_forever()  # returns on Ctrl-C (werkzeug catches it)
     except KeyboardInterrupt:
-        print("stopped; every judgement is saved. The same command serves the run again.")
+        pass
     finally:
         server.server_close()
+    print("stopped; every judgement is saved. The same command serves the run again.")
     return 0

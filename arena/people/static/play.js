@@ -2,7 +2,8 @@
 "use strict";
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
 let current = null;
-let deadline = null;
+let deadline = null;  // with a time budget: when it runs out
+let shownAt = null;  // without one: the clock counts up
 let busy = false;
 
 function show(id, visible) { document.getElementById(id).hidden = !visible; }
@@ -23,6 +24,7 @@ async function next() {
   }
   show("round", true);
   deadline = data.remaining === null ? null : performance.now() + data.remaining * 1000;
+  shownAt = performance.now();
   busy = false;
 }
 
@@ -47,7 +49,8 @@ async function answer(choice) {
 
 function timer() {
   const element = document.getElementById("timer");
-  if (deadline === null || current === null) { element.textContent = ""; return; }
+  if (current === null) { element.textContent = ""; return; }
+  if (deadline === null) { element.textContent = `${((performance.now() - shownAt) / 1000).toFixed(1)} s`; return; }
   const left = Math.max(0, (deadline - performance.now()) / 1000);
   element.textContent = `${left.toFixed(1)} s`;
   element.classList.toggle("low", left < 3);

@@ -17,12 +17,24 @@ from arena.engine import run as run_engine
 from arena.match import Round
 from arena.records import Edit
 from performers.catalog import CATALOG
-from tests.arena.people.helpers import arena_command, arena_env, write_config
+from tests.arena.people.helpers import arena_command, arena_env, default_sigint, write_config
 
 
 def spawn(*args: str) -> pexpect.spawn:
     program, argv = arena_command(*args)
-    return pexpect.spawn(program, argv, env=arena_env(), encoding="utf-8", timeout=60, dimensions=(50, 200))
+    return pexpect.spawn(program, argv, env=arena_env(), encoding="utf-8", timeout=60, dimensions=(50, 200),
+                         preexec_fn=default_sigint)
+
+
+def interrupt(child: pexpect.spawn, expected: str) -> None:
+    """Ctrl-C until ``expected`` shows: a Ctrl-C that lands just before the program starts
+    waiting for the terminal is only noticed at the next key (CPython's signal handling),
+    so a person, like this test, presses it again."""
+    for _ in range(5):
+        child.sendintr()
+        if child.expect([expected, pexpect.TIMEOUT], timeout=10) == 0:
+            return
+    raise AssertionError(f"no {expected!r} after Ctrl-C: {child.before!r}")
 
 
 def lines(path: Path) -> list[dict]:
@@ -67,8 +79,7 @@ def test_claude_plays_stops_resumes_and_late_answers_get_the_coin(tmp_path, dist
     child.send("1")
     child.expect(r"\[4/4\] round")
     child.expect(r"corrupted\? \[1/2, q\] ")
-    child.sendintr()  # Ctrl-C stops as q does
-    child.expect("3/4 rounds judged")
+    interrupt(child, "3/4 rounds judged")  # Ctrl-C stops as q does
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -100,8 +111,7 @@ def test_zellig_edits_a_reference_and_the_corruption_replays_against_the_claudes
     child.expect("recorded: no corruption applies")
     child.expect(r"\[3/4\] instance")
     child.expect("corrupted: ")
-    child.sendintr()  # Ctrl-C stops
-    child.expect("2/4 instances done")
+    interrupt(child, "2/4 instances done")
     child.expect(r"arena run (\S+replay\.yaml)")
     replay = Path(child.match.group(1))
     child.expect(pexpect.EOF)

@@ -46,3 +46,11 @@ def arena_command(*args: str) -> tuple[str, list[str]]:
 def arena_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(REPO), "ARENA_PROGRESS": "0", "HF_HUB_OFFLINE": "1",
             "TRANSFORMERS_OFFLINE": "1", "TERM": "xterm", "COLUMNS": "200", "LINES": "50"}
+
+
+def default_sigint() -> None:
+    """Run in a child before it starts: Ctrl-C reaches it even where the tests run with
+    SIGINT ignored (a background job of a shell without job control)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
