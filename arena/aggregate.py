@@ -106,7 +106,9 @@ def wilson_ci(successes: float, n: int, alpha: float = 0.05) -> tuple[float, flo
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)  # exact bounds, not a rounding error away
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return float(low), float(high)
 
 
 def ratio_variance(sums: np.ndarray, counts: np.ndarray) -> float:

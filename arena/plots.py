@@ -158,8 +158,11 @@ def false_positives(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
             x, y = generative["rate"], error["rate"]
             (x_low, x_high), (y_low, y_high) = generative["ci95"], error["ci95"]
             top = max(top, x_high, y_high)
+            # a percentile bootstrap interval need not contain its estimate, and rounding can put a
+            # Wilson bound a hair past it: error bars never go negative
             ax.errorbar(
-                x, y, xerr=[[x - x_low], [x_high - x]], yerr=[[y - y_low], [y_high - y]],
+                x, y, xerr=[[max(0.0, x - x_low)], [max(0.0, x_high - x)]],
+                yerr=[[max(0.0, y - y_low)], [max(0.0, y_high - y)]],
                 fmt=KIND_MARKERS.get(row["reference_kind"], "^"), color=colours[claudes.index(row["claude"]) % len(colours)],
                 markersize=7, capsize=3, markerfacecolor="none" if row["reference_kind"] == "machine" else None,
             )

@@ -35,6 +35,22 @@ def test_wilson_interval_of_nothing_is_none():
     assert wilson_ci(0, 0) is None
 
 
+def test_wilson_bounds_are_exact_at_the_ends():
+    assert wilson_ci(0, 500)[0] == 0.0 and wilson_ci(500, 500)[1] == 1.0
+
+
+def test_plot_survives_intervals_that_miss_their_estimate(tmp_path):
+    from arena.plots import false_positives as plot
+
+    row = {
+        "claude": "nmt", "phenomenon": "placeholder_ding", "reference_kind": "human",
+        "contrastive_error": {"rate": 0.30, "ci95": (0.31, 0.40), "n": 50},  # a percentile bootstrap may do this
+        "generative": {"rate": 0.0, "ci95": (1e-18, 0.07), "n": 50},
+    }
+    path = plot([row], tmp_path / "plot.png")
+    assert path.stat().st_size > 0
+
+
 def test_ratio_variance():
     # one round per instance: the binomial variance with the small-sample factor m / (m - 1)
     sums, counts = np.array([1.0] * 30 + [0.0] * 70), np.ones(100)
