@@ -97,7 +97,7 @@ class Experiment:
     time_budget: TimeBudget = field(default_factory=TimeBudget)
     ray: RayOptions = field(default_factory=RayOptions)
     source: str = ""  # the file it was loaded from
-    # the line of each key path of that file, for messages (see ``where``)
+    # the line of each key path of that file (``SET``: given by --set), for messages (see ``where``)
     key_lines: Mapping[tuple[str, ...], int] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -116,6 +116,8 @@ class Experiment:
         for spelled in (keys, (singular.get(keys[0], keys[0]), *keys[1:])) if keys else ():
             for end in range(len(spelled), 0, -1):
                 line = self.key_lines.get(spelled[:end])
+                if line == SET:
+                    return f"{path} (--set {'.'.join(spelled[:end])})"
                 if line:
                     return f"{path}:{line}"
         return path
@@ -129,8 +131,13 @@ EXECUTORS = get_args(ExecutorName)
 _PERFORMER_KEYS = ("john", "johns", "zellig", "zelligs", "claude", "claudes")
 
 
+SET = 0  # the "line" of a key given on the command line (--set)
+
+
 def _where(path: str, lines: Mapping[tuple[str, ...], int], key: tuple[str, ...]) -> str:
     line = lines.get(key)
+    if line == SET:
+        return f"{path} (--set {'.'.join(key)})"
     return f"{path}:{line}" if line else path
 
 
@@ -275,4 +282,7 @@ def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experime
         if not isinstance(data, dict):
             raise ValueError(f"{path}: an experiment is a YAML mapping")
         data = apply_overrides(data, overrides)
-    return experiment_from_dict(data, str(path), yaml_key_lines(path))
+    lines = yaml_key_lines(path)
+    for override in overrides:  # a message about an overridden key points at the --set
+        lines[tuple(override.split("=", 1)[0].strip().split("."))] = SET
+    return experiment_from_dict(data, str(path), lines)

@@ -38,6 +38,7 @@ VERBS = [
     "leaderboard",
     "score-pairs",
     "false-positives",
+    "train",
     "play",
     "serve",
 ]
