@@ -4,8 +4,24 @@ Three performers play: a *John* selects data, a *Zellig* corrupts it, a *Claude*
 the corrupted candidate from the original.  This package holds the framework (records,
 role protocols, configuration, the match loop, metrics, transcripts, tournaments, the
 CLI); concrete performers live in the sibling package :mod:`performers`.
+
+The public Python API (:mod:`arena.api`): :func:`run` plays an experiment (as the ``arena run`` command does),
+:func:`load_run` loads a finished run (its tables as pandas data frames),
+:func:`performer` builds a performer from a SPEC.  ``import arena`` stays light: the
+API is imported on first use.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 __version__ = "0.1.0"
+__all__ = ["Run", "load_run", "performer", "run", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Run", "load_run", "performer", "run"):
+        from arena import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'arena' has no attribute {name!r}")

@@ -95,9 +95,12 @@ def generative_rate(rounds: Sequence[Round], zellig: str, one_bests: Mapping[str
 
 def compute_scores(run_dir: Path) -> dict[str, Any]:
     """Derive ``scores.json`` from a run directory's transcripts."""
+    from arena.signature import run_signature
+
     manifest, rounds, judgements, one_bests = read_run(Path(run_dir))
     experiment = manifest["experiment"]
-    scores = score_transcripts(experiment, rounds, judgements, one_bests, manifest.get("signature", ""))
+    signature = run_signature(manifest, (r.to_json() for r in rounds))
+    scores = score_transcripts(experiment, rounds, judgements, one_bests, signature)
     scores["signatures"] = manifest.get("signatures", {})
     return scores
 

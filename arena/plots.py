@@ -1,15 +1,24 @@
 """PNG plots of a run (matplotlib, Agg backend: no display needed).
 
-- :func:`s_heatmap`: S per Zellig × Claude (mean over seeds, ± std in each cell), one
-  panel per John and, with several Johns, one for all of them.  0.5 is chance; the
-  colour scale is fixed to [0, 1] so plots of different runs compare.
+- :func:`s_heatmap`: S per Zellig × Claude (mean over seeds, ± std and n in each cell),
+  one panel per John.  0.5 is chance; the colour scale is fixed to [0, 1] so plots of
+  different runs compare.
 - :func:`phenomena_by_reference`: per-phenomenon accuracy for human vs machine
   references (Vamvas & Sennrich 2021), one panel per Claude, 95% bootstrap CIs as
-  error bars; contrastive accuracy for scoring Claudes, S otherwise (the axis says which).
+  error bars and n over each bar; contrastive accuracy for scoring Claudes, S otherwise
+  (the axis says which).
+- :func:`false_positives`: contrastive error against generative rate per phenomenon, human
+  vs machine references, one colour per model, with the diagonal y = x (the false-positive
+  report, :mod:`arena.false_positives`).
+
+Every cell and bar shows its n; those with fewer than :data:`FEW_ROUNDS` rounds are
+grey and hatched and labelled "too few".  Legends sit outside the axes, below them;
+the chance line is labelled inside the axes.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +26,9 @@ from typing import Any
 import numpy as np
 
 from arena.tables import shorten
+
+# cells (and bars) with fewer rounds are drawn as "too few", not as confident results
+FEW_ROUNDS = 30
 
 
 def _pyplot():
@@ -28,75 +40,94 @@ def _pyplot():
     return plt
 
 
-def s_matrix(
-    outcomes: Mapping[str, Sequence[Any]], john: str | None = None
-) -> tuple[list[str], list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """Zelligs, Claudes, and the mean and std over seeds of S (NaN where no rounds) with
-    the number of seeds."""
-    from arena import aggregate
-
-    names = list(dict.fromkeys(o.round.zellig for items in outcomes.values() for o in items))
-    claudes = list(outcomes)
-    mean = np.full((len(names), len(claudes)), np.nan)
-    std = np.full_like(mean, np.nan)
-    seeds = np.zeros(mean.shape, dtype=int)
-    for j, claude in enumerate(claudes):
-        mine = [o for o in outcomes[claude] if john is None or o.round.john == john]
-        for zellig, group in aggregate.group(mine, lambda o: o.round.zellig).items():
-            i = names.index(zellig)
-            seeds[i, j], mean[i, j], std[i, j] = aggregate.over_seeds(group)
-    return names, claudes, mean, std, seeds
+def _s_matrix(scores: Mapping[str, Any], john: str) -> tuple[list[str], list[str], dict[tuple[int, int], Mapping]]:
+    """Zelligs, Claudes and per (Zellig, Claude) index the cell over seeds of ``scores.json``
+    with its total rounds under ``"rounds"``."""
+    rounds: dict[tuple[str, str], int] = defaultdict(int)
+    for cell in scores.get("cells", []):
+        if cell["john"] == john:
+            rounds[cell["zellig"], cell["claude"]] += cell["rounds"]
+    entries = [e for e in scores.get("over_seeds", []) if e["john"] == john]
+    zelligs = list(dict.fromkeys(e["zellig"] for e in entries))
+    claudes = list(dict.fromkeys(e["claude"] for e in entries))
+    matrix = {
+        (zelligs.index(e["zellig"]), claudes.index(e["claude"])): {**e, "rounds": rounds[e["zellig"], e["claude"]]}
+        for e in entries
+    }
+    return zelligs, claudes, matrix
 
 
-def s_heatmap(run_dir: Path, path: Path) -> Path:
-    """Heat map(s) of S per Zellig × Claude; returns ``path``."""
-    from arena.report import load
+def save(figure, path: Path) -> Path:
+    """Write a figure as PNG and close it; returns ``path``."""
+    figure.savefig(path, dpi=130)
+    _pyplot().close(figure)
+    return path
 
-    _, outcomes, rounds = load(run_dir)
-    johns = list(dict.fromkeys(r.john for r in rounds))
-    panels: list[str | None] = [*johns, None] if len(johns) > 1 else [None]
+
+def s_heatmap(scores: Mapping[str, Any], path: Path) -> Path:
+    """:func:`s_heatmap_figure` written to ``path``."""
+    return save(s_heatmap_figure(scores), path)
+
+
+def s_heatmap_figure(scores: Mapping[str, Any]):
+    """Heat map(s) of S per Zellig × Claude, one panel per John, from ``scores.json``
+    (mean over seeds, ± std with several seeds, n = rounds); cells with fewer than
+    :data:`FEW_ROUNDS` rounds are grey and hatched, not coloured as results."""
     plt = _pyplot()
-    zellig_count = len(dict.fromkeys(r.zellig for r in rounds)) or 1
-    width = max(4.0, 1.3 * len(outcomes) + 2.5)
+    johns = list(dict.fromkeys(e["john"] for e in scores.get("over_seeds", []))) or ["(no rounds)"]
+    shapes = [_s_matrix(scores, john) for john in johns]
+    zellig_count = max((len(z) for z, _, _ in shapes), default=1) or 1
+    claude_count = max((len(c) for _, c, _ in shapes), default=1) or 1
+    width = max(4.0, 1.4 * claude_count + 2.5)
     fig, axes = plt.subplots(
-        1, len(panels), figsize=(width * len(panels), 0.6 * zellig_count + 2.2), squeeze=False, constrained_layout=True
+        1, len(johns), figsize=(width * len(johns), 0.7 * zellig_count + 2.6), squeeze=False, constrained_layout=True
     )
     image = None
-    for ax, john in zip(axes[0], panels):
-        zelligs, claudes, mean, std, seeds = s_matrix(outcomes, john)
+    for ax, john, (zelligs, claudes, matrix) in zip(axes[0], johns, shapes):
+        mean = np.full((max(1, len(zelligs)), max(1, len(claudes))), np.nan)
+        for (i, j), entry in matrix.items():
+            if entry["rounds"] >= FEW_ROUNDS and entry.get("S_mean") is not None:
+                mean[i, j] = entry["S_mean"]
         image = ax.imshow(mean, cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
         ax.set_xticks(range(len(claudes)), [shorten(c, 18) for c in claudes], rotation=30, ha="right")
         ax.set_yticks(range(len(zelligs)), [shorten(z, 24) for z in zelligs])
-        ax.set_title(shorten(john, 40) if john else ("all Johns" if len(panels) > 1 else shorten(johns[0], 40)))
-        for i in range(len(zelligs)):
-            for j in range(len(claudes)):
-                if np.isnan(mean[i, j]):
-                    continue
-                text = f"{mean[i, j]:.2f}" + (f"\n±{std[i, j]:.2f}" if seeds[i, j] > 1 else "")
-                ax.text(j, i, text, ha="center", va="center", fontsize=8, color="black")
+        ax.set_title(shorten(john, 40))
+        for (i, j), entry in matrix.items():
+            s_mean, n = entry.get("S_mean"), entry["rounds"]
+            few = n < FEW_ROUNDS
+            if few:
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#e0e0e0", hatch="///",
+                                           edgecolor="#9a9a9a", linewidth=0))
+            text = "-" if s_mean is None or s_mean != s_mean else f"{s_mean:.2f}"
+            if entry["seeds"] > 1 and not few:
+                text += f" ±{entry['S_std']:.2f}"
+            text += f"\nn={n}" + (" (too few)" if few else "")
+            ax.text(j, i, text, ha="center", va="center", fontsize=8, color="#555555" if few else "black")
         ax.set_xlabel("Claude")
-        if john == panels[0]:
-            ax.set_ylabel("Zellig")
+        ax.set_ylabel("Zellig")
     if image is not None:
         fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="S (mean over seeds; 0.5 = chance)")
-    fig.suptitle("S per Zellig × Claude (higher: the Claude finds the corruption more often)")
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    fig.suptitle(f"S per Zellig × Claude\n(n = rounds; hatched: fewer than {FEW_ROUNDS} rounds)", fontsize=10)
+    return fig
 
 
 KIND_COLOURS = {"human": "#4c72b0", "machine": "#dd8452"}
 
 
 def phenomena_by_reference(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
+    """:func:`phenomena_figure` written to ``path``."""
+    return save(phenomena_figure(rows), path)
+
+
+def phenomena_figure(rows: Sequence[Mapping[str, Any]]):
     """Grouped bars: per phenomenon, accuracy on human vs machine references, one panel
-    per Claude (rows from :func:`arena.report.phenomenon_accuracy`); returns ``path``."""
+    per Claude (rows from :func:`arena.report.phenomenon_accuracy`)."""
     plt = _pyplot()
     claudes = list(dict.fromkeys(r["claude"] for r in rows))
     phenomena = list(dict.fromkeys(r["phenomenon"] for r in rows))
     kinds = sorted({r["reference_kind"] for r in rows}, key=lambda k: (k not in KIND_COLOURS, k))
     fig, axes = plt.subplots(
-        len(claudes), 1, figsize=(max(6.0, 1.2 * len(phenomena) + 2.5), 2.8 * len(claudes) + 0.6),
+        len(claudes), 1, figsize=(max(6.0, 1.3 * len(phenomena) + 2.5), 3.3 * len(claudes) + 0.8),
         squeeze=False, constrained_layout=True,
     )
     width = 0.8 / max(1, len(kinds))
@@ -104,29 +135,38 @@ def phenomena_by_reference(rows: Sequence[Mapping[str, Any]], path: Path) -> Pat
         mine = {(r["phenomenon"], r["reference_kind"]): r for r in rows if r["claude"] == claude}
         metric = next(iter(mine.values()))["metric"]
         for k, kind in enumerate(kinds):
-            xs, values, low, high = [], [], [], []
+            colour = KIND_COLOURS.get(kind, "#8c8c8c")
             for p, phenomenon in enumerate(phenomena):
                 row = mine.get((phenomenon, kind))
                 if row is None:
                     continue
-                xs.append(p + (k - (len(kinds) - 1) / 2) * width)
-                values.append(row["value"])
+                x = p + (k - (len(kinds) - 1) / 2) * width
+                few = row["rounds"] < FEW_ROUNDS
                 ci = row.get("ci95") or (row["value"], row["value"])
-                low.append(row["value"] - ci[0])
-                high.append(ci[1] - row["value"])
-            if xs:
-                ax.bar(xs, values, width, yerr=[low, high], capsize=3, label=f"{kind} references",
-                       color=KIND_COLOURS.get(kind, "#8c8c8c"))
+                ax.bar(x, row["value"], width, yerr=[[row["value"] - ci[0]], [ci[1] - row["value"]]], capsize=3,
+                       color="#e0e0e0" if few else colour, edgecolor="#9a9a9a" if few else colour,
+                       hatch="///" if few else None)
+                label = f"n={row['rounds']}" + ("\ntoo few" if few else "")
+                ax.text(x, min(ci[1], 1.0) + 0.02, label, ha="center", va="bottom", fontsize=7,
+                        color="#555555" if few else "black")
         ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
-        ax.text(len(phenomena) - 0.5, 0.51, "chance", color="grey", fontsize=7, ha="right", va="bottom")
-        ax.set_ylim(0, 1.05)
+        ax.text(-0.45, 0.51, "chance (0.5)", color="grey", fontsize=7, ha="left", va="bottom",
+                bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})
+        ax.set_ylim(0, 1.18)
+        ax.set_xlim(-0.5, len(phenomena) - 0.5)
         ax.set_xticks(range(len(phenomena)), phenomena, rotation=20, ha="right")
+        ax.set_xlabel("phenomenon")
         ax.set_ylabel("contrastive accuracy" if metric == "accuracy" else "S")
         ax.set_title(f"{claude}: per phenomenon, human vs machine references")
-        ax.legend(loc="lower right", fontsize=8)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+        from matplotlib.patches import Patch
+
+        handles = [Patch(color=KIND_COLOURS.get(kind, "#8c8c8c"), label=f"{kind} references") for kind in kinds]
+        if any(r["rounds"] < FEW_ROUNDS for r in mine.values()):
+            handles.append(Patch(facecolor="#e0e0e0", edgecolor="#9a9a9a", hatch="///",
+                                 label=f"fewer than {FEW_ROUNDS} rounds"))
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=len(handles),
+                  fontsize=8, frameon=False)
+    return fig
 
 
 KIND_MARKERS = {"human": "o", "machine": "s"}

@@ -132,7 +132,18 @@ def version_of(cls_or_obj: Any) -> str:
 
 
 def signature(role: str, spec: PerformerSpec, catalog: Catalog) -> str:
-    """``name@version(key=value,…)``, as printed with every score."""
+    """``name@version(key=value,…)``, as printed with every score; a performer whose
+    class is :class:`~arena.roles.Fingerprinted` adds ``+model.DIGEST`` (over every
+    model replica, if the spec has replicas)."""
+    from arena.roles import Fingerprinted
+
     cls = resolve(role, spec.name, catalog)
     inner = ",".join(f"{key}={value}" for key, value in sorted(spec.params.items()))
-    return f"{spec.name}@{version_of(cls)}({inner})"
+    text = f"{spec.name}@{version_of(cls)}({inner})"
+    if isinstance(cls, Fingerprinted):
+        from arena.signature import digest
+
+        replicas = [spec.for_seed(seed) for seed in sorted(spec.replicas)] or [spec]
+        prints = [cls.fingerprint(dict(replica.params)) for replica in replicas]
+        text += f"+model.{prints[0] if len(prints) == 1 else digest(prints)}"
+    return text

@@ -180,6 +180,7 @@ def load(run_dir: Path) -> tuple[dict[str, Any], dict[str, list[Outcome]], list[
 def build(run_dir: Path) -> dict[str, Any]:
     """Leaderboards, the people's agreement and the per-phenomenon table of a run directory."""
     from arena.people import agreement, store
+    from arena.signature import run_signature
 
     manifest, outcomes, rounds = load(run_dir)
     experiment = manifest["experiment"]
@@ -188,7 +189,7 @@ def build(run_dir: Path) -> dict[str, Any]:
     boards["phenomena"] = phenomenon_accuracy(
         outcomes, experiment.get("contrastive_ties", "wrong"), int(experiment.get("bootstrap_samples", 1000))
     )
-    boards["signature"] = manifest.get("signature", "")
+    boards["signature"] = run_signature(manifest, (r.to_json() for r in rounds))
     return boards
 
 
@@ -267,7 +268,8 @@ def write_report(run_dir: Path, plots: bool = True) -> dict[str, Path]:
     if plots:
         from arena import plots as plotting
 
-        paths["s_heatmap"] = plotting.s_heatmap(run_dir, directory / "s_zellig_claude.png")
+        scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+        paths["s_heatmap"] = plotting.s_heatmap(scores, directory / "s_zellig_claude.png")
         if boards["phenomena"]:
             paths["phenomena"] = plotting.phenomena_by_reference(boards["phenomena"], directory / "phenomena_human_vs_mt.png")
     return paths

@@ -6,8 +6,8 @@ run signatures; bump it whenever its behaviour changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from arena.records import Instance, Judgement, Pair, SequenceScore, Variant
 
@@ -73,6 +73,16 @@ class AnswerKeyAware(Protocol):
     and upper bounds only).  ``answers`` maps pair id to the corrupted index."""
 
     def observe_answers(self, answers: dict[str, int]) -> None: ...
+
+
+@runtime_checkable
+class Fingerprinted(Protocol):
+    """A performer *class* whose results depend on files beyond its params (a model's
+    weights and tokenizer).  ``fingerprint(params)`` digests them without building the
+    performer (local files by content, hub models by name and revision), for the run
+    signature; it is a classmethod, checked on the class."""
+
+    def fingerprint(self, params: Mapping[str, Any]) -> str: ...
 
 
 ROLES = ("john", "zellig", "claude")

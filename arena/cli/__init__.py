@@ -36,6 +36,7 @@ VERBS = [
     "template",
     "tournament",
     "leaderboard",
+    "report",
     "score-pairs",
     "false-positives",
     "train",

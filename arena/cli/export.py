@@ -1,5 +1,6 @@
 """``arena export``: an experiment's pairs as LingEval97 or DistilLingEval test sets,
-so that external scorers can be used (and their scores read back by ``arena evaluate``)."""
+so that external scorers can be used (and their scores read back by ``arena evaluate``),
+or a finished run's results as tidy tables (CSV, Parquet, JSON lines) for pandas."""
 
 from __future__ import annotations
 
@@ -13,14 +14,23 @@ EXAMPLES = """
   arena export runs/quickstart-1a2b3c4d5e --format lingeval97 --out exported/
   arena export runs/quickstart-1a2b3c4d5e --format distil-lingeval --out exported/
   # the pairs an experiment would play (Johns and Zelligs only; no Claude is built)
-  arena export experiments/quickstart.yaml --format lingeval97 --out exported/ --set seeds=[1,2]"""
+  arena export experiments/quickstart.yaml --format lingeval97 --out exported/ --set seeds=[1,2]
+  # a finished run's rounds × judgements, cells and leaderboards as tidy tables
+  arena export runs/quickstart-1a2b3c4d5e --format csv --out tables/
+  arena export runs/quickstart-1a2b3c4d5e --format parquet --out tables/"""
 
 DESCRIPTION = """Write an experiment's pairs as LingEval97 test sets (one JSON per John, with the
 .en/.de plaintext in json_to_plaintext.py order) or as DistilLingEval directories (one
 ZELLIG.JOHN directory per Zellig and John, with src.en, tgt.correct.de, tgt.incorrect.de).
 RUN_OR_CONFIG is a run directory (its rounds.jsonl) or an experiment YAML (its rounds are
 planned as `arena run` plans them).  Rounds without a pair are counted, and a pair played
-under several seeds is written once.  An export.json manifest lists what was written."""
+under several seeds is written once.  An export.json manifest lists what was written.
+
+--format csv|parquet|jsonl writes a finished run's results as tidy tables into --out:
+rounds.EXT (one row per judged round × Claude: ids, performers, seed, phenomenon,
+texts, choice, correct, scores, metadata columns), cells.EXT (one row per John ×
+Zellig × Claude × seed of scores.json) and leaderboards.EXT; each loads with one
+pandas.read_csv / read_parquet / read_json(lines=True) call.  Columns: docs/exports.md."""
 
 
 def add_parser(subparsers) -> None:
@@ -32,7 +42,9 @@ def add_parser(subparsers) -> None:
         description=DESCRIPTION,
     )
     parser.add_argument("source", metavar="RUN_OR_CONFIG", help="a run directory or an experiment YAML file")
-    parser.add_argument("--format", required=True, choices=("lingeval97", "distil-lingeval"), help="what to write")
+    parser.add_argument("--format", required=True, choices=("lingeval97", "distil-lingeval", "csv", "parquet", "jsonl"),
+                        help="test sets for external scorers (lingeval97, distil-lingeval) or tidy tables of a "
+                             "finished run (csv, parquet, jsonl)")
     parser.add_argument("--out", required=True, metavar="DIR", help="the directory to write into (created if needed)")
     parser.add_argument("--force", action="store_true", help="overwrite files an earlier export wrote")
     parser.add_argument(
@@ -67,11 +79,30 @@ def _records(args):
     return [(f"{source}: round {r.id}", r.to_json()) for r in rounds]
 
 
+def tidy(args) -> int:
+    from arena.formats.tidy import write_tables
+
+    source = Path(args.source)
+    if not source.is_dir():
+        raise UsageError(f"{source}: --format {args.format} exports a finished run directory, not a config")
+    if args.overrides:
+        raise UsageError("--set applies to an experiment YAML, not to a run directory")
+    paths = write_tables(source, Path(args.out), args.format, force=args.force)
+    for name, path in paths.items():
+        print(f"wrote {path} ({name})")
+    read = {"csv": "pd.read_csv({!r})", "parquet": "pd.read_parquet({!r})", "jsonl": "pd.read_json({!r}, lines=True)"}
+    print("load with: import pandas as pd; " + read[args.format].format(str(paths["rounds"])))
+    return 0
+
+
 def run(args) -> int:
     from arena.cli import check_output
     from arena.formats.export import MANIFEST, collect, export
+    from arena.formats.tidy import TIDY_FORMATS
 
     check_output(args.out, "directory")
+    if args.format in TIDY_FORMATS:
+        return tidy(args)
     collected = collect(_records(args))
     written = export(collected, args.out, args.format, force=args.force)
     without = sum(collected.without_pair.values())

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
+import re
+import sys
+
 from arena.cli import add_verb, catalog
 
 EXAMPLES = """
@@ -11,31 +15,119 @@ EXAMPLES = """
 
 ROLES = {"johns": "john", "zelligs": "zellig", "claudes": "claude"}
 
+_ROLE_PREFIX = re.compile(r"^``[\w.:-]+``(?:\s+(?:John|Zellig|Claude))?\s*:\s*")
+# the end of a sentence: a full stop (not of "e.g." or "i.e.") before a space and a capital, quote or end
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?](?=\s+[A-Z*`\"(]|\s*$)")
 
-def add_parser(subparsers) -> None:
-    parser = add_verb(subparsers, "ls", "list catalog performers with their version and summary", EXAMPLES)
-    parser.add_argument("role", nargs="?", choices=sorted(ROLES), help="only this role")
-    parser.add_argument("--params", action="store_true", help="also list each performer's constructor parameters")
-    parser.set_defaults(func=run)
+
+_SIBLINGS = re.compile(r"(?:/``[\w.]+``)*")
+
+
+def plain(text: str) -> str:
+    """reST markup removed: ````x```` → x, ``:mod:`x``` → x, ``*x*`` → x; whitespace joined."""
+    text = re.sub(r":[\w:]+:`~?([^`]+)`", r"\1", text)
+    text = re.sub(r"``([^`]+)``", r"\1", text)
+    text = re.sub(r"`([^`]+)`", r"\1", text)
+    text = re.sub(r"(?<![\w*])\*{1,2}([^*\s][^*]*?)\*{1,2}(?![\w*])", r"\1", text)
+    return " ".join(text.split())
+
+
+def first_sentence(paragraph: str) -> str:
+    """The first sentence of a paragraph, whole (never cut mid-sentence)."""
+    match = _SENTENCE_END.search(paragraph)
+    return paragraph[: match.end()] if match else paragraph
+
+
+def summary(cls: type) -> str:
+    """A performer's one-line summary: the first sentence of its module docstring (its
+    class docstring as fallback), without the leading ``name`` Role: and reST markup."""
+    doc = inspect.cleandoc(sys.modules[cls.__module__].__doc__ or cls.__doc__ or "")
+    paragraph = " ".join(doc.split("\n\n")[0].split())
+    text = plain(first_sentence(_ROLE_PREFIX.sub("", paragraph)))
+    return text[:1].upper() + text[1:]
 
 
 def describe(cls: type) -> tuple[str, str]:
-    """The version and the first docstring line of a performer (module docstring as fallback)."""
-    import sys
-
-    doc = (sys.modules[cls.__module__].__doc__ or cls.__doc__ or "").strip()
-    return str(getattr(cls, "version", "?")), doc.splitlines()[0] if doc else ""
+    """The version and the one-line summary of a performer."""
+    return str(getattr(cls, "version", "?")), summary(cls)
 
 
-def parameters(cls: type) -> str:
-    import inspect
+def _docs(cls: type) -> str:
+    """Every docstring that may explain a constructor parameter: class, ``__init__``,
+    module, and those of the classes it inherits from within the project."""
+    parts = []
+    for klass in cls.__mro__:
+        if klass is object:
+            continue
+        parts += [klass.__doc__ or "", klass.__init__.__doc__ if "__init__" in vars(klass) else ""]
+        parts.append(sys.modules[klass.__module__].__doc__ or "")
+    return "\n\n".join(inspect.cleandoc(part) for part in parts if part)
 
+
+def _parenthetical(text: str, start: int) -> str:
+    """The text inside the balanced parentheses opening at ``start``."""
+    depth = 0
+    for index in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[start + 1 : index]
+    return text[start + 1 :]
+
+
+def meaning(name: str, docs: str, loose: bool = True) -> str:
+    """What a parameter means, from the docstrings: ````name```` (meaning), or
+    ````name````: meaning, else (``loose``) the first sentence that names it; ``""`` if
+    none does."""
+    joined = " ".join(docs.split())
+    quoted = re.compile(rf"``{re.escape(name)}(?:=[^`]*)?``")
+    for match in quoted.finditer(joined):
+        end = match.end() + len(_SIBLINGS.match(joined, match.end()).group(0))  # ``a``/``b`` (shared meaning)
+        after = joined[end:]
+        if after.startswith(" ("):
+            return plain(_parenthetical(joined, end + 1))
+        if after.startswith(": ") or after.startswith(" — "):
+            return plain(first_sentence(after[2:].lstrip("— ")))
+    if not loose:
+        return ""
+    for paragraph in docs.split("\n\n"):
+        text = " ".join(paragraph.split())
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", text):
+            # a sentence that lists several parameters explains none of them
+            if quoted.search(sentence) and len(re.findall(r"``\w+(?:=[^`]*)?``", sentence)) <= 2:
+                return plain(sentence)
+    return ""
+
+
+def parameters(cls: type, siblings: dict[str, type] | None = None) -> list[tuple[str, str, str, str]]:
+    """``(name, type, default, meaning)`` of each constructor parameter (default ``""``
+    when required).  A parameter its own docstrings leave unexplained takes the meaning
+    of the same-named parameter of a ``siblings`` performer (catalog name → class) that
+    explains it, marked "as for NAME"."""
+    docs = _docs(cls)
     items = []
     for name, p in inspect.signature(cls).parameters.items():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
-        items.append(name if p.default is p.empty else f"{name}={p.default!r}")
-    return ", ".join(items)
+        annotation = "" if p.annotation is p.empty else (p.annotation if isinstance(p.annotation, str)
+                                                         else inspect.formatannotation(p.annotation))
+        default = "" if p.default is p.empty else repr(p.default)
+        explained = meaning(name, docs, loose=False)
+        for other, other_cls in (siblings or {}).items():
+            if explained:
+                break
+            if other_cls is not cls and name in inspect.signature(other_cls).parameters:
+                found = meaning(name, _docs(other_cls), loose=False)
+                explained = f"as for {other}: {found}" if found else ""
+        items.append((name, annotation, default, explained or meaning(name, docs)))
+    return items
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(subparsers, "ls", "list catalog performers with their version and summary", EXAMPLES)
+    parser.add_argument("role", nargs="?", choices=sorted(ROLES), help="only this role")
+    parser.add_argument("--params", action="store_true",
+                        help="also list each performer's constructor parameters: type, default and meaning")
+    parser.set_defaults(func=run)
 
 
 def run(args) -> int:
@@ -46,10 +138,12 @@ def run(args) -> int:
         if args.role and args.role != plural:
             continue
         print(f"{plural}:")
-        for name, path in sorted(table_of.table(role).items()):
-            cls = import_path(path)
-            version, summary = describe(cls)
-            print(f"  {name:28s} v{version:4s} {summary}")
+        classes = {name: import_path(path) for name, path in sorted(table_of.table(role).items())}
+        for name, cls in classes.items():
+            version, text = describe(cls)
+            print(f"  {name:28s} v{version:4s} {text}")
             if args.params:
-                print(f"  {'':28s}       params: {parameters(cls) or '(none)'}")
+                for param, annotation, default, explained in parameters(cls, classes):
+                    head = param + (f": {annotation}" if annotation else "") + (f" = {default}" if default else " (required)")
+                    print(f"      {head}" + (f" — {explained}" if explained else ""))
     return 0

@@ -15,12 +15,16 @@ EXAMPLES = """
 Without --address (or RAY_ADDRESS, or ray.address in the config) a local Ray is started
 with a small object store; --executor in-process gives byte-identical transcripts without
 Ray.  Finished cells are written atomically under RUN/cells/; after Ctrl-C, re-running the
-same command plays only the rest.  A finished run is shown, never overwritten.  The
-leaderboards and PNG plots go to RUN/report/ (see also 'arena leaderboard RUN').  The
-engine is the one 'arena run' uses: the same config gives the same transcripts."""
+same command plays only the rest.  A finished run is shown, never overwritten.
+RUN/report.md and a self-contained RUN/report.html are written at the end, the
+leaderboards and PNG plots go to RUN/report/ (see also 'arena leaderboard RUN' and
+'arena report RUN').  The engine is the one 'arena run' uses: the same config gives the
+same transcripts."""
 
 
 def add_parser(subparsers) -> None:
+    from arena.cli.run import add_quick_options
+
     parser = add_verb(
         subparsers, "tournament",
         "play every John × Zellig × Claude × seed cell of an experiment, on Ray or in process; leaderboards and plots",
@@ -39,17 +43,20 @@ def add_parser(subparsers) -> None:
                         help="CPUs of a local Ray (default: ray.num_cpus of the config, else all)")
     parser.add_argument("--resume", action="store_true",
                         help="accepted for old scripts: re-running always resumes an interrupted run")
-    parser.add_argument("--no-plots", action="store_true", help="write the leaderboards but no PNG plots")
+    add_quick_options(parser)
+    parser.add_argument("--no-plots", action="store_true", help="write the leaderboards and reports but no plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     from arena import engine
+    from arena.cli.run import quick_overrides
     from arena.config import load_experiment
-    from arena.report import build, format_leaderboards, write_report
+    from arena.report import build, format_leaderboards
+    from arena.run_report import write_reports
 
-    experiment = load_experiment(args.config, args.overrides)
+    experiment = load_experiment(args.config, quick_overrides(args))
     try:
         result = engine.run(
             experiment, catalog(), Path(args.out), args.executor,
@@ -70,7 +77,7 @@ def run(args) -> int:
                 saved = 1 - work["unique"] / work["requests"] if work["requests"] else 0.0
                 print(f"  {model}: {work['requests']} scoring requests, {work['unique']} after deduplication "
                       f"({saved:.0%} saved)")
-    paths = write_report(result.run_dir, plots=not args.no_plots)
+    markdown, html = write_reports([result.run_dir], plots=not args.no_plots)
     print(format_leaderboards(build(result.run_dir)))
-    print("report: " + ", ".join(str(path) for path in paths.values()))
+    print(f"report: {markdown}, {html} (leaderboards and plots in {result.run_dir / 'report'})")
     return 0

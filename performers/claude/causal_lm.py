@@ -29,6 +29,7 @@ from typing import Any
 
 from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
+from performers.claude.hub import require_model
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -39,11 +40,13 @@ PROBE = ("The keys to the cabinet", ("are on the table.", "is on the table."))
 class CausalLMClaude(ScoringClaude):
     """Scoring Claude for a Hugging Face causal language model.
 
-    Params: ``model``, ``tokenizer``, ``revision``, ``device``, ``dtype``,
-    ``batch_tokens``, ``prefix`` (text before every context), ``separator`` (between
+    Params: ``model`` (hub name or local directory), ``tokenizer`` (default: the
+    model's), ``revision`` (hub branch, tag or commit), ``device`` (``cpu``, ``cuda``,
+    ``auto``), ``dtype`` (``fp32``, ``bf16``, ``fp16``), ``batch_tokens`` (token budget
+    per batch), ``threads`` (CPU threads for torch), ``prefix`` (text before every context), ``separator`` (between
     context and candidate), ``add_bos`` (start with the BOS token, default true),
     ``add_eos`` (score an end-of-sequence token, default false), ``convention``
-    (default ``sum``), ``cache``, ``threads``, ``progress``.
+    (default ``sum``), ``cache``, ``progress``.
     """
 
     version = "1"
@@ -66,13 +69,16 @@ class CausalLMClaude(ScoringClaude):
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)
+        for name in dict.fromkeys((str(model), str(tokenizer or model))):
+            require_model(name, revision, "causal language model")  # before the heavy imports: fail fast when it cannot be had
+        from performers.claude.threads import set_torch_threads
+
+        self.threads = set_torch_threads(threads)  # before torch loads its OpenMP runtime
         import torch
         import transformers
 
         from performers.claude.seq2seq_engine import DTYPES, batch_budget, resolve_device, torch_dtype
 
-        if threads is not None:
-            torch.set_num_threads(int(threads))
         self.torch = torch
         self.name = str(model)
         self.tokenizer_name = str(tokenizer or model)

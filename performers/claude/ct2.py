@@ -28,6 +28,7 @@ from typing import Any
 
 from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
+from performers.claude.hub import require_model
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -43,9 +44,12 @@ class CTranslate2Claude(ScoringClaude):
 
     Params: ``model`` (CTranslate2 directory, or Hugging Face name/directory to
     convert), ``tokenizer`` (Hugging Face tokenizer; default: the model's own files),
-    ``revision``, ``compute_type``, ``device`` (``cpu``, ``cuda``, ``auto``),
-    ``threads`` (intra-op threads, 0 = CTranslate2's default), ``batch_tokens``,
-    ``source_lang``/``target_lang``, ``source_prefix``, ``exact`` (exact Marian
+    ``revision`` (hub branch, tag or commit), ``compute_type`` (CTranslate2's weight
+    and compute precision, e.g. ``int8``, ``float32``), ``device`` (``cpu``, ``cuda``,
+    ``auto``), ``threads`` (intra-op threads; default: the CPUs this process may use, see
+    :mod:`performers.claude.threads`), ``batch_tokens`` (token budget per batch),
+    ``source_lang``/``target_lang`` (multilingual models), ``source_prefix`` (text put
+    before every source, e.g. for T5), ``exact`` (exact Marian
     conversion, default true), ``convention``, ``cache``, ``progress``.
     """
 
@@ -58,7 +62,7 @@ class CTranslate2Claude(ScoringClaude):
         revision: str | None = None,
         compute_type: str = "int8",
         device: str = "cpu",
-        threads: int = 0,
+        threads: int | None = None,
         batch_tokens: PositiveInt = 4096,
         source_lang: str | None = None,
         target_lang: str | None = None,
@@ -69,6 +73,10 @@ class CTranslate2Claude(ScoringClaude):
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)
+        from performers.claude.threads import prepare, resolve_threads
+
+        self.threads = resolve_threads(threads)
+        prepare()  # before CTranslate2 loads its OpenMP runtime
         import ctranslate2
         import transformers
 
@@ -105,6 +113,7 @@ class CTranslate2Claude(ScoringClaude):
                     "pass tokenizer=<Hugging Face name or directory>"
                 )
         else:
+            require_model(self.model_name, revision)
             source = source_identity(self.model_name, revision, WEIGHT_PATTERNS, digest_cache)
             try:
                 self.model_dir = cached_conversion(
@@ -137,11 +146,14 @@ class CTranslate2Claude(ScoringClaude):
         torch = sys.modules.get("torch")
         torch_threads = torch.get_num_threads() if torch is not None else None
         self.translator = ctranslate2.Translator(
-            str(self.model_dir), device=device, compute_type=compute_type, intra_threads=int(threads)
+            str(self.model_dir), device=device, compute_type=compute_type, intra_threads=self.threads
         )
         if torch is not None and torch.get_num_threads() != torch_threads:
             torch.set_num_threads(torch_threads)  # creating a Translator resets PyTorch's thread count
         self.forced_prefix = [target_lang] if target_lang else None
+        # beam search as the source model's generation config asks (converted models only)
+        self.search = {"length_penalty": 1.0} if is_ct2_dir(self.model_name) else search_options(
+            self.model_name, revision, self.tokenizer)
         log.info("%s: CTranslate2 %s on %s from %s", self.model_name, compute_type, device, self.model_dir)
 
     def identity(self) -> Mapping[str, Any]:
@@ -153,7 +165,7 @@ class CTranslate2Claude(ScoringClaude):
         }
 
     def translation_settings(self) -> Mapping[str, Any]:
-        return {"forced_prefix": self.forced_prefix, "length_penalty": 1.0}
+        return {"forced_prefix": self.forced_prefix, **self.search}
 
     def default_max_length(self) -> int:
         """256 tokens, or fewer where the model has fewer positions (as hf-seq2seq)."""
@@ -212,6 +224,13 @@ class CTranslate2Claude(ScoringClaude):
     def _translate_uncached(
         self, sources: Sequence[str], beam: int, max_length: int | None
     ) -> Iterator[list[tuple[int, str]]]:
+        yield from self.beam_search(sources, beam, max_length)
+
+    def beam_search(self, sources: Sequence[str], beam: int, max_length: int | None) -> Iterator[list[tuple[int, str]]]:
+        """1-best translations, uncached, per batch ``(index, text)``: sources sorted by
+        length, batched only with sources of the same length cap
+        (:func:`performers.claude.scoring.length_cap`), empty for sources longer than
+        the model's positions."""
         from performers.claude.scoring import length_cap, translation_order
 
         tokens = self._source_tokens(sources)
@@ -220,6 +239,8 @@ class CTranslate2Claude(ScoringClaude):
             yield [(i, "") for i in unreadable]
 
         caps = {i: length_cap(len(tokens[i]), self.default_max_length(), max_length) for i in order}
+        options = dict(self.search)
+        shorter = 1 if options.pop("forced_eos", False) else 0
         per_call = max(1, CALL_PAIRS // 8)
         chunks: list[list[int]] = []
         for i in order:  # sorted by length, so equal caps are neighbours
@@ -231,16 +252,41 @@ class CTranslate2Claude(ScoringClaude):
             results = self.translator.translate_batch(
                 [tokens[i] for i in chunk],
                 beam_size=beam,
-                max_decoding_length=caps[chunk[0]],
+                max_decoding_length=max(1, caps[chunk[0]] - shorter),
                 max_batch_size=self.batch_tokens,
                 batch_type="tokens",
                 target_prefix=[self.forced_prefix] * len(chunk) if self.forced_prefix else None,
+                **options,
             )
             texts = []
             for result in results:
                 ids = self.tokenizer.convert_tokens_to_ids(result.hypotheses[0])
                 texts.append(self.tokenizer.decode(ids, skip_special_tokens=True).strip())
             yield list(zip(chunk, texts))
+
+
+def search_options(model: str, revision: str | None, tokenizer) -> dict[str, Any]:
+    """The beam-search settings of a Transformers model's generation config that
+    ``translate_batch`` can follow (length, repetition and n-gram penalties, banned
+    token sequences, a forced end-of-sentence token at the length cap), so that its
+    1-best translations are the ones ``generate`` looks for."""
+    import transformers
+
+    try:
+        generation = transformers.GenerationConfig.from_pretrained(model, revision=revision)
+    except OSError:  # no generation_config.json: generate's defaults
+        generation = transformers.GenerationConfig()
+    options: dict[str, Any] = {
+        "length_penalty": float(generation.length_penalty if generation.length_penalty is not None else 1.0),
+        "repetition_penalty": float(generation.repetition_penalty or 1.0),
+        "no_repeat_ngram_size": int(generation.no_repeat_ngram_size or 0),
+    }
+    # generate ends a hypothesis that reaches the length cap with a forced end-of-sentence
+    # token; CTranslate2 then stops one token earlier, so both stop after the same words
+    options["forced_eos"] = generation.forced_eos_token_id is not None
+    if generation.bad_words_ids:
+        options["suppress_sequences"] = [tokenizer.convert_ids_to_tokens(list(ids)) for ids in generation.bad_words_ids]
+    return options
 
 
 def _max_positions(config) -> int | None:

@@ -46,6 +46,10 @@ class EnsembleClaude(ScoringClaude):
 
     version = "1"
 
+    @classmethod
+    def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
+        return [*list(params.get("models") or []), params.get("tokenizer")]
+
     def __init__(
         self,
         models: list[str],

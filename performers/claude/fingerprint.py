@@ -66,5 +66,48 @@ def source_identity(name_or_path: str, revision: str | None, patterns: tuple[str
     return identity
 
 
+def hub_commit(name: str, revision: str | None) -> str | None:
+    """The commit a hub model's revision resolved to in the local Hugging Face cache
+    (no network); ``None`` when the model is not cached."""
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        found = try_to_load_from_cache(name, "config.json", revision=revision)
+    except (ValueError, OSError):  # not a valid repo id
+        return None
+    if not isinstance(found, str):
+        return None
+    parts = Path(found).parts
+    return parts[parts.index("snapshots") + 1] if "snapshots" in parts else None
+
+
+def sources_fingerprint(sources: list[str | None], revision: str | None, cache_setting: Any = True) -> str:
+    """A short digest of the models/tokenizers named by ``sources`` (local directories by
+    their files' SHA-256, memoised in the score cache; hub names by name, revision and
+    the cached commit), without loading them: a Claude's model digest in run signatures."""
+    import hashlib
+    import json
+
+    cache = None
+    if cache_setting not in (None, False):
+        from performers.claude.score_cache import ScoreCache
+
+        try:
+            cache = ScoreCache.open(cache_setting)
+        except (OSError, ValueError):
+            cache = None
+    identities = []
+    for source in sources:
+        if not source:
+            continue
+        local = Path(str(source)).expanduser()
+        commit = None if local.exists() else hub_commit(str(source), revision)
+        identities.append(
+            source_identity(str(source), revision, WEIGHT_PATTERNS + TOKENIZER_PATTERNS, cache, commit)
+        )
+    text = json.dumps(identities, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
 def is_local(name_or_path: str) -> bool:
     return Path(name_or_path).expanduser().exists()

@@ -14,10 +14,22 @@ score cache.  Works with any ``AutoModelForSeq2SeqLM`` by hub name or local path
 
 On a GPU: ``device=cuda,dtype=bf16``.  Offline, the shipped ``toy-en-de`` is the
 same Claude with a small bundled model.
+
+1-best translations (beam search, for the distributional discrepancy and the
+generative rate) come from CTranslate2 whenever the model converts to it
+(``decoder=auto``, the default): the same weights, converted exactly once and cached
+(:mod:`performers.claude.ct2_convert`), in the Claude's precision, following the
+model's generation config (:func:`performers.claude.ct2.search_options`) — several
+times faster than Transformers' ``generate`` on a CPU.  The 1-best is then scored by
+this Claude, as every other candidate.  Models that do not convert, and
+``decoder=generate``, use ``generate``.  The two beam searches are not bit-identical
+(see ``experiments/README-claude.md`` for their agreement), so the decoder is part of
+the translation cache key.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -26,17 +38,25 @@ from arena.typecheck import PositiveInt
 from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 
+log = logging.getLogger(__name__)
+
+DECODERS = ("auto", "ctranslate2", "generate")
+# the Claude's dtype as a CTranslate2 compute type
+CT2_COMPUTE_TYPES = {"float32": "float32", "bfloat16": "bfloat16", "float16": "float16"}
+
 
 class HFSeq2SeqClaude(ScoringClaude):
     """Scoring Claude for a Hugging Face seq2seq model.
 
     Params: ``model`` (hub name or local directory), ``tokenizer`` (default: the
-    model's), ``revision``, ``device`` (``cpu``, ``cuda``, ``cuda:1``, ``auto``),
+    model's), ``revision`` (hub branch, tag or commit), ``device`` (``cpu``, ``cuda``, ``cuda:1``, ``auto``),
     ``dtype`` (``fp32``, ``bf16``, ``fp16``), ``batch_tokens`` (token budget per
-    batch; default 1024 on CPU, 8192 on GPU), ``source_lang``/``target_lang`` (multilingual models), ``source_prefix``
+    batch; default 2048 on CPU, 8192 on GPU), ``source_lang``/``target_lang`` (multilingual models), ``source_prefix``
     (T5), ``convention`` (``mean`` or ``sum``), ``cache`` (true, false, or a path),
     ``engine`` (``auto``, ``prefix``, ``decoder``, ``forward``; all give the same
-    numbers), ``threads`` (CPU threads for torch), ``progress``.
+    numbers), ``decoder`` (1-best decoding: ``auto``, ``ctranslate2`` or ``generate``,
+    see the module docstring), ``threads`` (PyTorch's CPU threads; default: the CPUs this process
+    may use, see :mod:`performers.claude.threads`), ``progress``.
     """
 
     version = "1"
@@ -56,10 +76,16 @@ class HFSeq2SeqClaude(ScoringClaude):
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,
+        decoder: str = "auto",
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)
         from performers.claude.seq2seq_engine import Seq2SeqEngine
+
+        if decoder not in DECODERS:
+            raise ValueError(f"decoder must be one of {', '.join(DECODERS)}, not {decoder!r}")
+        self.decoder = decoder
+        self._ct2: Any = None  # the CTranslate2 decoder, built on first use; False where there is none
 
         self.backend = Seq2SeqEngine(
             model,
@@ -79,7 +105,38 @@ class HFSeq2SeqClaude(ScoringClaude):
         return self.backend.identity(self.cache)
 
     def translation_settings(self) -> Mapping[str, Any]:
+        ct2 = self._ct2_decoder()
+        if ct2:
+            import ctranslate2
+
+            return {"decoder": f"ctranslate2-{ctranslate2.__version__}/{ct2.compute_type}", **ct2.translation_settings()}
         return self.backend.generation_settings()
+
+    def _ct2_decoder(self):
+        """The CTranslate2 conversion of this Claude's model for 1-best decoding, or
+        ``False`` when ``decoder=generate`` or the model does not convert (then
+        ``generate`` decodes; ``decoder=ctranslate2`` makes that an error)."""
+        if self._ct2 is None:
+            self._ct2 = False
+            backend = self.backend
+            if self.decoder != "generate":
+                from performers.claude.ct2 import CTranslate2Claude
+
+                try:
+                    if backend.device not in ("cpu", "cuda"):
+                        raise ValueError(f"device {backend.device!r} (CTranslate2 decodes on cpu or cuda)")
+                    self._ct2 = CTranslate2Claude(
+                        backend.name, tokenizer=backend.tokenizer_name, revision=backend.revision,
+                        compute_type=CT2_COMPUTE_TYPES[backend.dtype_name], device=backend.device,
+                        threads=backend.threads, batch_tokens=4 * backend.batch_tokens,
+                        source_lang=backend.source_lang, target_lang=backend.target_lang,
+                        source_prefix=backend.source_prefix, cache=False, progress=False,
+                    )
+                except Exception as error:  # converters fail in many ways; any failure means: use generate
+                    if self.decoder == "ctranslate2":
+                        raise ValueError(f"{backend.name}: decoder=ctranslate2, but {error}") from error
+                    log.info("%s: 1-best by Transformers' generate (no CTranslate2 decoder: %s)", backend.name, error)
+        return self._ct2
 
     def _score_uncached(self, pairs: Sequence[tuple[str, str]]) -> Iterator[list[tuple[int, float, int]]]:
         for batch in self.backend.token_logprobs(pairs):
@@ -88,4 +145,8 @@ class HFSeq2SeqClaude(ScoringClaude):
     def _translate_uncached(
         self, sources: Sequence[str], beam: int, max_length: int | None
     ) -> Iterator[list[tuple[int, str]]]:
-        yield from self.backend.translate(sources, beam, max_length)
+        ct2 = self._ct2_decoder()
+        if ct2:
+            yield from ct2.beam_search(sources, beam, max_length)
+        else:
+            yield from self.backend.translate(sources, beam, max_length)

@@ -89,6 +89,10 @@ def length_settings() -> dict[str, Any]:
     return {"max_len_a": MAX_LEN_A, "max_len_b": MAX_LEN_B, "length_bucket": LENGTH_BUCKET}
 # results are committed to the cache at least this often (seconds) while scoring
 COMMIT_SECONDS = 10.0
+# distinct requests handed to a backend at once: tokens, plans and batches exist for one
+# chunk at a time, so memory stays bounded from a thousand to millions of pairs; large
+# enough that sorting by length and grouping by source lose nothing measurable
+CHUNK_REQUESTS = 8192
 
 
 def check_convention(convention: str) -> str:
@@ -126,6 +130,15 @@ def _check_complete(results: Sequence[Any], what: str) -> None:
         raise RuntimeError(f"{what}: the backend returned no result for {missing} of {len(results)} requests")
 
 
+def in_chunks(compute, requests: Sequence[Any], size: int | None = None) -> Iterator[list[tuple]]:
+    """``compute``'s result batches over ``requests`` handed over ``size`` (default
+    ``CHUNK_REQUESTS``) at a time, with each result's index mapped back into ``requests``."""
+    size = size or CHUNK_REQUESTS
+    for start in range(0, len(requests), size):
+        for batch in compute(requests[start : start + size]):
+            yield [(start + local, *value) for local, *value in batch]
+
+
 class ScoringClaude:
     """Base class of the Claudes backed by a conditional language model (see the
     module docstring for the score convention).
@@ -147,6 +160,19 @@ class ScoringClaude:
         self._cache_setting = cache
         self._cache: Any = None
         self._model_id: int | None = None
+
+    # -- model fingerprint (run signatures; arena.roles.Fingerprinted) -------------------
+    @classmethod
+    def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
+        """The hub names or directories of the model(s) and tokenizer ``params`` name."""
+        return [params.get("model"), params.get("tokenizer")]
+
+    @classmethod
+    def fingerprint(cls, params: Mapping[str, Any]) -> str:
+        """A digest of the model files ``params`` name, without loading the model."""
+        from performers.claude.fingerprint import sources_fingerprint
+
+        return sources_fingerprint(cls.model_sources(params), params.get("revision"), params.get("cache", True))
 
     # -- to implement -------------------------------------------------------------
     def identity(self) -> Mapping[str, Any]:
@@ -208,11 +234,12 @@ class ScoringClaude:
         if model is not None:
             for index, value in self.cache.get_scores(model, pairs).items():
                 results[index] = value
-        missing = [index for index, value in enumerate(results) if value is None]
+        # pairs of one source stay in one chunk (it is encoded once)
+        missing = sorted((index for index, value in enumerate(results) if value is None), key=lambda i: pairs[i][0])
         log.debug("score: %d requests, %d distinct, %d to compute", len(sources), len(pairs), len(missing))
         if missing:
             self._run(
-                self._score_uncached([pairs[i] for i in missing]),
+                in_chunks(self._score_uncached, [pairs[i] for i in missing]),
                 missing,
                 lambda index, logprob, tokens: results.__setitem__(index, (float(logprob), int(tokens))),
                 lambda done: self.cache.put_scores(model, [(pairs[i], *results[i]) for i in done]),
@@ -244,7 +271,7 @@ class ScoringClaude:
         log.debug("translate: %d sources, %d distinct, %d to decode", len(sources), len(distinct), len(missing))
         if missing:
             self._run(
-                self._translate_uncached([distinct[i] for i in missing], beam, max_length),
+                in_chunks(lambda chunk: self._translate_uncached(chunk, beam, max_length), [distinct[i] for i in missing]),
                 missing,
                 lambda index, text: results.__setitem__(index, text),
                 lambda done: self.cache.put_translations(model, settings, [(distinct[i], results[i]) for i in done]),

@@ -9,7 +9,9 @@ not for research conclusions; real users name hub models with ``hf-seq2seq``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
@@ -30,11 +32,15 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
     """The shipped toy EN→DE MarianMT as a scoring Claude (float32 on CPU by default).
 
     Params as ``hf-seq2seq`` (``device``, ``dtype``, ``batch_tokens``, ``convention``,
-    ``cache``, ``engine``, ``threads``, ``progress``); ``model`` defaults to the
+    ``cache``, ``engine``, ``threads``, ``decoder``, ``progress``); ``model`` defaults to the
     shipped directory.
     """
 
     version = "1"
+
+    @classmethod
+    def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
+        return [str(params.get("model") or MODEL_DIR)]
 
     def __init__(
         self,
@@ -46,6 +52,7 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,
+        decoder: str = "auto",
         progress: bool = True,
     ) -> None:
         super().__init__(
@@ -57,5 +64,6 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
             cache=cache,
             engine=engine,
             threads=threads,
+            decoder=decoder,
             progress=progress,
         )

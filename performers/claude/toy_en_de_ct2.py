@@ -9,10 +9,13 @@ A weak toy model for smoke runs, not for research conclusions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
 from performers.claude.ct2 import CTranslate2Claude
-from performers.claude.toy_en_de import toy_model_dir
+from performers.claude.toy_en_de import MODEL_DIR, toy_model_dir
 
 
 class ToyEnDeCT2Claude(CTranslate2Claude):
@@ -24,11 +27,15 @@ class ToyEnDeCT2Claude(CTranslate2Claude):
 
     version = "1"
 
+    @classmethod
+    def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
+        return [str(MODEL_DIR)]
+
     def __init__(
         self,
         compute_type: str = "int8",
         device: str = "cpu",
-        threads: int = 0,
+        threads: int | None = None,
         batch_tokens: PositiveInt = 4096,
         convention: ScoreConvention = "mean",
         cache: bool | str | None = True,

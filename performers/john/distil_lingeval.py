@@ -28,7 +28,12 @@ logger = logging.getLogger(__name__)
 
 
 class DistilLingEvalJohn:
-    """Yields the test set's (source, correct reference) groups with their variants."""
+    """Yields the test set's (source, correct reference) groups with their variants.
+
+    Params: ``dir`` (the test set directory, named ``<error_type>.<human|mt>``),
+    ``phenomenon`` (the label of its variants; default: the error type of the directory
+    name), ``limit`` (at most this many instances), ``skip_empty``.
+    """
 
     version = "1"
 

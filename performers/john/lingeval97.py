@@ -22,7 +22,12 @@ from arena.typecheck import ExistingFile, PositiveInt
 
 
 class LingEval97John:
-    """Yields the test set's sentences with their contrastive variants, in file order."""
+    """Yields the test set's sentences with their contrastive variants, in file order.
+
+    Params: ``path`` (the test set's JSON file), ``reference_kind`` (``human`` or
+    ``machine``: what the references are), ``types`` (keep only these error types),
+    ``limit`` (at most this many sentences).
+    """
 
     version = "1"
 

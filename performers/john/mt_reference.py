@@ -238,7 +238,13 @@ class TranslationCache:
 
 
 class MTReferenceJohn:
-    """A base John's instances with machine-translated references (see module docstring)."""
+    """A base John's instances with machine-translated references (see module docstring).
+
+    Params: ``john`` (the base John, a SPEC), ``outputs``, ``systems`` (the MT systems
+    to draw references from; default: all with outputs), ``seed`` (which system
+    translates which instance), ``claude``, ``beam`` (beam size of the Claude's
+    translations), ``cache``, ``batch_size`` (sources per translate call), ``missing``,
+    ``progress`` (show progress bars)."""
 
     version = "1"
 

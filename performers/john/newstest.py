@@ -81,7 +81,12 @@ def word_count(text: str) -> int:
 
 
 class NewstestJohn:
-    """Yields the line pairs of ``newstestYYYY.{en,de}`` for the chosen years."""
+    """Yields the line pairs of ``newstestYYYY.{en,de}`` for the chosen years.
+
+    Params: ``dir`` (the directory of the newstest files), ``years``,
+    ``source_language`` (suffix of the source files), ``target_language`` (suffix of
+    the reference files), ``prefix`` (file name before the year), ``limit`` (at most
+    this many instances)."""
 
     version = "1"
 

@@ -33,7 +33,12 @@ def read_aligned(source: str | Path, reference: str | Path, allow_empty: bool = 
 
 
 class ParallelTextJohn:
-    """Yields one :class:`Instance` per line pair, in file order."""
+    """Yields one :class:`Instance` per line pair, in file order.
+
+    Params: ``source`` (the source file), ``reference`` (the line-aligned reference
+    file), ``origin``, ``reference_kind`` (``human`` or ``machine``), ``skip_empty``,
+    ``limit`` (at most this many instances), ``meta`` (metadata added to every
+    instance)."""
 
     version = "1"
 

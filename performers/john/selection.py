@@ -554,7 +554,15 @@ class SelectJohn:
     """A John that selects from another John the instances a Zellig applies to, with
     caps, seeded stratified sampling, deduplication, length limits and, for machine
     references, the validation step (module docstring).  ``report`` holds the counts
-    of the last :meth:`instances` call."""
+    of the last :meth:`instances` call.
+
+    Params: ``john`` (the John to select from, a SPEC), ``zellig`` (the Zellig that must
+    apply, a SPEC), ``cap``, ``seed``, ``stratify``, ``dedup``, ``min_words``/``max_words``
+    (bounds on the words of the source), ``variants_per_instance``, ``validate``,
+    ``phenomena``, ``max_phrase_words`` (validation: the longest phrase aligned to the
+    human reference), ``min_overlap`` (validation: the least word overlap with the human
+    reference), ``prefilter`` (a regular expression the reference must match before the
+    Zellig runs), ``progress`` (show progress bars)."""
 
     version = "1"
 

@@ -26,7 +26,10 @@ logger = logging.getLogger(__name__)
 
 
 class TemplateJohn:
-    """Instances from the templates of a pair spec; ``templates`` selects some by name."""
+    """Instances from the templates of a pair spec; ``templates`` selects some by name.
+
+    Params: ``spec`` (the pair spec JSON), ``templates``, ``n``, ``seed``, ``plugins``
+    (modules that register further M2C functions and dimensions)."""
 
     version = "1"
 

@@ -117,7 +117,9 @@ def _weak_boundaries(analysis: Analysis, first: int, last: int) -> list[int]:
 
 
 class ClauseOmissionZellig:
-    """Delete the first or the last unit (sentence, or part split at ``;``/``:``) or clause."""
+    """Delete the first or the last unit (sentence, or part split at ``;``/``:``) or clause.
+
+    ``clauses`` (also delete first and last clauses, not only whole units)."""
 
     version = "1"
 

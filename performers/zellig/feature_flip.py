@@ -34,7 +34,8 @@ PHENOMENON = "feature_flip"
 
 class FeatureFlipZellig:
     """Every single-feature flip of an agreeing slot; ``dimensions`` keeps only those
-    dimensions (e.g. ``[GENDER]``); ``spec`` overrides the spec path in the instances."""
+    dimensions (e.g. ``[GENDER]``); ``spec`` overrides the spec path in the instances;
+    ``plugins`` (modules that register further M2C functions and dimensions)."""
 
     version = "1"
 

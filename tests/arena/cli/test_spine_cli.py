@@ -39,12 +39,13 @@ def test_run_score_show(config, tmp_path, capsys):
     out = tmp_path / "runs"
     assert main(["run", str(config), "--out", str(out), "--no-progress"]) == 0
     printed = capsys.readouterr().out
-    assert "oracle" in printed and "1.000" in printed and "signature: arena:" in printed
+    assert "oracle" in printed and "1.000" in printed and "signature: john:d=distil-lingeval@1+data." in printed and "|arena:0.1.0" in printed
     (run_dir,) = out.iterdir()
     assert main(["run", str(config), "--out", str(out)]) == 0
     assert "already finished" in capsys.readouterr().out
     assert main(["score", str(run_dir)]) == 0
-    assert "random" in capsys.readouterr().out
+    scored = capsys.readouterr().out
+    assert "random" in scored and "signature: john:d=distil-lingeval@1+data." in scored  # printed with the numbers
     assert main(["show", str(run_dir), "--wrong", "--claude", "random", "--limit", "1", "--no-color"]) == 0
     shown = capsys.readouterr().out
     assert "WRONG" in shown and "→" in shown and "1 of" in shown
@@ -62,4 +63,4 @@ def test_validate_and_set(config, capsys):
 def test_ls(capsys):
     assert main(["ls", "claudes", "--params"]) == 0
     printed = capsys.readouterr().out
-    assert "oracle" in printed and "params: seed=0" in printed
+    assert "oracle" in printed and "      seed: int = 0 — " in printed

@@ -45,7 +45,7 @@ def test_scores_average_token_probabilities(two_models):
 
 
 def test_ensemble_of_one_is_the_model(two_models):
-    single = HFSeq2SeqClaude(two_models[0], cache=False, progress=False)
+    single = HFSeq2SeqClaude(two_models[0], cache=False, progress=False, decoder="generate")
     ensemble = EnsembleClaude(models=[two_models[0]], cache=False, progress=False)
     assert [s.logprob for s in ensemble.score(*PAIRS)] == pytest.approx(
         [s.logprob for s in single.score(*PAIRS)], abs=1e-5)
@@ -55,12 +55,13 @@ def test_ensemble_of_one_is_the_model(two_models):
     assert len(beam) == 3 and all(isinstance(t, str) for t in beam)
 
 
-def test_toy_greedy_equals_transformers(toy, triples):
-    from performers.claude.toy_en_de import MODEL_DIR
+def test_toy_greedy_equals_transformers(triples):
+    from performers.claude.toy_en_de import MODEL_DIR, ToyEnDeClaude
 
     ensemble = EnsembleClaude(models=[str(MODEL_DIR)], cache=False, progress=False)
     sources = [s for s, _, _ in triples[:4]]
-    assert ensemble.translate(sources, beam=1) == toy.translate(sources, beam=1)
+    generate = ToyEnDeClaude(cache=False, progress=False, decoder="generate")
+    assert ensemble.translate(sources, beam=1) == generate.translate(sources, beam=1)
 
 
 @pytest.mark.parametrize(

@@ -180,3 +180,24 @@ def test_translation_order_splits_off_sources_too_long_for_the_model(caplog):
         assert translation_order([5, 300, 2], 256, "m") == ([2, 0], [1])
     assert "1 of 3 sources exceed the model's 256 positions" in caplog.text
     assert translation_order([5, 300], None, "m") == ([0, 1], [])
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 7, 1000])
+def test_backends_get_bounded_chunks_with_each_source_in_one(monkeypatch, chunk):
+    """Requests reach the backend ``CHUNK_REQUESTS`` at a time (memory stays bounded
+    however many pairs are scored); a source's pairs are neighbours, results are the same."""
+    import performers.claude.scoring as scoring
+
+    sources = [f"s{i % 5}" for i in range(23)]
+    targets = [f"t{i}" for i in range(23)]
+    expected = FakeScoringClaude().score(sources, targets)
+    monkeypatch.setattr(scoring, "CHUNK_REQUESTS", chunk)
+    calls = []
+    claude = FakeScoringClaude()
+    original = claude._score_uncached
+    monkeypatch.setattr(claude, "_score_uncached", lambda pairs: calls.append(list(pairs)) or original(pairs))
+    assert claude.score(sources, targets) == expected
+    assert all(len(call) <= chunk for call in calls) and sum(map(len, calls)) == 23
+    order = [source for call in calls for source, _ in call]
+    assert order == sorted(order)  # grouped by source
+    assert claude.translate(sources, beam=2) == [f"{s} @ beam 2" for s in sources]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import statistics
 import struct
+
+import pytest
 
 from arena.conformance import assert_conforms, check_claude
 from arena.records import Pair
@@ -67,6 +70,7 @@ def test_second_run_is_served_from_cache(tmp_path, triples, monkeypatch):
 
     monkeypatch.setattr(second.backend, "token_logprobs", fail)
     monkeypatch.setattr(second.backend, "translate", fail)
+    monkeypatch.setattr(second._ct2_decoder(), "beam_search", fail)
     assert second.score(sources, targets) == scores
     assert second.translate(sources[:3], beam=2) == translations
     float16 = ToyEnDeClaude(cache=cache, progress=False, dtype="bf16")  # another dtype is another cache key
@@ -83,3 +87,47 @@ def test_discrepancy_workflow(toy, triples):
     own = toy.score(sources, one_best)
     reference = toy.score(sources, [c for _, c, _ in triples[:8]])
     assert sum(s.mean for s in own) > sum(s.mean for s in reference)
+
+
+def test_one_best_decoder_is_ctranslate2_when_the_model_converts(toy):
+    assert toy.translation_settings()["decoder"].startswith("ctranslate2-")
+    assert toy.translation_settings()["decoder"].endswith("/float32")
+    generate = ToyEnDeClaude(cache=False, progress=False, decoder="generate")
+    assert "decoder" not in generate.translation_settings()  # another cache key
+    with pytest.raises(ValueError, match="decoder must be one of auto, ctranslate2, generate"):
+        ToyEnDeClaude(cache=False, progress=False, decoder="fairseq")
+
+
+def test_ctranslate2_one_best_agrees_with_generate(toy, triples):
+    """Same weights, two beam searches: most 1-bests are identical and the rest score
+    about as well under the model (measured on 300 quickstart sources in
+    experiments/README-claude.md)."""
+    sources = list(dict.fromkeys(s for s, _, _ in triples))[:24]
+    ct2 = toy.translate(sources, beam=5)
+    generate = ToyEnDeClaude(cache=False, progress=False, decoder="generate").translate(sources, beam=5)
+    assert sum(a == b for a, b in zip(ct2, generate)) >= 0.75 * len(sources)
+    gap = statistics.mean(s.mean for s in toy.score(sources, generate)) - statistics.mean(
+        s.mean for s in toy.score(sources, ct2))
+    assert abs(gap) < 0.05
+
+
+@pytest.mark.parametrize(("decoder", "falls_back"), [("auto", True), ("ctranslate2", False)])
+def test_generate_is_the_fallback_where_the_model_does_not_convert(monkeypatch, decoder, falls_back):
+    import performers.claude.ct2 as ct2
+
+    class Unconvertible:
+        def __init__(self, *args, **kwargs):
+            raise ValueError("cannot convert 'x' to CTranslate2: unsupported architecture")
+
+    monkeypatch.setattr(ct2, "CTranslate2Claude", Unconvertible)
+    claude = ToyEnDeClaude(cache=False, progress=False, decoder=decoder)
+    if falls_back:
+        assert "decoder" not in claude.translation_settings()
+        asked = []
+        monkeypatch.setattr(claude.backend, "translate", lambda sources, beam, max_length: iter(
+            [[(i, f"generate {beam}") for i, _ in enumerate(asked.extend(sources) or sources)]]))
+        assert claude.translate(["Hello."], beam=2) == ["generate 2"]
+        assert asked == ["Hello."]
+    else:
+        with pytest.raises(ValueError, match="decoder=ctranslate2, but cannot convert"):
+            claude.translate(["Hello."], beam=2)

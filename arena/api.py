@@ -1,0 +1,164 @@
+"""The Python API: run an experiment, load a run, build a performer.
+
+::
+
+    import arena
+
+    run = arena.run(john="distil-lingeval:dir=../shared/data/distil-lingeval/placeholder_ding.human,limit=50",
+                    zellig="replay", claude=["toy-en-de", "random"])
+    run.signature            # the one-line signature of every number below
+    run.cells                # pandas: one row per John × Zellig × Claude × seed (S, CIs, accuracy, …)
+    run.rounds               # pandas: one row per judged round × Claude
+    run.leaderboards         # pandas: the three leaderboards with their paired tests
+    arena.load_run(run.run_dir)            # the same from a run directory, later
+    arena.performer("claude", "random:seed=3").judge(pairs)
+
+``arena.run`` plays exactly what the ``arena run`` command plays (same run directory, resume, report);
+the tables are those of ``arena export --format csv|parquet|jsonl`` (columns in
+``docs/exports.md``).  Data frames need pandas; everything else does not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from arena.config import Experiment
+
+
+@dataclass
+class Run:
+    """A finished run directory and its results."""
+
+    run_dir: Path
+    manifest: dict[str, Any] = field(repr=False)
+    scores: dict[str, Any] = field(repr=False)
+
+    @property
+    def signature(self) -> str:
+        return self.scores.get("signature", "")
+
+    @cached_property
+    def _tables(self) -> dict[str, Any]:
+        from arena.formats.tidy import tables
+
+        return tables(self.run_dir)
+
+    @property
+    def rounds(self):
+        """One row per judged round × Claude (a pandas DataFrame)."""
+        return self._tables["rounds"]
+
+    @property
+    def cells(self):
+        """One row per John × Zellig × Claude × seed of ``scores.json`` (a pandas DataFrame)."""
+        return self._tables["cells"]
+
+    @property
+    def leaderboards(self):
+        """One row per leaderboard entry (a pandas DataFrame)."""
+        return self._tables["leaderboards"]
+
+    def records(self) -> list[dict[str, Any]]:
+        """The rounds as plain dicts (no pandas needed)."""
+        from arena.formats.tidy import round_rows
+
+        return round_rows(self.run_dir)
+
+
+def load_run(path: str | Path) -> Run:
+    """A finished run directory (of ``arena run``, ``arena tournament`` or :func:`run`)."""
+    from arena import transcripts
+
+    run_dir = Path(path)
+    if not transcripts.is_finished(run_dir):
+        raise ValueError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
+    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
+    scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+    return Run(run_dir, manifest, scores)
+
+
+def experiment_of(
+    config: str | Path | Mapping[str, Any] | Experiment | None = None,
+    *,
+    john: str | Sequence[str] | None = None,
+    zellig: str | Sequence[str] | None = None,
+    claude: str | Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Experiment:
+    """An experiment from a YAML path, a mapping as the YAML holds, an :class:`Experiment`,
+    or SPECs (``john``, ``zellig``, ``claude``: a SPEC or a list of SPECs); ``options``
+    sets further keys (dotted as ``--set``: ``{"seeds": [1, 2], "claudes.0.params.device": "cuda"}``)."""
+    from arena.config import apply_overrides, experiment_from_dict
+    from arena.yamlio import load_yaml, yaml_key_lines
+
+    if isinstance(config, Experiment):
+        if options or john or zellig or claude:
+            raise ValueError("give options and SPECs with a path or mapping, not with an Experiment")
+        return config
+    path, lines = "<arena.run>", None
+    if config is None:
+        if not (john and zellig and claude):
+            raise ValueError("arena.run: give a config, or all of john=, zellig= and claude= SPECs")
+        data: dict[str, Any] = {"name": "run", "johns": _listed(john), "zelligs": _listed(zellig),
+                                "claudes": _listed(claude)}
+    elif isinstance(config, Mapping):
+        data = json.loads(json.dumps(dict(config)))
+    else:
+        path = str(config)
+        data = load_yaml(Path(config))
+        lines = yaml_key_lines(Path(config))
+    if (john or zellig or claude) and config is not None:
+        raise ValueError("arena.run: give either a config or john=/zellig=/claude= SPECs, not both")
+    if options:
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: an experiment is a YAML mapping")
+        data = apply_overrides(data, [f"{key}={json.dumps(value)}" for key, value in options.items()])
+    return experiment_from_dict(data, path, lines)
+
+
+def _listed(specs: str | Sequence[str]) -> list[str]:
+    return [specs] if isinstance(specs, str) else list(specs)
+
+
+def run(
+    config: str | Path | Mapping[str, Any] | Experiment | None = None,
+    *,
+    john: str | Sequence[str] | None = None,
+    zellig: str | Sequence[str] | None = None,
+    claude: str | Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    out: str | Path = "runs",
+    progress: bool = False,
+    report: bool = True,
+) -> Run:
+    """Play an experiment (see :func:`experiment_of` for the ways to give one) into a run
+    directory under ``out`` and return its :class:`Run`; a finished run is loaded, not
+    played again.  ``report`` writes ``report.md`` and ``report.html`` as ``arena run`` does."""
+    from arena import engine
+    from arena.cli import catalog
+
+    experiment = experiment_of(config, john=john, zellig=zellig, claude=claude, options=options)
+    result = engine.run(experiment, catalog(), Path(out), experiment.executor, progress=progress)
+    if report:
+        from arena.run_report import MARKDOWN, write_reports
+
+        if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
+            write_reports([result.run_dir])
+    return load_run(result.run_dir)
+
+
+def performer(role: str, spec: str | Mapping[str, Any]):
+    """Build a performer of the catalog (or a ``module:Class``) from a SPEC string
+    (``"random:seed=3"``, ``"hf-seq2seq:model=Helsinki-NLP/opus-mt-en-de"``) or a
+    ``{name, params}`` mapping; ``role`` is ``john``, ``zellig`` or ``claude``."""
+    from arena.cli import catalog
+    from arena.registry import build
+    from arena.spec import spec_from_mapping
+
+    parsed = spec_from_mapping(spec, where=f"{role} spec")
+    return build(role, parsed, catalog(), where=f"{role} {parsed.label}")

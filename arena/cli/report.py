@@ -1,0 +1,45 @@
+"""``arena report``: (re)build a run's report.md and self-contained report.html, or put
+several runs side by side."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.cli import add_verb
+
+EXAMPLES = """
+  arena report runs/quickstart-1a2b3c4d5e                 # rebuild RUN/report.md and RUN/report.html
+  arena report runs/a-1a2b3c4d5e runs/b-6f7a8b9c0d --out compare/   # two runs side by side
+  arena report runs/quickstart-1a2b3c4d5e --no-plots      # tables only (faster)"""
+
+DESCRIPTION = """Write report.md and a self-contained report.html (plots embedded, no network
+needed to view it): the signature, S and contrastive accuracy with 95% CIs, the
+leaderboards with paired tests, per-phenomenon and metadata breakdowns, discrepancy
+and generative rate, the S timeline of a game, plots, and misjudged pairs with the
+edit highlighted.  With one RUN the files go into the run directory (arena run and
+arena tournament write them there at the end); with several, --out names the
+directory of the side-by-side report."""
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(subparsers, "report", "write report.md and a self-contained report.html of finished runs",
+                      EXAMPLES, description=DESCRIPTION)
+    parser.add_argument("run_dirs", metavar="RUN", nargs="+", help="finished run directories")
+    parser.add_argument("--out", metavar="DIR", help="where to write (default: the run directory; required for several runs)")
+    parser.add_argument("--no-plots", action="store_true", help="no plots")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from arena.cli import check_output
+    from arena.run_report import write_reports
+
+    if args.out:
+        check_output(args.out, "directory")
+    for run_dir in args.run_dirs:
+        if not Path(run_dir).is_dir():
+            raise ValueError(f"{run_dir}: no such run directory")
+    markdown, html = write_reports([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None,
+                                   plots=not args.no_plots)
+    print(f"report: {markdown}, {html}")
+    return 0
