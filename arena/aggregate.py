@@ -186,9 +186,13 @@ def read_run(run_dir: Path) -> tuple[dict, list[Round], list[JudgementRecord], l
 
 
 def join(
-    rounds: Sequence[Round], judgements: Sequence[JudgementRecord], one_bests: Sequence[OneBest]
+    rounds: Sequence[Round],
+    judgements: Sequence[JudgementRecord],
+    one_bests: Sequence[OneBest],
+    counted_only: bool = False,
 ) -> dict[str, list[Outcome]]:
-    """Outcomes per Claude, in round order."""
+    """Outcomes per Claude, in round order; ``counted_only`` leaves out the rounds of a
+    game's observation phases (they do not count toward S)."""
     by_id = {r.id: r for r in rounds}
     best = {(o.claude, o.seed, o.source): o for o in one_bests}  # seed: of a model replica, else None
     result: dict[str, list[Outcome]] = defaultdict(list)
@@ -196,6 +200,8 @@ def join(
         r = by_id.get(j.round)
         if r is None:
             raise ValueError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
+        if counted_only and not r.counts:
+            continue
         one_best = best.get((j.claude, r.seed, r.instance.source)) or best.get((j.claude, None, r.instance.source))
         result[j.claude].append(Outcome(r, j, one_best))
     return result

@@ -28,6 +28,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from annotated_types import Ge, Gt
 
+from arena.schedule import Schedule, parse_schedule
 from arena.spec import PerformerSpec, parse_value, spec_from_mapping
 from arena.typecheck import PositiveInt, check_value, type_hints
 from arena.yamlio import load_yaml, yaml_key_lines
@@ -76,7 +77,9 @@ class Experiment:
     (``wrong`` as LingEval97 and DistilLingEval's strict reading; ``correct`` as
     DistilLingEval's ``>=``; ``half``).  S itself always resolves ties and abstentions
     by a seeded coin, recorded per round.  ``breakdowns`` names variant ``meta`` keys
-    (e.g. ``dimension`` of the ``feature-flip`` Zellig) to report S and accuracy by.
+    (e.g. ``dimension`` of the ``feature-flip`` Zellig) or, prefixed ``john.``, keys of
+    the John's instance metadata m_n (``john.origin``, ``john.reference_kind``) to report
+    S and accuracy by.  ``schedule`` makes the run a game (:mod:`arena.schedule`).
     """
 
     name: str
@@ -96,6 +99,7 @@ class Experiment:
     executor: ExecutorName = "in-process"
     time_budget: TimeBudget = field(default_factory=TimeBudget)
     ray: RayOptions = field(default_factory=RayOptions)
+    schedule: Schedule | None = None  # the game's observation schedule (arena/schedule.py)
     source: str = ""  # the file it was loaded from
     # the line of each key path of that file (``SET``: given by --set), for messages (see ``where``)
     key_lines: Mapping[tuple[str, ...], int] = field(default_factory=dict, compare=False, repr=False)
@@ -106,6 +110,10 @@ class Experiment:
             data[role] = [spec.to_json() for spec in getattr(self, role)]
         data.pop("source")
         data.pop("key_lines")
+        if self.schedule is None:
+            data.pop("schedule")  # schedule-less configs keep their hash and run directory
+        else:
+            data["schedule"] = self.schedule.to_json()
         return data
 
     def where(self, *keys: str) -> str:
@@ -242,8 +250,10 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
             kwargs["seeds"] = tuple(seeds)
         elif target == "breakdowns":
             if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
-                raise ValueError(f"{where}: '{key}' must be a list of variant meta keys, e.g. [dimension]")
+                raise ValueError(f"{where}: '{key}' must be a list of variant meta keys or john.<instance meta key>, e.g. [dimension, john.origin]")
             kwargs[target] = tuple(value)
+        elif target == "schedule":
+            kwargs[target] = None if value is None else parse_schedule(value, path, lines)
         elif target in _NESTED:
             kwargs[target] = _nested(_NESTED[target], value, key, path, lines)
         else:
@@ -263,6 +273,8 @@ def _check_values(experiment: Experiment, path: str, lines: Mapping) -> None:
     for role in ("johns", "zelligs"):
         if any(spec.replicas for spec in getattr(experiment, role)):
             fail(role, "may not list 'replicas'; model replicas are for Claudes")
+        if any(spec.sees for spec in getattr(experiment, role)):
+            fail(role, "may not list 'sees'; what a performer sees is set per Claude")
     for spec in experiment.claudes:
         missing = [seed for seed in experiment.seeds if spec.replicas and seed not in spec.replicas]
         if missing:

@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.edits import apply_edits
 from arena.records import Instance, Judgement, Pair, Variant
+from arena.roles import Chooser, Observer
 
 
 def _json_problem(value: Any, where: str) -> list[str]:
@@ -51,6 +52,8 @@ def check_john(john: Any, limit: int = 200) -> list[str]:
             if not isinstance(text, str) or not text.strip():
                 problems.append(f"{instance.id}: empty {name}")
         problems += _json_problem(instance.meta, f"{instance.id}: meta")
+    if isinstance(john, Observer):
+        problems += check_observer(john)
     return problems
 
 
@@ -99,12 +102,41 @@ def check_zellig(zellig: Any, instances: Sequence[Instance]) -> list[str]:
             problems.append(f"{instance.id}: corrupt is not deterministic")
         for variant in variants:
             problems += check_variant(instance, variant)
+    if isinstance(zellig, Chooser):
+        problems += check_chooser(zellig, instances)
     detect = getattr(zellig, "detect", None)
     if callable(detect) and instances:
         verdict = detect(instances[0].reference)
         if not isinstance(verdict, bool):
             problems.append(f"detect returned {type(verdict).__name__}, not bool")
     return problems
+
+
+def check_chooser(zellig: Any, instances: Sequence[Instance]) -> list[str]:
+    """A choosing Zellig's ``choose`` returns an index into the candidates it is
+    given, the same one for the same RNG state (all its randomness from the RNG)."""
+    import random
+
+    problems: list[str] = []
+    for instance in instances:
+        candidates = zellig.corrupt(instance)
+        if not candidates:
+            continue
+        picks = [zellig.choose(instance, candidates, random.Random(f"check/{instance.id}")) for _ in range(2)]
+        if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < len(candidates) for p in picks):
+            problems.append(f"{instance.id}: choose returned {picks[0]!r}, not an index below {len(candidates)}")
+        elif picks[0] != picks[1]:
+            problems.append(f"{instance.id}: choose is not a function of the instance, candidates and RNG")
+    return problems
+
+
+def check_observer(performer: Any) -> list[str]:
+    """An observing performer accepts an empty block of outcomes."""
+    try:
+        performer.observe([])
+    except Exception as error:  # noqa: BLE001 - any failure is a conformance problem
+        return [f"observe([]) raised {type(error).__name__}: {error}"]
+    return []
 
 
 def check_claude(claude: Any, pairs: Sequence[Pair]) -> list[str]:
@@ -129,6 +161,8 @@ def check_claude(claude: Any, pairs: Sequence[Pair]) -> list[str]:
             problems.append(f"{pair.id}: corrupted index {judgement.corrupted!r} out of range")
         if judgement.scores is not None and len(judgement.scores) != len(pair.candidates):
             problems.append(f"{pair.id}: {len(judgement.scores)} scores for {len(pair.candidates)} candidates")
+    if isinstance(claude, Observer):
+        problems += check_observer(claude)
     if pairs:
         single = claude.judge([pairs[0]])
         if single and single[0].corrupted != judgements[0].corrupted:

@@ -75,14 +75,22 @@ class Round:
     status: str = STATUS_OK
     n_candidates: int = 0
     sample_index: int = 0
+    # in a game (a run with a schedule): the round's phase, its block, and whether the
+    # phase counts toward S; None/True (and not written) in a schedule-less run
+    phase: int | None = None
+    block: int | None = None
+    counts: bool = True
 
     @property
     def judged(self) -> bool:
         return self.status != STATUS_NOT_APPLICABLE
 
-    def pair(self) -> Pair:
+    def pair(self, sees_source: bool = True, sees_metadata: bool = False) -> Pair:
+        """What a Claude is shown: the source unless it judges fluency only (then an
+        empty source), the John's metadata when it may see it."""
         assert self.candidates is not None
-        return Pair(self.id, self.instance.source, self.candidates)
+        source = self.instance.source if sees_source else ""
+        return Pair(self.id, source, self.candidates, dict(self.instance.meta) if sees_metadata else {})
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +105,7 @@ class Round:
             "corrupted": self.corrupted,
             "n_candidates": self.n_candidates,
             "sample_index": self.sample_index,
+            **({"phase": self.phase, "block": self.block, "counts": self.counts} if self.phase is not None else {}),
         }
 
     @classmethod
@@ -113,6 +122,9 @@ class Round:
             status=data.get("status", STATUS_OK),
             n_candidates=data.get("n_candidates", 0),
             sample_index=data.get("sample_index", 0),
+            phase=data.get("phase"),
+            block=data.get("block"),
+            counts=bool(data.get("counts", True)),
         )
 
 
@@ -204,8 +216,13 @@ def plan_rounds(
     john: str,
     zellig: str,
     variants_per_instance: int = 1,
+    choose: Callable[[Instance, Sequence[Variant], random.Random], int] | None = None,
 ) -> list[Round]:
-    """Sample up to k variants per instance and an order for each; deterministic."""
+    """Sample up to k variants per instance and an order for each; deterministic.
+
+    ``choose`` (a :class:`~arena.roles.Chooser` Zellig's method) picks the variants
+    instead of the uniform draw, one at a time among those not yet offered, with the
+    round's RNG."""
     rounds: list[Round] = []
     for corruption in corruptions:
         instance = corruption.instance
@@ -224,7 +241,10 @@ def plan_rounds(
             rounds.append(Round(f"{base}|-", seed, john, zellig, instance, None, None, None, STATUS_NOT_APPLICABLE))
             continue
         count = min(variants_per_instance, len(corruption.variants))
-        chosen = rng.sample(range(len(corruption.variants)), count)
+        if choose is None:
+            chosen = rng.sample(range(len(corruption.variants)), count)
+        else:
+            chosen = _chosen(choose, instance, corruption.variants, count, rng, zellig)
         for sample_index, variant_index in enumerate(chosen):
             variant = corruption.variants[variant_index]
             corrupted = rng.randrange(2)
@@ -236,6 +256,27 @@ def plan_rounds(
                 )
             )
     return rounds
+
+
+def _chosen(
+    choose: Callable[[Instance, Sequence[Variant], random.Random], int],
+    instance: Instance,
+    variants: Sequence[Variant],
+    count: int,
+    rng: random.Random,
+    zellig: str,
+) -> list[int]:
+    """Indices of ``count`` variants picked one by one by a choosing Zellig."""
+    remaining = list(range(len(variants)))
+    chosen = []
+    for _ in range(count):
+        index = choose(instance, [variants[i] for i in remaining], rng)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(remaining):
+            raise ValueError(
+                f"Zellig {zellig} chose {index!r} for {instance.id}; expected an index below {len(remaining)}"
+            )
+        chosen.append(remaining.pop(index))
+    return chosen
 
 
 def resolve(round_: Round, claude: str, judgement: Judgement | None, late: bool) -> JudgementRecord:
@@ -265,9 +306,12 @@ def judge_rounds(
     rounds: Sequence[Round],
     seconds_per_pair: float | None = None,
     chunk_size: int = 256,
+    sees_source: bool = True,
+    sees_metadata: bool = False,
 ) -> list[JudgementRecord]:
     """Ask one Claude about every judged round, in one batched call (or in timed chunks
-    when a time budget is set), and resolve ties, abstentions and lateness by coins."""
+    when a time budget is set), and resolve ties, abstentions and lateness by coins.
+    ``sees_source``/``sees_metadata``: the Claude's visibility (:class:`PerformerSpec`)."""
     judged = [r for r in rounds if r.judged]
     asked = [r for r in judged if r.status == STATUS_OK]
     answers: dict[str, tuple[Judgement | None, bool]] = {}
@@ -278,7 +322,7 @@ def judge_rounds(
         if not chunk:
             continue
         started = time.perf_counter()
-        judgements = claude.judge([r.pair() for r in chunk])
+        judgements = claude.judge([r.pair(sees_source, sees_metadata) for r in chunk])
         elapsed = time.perf_counter() - started
         if not isinstance(judgements, list) or len(judgements) != len(chunk):
             got = len(judgements) if isinstance(judgements, list) else type(judgements).__name__

@@ -33,6 +33,9 @@ import numpy as np
 
 from arena.aggregate import Outcome, Tally, group, join, mean_std, read_run, summary
 from arena.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
+from arena.timeline import timeline
+
+JOHN_META_PREFIX = "john."  # breakdowns by the John's instance metadata m_n
 
 
 def breakdown(outcomes: Sequence[Outcome], key, ties: str, order: Sequence[str] | None = None) -> dict[str, Any]:
@@ -61,9 +64,15 @@ def _meta_bin(field: str):
 
 
 def _meta_value(field: str):
+    """A breakdown key: a variant meta key, or ``john.KEY`` for the John's metadata m_n."""
+    john_key = field.removeprefix(JOHN_META_PREFIX) if field.startswith(JOHN_META_PREFIX) else None
+
     def key(outcome: Outcome) -> str | None:
-        variant = outcome.round.variant
-        value = variant.meta.get(field) if variant is not None else None
+        if john_key is not None:
+            value = outcome.round.instance.meta.get(john_key)
+        else:
+            variant = outcome.round.variant
+            value = variant.meta.get(field) if variant is not None else None
         return None if value is None else str(value)
 
     return key
@@ -100,7 +109,7 @@ def compute_scores(run_dir: Path) -> dict[str, Any]:
     manifest, rounds, judgements, one_bests = read_run(Path(run_dir))
     experiment = manifest["experiment"]
     signature = run_signature(manifest, (r.to_json() for r in rounds))
-    scores = score_transcripts(experiment, rounds, judgements, one_bests, signature)
+    scores = score_transcripts(experiment, rounds, judgements, one_bests, signature, manifest.get("game"))
     scores["signatures"] = manifest.get("signatures", {})
     return scores
 
@@ -111,7 +120,11 @@ def score_transcripts(
     judgements: Sequence[JudgementRecord],
     one_bests: Sequence[OneBest],
     signature: str = "",
+    game: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """Scores of a run.  In a game (``game``: the schedule the run played, see
+    :mod:`arena.game`) S and everything else count only rounds of phases that count
+    toward S, and each cell gets a ``timeline`` of all its played rounds."""
     from arena import bins
 
     ties = experiment.get("contrastive_ties", "wrong")
@@ -125,9 +138,12 @@ def score_transcripts(
     for r in rounds:
         rounds_by_cell[r.john, r.zellig, r.seed].append(r)
     outcomes_by_cell: dict[tuple[str, str, str, int], list[Outcome]] = defaultdict(list)
+    played_by_cell: dict[tuple[str, str, str, int], list[Outcome]] = defaultdict(list)
     for claude, items in outcomes.items():
         for o in items:
-            outcomes_by_cell[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
+            played_by_cell[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
+            if o.round.counts:  # observation phases of a game do not count toward S
+                outcomes_by_cell[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
 
     cells = []
     for (john, zellig, seed), cell_rounds in rounds_by_cell.items():
@@ -149,6 +165,10 @@ def score_transcripts(
                 entry["by_frequency"] = by_frequency
             if experiment.get("breakdowns"):
                 entry["by_meta"] = {key: breakdown(cell, _meta_value(key), ties) for key in experiment["breakdowns"]}
+            if game is not None:
+                played = played_by_cell.get((john, zellig, claude, seed), [])
+                entry["observation_rounds"] = len(played) - len(cell)
+                entry["timeline"] = timeline(played, int(game["window"]), float(game["epsilon"]), samples)
             cells.append(entry)
     return {
         "signature": signature,

@@ -169,6 +169,64 @@ def phenomena_figure(rows: Sequence[Mapping[str, Any]]):
     return fig
 
 
+def timeline(curves: Sequence[tuple[str, Mapping[str, Any]]], path: Path, title: str = "") -> Path:
+    """S per window of rounds against the round (the window's last round), one line per
+    ``(label, timeline)`` with its 95% CI as a band; windows of observation phases
+    (that do not count toward S) are drawn hollow; n per window in the legend."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    for label, entry in curves:
+        windows = entry["windows"]
+        if not windows:
+            continue
+        x = [w["last"] for w in windows]
+        y = [w["S"] for w in windows]
+        low = [w["S_ci95"][0] if w.get("S_ci95") else w["S"] for w in windows]
+        high = [w["S_ci95"][1] if w.get("S_ci95") else w["S"] for w in windows]
+        (line,) = ax.plot(x, y, "-", label=f"{label} (n={entry['window']}/window, {x[-1]} rounds)")
+        ax.fill_between(x, low, high, color=line.get_color(), alpha=0.15)
+        for w, xi, yi in zip(windows, x, y):
+            face = line.get_color() if w["counts"] else "white"
+            ax.plot([xi], [yi], "o", color=line.get_color(), markerfacecolor=face, markersize=4)
+    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xlabel("round (last round of the window)")
+    ax.set_ylabel("S (Claude finds the corruption)")
+    ax.set_ylim(0.0, 1.05)
+    ax.set_title(title or "S over rounds (hollow: observation phase, not counted in S)", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
+def convergence(curves: Sequence[tuple[str, Mapping[str, Any]]], path: Path) -> Path:
+    """|S(window) − S(final window)| against the round, with the ε band and a marker at
+    the round from which S stays within ε of its final value."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    epsilon = None
+    for label, entry in curves:
+        windows, settled = entry["windows"], entry.get("convergence")
+        if not windows or settled is None:
+            continue
+        epsilon = settled["epsilon"]
+        x = [w["last"] for w in windows]
+        y = [abs(w["S"] - settled["final_S"]) for w in windows]
+        (line,) = ax.plot(x, y, "o-", markersize=3, label=f"{label}: within ε after {settled['rounds']} rounds")
+        ax.axvline(settled["rounds"], color=line.get_color(), linestyle="--", linewidth=0.8)
+    if epsilon is not None:
+        ax.axhspan(0, epsilon, color="grey", alpha=0.15, label=f"ε = {epsilon}")
+    ax.set_xlabel("round (last round of the window)")
+    ax.set_ylabel("|S(window) − S(last window)|")
+    ax.set_title("Convergence: rounds until S stays within ε of its final value", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
 KIND_MARKERS = {"human": "o", "machine": "s"}
 
 

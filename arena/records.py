@@ -98,11 +98,14 @@ class Variant:
 @dataclass(frozen=True)
 class Pair:
     """What a Claude is shown: a source and candidate translations in the arena's
-    order.  It carries no answer."""
+    order.  It carries no answer.  ``source`` is empty for a Claude that judges
+    fluency only (``sees: {source: false}``); ``meta`` holds the John's metadata m_n
+    for a Claude that sees it (``sees: {metadata: true}``), else it is empty."""
 
     id: str
     source: str
     candidates: tuple[str, ...]
+    meta: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,67 @@ class Judgement:
 
     corrupted: int | None
     scores: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """What one performer is shown of one round of a game (``Observer.observe``).
+
+    Fields the performer may not see are ``None`` (``choices``/``scores``: absent
+    keys).  In a round *transparent* to it a performer sees the instance, the
+    variant, the candidates in the order shown, the answer key ``corrupted`` and
+    every Claude's final ``choices``.  Otherwise it sees only its own inputs and
+    outputs: a John its instance; a Zellig the instance and the variant it offered;
+    a Claude the source it was shown (empty when it judges fluency), the candidates
+    and its own choice and ``scores``.  ``counts`` tells whether the round counts
+    toward S (evaluation) or belongs to an observation phase.
+    """
+
+    round: str
+    seed: int
+    phase: int
+    transparent: bool
+    counts: bool
+    instance: Instance | None = None
+    source: str | None = None
+    candidates: tuple[str, ...] | None = None
+    variant: Variant | None = None
+    corrupted: int | None = None
+    choices: Mapping[str, int | None] = field(default_factory=dict)
+    scores: Mapping[str, tuple[float, ...] | None] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "seed": self.seed,
+            "phase": self.phase,
+            "transparent": self.transparent,
+            "counts": self.counts,
+            "instance": self.instance.to_json() if self.instance is not None else None,
+            "source": self.source,
+            "candidates": list(self.candidates) if self.candidates is not None else None,
+            "variant": self.variant.to_json() if self.variant is not None else None,
+            "corrupted": self.corrupted,
+            "choices": dict(self.choices),
+            "scores": {key: list(value) if value is not None else None for key, value in self.scores.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundOutcome:
+        return cls(
+            data["round"],
+            int(data["seed"]),
+            int(data["phase"]),
+            bool(data["transparent"]),
+            bool(data["counts"]),
+            Instance.from_json(data["instance"]) if data.get("instance") is not None else None,
+            data.get("source"),
+            tuple(data["candidates"]) if data.get("candidates") is not None else None,
+            Variant.from_json(data["variant"]) if data.get("variant") is not None else None,
+            data.get("corrupted"),
+            dict(data.get("choices", {})),
+            {key: tuple(value) if value is not None else None for key, value in data.get("scores", {}).items()},
+        )
 
 
 @dataclass(frozen=True)

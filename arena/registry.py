@@ -146,4 +146,5 @@ def signature(role: str, spec: PerformerSpec, catalog: Catalog) -> str:
         replicas = [spec.for_seed(seed) for seed in sorted(spec.replicas)] or [spec]
         prints = [cls.fingerprint(dict(replica.params)) for replica in replicas]
         text += f"+model.{prints[0] if len(prints) == 1 else digest(prints)}"
-    return text
+    # a Claude's visibility when it is not the default (sees the source, not the metadata)
+    return text + (f"[sees:{spec.visibility}]" if spec.sees else "")

@@ -14,6 +14,11 @@
   the next John is paired over matched (Zellig, Claude, seed) cells: wins, losses and
   a two-sided sign test.
 
+People who judged a run's rounds (``RUN/people/``, :mod:`arena.people`) are Claudes
+here (``person:NAME``), and with two or more their majority vote is the Claude
+``human`` (left out of the Johns' pooled S, which already holds its voters); ``build``
+adds their agreement (Cohen's or Fleiss' kappa).
+
 Every CI and bootstrap resamples *instances* (the rounds of one instance — its k
 variants, every Zellig, every seed — move together), with the run's
 ``bootstrap_samples`` and a fixed seed, so a report is reproducible.  Also here: the
@@ -79,8 +84,11 @@ def leaderboards(
     """The three leaderboards from joined outcomes (see :func:`arena.aggregate.join`)."""
     ties = experiment.get("contrastive_ties", "wrong")
     samples = int(experiment.get("bootstrap_samples", 1000))
+    from arena.people.agreement import HUMAN
+
     claudes = list(outcomes)
-    everything = [o for items in outcomes.values() for o in items]
+    # Johns pool every Claude, people included, but not the people's majority vote (derived from them)
+    everything = [o for claude, items in outcomes.items() if claude != HUMAN for o in items]
 
     claude_rows = []
     for claude in claudes:
@@ -173,7 +181,7 @@ def load(run_dir: Path) -> tuple[dict[str, Any], dict[str, list[Outcome]], list[
     manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
     people = store.read_judgements(Path(run_dir))
     judgements = [*judgements, *people, *agreement.majority_vote(rounds, people)]
-    outcomes = aggregate.join(rounds, judgements, one_bests)
+    outcomes = aggregate.join(rounds, judgements, one_bests, counted_only=True)  # a game: evaluation rounds
     return manifest, dict(outcomes), rounds
 
 
@@ -272,4 +280,20 @@ def write_report(run_dir: Path, plots: bool = True) -> dict[str, Path]:
         paths["s_heatmap"] = plotting.s_heatmap(scores, directory / "s_zellig_claude.png")
         if boards["phenomena"]:
             paths["phenomena"] = plotting.phenomena_by_reference(boards["phenomena"], directory / "phenomena_human_vs_mt.png")
+        curves = game_curves(json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8")))
+        if curves:  # a game: S over rounds and its convergence
+            paths["timeline"] = plotting.timeline(curves, directory / "timeline.png")
+            paths["convergence"] = plotting.convergence(curves, directory / "convergence.png")
     return paths
+
+
+def game_curves(scores: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Mapping[str, Any]]]:
+    """``(label, timeline)`` of every cell of a game's ``scores.json`` (none for a
+    schedule-less run); the label names what differs between cells."""
+    cells = [cell for cell in scores.get("cells", []) if cell.get("timeline")]
+    varying = [key for key in ("john", "zellig", "claude", "seed") if len({str(c[key]) for c in cells}) > 1]
+    return [
+        (prefix + (" ".join(shorten(str(cell[key]), 24) for key in varying) or shorten(str(cell["claude"]), 24)),
+         cell["timeline"])
+        for cell in cells
+    ]

@@ -6,10 +6,11 @@ run signatures; bump it whenever its behaviour changes.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from arena.records import Instance, Judgement, Pair, SequenceScore, Variant
+from arena.records import Instance, Judgement, Pair, RoundOutcome, SequenceScore, Variant
 
 
 @runtime_checkable
@@ -73,6 +74,31 @@ class AnswerKeyAware(Protocol):
     and upper bounds only).  ``answers`` maps pair id to the corrupted index."""
 
     def observe_answers(self, answers: dict[str, int]) -> None: ...
+
+
+@runtime_checkable
+class Observer(Protocol):
+    """Any performer that learns during a game (Smith §7; :mod:`arena.game`).
+
+    After each block of rounds the arena passes it one :class:`RoundOutcome` per round
+    it took part in, showing what the schedule lets it see: in a round transparent to
+    it, the candidates, the answer key and the Claudes' choices; otherwise only its own
+    inputs and outputs.  Performers without ``observe`` are untouched.  ``observe``
+    must be deterministic: a resumed run replays the recorded outcomes to rebuild the
+    performer's state.
+    """
+
+    def observe(self, outcomes: Sequence[RoundOutcome]) -> None: ...
+
+
+@runtime_checkable
+class Chooser(Protocol):
+    """A Zellig that decides which of its candidates to offer (instead of the arena's
+    uniform draw): ``choose`` returns an index into ``candidates``.  It must draw any
+    randomness from ``rng``, the round's own RNG, so that transcripts stay
+    reproducible on every backend."""
+
+    def choose(self, instance: Instance, candidates: Sequence[Variant], rng: random.Random) -> int: ...
 
 
 @runtime_checkable

@@ -24,7 +24,10 @@ from typing import Any
 # keys of a performer mapping in YAML: constructor params, an optional alias (to tell
 # two performers of the same name apart in reports), optional Ray resources, and for a
 # Claude optional model replicas per seed (params that override ``params`` for one seed)
-SPEC_KEYS = ("name", "params", "alias", "resources", "replicas")
+# and for a Claude what it sees (``sees: {source: false}`` judges fluency only)
+SPEC_KEYS = ("name", "params", "alias", "resources", "replicas", "sees")
+SEES_KEYS = ("source", "metadata")
+SEES_DEFAULT = {"source": True, "metadata": False}
 _CLASS_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 
@@ -40,6 +43,23 @@ class PerformerSpec:
     # seed -> params overriding ``params`` for that seed: model replicas (e.g. the same
     # architecture trained with different seeds); the label stays the same for all
     replicas: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    # what a Claude sees besides the candidates (Smith §4.3): the source (adequacy; without
+    # it, fluency: the targets are scored with an empty source) and the John's metadata m_n;
+    # only keys that differ from SEES_DEFAULT are stored
+    sees: Mapping[str, bool] = field(default_factory=dict)
+
+    @property
+    def sees_source(self) -> bool:
+        return bool(self.sees.get("source", SEES_DEFAULT["source"]))
+
+    @property
+    def sees_metadata(self) -> bool:
+        return bool(self.sees.get("metadata", SEES_DEFAULT["metadata"]))
+
+    @property
+    def visibility(self) -> str:
+        """``adequacy`` or ``fluency`` (without the source), ``+metadata`` when it sees m_n."""
+        return ("adequacy" if self.sees_source else "fluency") + ("+metadata" if self.sees_metadata else "")
 
     @property
     def label(self) -> str:
@@ -60,6 +80,8 @@ class PerformerSpec:
             data["resources"] = dict(self.resources)
         if self.replicas:
             data["replicas"] = {str(seed): dict(params) for seed, params in self.replicas.items()}
+        if self.sees:
+            data["sees"] = dict(self.sees)
         return data
 
     def for_seed(self, seed: int) -> PerformerSpec:
@@ -69,7 +91,9 @@ class PerformerSpec:
             return self
         if seed not in self.replicas:
             raise ValueError(f"{self.label}: 'replicas' has no entry for seed {seed}")
-        return PerformerSpec(self.name, {**self.params, **self.replicas[seed]}, self.label, self.resources)
+        return PerformerSpec(
+            self.name, {**self.params, **self.replicas[seed]}, self.label, self.resources, sees=self.sees
+        )
 
 
 def _short(value: Any) -> str:
@@ -149,7 +173,25 @@ def spec_from_mapping(data: Any, where: str) -> PerformerSpec:
     resources = data.get("resources") or {}
     if not isinstance(resources, Mapping):
         raise ValueError(f"{where}: 'resources' must be a mapping such as {{num_gpus: 1, num_cpus: 2}}")
-    return PerformerSpec(data["name"], dict(params), alias, dict(resources), _replicas(data.get("replicas"), where))
+    return PerformerSpec(
+        data["name"], dict(params), alias, dict(resources), _replicas(data.get("replicas"), where),
+        _sees(data.get("sees"), where),
+    )
+
+
+def _sees(value: Any, where: str) -> dict[str, bool]:
+    """``{source: bool, metadata: bool}``, keeping only what differs from the default."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: 'sees' must be a mapping such as {{source: false, metadata: true}}")
+    unknown = sorted(set(value) - set(SEES_KEYS))
+    if unknown:
+        raise ValueError(f"{where}: 'sees.{unknown[0]}' is not a visibility key; allowed keys: {', '.join(SEES_KEYS)}")
+    for key, flag in value.items():
+        if not isinstance(flag, bool):
+            raise ValueError(f"{where}: 'sees.{key}' must be true or false, not {flag!r}")
+    return {key: flag for key, flag in value.items() if flag != SEES_DEFAULT[key]}
 
 
 def _replicas(value: Any, where: str) -> dict[int, dict[str, Any]]:

@@ -55,8 +55,38 @@ def phenomena_table(scores: Mapping[str, Any], width: int = 32) -> str:
     return render(["claude", "seed", "phenomenon", "rounds", "S", "acc", "discr"], rows, align="lrlrrrr")
 
 
+def timeline_table(scores: Mapping[str, Any], width: int = 20) -> str:
+    """A game's S over rounds: one row per window of every cell (``*``: the window
+    belongs to an observation phase and does not count toward S)."""
+    rows = []
+    for cell in scores.get("cells", []):
+        timeline = cell.get("timeline")
+        if not timeline:
+            continue
+        for window in timeline["windows"]:
+            rows.append([
+                shorten(cell["zellig"], width), shorten(cell["claude"], width), cell["seed"],
+                f"{window['first']}–{window['last']}" + ("" if window["counts"] else " *"),
+                window["S"], fmt_ci(window.get("S_ci95")),
+            ])
+    return render(["zellig", "claude", "seed", "rounds", "S", "S 95% CI"], rows, align="llrlrl")
+
+
+def convergence_lines(scores: Mapping[str, Any], width: int = 24) -> list[str]:
+    lines = []
+    for cell in scores.get("cells", []):
+        settled = (cell.get("timeline") or {}).get("convergence")
+        if settled:
+            lines.append(
+                f"  {shorten(cell['zellig'], width)} / {shorten(cell['claude'], width)} / seed {cell['seed']}: "
+                f"within ε={settled['epsilon']} of its final S {fmt(settled['final_S'])} after {settled['rounds']} rounds"
+            )
+    return lines
+
+
 def meta_table(scores: Mapping[str, Any], width: int = 32) -> str:
-    """S and accuracy by the variant meta keys an experiment's ``breakdowns`` names."""
+    """S and accuracy by the variant meta keys (and ``john.`` keys of the John's
+    metadata) an experiment's ``breakdowns`` names."""
     rows = []
     for cell in scores.get("cells", []):
         for key, buckets in cell.get("by_meta", {}).items():
@@ -74,7 +104,10 @@ def format_scores(scores: Mapping[str, Any]) -> str:
     if len(phenomena) > 1:
         parts += ["", "per phenomenon:", phenomena_table(scores)]
     if any(cell.get("by_meta") for cell in scores.get("cells", [])):
-        parts += ["", "by variant metadata:", meta_table(scores)]
+        parts += ["", "by metadata:", meta_table(scores)]
+    if any(cell.get("timeline") for cell in scores.get("cells", [])):
+        parts += ["", "S over rounds (a game; * = observation phase, not counted in S):", timeline_table(scores)]
+        parts += ["", "convergence:", *convergence_lines(scores)]
     parts += ["", f"contrastive ties count as: {scores.get('contrastive_ties')}", f"signature: {scores.get('signature')}"]
     for role, entries in scores.get("signatures", {}).items():
         for label, signature in entries.items():

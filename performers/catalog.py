@@ -16,6 +16,7 @@ JOHNS: dict[str, str] = {
     "mt-reference": "performers.john.mt_reference:MTReferenceJohn",
     "select": "performers.john.selection:SelectJohn",
     "template": "performers.john.template:TemplateJohn",
+    "adaptive": "performers.john.adaptive:AdaptiveJohn",
 }
 
 ZELLIGS: dict[str, str] = {
@@ -37,6 +38,9 @@ ZELLIGS: dict[str, str] = {
     "verb-particle": "performers.zellig.verb_particle:VerbParticleZellig",
     "polarity-particle-kein-del": "performers.zellig.polarity_particle_kein_del:PolarityParticleKeinDelZellig",
     "polarity-particle-kein-ins": "performers.zellig.polarity_particle_kein_ins:PolarityParticleKeinInsZellig",
+    "adaptive": "performers.zellig.adaptive:AdaptiveZellig",
+    "model-guided": "performers.zellig.model_guided:ModelGuidedZellig",
+    "mt-system": "performers.zellig.mt_system:MTSystemZellig",
 }
 
 CLAUDES: dict[str, str] = {
@@ -49,6 +53,7 @@ CLAUDES: dict[str, str] = {
     "toy-en-de-ct2": "performers.claude.toy_en_de_ct2:ToyEnDeCT2Claude",
     "causal-lm": "performers.claude.causal_lm:CausalLMClaude",
     "ensemble": "performers.claude.ensemble:EnsembleClaude",
+    "learned": "performers.claude.learned:LearnedClaude",
 }
 
 # groups of Zelligs for commands that take several (`arena corrupt --zellig all`): "all" is every rule

@@ -138,7 +138,7 @@ def compare_run(
     scores = json.loads((Path(run_dir) / "scores.json").read_text(encoding="utf-8"))
     experiment = manifest["experiment"]
     ties = experiment.get("contrastive_ties", "wrong")
-    by_claude = aggregate.join(rounds, judgements, one_bests)
+    by_claude = aggregate.join(rounds, judgements, one_bests, counted_only=True)
     if len(by_claude) != 1 or len({r.zellig for r in rounds}) != 1 or len({r.seed for r in rounds}) != 1:
         raise ValueError(f"{run_dir}: compare-johns expects a run of one Zellig, one Claude and one seed")
     (claude, outcomes), = by_claude.items()

@@ -30,4 +30,16 @@ def run(args) -> int:
             print(f"  {role[:-1]:7s} {label}: {signature}")
     cells = len(experiment.johns) * len(experiment.zelligs) * len(experiment.claudes) * len(experiment.seeds)
     print(f"  {cells} cells (johns × zelligs × claudes × seeds), executor: {experiment.executor}")
+    from arena import game
+
+    schedule = game.schedule_of(experiment, catalog())
+    if schedule is not None:
+        phases = "; ".join(
+            f"{p.name} {'rest' if p.rounds is None else p.rounds} rounds, transparent to "
+            f"{', '.join(sorted(p.transparent)) or 'nobody'}{'' if p.counts else ', not counted'}"
+            for p in schedule.phases
+        )
+        print(f"  game: blocks of {schedule.block_size} instances; {phases}")
+    for entry in game.collusion(experiment):
+        print(f"  collusion: Zellig {entry['zellig']} consults Claude {entry['claude']} under test (params.{entry['param']})")
     return 0

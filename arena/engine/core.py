@@ -264,7 +264,18 @@ def plan_experiment(experiment: Experiment, catalog: Catalog, backend: Backend, 
 
 
 def blocks(experiment: Experiment, rounds: Sequence[match.Round]) -> list[Block]:
-    """A schedule-less run's blocks: one per (seed, John, Zellig), in transcript order."""
+    """A run's blocks, in transcript order: a schedule-less run's one per (seed, John,
+    Zellig); a game's (rounds that carry their block, :mod:`arena.game`) one per
+    (seed, John, block)."""
+    if rounds and rounds[0].block is not None:
+        johns = {john.label: j for j, john in enumerate(experiment.johns)}
+        played: dict[tuple[int, str, int], list[match.Round]] = defaultdict(list)
+        for r in rounds:
+            played[r.seed, r.john, r.block or 0].append(r)
+        return [
+            Block(f"s{seed}-j{johns[john]}-b{number}", seed, tuple(items))
+            for (seed, john, number), items in played.items()
+        ]
     groups: dict[tuple[int, str, str], list[match.Round]] = defaultdict(list)
     for r in rounds:
         groups[r.seed, r.john, r.zellig].append(r)
@@ -284,6 +295,11 @@ def prepare(
     ``arena serve``) before, during or after ``arena run`` plays the Claudes: a
     planned run's rounds are read, checked against the plan, without the lock."""
     signatures = validate(experiment, catalog)
+    from arena import game
+
+    if game.schedule_of(experiment, catalog) is not None:
+        raise ValueError(f"{experiment.source or 'config'}: a game (schedule, or a performer that chooses or "
+                         "observes) is planned block by block while it is played; people judge static runs only")
     store = RunStore(run_dir_for(experiment, Path(out)))
     manifest = store.manifest()
     if manifest is None:
@@ -339,7 +355,12 @@ def run(
             logger.warning("%s: finished by an earlier arena that recorded no plan; not checked", store.run_dir)
             return RunResult(store.run_dir, json.loads(store.path(transcripts.SCORES).read_text(encoding="utf-8")),
                              already_finished=True)
-        rounds = [match.Round.from_json(r) for r in store.planned_rounds(manifest)] if manifest else None
+        from arena import game  # the game plays on this engine (arena/game.py)
+
+        schedule = game.schedule_of(experiment, catalog)
+        playing = schedule is not None and not transcripts.is_finished(store.run_dir)
+        planned = manifest is not None and not playing
+        rounds = [match.Round.from_json(r) for r in store.planned_rounds(manifest)] if planned else None
         the_blocks = blocks(experiment, rounds) if rounds is not None else []
         cells = len(the_blocks) * len(experiment.claudes)
         if manifest is not None and transcripts.is_finished(store.run_dir):
@@ -353,6 +374,16 @@ def run(
         own = isinstance(backend, str)
         engine_backend = make_backend(backend, experiment, catalog, address, num_cpus) if own else backend
         try:
+            if playing:  # a game: blocks planned and played one at a time
+                colluding = game.collusion(experiment)
+                for entry in colluding:
+                    logger.warning("collusion: Zellig %s consults Claude %s under test (params.%s)",
+                                   entry["zellig"], entry["claude"], entry["param"])
+                extra = {"game": schedule.to_json(), **({"collusion": colluding} if colluding else {})}
+                manifest_now = make_manifest(experiment, signatures, backend=engine_backend.name, **extra)
+                rounds = game.Game(experiment, schedule, store, engine_backend, catalog, progress).play(manifest_now)
+                the_blocks = blocks(experiment, rounds)
+                cells = len(the_blocks) * len(experiment.claudes)
             if rounds is None:
                 begun = time.perf_counter()
                 rounds = plan_experiment(experiment, catalog, engine_backend, progress)
@@ -384,8 +415,20 @@ class Session:
     soon as its answers are in, frees each Claude model when its work is done."""
 
     def __init__(
-        self, experiment: Experiment, backend: Backend, store: RunStore, rounds: Sequence[match.Round], progress: bool
+        self,
+        experiment: Experiment,
+        backend: Backend,
+        store: RunStore,
+        rounds: Sequence[match.Round],
+        progress: bool,
+        one_best: bool = True,
+        hold: Sequence[str] = (),
     ):
+        """``one_best``: also decode the 1-bests of ``rounds``' sources; ``hold``: labels
+        of Claudes kept built when their work is done (a game's observing Claudes, whose
+        state lives where they were built)."""
+        self.one_best = one_best
+        self.hold = hold
         self.experiment = experiment
         self.backend = backend
         self.store = store
@@ -403,7 +446,11 @@ class Session:
         return self.store.cell_finished(model.cell(block), [r.id for r in block.judged], model.spec.label)
 
     def _one_best_due(self, model: Model) -> bool:
-        return self.experiment.discrepancy and not self.store.cell_path(model.one_best_cell).exists()
+        # a Claude that judges fluency (no source) has no 1-best comparable to its scores
+        return (
+            self.one_best and self.experiment.discrepancy and model.spec.sees_source
+            and not self.store.cell_path(model.one_best_cell).exists()
+        )
 
     def submit(self, job: jobs.Job, callback: Callable[[Any], None], model: Model | None = None) -> None:
         self.pending[self.backend.submit(job)] = (callback, model)
@@ -437,7 +484,8 @@ class Session:
                         self.outstanding[model.name] -= 1
                         if self.outstanding[model.name] == 0:
                             logger.info("Claude %s: done", model.name)
-                            self.backend.release(model.spec)
+                            if model.spec.label not in self.hold:
+                                self.backend.release(model.spec)
                             self._activate()
 
     def judgements(self, block: Block) -> dict[str, list[match.JudgementRecord]]:
@@ -493,7 +541,7 @@ class Session:
             keys: set[tuple[str, str]] = set()
             for r in block.judged:
                 if r.status == match.STATUS_OK:
-                    keys.update(book.add(r.instance.source, r.candidates or ()))
+                    keys.update(book.add(r.pair(model.spec.sees_source).source, r.candidates or ()))
             missing[block.name] = len(keys)
             for key in keys:
                 waiting[key].append(block)
@@ -501,7 +549,8 @@ class Session:
         logger.info("Claude %s: %d scoring requests, %d after deduplication", model.name, book.requested, book.unique)
 
         def judge(block: Block) -> None:
-            self._finish(model, block, match.judge_rounds(book, model.spec.label, block.judged))
+            records = match.judge_rounds(book, model.spec.label, block.judged, sees_source=model.spec.sees_source)
+            self._finish(model, block, records)
 
         def scored(sources: Sequence[str], targets: Sequence[str], results: Sequence[tuple[float, int]]) -> None:
             book.record(sources, targets, results)

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from arena import match
-from arena.records import Instance
+from arena.records import Instance, RoundOutcome
 from arena.registry import Catalog, build
-from arena.roles import Claude, Detector, ScoringClaude, Zellig
+from arena.roles import Claude, Detector, Observer, ScoringClaude, Zellig
 from arena.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
@@ -109,7 +109,17 @@ class TranslateJob:
     role = "claude"
 
 
-Job = CorruptJob | DetectJob | DescribeJob | JudgeJob | ScoreJob | TranslateJob
+@dataclass(frozen=True)
+class ObserveJob:
+    """Hand an observing Claude what it may see of a block of a game (``observe``)."""
+
+    spec: PerformerSpec
+    outcomes: tuple[RoundOutcome, ...]
+
+    role = "claude"
+
+
+Job = CorruptJob | DetectJob | DescribeJob | JudgeJob | ScoreJob | TranslateJob | ObserveJob
 
 
 @dataclass(frozen=True)
@@ -120,6 +130,7 @@ class ClaudeKind:
 
     scoring: bool
     convention: str = "mean"
+    observes: bool = False  # it learns from outcomes during a game (arena.roles.Observer)
 
 
 def spec_key(role: str, spec: PerformerSpec) -> str:
@@ -129,12 +140,12 @@ def spec_key(role: str, spec: PerformerSpec) -> str:
 
 def describe(claude: Claude, label: str) -> ClaudeKind:
     if not isinstance(claude, ScoringClaude):
-        return ClaudeKind(scoring=False)
+        return ClaudeKind(scoring=False, observes=isinstance(claude, Observer))
     if claude.convention not in match.SCORE_CONVENTIONS:
         raise ValueError(
             f"Claude {label}: convention must be one of {', '.join(match.SCORE_CONVENTIONS)}, not {claude.convention!r}"
         )
-    return ClaudeKind(scoring=True, convention=claude.convention)
+    return ClaudeKind(scoring=True, convention=claude.convention, observes=isinstance(claude, Observer))
 
 
 def detect_all(zellig: Zellig, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None:
@@ -161,13 +172,21 @@ def run(job: Job, performer: Callable[[str, PerformerSpec], Any]) -> Any:
     return run_claude_job(performer("claude", job.spec), job)
 
 
-def run_claude_job(claude: Claude, job: DescribeJob | JudgeJob | ScoreJob | TranslateJob) -> Any:
+def run_claude_job(claude: Claude, job: DescribeJob | JudgeJob | ScoreJob | TranslateJob | ObserveJob) -> Any:
     """Run one Claude job on a built Claude."""
     label = job.spec.label
     if isinstance(job, DescribeJob):
         return describe(claude, label)
+    if isinstance(job, ObserveJob):
+        if not isinstance(claude, Observer):
+            raise TypeError(f"Claude {label} does not observe")
+        claude.observe(list(job.outcomes))
+        return None
     if isinstance(job, JudgeJob):
-        return match.judge_rounds(claude, job.label, job.rounds, job.seconds_per_pair)
+        return match.judge_rounds(
+            claude, job.label, job.rounds, job.seconds_per_pair,
+            sees_source=job.spec.sees_source, sees_metadata=job.spec.sees_metadata,
+        )
     if not isinstance(claude, ScoringClaude):
         raise TypeError(f"Claude {label} cannot score or translate (it is no ScoringClaude)")
     if isinstance(job, ScoreJob):

@@ -58,6 +58,7 @@ from arena.formats.textlines import read_lines
 from arena.records import Instance
 from arena.typecheck import ExistingDir, Performer, PositiveInt
 from performers.john.newstest import word_count
+from performers.nested import build_nested
 
 logger = logging.getLogger(__name__)
 
@@ -76,17 +77,6 @@ def pick_system(systems: Sequence[str], seed: int, instance_id: str) -> str:
     and id, so the choice of one sentence never depends on any other."""
     digest = hashlib.sha256(f"{seed}/{instance_id}".encode()).digest()
     return systems[int.from_bytes(digest[:8], "big") % len(systems)]
-
-
-def build_nested(role: str, spec: Any, where: str) -> tuple[Any, Any]:
-    """Build a performer named inside another's params (a SPEC string or a
-    ``{name, params}`` mapping) from the project catalog; returns (spec, performer)."""
-    from arena.registry import build
-    from arena.spec import spec_from_mapping
-    from performers.catalog import CATALOG
-
-    parsed = spec_from_mapping(spec, where=where)
-    return parsed, build(role, parsed, CATALOG, where=where)
 
 
 @dataclass
@@ -140,6 +130,22 @@ class MTOutputs:
             if digits.isdigit():
                 years.append(2000 + int(digits))
         return years
+
+    def locate(self, instance: Instance) -> tuple[OutputYear, int] | str:
+        """The year's files and 0-based line of an instance's source (its
+        ``meta["year"]``, else every year), or why there is none:
+        ``source_not_in_outputs`` or ``no_output_files_for_year``."""
+        year = instance.meta.get("year")
+        had_files = False
+        for candidate in [year] if isinstance(year, int) else self.available_years():
+            files = self.year(candidate)
+            if files is None:
+                continue
+            had_files = True
+            line = files.find(instance.source, instance.reference)
+            if line is not None:
+                return files, line
+        return "source_not_in_outputs" if had_files else "no_output_files_for_year"
 
     def systems_of(self, year: int) -> list[str]:
         """The systems with an output file for ``year`` (sorted)."""
@@ -340,22 +346,9 @@ class MTReferenceJohn:
         assert self.outputs is not None
         result = []
         for instance in base:
-            year = instance.meta.get("year")
-            candidates = [year] if isinstance(year, int) else self.outputs.available_years()
-            found = None
-            had_files = False
-            for candidate in candidates:
-                files = self.outputs.year(candidate)
-                if files is None:
-                    continue
-                had_files = True
-                line = files.find(instance.source, instance.reference)
-                if line is not None:
-                    found = (files, line)
-                    break
-            if found is None:
-                reason = "source_not_in_outputs" if had_files else "no_output_files_for_year"
-                result.append(("", "", {}, reason))
+            found = self.outputs.locate(instance)
+            if isinstance(found, str):
+                result.append(("", "", {}, found))
                 continue
             files, line = found
             systems = sorted(files.outputs)

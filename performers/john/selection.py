@@ -584,7 +584,7 @@ class SelectJohn:
         prefilter: str | None = None,
         progress: bool = True,
     ):
-        from performers.john.mt_reference import build_nested
+        from performers.nested import build_nested
 
         self.options = SelectionOptions(
             cap, seed, stratify, dedup, min_words, max_words, variants_per_instance, validate,

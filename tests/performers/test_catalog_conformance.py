@@ -29,6 +29,11 @@ PARAMS = {
     ("john", "newstest"): {"dir": str(NEWSTEST), "years": [2009], "limit": 30},
     ("claude", "hf-seq2seq"): {"model": str(TOY / "hf")},
     ("claude", "ctranslate2"): {"model": str(TOY / "ct2-int8"), "tokenizer": str(TOY / "hf")},
+    ("john", "adaptive"): {"john": {"name": "newstest", "params": {"dir": str(NEWSTEST), "years": [2009, 2010], "limit": 15}}},
+    ("zellig", "adaptive"): {"zelligs": ["placeholder-ding", "clause-omission", "polarity-affix-del"]},
+    ("zellig", "model-guided"): {"base": "placeholder-ding", "model": "toy-en-de"},
+    ("zellig", "mt-system"): {"outputs": str(DATA / "wmt" / "mt-outputs"), "system": "google"},
+    ("claude", "learned"): {"claude": "toy-en-de"},
 }
 # performers whose conformance is covered by their own tests, because building them
 # needs more than a path (a JSON test set, several models, a spec file)

@@ -49,6 +49,7 @@ def test_two_people_and_the_toy_claude_in_one_leaderboard(tmp_path, distil_dir):
     assert set(rows) == {"toy", "person:ann", "person:bob", "human"}
     assert rows["person:ann"]["S"] == 5 / 6 and rows["person:bob"]["S"] == 4 / 6
     assert all(row["rounds"] == 6 for row in rows.values())
+    assert boards["johns"][0]["rounds"] == 18  # toy, ann and bob; not their majority vote
     # the majority: agreed rounds are right; the three split rounds go to the coin
     human = [o for o in report.load(run_dir)[1]["human"]]
     assert [o.judgement.resolved_by for o in human] == ["claude", "tie", "tie", "claude", "tie", "claude"]

@@ -1,0 +1,238 @@
+"""Observation schedules of the adversarial game (Smith 2012, §7).
+
+A schedule is a list of *phases*.  Each phase has a number of rounds, says for each
+role whether its rounds are **transparent** to that performer (after the round it
+observes the others' actions: the candidates, the answer key, the Claudes' choices)
+or not (it observes only its own inputs and outputs), and whether its rounds
+**count** toward S (observation phases do not)::
+
+    schedule:
+      block_size: 50            # rounds are played in blocks; performers observe after each
+      window: 50                # rounds per window of the S timeline (default: block_size)
+      epsilon: 0.05             # convergence: rounds until S stays within ε of its final value
+      phases:
+        - {rounds: 200, transparent: [claude], counts: false}   # supervised observation
+        - {rounds: null}                                         # evaluation: the rest
+
+Smith's named schedules are one-line presets (``N`` observation rounds)::
+
+    schedule: zero-observation      # evaluation only
+    schedule: supervised:200        # 200 rounds transparent to Claude, then evaluation
+    schedule: semi-supervised:100+300   # 100 transparent + 300 non-transparent, then evaluation
+    schedule: unsupervised:200      # 200 non-transparent observation rounds, then evaluation
+
+or, with options, ``schedule: {preset: supervised, rounds: 200, block_size: 25}``.
+
+Rounds are counted per cell (seed, John, Zellig) among the rounds that are played
+(the Zellig applied, or timed out); the phase of a round is fixed by that count, so
+a block may hold rounds of two phases.  ``rounds: null`` (only in the last phase)
+means "until the John runs out (or ``max_instances``)".  A phase has
+``rounds ≥ 0``; at least one phase must count toward S.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+ROLES = ("john", "zellig", "claude")
+PRESETS = ("zero-observation", "supervised", "semi-supervised", "unsupervised")
+PHASE_KEYS = ("rounds", "transparent", "counts", "name")
+SCHEDULE_KEYS = ("phases", "preset", "rounds", "block_size", "window", "epsilon")
+DEFAULT_BLOCK_SIZE = 50
+DEFAULT_EPSILON = 0.05
+
+
+@dataclass(frozen=True)
+class Phase:
+    """``rounds`` rounds per cell (``None``: the rest), transparent to the roles in
+    ``transparent``, counting toward S when ``counts``."""
+
+    rounds: int | None
+    transparent: frozenset[str] = frozenset()
+    counts: bool = True
+    name: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "rounds": self.rounds,
+            "transparent": sorted(self.transparent),
+            "counts": self.counts,
+        }
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The phases of a game and how it is cut into blocks and timeline windows."""
+
+    phases: tuple[Phase, ...]
+    block_size: int = DEFAULT_BLOCK_SIZE
+    window: int | None = None
+    epsilon: float = DEFAULT_EPSILON
+    preset: str | None = None
+
+    @property
+    def window_size(self) -> int:
+        return self.window or self.block_size
+
+    @property
+    def total(self) -> int | None:
+        """Rounds per cell the schedule plays (``None``: open-ended)."""
+        if any(phase.rounds is None for phase in self.phases):
+            return None
+        return sum(phase.rounds or 0 for phase in self.phases)
+
+    def phase_of(self, index: int) -> int | None:
+        """The phase of a cell's ``index``-th played round (0-based); ``None`` past the end."""
+        start = 0
+        for number, phase in enumerate(self.phases):
+            if phase.rounds is None or index < start + phase.rounds:
+                return number
+            start += phase.rounds
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "block_size": self.block_size,
+            "window": self.window_size,
+            "epsilon": self.epsilon,
+            "phases": [phase.to_json() for phase in self.phases],
+        }
+
+
+def preset(name: str, rounds: tuple[int, ...] = ()) -> tuple[Phase, ...]:
+    """Smith's named schedules (§7) as phases; ``rounds`` are the observation rounds."""
+    evaluation = Phase(None, frozenset(), True, "evaluation")
+    if name == "zero-observation":
+        if rounds:
+            raise ValueError("zero-observation takes no rounds")
+        return (evaluation,)
+    expected = 2 if name == "semi-supervised" else 1
+    if len(rounds) != expected:
+        example = "semi-supervised:100+300" if expected == 2 else f"{name}:200"
+        raise ValueError(f"{name} needs {expected} round count(s), e.g. {example}")
+    if name == "supervised":
+        return (Phase(rounds[0], frozenset({"claude"}), False, "supervised observation"), evaluation)
+    if name == "unsupervised":
+        return (Phase(rounds[0], frozenset(), False, "unsupervised observation"), evaluation)
+    if name == "semi-supervised":
+        return (
+            Phase(rounds[0], frozenset({"claude"}), False, "supervised observation"),
+            Phase(rounds[1], frozenset(), False, "unsupervised observation"),
+            evaluation,
+        )
+    raise ValueError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+
+
+class ScheduleError(ValueError):
+    pass
+
+
+def parse_schedule(value: Any, path: str = "<config>", lines: Mapping[tuple[str, ...], int] | None = None) -> Schedule:
+    """Check a raw ``schedule:`` value and map it onto :class:`Schedule`; errors name
+    the file, line and key (``schedule.phases.1.rounds``)."""
+    lines = lines or {}
+
+    def fail(keys: tuple[str, ...], message: str) -> None:
+        for cut in range(len(keys), 0, -1):  # the nearest key that has a line
+            line = lines.get(("schedule", *keys[:cut]))
+            if line:
+                break
+        else:
+            line = lines.get(("schedule",))
+        where = f"{path}:{line}" if line else path
+        raise ScheduleError(f"{where}: '{'.'.join(('schedule', *keys))}' {message}")
+
+    if isinstance(value, str):
+        value = {"preset": value}
+    if not isinstance(value, Mapping):
+        fail((), f"must be a preset ({', '.join(PRESETS)}) or a mapping with 'phases'")
+    unknown = sorted(set(value) - set(SCHEDULE_KEYS))
+    if unknown:
+        fail((unknown[0],), f"is not a schedule key; allowed keys: {', '.join(SCHEDULE_KEYS)}")
+    block_size = value.get("block_size", DEFAULT_BLOCK_SIZE)
+    if not _positive_int(block_size):
+        fail(("block_size",), f"must be an integer ≥ 1, not {block_size!r}")
+    window = value.get("window")
+    if window is not None and not _positive_int(window):
+        fail(("window",), f"must be an integer ≥ 1 or null, not {window!r}")
+    epsilon = value.get("epsilon", DEFAULT_EPSILON)
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0 < epsilon < 1:
+        fail(("epsilon",), f"must be a number between 0 and 1, not {epsilon!r}")
+
+    name = value.get("preset")
+    if name is not None:
+        if "phases" in value:
+            fail(("phases",), "give either 'preset' or 'phases', not both")
+        if not isinstance(name, str):
+            fail(("preset",), f"must be one of {', '.join(PRESETS)}")
+        base, _, counts = name.partition(":")
+        rounds_value = value.get("rounds", counts or None)
+        try:
+            rounds = _preset_rounds(rounds_value)
+            phases = preset(base, rounds)
+        except ValueError as error:
+            fail(("rounds",) if "rounds" in value else ("preset",), str(error).replace("\n", " "))
+        return Schedule(phases, block_size, window, float(epsilon), name if not counts else base)
+    if "rounds" in value:
+        fail(("rounds",), "is the observation rounds of a 'preset'; with 'phases' give rounds per phase")
+    raw_phases = value.get("phases")
+    if not isinstance(raw_phases, list) or not raw_phases:
+        fail(("phases",), "must be a non-empty list of phases ({rounds, transparent, counts})")
+    phases = []
+    for number, raw in enumerate(raw_phases):
+        key = ("phases", str(number))
+        if not isinstance(raw, Mapping):
+            fail(key, "must be a mapping {rounds, transparent, counts}")
+        unknown = sorted(set(raw) - set(PHASE_KEYS))
+        if unknown:
+            fail((*key, unknown[0]), f"is not a phase key; allowed keys: {', '.join(PHASE_KEYS)}")
+        if "rounds" not in raw:
+            fail(key, "has no 'rounds' (an integer ≥ 0; null for the rest in the last phase)")
+        rounds = raw["rounds"]
+        if rounds is None:
+            if number != len(raw_phases) - 1:
+                fail((*key, "rounds"), "may be null (the rest) only in the last phase")
+        elif isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+            fail((*key, "rounds"), f"must be an integer ≥ 0, not {rounds!r}")
+        transparent = raw.get("transparent", [])
+        if isinstance(transparent, str):
+            transparent = [transparent]
+        if not isinstance(transparent, list):
+            fail((*key, "transparent"), f"must be a list of roles ({', '.join(ROLES)})")
+        for role_index, role in enumerate(transparent):
+            if role not in ROLES:
+                fail((*key, "transparent", str(role_index)), f"names unknown role {role!r}; roles: {', '.join(ROLES)}")
+        counts = raw.get("counts", True)
+        if not isinstance(counts, bool):
+            fail((*key, "counts"), f"must be true or false, not {counts!r}")
+        label = raw.get("name", "evaluation" if counts else "observation")
+        if not isinstance(label, str):
+            fail((*key, "name"), "must be a string")
+        phases.append(Phase(rounds, frozenset(transparent), counts, label))
+    if not any(phase.counts and phase.rounds != 0 for phase in phases):
+        fail(("phases",), "has no evaluation phase (a phase with counts: true and rounds > 0 or null); S would be empty")
+    return Schedule(tuple(phases), block_size, window, float(epsilon))
+
+
+def _positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _preset_rounds(value: Any) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    parts = str(value).split("+") if isinstance(value, str) else [value]
+    result = []
+    for part in parts:
+        try:
+            number = int(part)
+        except (TypeError, ValueError):
+            raise ValueError(f"observation rounds must be integers, not {value!r}") from None
+        if isinstance(part, bool) or number < 0:
+            raise ValueError(f"observation rounds must be integers ≥ 0, not {value!r}")
+        result.append(number)
+    return tuple(result)

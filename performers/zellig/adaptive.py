@@ -1,0 +1,102 @@
+"""``adaptive`` Zellig: several Zelligs (phenomena) as one, offering the phenomenon
+the Claude it observes finds hardest (Smith 2012, §7: a Zellig that adapts during
+the game).
+
+Source: Smith (2012) §7 — performers that observe outcomes and adapt; the bandit is
+Thompson sampling (Thompson 1933) over phenomena.
+
+``corrupt`` returns every candidate of every wrapped Zellig (pure, as any Zellig's),
+so the example of each wrapped Zellig holds, e.g. with ``placeholder-ding`` and
+``polarity-affix-del``::
+
+    Das ist ein unglaubliches Ergebnis.  →  Das ist ein glaubliches Ergebnis.   (polarity_affix_del)
+    Das ist ein unglaubliches Ergebnis.  →  Das ist ein unglaubliches Ding.     (placeholder_ding)
+
+``choose`` picks which one to offer.  An *arm* is a phenomenon and, with
+``arms: phenomenon+frequency`` (the default), the Zipf-frequency band of the word the
+candidate changes (``meta["zipf_frequency"]``: low < 3, mid < 4.5, high; ``none``
+where the Zellig records none) — a candidate feature: a placeholder *Ding* for a rare
+noun is much harder for a small NMT model to spot than one for a frequent noun.
+Each arm has a Beta posterior over the Claude's chance of finding its corruption
+(prior Beta(1, 1)); per round the Zellig draws one sample per arm that has a
+candidate for the instance, from the round's RNG, and offers a candidate (uniformly
+drawn) of the arm with the lowest draw; ``arms: phenomenon`` uses phenomena only.  ``observe`` learns from rounds *transparent to the Zellig* (it then
+sees every Claude's choice and the answer key); in non-transparent rounds it sees
+only its own instance and variant, which say nothing about the Claude, so it keeps
+its posterior.  Without transparent rounds every draw comes from the prior, which
+makes it the uniform mixture of its phenomena; ``strategy: uniform`` gives that
+mixture explicitly (a uniformly drawn phenomenon, then a candidate).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from arena.records import Instance, RoundOutcome, Variant
+from performers.nested import build_nested
+
+STRATEGIES = ("thompson", "uniform")
+ARMS = ("phenomenon+frequency", "phenomenon")
+
+
+def frequency_band(variant: Variant) -> str:
+    """``low``/``mid``/``high`` Zipf frequency of the changed word, ``none`` if unknown."""
+    value = variant.meta.get("zipf_frequency")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "none"
+    return "low" if value < 3 else "mid" if value < 4.5 else "high"
+
+
+class AdaptiveZellig:
+    """Params: ``zelligs`` (a list of Zellig SPECs, e.g. ``[placeholder-ding,
+    polarity-affix-del]``), ``strategy`` (``thompson``, default, or ``uniform``),
+    ``arms`` (``phenomenon+frequency``, default, or ``phenomenon``)."""
+
+    version = "2"
+
+    def __init__(self, zelligs: list[Any], strategy: str = "thompson", arms: str = "phenomenon+frequency"):
+        if isinstance(zelligs, str) or not isinstance(zelligs, list) or not zelligs:
+            raise ValueError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")
+        if strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+        if arms not in ARMS:
+            raise ValueError(f"arms must be one of {', '.join(ARMS)}, not {arms!r}")
+        self.strategy = strategy
+        self.by_frequency = arms == "phenomenon+frequency"
+        self.members = [build_nested("zellig", spec, where=f"adaptive: zelligs[{i}]")[1] for i, spec in enumerate(zelligs)]
+        self.found: dict[str, int] = {}  # arm -> rounds in which a Claude found the corruption
+        self.missed: dict[str, int] = {}
+
+    def corrupt(self, instance: Instance) -> list[Variant]:
+        return [variant for member in self.members for variant in member.corrupt(instance)]
+
+    def arm(self, variant: Variant) -> str:
+        """The arm of a candidate: its phenomenon, with its frequency band."""
+        return f"{variant.phenomenon}/{frequency_band(variant)}" if self.by_frequency else variant.phenomenon
+
+    def posterior(self, arm: str) -> tuple[int, int]:
+        """The Beta(α, β) posterior of the Claudes finding the corruptions of ``arm``."""
+        return 1 + self.found.get(arm, 0), 1 + self.missed.get(arm, 0)
+
+    def choose(self, instance: Instance, candidates: Sequence[Variant], rng: random.Random) -> int:
+        if self.strategy == "uniform":  # the uniform mixture: a phenomenon, then one of its candidates
+            phenomena = sorted({variant.phenomenon for variant in candidates})
+            chosen = phenomena[rng.randrange(len(phenomena))]
+            options = [index for index, variant in enumerate(candidates) if variant.phenomenon == chosen]
+            return options[rng.randrange(len(options))]
+        arms = sorted({self.arm(variant) for variant in candidates})
+        draws = [rng.betavariate(*self.posterior(arm)) for arm in arms]
+        chosen = arms[draws.index(min(draws))]
+        options = [index for index, variant in enumerate(candidates) if self.arm(variant) == chosen]
+        return options[rng.randrange(len(options))]
+
+    def observe(self, outcomes: Sequence[RoundOutcome]) -> None:
+        for outcome in outcomes:
+            if not outcome.transparent or outcome.variant is None or outcome.corrupted is None:
+                continue
+            arm = self.arm(outcome.variant)
+            for choice in outcome.choices.values():
+                counter = self.found if choice == outcome.corrupted else self.missed
+                counter[arm] = counter.get(arm, 0) + 1
