@@ -6,7 +6,8 @@ a :class:`Tally`: per instance, the sum of a per-round value and the number of r
 Rounds of one instance are not independent (its k variants, every Zellig, every seed
 share one reference), so CIs and paired tests resample *instances* (vectorised with
 NumPy, with a fixed seed, so reports are reproducible); agreement between raters is
-Cohen's or Fleiss' kappa.  ``scores.json``
+Cohen's or Fleiss' kappa; single proportions get Wilson intervals and the false-positive report
+(:mod:`arena.false_positives`) a cluster-robust variance and a one-sided Wald test.  ``scores.json``
 (:mod:`arena.metrics`), the leaderboards (:mod:`arena.report`), the plots and
 ``arena compare-johns`` all use this module.
 """
@@ -91,6 +92,47 @@ def mean_std(values: list[float]) -> tuple[float, float]:
     if array.size == 0:
         return float("nan"), float("nan")
     return float(array.mean()), float(array.std(ddof=1)) if array.size > 1 else 0.0
+
+
+def wilson_ci(successes: float, n: int, alpha: float = 0.05) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion (Wilson 1927); ``successes`` may be fractional
+    (ties counted as half).  ``None`` for ``n == 0``."""
+    from statistics import NormalDist
+
+    if n <= 0:
+        return None
+    z = NormalDist().inv_cdf(1 - alpha / 2)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)  # exact bounds, not a rounding error away
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return float(low), float(high)
+
+
+def ratio_variance(sums: np.ndarray, counts: np.ndarray) -> float:
+    """Cluster-robust (linearisation) variance of the ratio ``Σ sums / Σ counts`` over clusters
+    (instances) with per-cluster ``sums`` of a 0/1 outcome over ``counts`` rounds; for one round per
+    cluster it is ``p (1 − p) / n`` with the small-sample factor ``m / (m − 1)``."""
+    sums = np.asarray(sums, dtype=float)
+    counts = np.asarray(counts, dtype=float)
+    m, total = len(sums), counts.sum()
+    if m < 2 or total == 0:
+        return 0.0
+    ratio = sums.sum() / total
+    return float(m / (m - 1) * np.sum((sums - ratio * counts) ** 2) / total**2)
+
+
+def greater_p_value(first: float, first_variance: float, second: float, second_variance: float) -> float:
+    """One-sided p-value of the Wald test of H1: ``first > second`` for two independent estimates with
+    the given variances (0 when they differ without variance, 1 when they do not differ)."""
+    from statistics import NormalDist
+
+    spread = first_variance + second_variance
+    if spread <= 0:
+        return 0.0 if first > second else 1.0
+    return float(1 - NormalDist().cdf((first - second) / np.sqrt(spread)))
 
 
 def cohen_kappa(a: list[int], b: list[int]) -> float:

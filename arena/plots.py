@@ -7,6 +7,9 @@
   references (Vamvas & Sennrich 2021), one panel per Claude, 95% bootstrap CIs as
   error bars and n over each bar; contrastive accuracy for scoring Claudes, S otherwise
   (the axis says which).
+- :func:`false_positives`: contrastive error against generative rate per phenomenon, human
+  vs machine references, one colour per model, with the diagonal y = x (the false-positive
+  report, :mod:`arena.false_positives`).
 
 Every cell and bar shows its n; those with fewer than :data:`FEW_ROUNDS` rounds are
 grey and hatched and labelled "too few".  Legends sit outside the axes, below them;
@@ -219,6 +222,73 @@ def convergence(curves: Sequence[tuple[str, Mapping[str, Any]]], path: Path) -> 
     ax.set_title("Convergence: rounds until S stays within ε of its final value", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
+KIND_MARKERS = {"human": "o", "machine": "s"}
+
+
+def false_positives(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
+    """Contrastive error rate against generative rate, one panel per phenomenon (rows from
+    :func:`arena.false_positives.report_rows`): colour per Claude (model), marker per reference kind,
+    95% intervals as error bars (bootstrap over instances for the error, Wilson for the generative
+    rate), ``n`` (pairs / translations) beside each point and the
+    diagonal y = x, above which a hypothesis penalises the model more often than it produces the
+    phenomenon.  Rows without a generative rate are left out.  Returns ``path``."""
+    plt = _pyplot()
+    usable = [r for r in rows if (r.get("generative_pool") or r.get("generative")) and r["contrastive_error"]["n"]]
+    phenomena = list(dict.fromkeys(r["phenomenon"] for r in usable)) or ["(no detector in this run)"]
+    claudes = list(dict.fromkeys(r["claude"] for r in rows))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    columns = min(3, len(phenomena))
+    lines = (len(phenomena) + columns - 1) // columns
+    fig, axes = plt.subplots(lines, columns, figsize=(max(6.0, 4.6 * columns), 4.2 * lines + 1.2), squeeze=False,
+                             constrained_layout=True)
+    pool = any(r.get("generative_pool") for r in usable)
+    for ax, phenomenon in zip(axes.flat, phenomena):
+        mine = [r for r in usable if r["phenomenon"] == phenomenon]
+        top = 0.05
+        for row in mine:
+            generative = row.get("generative_pool") or row["generative"]
+            error = row["contrastive_error"]
+            x, y = generative["rate"], error["rate"]
+            (x_low, x_high), (y_low, y_high) = generative["ci95"], error["ci95"]
+            top = max(top, x_high, y_high)
+            # a percentile bootstrap interval need not contain its estimate, and rounding can put a
+            # Wilson bound a hair past it: error bars never go negative
+            ax.errorbar(
+                x, y, xerr=[[max(0.0, x - x_low)], [max(0.0, x_high - x)]],
+                yerr=[[max(0.0, y - y_low)], [max(0.0, y_high - y)]],
+                fmt=KIND_MARKERS.get(row["reference_kind"], "^"), color=colours[claudes.index(row["claude"]) % len(colours)],
+                markersize=7, capsize=3, markerfacecolor="none" if row["reference_kind"] == "machine" else None,
+            )
+            ax.annotate(f"n={error['n']}/{generative['n']}", (x, y), textcoords="offset points", xytext=(5, 4),
+                        fontsize=7)
+        limit = min(1.0, top * 1.15)
+        ax.plot([0, limit], [0, limit], color="grey", linestyle="--", linewidth=0.8)
+        ax.text(limit * 0.97, limit * 0.90, "y = x", color="grey", fontsize=8, ha="right", rotation=0)
+        ax.set_xlim(-0.01 * limit, limit)
+        ax.set_ylim(-0.01 * limit, limit)
+        ax.set_title(phenomenon)
+        ax.set_xlabel("generative rate" + (" (pool of sources)" if pool else " (1-best of the same sources)"))
+        ax.set_ylabel("contrastive error rate (1 − accuracy)")
+    for ax in list(axes.flat)[len(phenomena):]:
+        ax.axis("off")
+    handles = [
+        plt.Line2D([], [], color=colours[i % len(colours)], marker="o", linestyle="", label=shorten(claude, 30))
+        for i, claude in enumerate(claudes)
+    ]
+    kinds = sorted({r["reference_kind"] for r in usable})
+    handles += [
+        plt.Line2D([], [], color="black", marker=KIND_MARKERS.get(kind, "^"), linestyle="",
+                   markerfacecolor="none" if kind == "machine" else "black", label=f"{kind} references")
+        for kind in kinds
+    ]
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(6, len(handles)), fontsize=8)
+    fig.suptitle("Contrastive error vs generative rate\n(above y = x: the test penalises what the model rarely "
+                 "produces)\nn = pairs / translations", fontsize=10)
     fig.savefig(path, dpi=130)
     plt.close(fig)
     return path

@@ -38,6 +38,7 @@ VERBS = [
     "leaderboard",
     "report",
     "score-pairs",
+    "false-positives",
     "train",
     "play",
     "serve",

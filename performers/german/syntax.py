@@ -226,6 +226,25 @@ def _can_be_nominative(tokens: tuple[Token, ...], head: int, lower_bound: int) -
     return True
 
 
+def noun_subject_candidates(analysis: Analysis, verb: int) -> list[int]:
+    """Indices of the nouns in the clause of the finite verb at ``verb`` that may be its subject: noun-phrase
+    heads (the last noun of a close apposition) outside prepositional phrases whose article word, if any, can
+    be nominative."""
+    tokens = analysis.tokens
+    first, last = clause_bounds(analysis, verb)
+    candidates = []
+    for index in range(first, last):
+        token = tokens[index]
+        if token.pos not in NOUNS or index == verb:
+            continue
+        if index + 1 < last and tokens[index + 1].pos in NOUNS:
+            continue  # only the last noun of a close apposition (Präsident Obama) is the head
+        if _in_pp(tokens, index, first) or not _can_be_nominative(tokens, index, first):
+            continue
+        candidates.append(index)
+    return candidates
+
+
 def subject_of(analysis: Analysis, verb: int) -> Subject | None:
     """The subject of the finite verb at token ``verb`` by the heuristics in the module docstring."""
     tokens = analysis.tokens
@@ -251,16 +270,7 @@ def subject_of(analysis: Analysis, verb: int) -> Subject | None:
     near = [subject for subject in pronouns if close(subject)]
     if near:
         return min(near, key=lambda s: (abs(s.index - verb), s.index > verb))
-    candidates = []
-    for index in range(first, last):
-        token = tokens[index]
-        if token.pos not in NOUNS or index == verb:
-            continue
-        if index + 1 < last and tokens[index + 1].pos in NOUNS:
-            continue  # only the last noun of a close apposition (Präsident Obama) is the head
-        if _in_pp(tokens, index, first) or not _can_be_nominative(tokens, index, first):
-            continue
-        candidates.append(index)
+    candidates = noun_subject_candidates(analysis, verb)
     if not candidates:
         return min(pronouns, key=lambda s: (abs(s.index - verb), s.index > verb)) if pronouns else None
     before = [index for index in candidates if index < verb]

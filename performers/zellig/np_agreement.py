@@ -23,6 +23,12 @@ standard gender (*der/das Teil*, ``data/noun_gender.yaml``) are left alone; for 
 the adjective ending are made (*den Abgeordneten* ACC.MASC → *das Abgeordneten*, never *die*).  Plural
 noun phrases are never changed.
 
+``detect(text, source=None)``: whether ``text`` has a definite article that agrees with its head noun on no
+reading (:func:`disagreeing_articles`): the noun must be known to german-nouns (or by its compound head)
+with a single gender, not a nominalised adjective or infinitive (whose gender follows the referent or is
+guessed) and not a name; ``source`` is not needed.  ``der Marktes`` fires; ``Der Börse fiel`` does not
+(*der Börse* is a fine genitive or dative: without the case of the clause the change is invisible).
+
 Metadata: ``distance`` (LingEval97: article and noun positions, *Die Prager Börse* = 2), ``zipf_frequency``
 and, with a ``training_corpus``, ``frequency`` of the noun; ``case`` readings and the ``gender`` used.
 """
@@ -122,6 +128,89 @@ def alternatives(analysis: Analysis, token: Token) -> tuple[int, list[tuple[str,
     return head_index, [(new, cases, gender) for new, (cases, gender) in found.items()]
 
 
+def _linking_s_analyses(word: str) -> tuple[tuple[str, str | None, str], ...]:
+    """Readings of an unknown compound whose head, as found, may swallow a linking *s*
+    (*Telekommunikation·s·amt*, not *…·Samt*): those of the head without its *S*."""
+    from performers.german.nouns import is_noun_form
+
+    if is_noun_form(word):
+        return ()
+    split = inf._head_split(word)
+    if split is None or not split[1].startswith("S") or len(split[1]) < 4:
+        return ()
+    shorter = split[1][1].upper() + split[1][2:]
+    return inf.noun_analyses(shorter) if is_noun_form(shorter) else ()
+
+
+def _known_or_compound(word: str) -> bool:
+    """german-nouns knows ``word``, or it splits into a known head and a prefix of four letters or more
+    (*Telekommunikations|amt*; not *Wa|gen* or *Sty|listen*, short nouns the lexicon lacks)."""
+    from performers.german.nouns import is_noun_form
+
+    if is_noun_form(word):
+        return True
+    split = inf._head_split(word)
+    return split is not None and len(split[0].strip("-")) >= 4 and len(split[1]) >= 4
+
+
+def article_agrees(article: str, head: Token) -> bool | None:
+    """Whether the definite ``article`` agrees with the noun ``head`` on some (number, gender, case) reading;
+    ``None`` when that cannot be decided (an unknown noun, a name, a nominalised adjective or infinitive, a
+    noun with two genders, a lower-case word the tagger took for a noun)."""
+    if head.pos != "NN" or head.xpos in ("NNA", "NNI") or not head.text[:1].isupper():
+        return None
+    if inf.has_double_gender(head.text) or inf.has_double_gender(head.lemma):
+        return None
+    if not _known_or_compound(head.text):
+        return None
+    analyses = inf.noun_analyses(head.text)
+    if not analyses:
+        return None
+    for number, gender, case in analyses + _linking_s_analyses(head.text):
+        if number == "PL" and inf.article(f"PL.DEF.{case}") == article:
+            return True
+        if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:
+            return True
+    return False
+
+
+def _relative_pronoun_position(tokens: tuple[Token, ...], index: int) -> bool:
+    """Whether the article word at ``index`` stands where a relative pronoun stands (after a comma, or after
+    a preposition after a comma: *…, die Langholz transportieren*, *…, bei dem letzte Woche …*)."""
+    previous = index - 1
+    if previous >= 0 and tokens[previous].pos in ("APPR", "APPRART"):
+        previous -= 1
+    return previous >= 0 and tokens[previous].text in (",", "–", "-", "(")
+
+
+def _adjectives_fit(article: str, tokens: tuple[Token, ...], start: int, head: int) -> bool:
+    """After *dem, den, des* an attributive adjective ends in *-en*; one ending in *-e* shows the article is
+    not this noun phrase's (*bei dem letzte Woche …*: a relative pronoun)."""
+    if article not in ("dem", "den", "des"):
+        return True
+    return not any(t.pos == "ADJA" and t.text.endswith("e") for t in tokens[start + 1 : head])
+
+
+def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
+    """(article, head noun) token indices of definite articles that agree with their head on no reading.
+
+    Only plain noun phrases count (article, adjectives, adverbs, numbers, then the noun: no extended
+    modifier, whose inner noun phrases the heuristic head finder may take for the head), and no article
+    word in a relative pronoun's position."""
+    tokens = analysis.tokens
+    found = []
+    for token in tokens:
+        article = token.text.lower()
+        if token.pos != "ART" or article not in DEFINITE or _relative_pronoun_position(tokens, token.index):
+            continue
+        head_index = np_head(tokens, token.index, extended=False)
+        if head_index is None or not _adjectives_fit(article, tokens, token.index, head_index):
+            continue
+        if article_agrees(article, tokens[head_index]) is False:
+            found.append((token.index, head_index))
+    return found
+
+
 class NpAgreementZellig(GermanZellig):
     """Break article–noun agreement by changing the article's gender (one candidate per new article)."""
 
@@ -149,3 +238,7 @@ class NpAgreementZellig(GermanZellig):
                     meta["gender"] = gender
                 variants.append(make_variant(instance, [edit], PHENOMENON, meta))
         return variants
+
+    def detect(self, text: str, source: str | None = None) -> bool:
+        """Whether ``text`` has a definite article that agrees with its head noun on no reading."""
+        return bool(disagreeing_articles(analyze(text, self.backend)))

@@ -15,11 +15,17 @@ Filters: *ein* has no plural, so a *kein-* whose noun phrase can only be plural 
 changed (*eine Probleme* would be an agreement error, not a polarity change); the noun phrase's number
 comes from the article and the head noun (:mod:`performers.german.inflection`).
 
-The detector is not offered: the presence of *ein* says nothing about a dropped negation without an
-alignment to the source.
+``detect(text, source)``: the English source negates a noun phrase (*no*, *none*, *nobody*, *nothing*,
+*neither*, *no one*, *not a/an/one/a single*, *not/n't/cannot/never/no longer … any* within five words; not the
+idioms *no longer*, *no more*, *no matter*, *no doubt*) and the German text has fewer negating article
+words, pronouns and *ohne* (*kein-*, *keinerlei*, *niemand*, *nichts*, *nie*, *weder*, *nirgends*, *ohne*:
+*with no gardens* → *ohne Gärten*) than the source has such negations — decidable only
+with a source; ``False`` without one.  *None of the other parties …* → *Eine andere Partei …* fires.
 """
 
 from __future__ import annotations
+
+import re
 
 from arena.records import Instance, Variant
 from performers.german import inflection as inf
@@ -28,6 +34,15 @@ from performers.german.syntax import np_head
 from performers.zellig.spans import token_substitutions
 
 PHENOMENON = "polarity_particle_kein_del"
+ENGLISH_NP_NEGATION = re.compile(
+    r"(?:\bnot|n't|\bcannot|\bnever|\bno longer)(?:\W+\w+){0,4}?\W+any\b"
+    r"|\b(?:no(?![- ](?:longer|more|matter|doubt)\b)|none|nobody|nothing|neither|not (?:a|an|one|a single))\b",
+    re.IGNORECASE,
+)
+GERMAN_NP_NEGATION = re.compile(
+    r"^(?:kein(?:e|en|em|er|es)?|keinerlei|niemand(?:en|em|es)?|nichts|nie|niemals|weder|nirgends|nirgendwo|ohne)$",
+    re.IGNORECASE,
+)
 
 
 def only_plural(analysis: Analysis, token: Token) -> bool:
@@ -78,3 +93,13 @@ class PolarityParticleKeinDelZellig:
         return token_substitutions(
             instance, analysis, kein_forms(analysis), lambda word: inf.match_case(word, word[1:].lower()), PHENOMENON
         )
+
+    def detect(self, text: str, source: str | None = None) -> bool:
+        """The source negates more noun phrases than the translation has negating article words and pronouns."""
+        if source is None:
+            return False
+        negated = len(ENGLISH_NP_NEGATION.findall(source))
+        if not negated:
+            return False
+        found = sum(1 for token in analyze(text, self.backend).tokens if GERMAN_NP_NEGATION.match(token.text))
+        return found < negated

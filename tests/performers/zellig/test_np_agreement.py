@@ -72,3 +72,34 @@ def test_metadata(zellig):
     assert variant.meta["distance"] == 2 and variant.meta["head"] == "Börse"
     assert variant.meta["zipf_frequency"] > 0
     assert [(e.before, e.after) for e in variant.edits] == [("Die", "Der")]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # must fire: the article agrees with its noun on no reading
+        ("Die Reaktion der Marktes auf die Ergebnisse.", True),
+        ("Die Stabilität des Abstimmung ist gefährdet.", True),
+        ("Er half dem Frau.", True),
+        ("Das Leute kommen morgen.", True),
+        # must not fire: agreement on some reading, or undecidable
+        ("Die Reaktion des Marktes auf die Ergebnisse der Abstimmung.", False),
+        ("Der Börse in Taiwan fiel um 3,6 Prozent.", False),  # der Börse: a fine genitive or dative
+        ("Er half der Frau.", False),
+        ("Das Teil ist kaputt.", False),  # der/das Teil
+        ("Der Abgeordnete kam.", False),  # nominalised adjectives take their referent's gender
+        ("Die Abgeordnete kam.", False),
+        ("Die Leute kommen morgen.", False),
+        ("Solche, die Langholz transportieren, warten dort.", False),  # a relative pronoun
+        ("Der Unfall, bei dem letzte Woche eine Frau starb, war schlimm.", False),
+        ("Die Rückgabe der von Hitler auf der Grundlage des Abkommens besetzten Region.", False),
+        ("Das tschechische Telekommunikationsamt entschied.", False),  # linking s, not *Samt*
+        ("Jack verlässt den Wagen.", False),  # unknown to the lexicon: not *Wa|gen*
+        ("Es ist Sache des Stylisten.", False),
+        ("Gut gemacht!", False),
+        ("", False),
+    ],
+)
+def test_detect(zellig, text, expected):
+    assert zellig.detect(text) is expected
+    assert zellig.detect(text, source="Any English source.") is expected  # the source is not needed

@@ -29,3 +29,28 @@ def test_changes(zellig, reference, expected):
 @pytest.mark.parametrize("reference", ["Es gibt keine Probleme.", "Er kam nicht.", "Eine Idee.", ""])
 def test_does_not_fire(zellig, reference):
     assert corrupt(zellig, reference) == []
+
+
+@pytest.mark.parametrize(
+    "text, source, expected",
+    [
+        # must fire: the source negates more noun phrases than the translation
+        ("Eine andere Partei hat die Hürde gemeistert.", "None of the other parties exceeded the mark.", True),
+        ("Es kann noch ein MP3-Player telefonieren.", "No MP3 player can make phone calls.", True),
+        ("Sie benötigen eine spezielle Software.", "You don't need any special software.", True),
+        ("Wir können eine Zeit mehr verschwenden.", "We cannot waste any more time.", True),
+        ("Unter den Kunden ist keine Panik ausgebrochen, ein Ansturm fand statt.",
+         "No panic has emerged; no bank rush has taken place.", True),
+        # must not fire
+        ("Keine andere Partei hat die Hürde gemeistert.", "None of the other parties exceeded the mark.", False),
+        ("Niemand kam.", "Nobody came.", False),
+        ("Er hat nichts gesagt.", "He said nothing.", False),
+        ("Sie leben in Gegenden ohne Gärten.", "They live in areas with no gardens.", False),
+        ("Er arbeitet nicht mehr hier.", "He no longer works here.", False),  # an idiom, not a determiner
+        ("Zweifellos kommt er.", "No doubt he will come.", False),
+        ("Das ist eine gute Idee.", "That is a good idea.", False),
+        ("Eine andere Partei hat die Hürde gemeistert.", None, False),  # undecidable without a source
+    ],
+)
+def test_detect(zellig, text, source, expected):
+    assert zellig.detect(text, source) is expected

@@ -53,3 +53,35 @@ def test_metadata(zellig):
     assert variant.phenomenon == "subj_verb_agreement"
     assert variant.meta["subject"] == "Börse" and variant.meta["distance"] == 1
     assert (variant.meta["person"], variant.meta["number"], variant.meta["tense"]) == (3, "SG", "PRS")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # must fire: the verb has no reading in the subject's person and number
+        ("Die Prager Börse stürzen gegen Geschäftsschluss ins Minus.", True),
+        ("Das amerikanische Repräsentantenhaus haben den Plan abgelehnt.", True),
+        ("Wir steht am Rande des Abgrunds.", True),
+        ("Ich gehen nach Hause.", True),
+        ("Die Aktionäre verkauft ihre Aktien.", True),
+        # must not fire
+        ("Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.", False),
+        ("Wir stehen am Rande des Abgrunds.", False),
+        ("Sie war müde.", False),  # sie: she or they
+        ("Sie waren müde.", False),
+        ("Es kamen viele Leute.", False),  # an expletive es
+        ("Der Mann und die Frau gehen nach Hause.", False),  # coordinated subjects
+        ("Die Hälfte der Bürger sind dagegen.", False),  # the noun after a noun may be a genitive
+        ("50 Prozent der Wähler stimmten dagegen.", False),
+        ("Tausende von Angestellten haben sich zusammengeschlossen.", False),
+        ("Die besten Momente hat der Abend, wenn gesungen wird.", False),  # object first
+        ("Die Geräte, die jeden Kilometer aufzeichnen, sind Kernpunkt eines Versuchs.", False),
+        ("Sie sind ein äußerst seltsamer Fetischist.", False),  # a predicate noun after a copula
+        ("Der Stamm muss senkrecht abgeworfen werden.", False),  # werden: an infinitive
+        ("In Montenegro gewannen sie 1:0 und feiern nun ihre Qualifikation.", False),  # subject left out
+        ("Gut gemacht!", False),
+        ("", False),
+    ],
+)
+def test_detect(zellig, text, expected):
+    assert zellig.detect(text) is expected

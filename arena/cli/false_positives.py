@@ -1,0 +1,96 @@
+"""``arena false-positives``: which contrastive errors of a run are likely false positives of an
+implausible hypothesis (contrastive error rate significantly above the generative rate)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.cli import add_verb
+
+DESCRIPTION = """\
+Per phenomenon × reference kind (human/machine) × Claude of a run or tournament directory: the
+contrastive error rate (1 − accuracy) and the generative rate (the Zellig's detector on the Claude's
+own beam-search 1-best translations of the same sources, or of a larger pool of sources) with 95%
+intervals (bootstrap over instances; Wilson), their gap, the distributional discrepancy, and a verdict:
+'false positive' when the error rate significantly exceeds the generative rate (one-sided Wald test,
+cluster-robust variance over instances, alpha 0.05).  With model replicas: mean ± std over replicas.
+Writes RUN/report/false_positives.{json,md,txt,png}; prints the table (--markdown: pasteable)."""
+
+EXAMPLES = """
+  arena false-positives runs/false-positives-toy-1a2b3c4d5e
+  arena false-positives runs/false-positives-toy-1a2b3c4d5e --markdown
+  arena false-positives runs/tournament-1a2b3c4d5e --json
+  arena false-positives runs/false-positives-toy-1a2b3c4d5e \\
+      --pool-sources ../shared/data/wmt/newstest/newstest2016.en --pool-limit 1000
+  arena false-positives runs/false-positives-toy-1a2b3c4d5e --alpha 0.01 --no-plot"""
+
+
+def add_parser(subparsers) -> None:
+    parser = add_verb(
+        subparsers, "false-positives",
+        "contrastive error vs generative rate per phenomenon, reference kind and Claude, with a false-positive "
+        "verdict and a plot; writes RUN/report/",
+        EXAMPLES, description=DESCRIPTION,
+    )
+    parser.add_argument("run_dir", metavar="RUN", help="a run directory (arena run or arena tournament)")
+    parser.add_argument("--pool-sources", metavar="FILE", type=Path,
+                        help="English sources, one per line: each scoring Claude (each replica) translates them "
+                             "(beam of the run, cached in RUN/report/) and the detectors run on those 1-bests")
+    parser.add_argument("--pool-limit", type=int, metavar="N", help="only the first N lines of --pool-sources")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level of the verdict (default 0.05)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    output.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--no-plot", action="store_true", help="do not draw the PNG")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars while translating the pool")
+    parser.set_defaults(func=run)
+
+
+def _pool_sources(path: Path, limit: int | None) -> list[str]:
+    from arena.formats.textlines import read_lines
+
+    if not path.is_file():
+        raise ValueError(f"--pool-sources {path}: no such file")
+    sources = [line for line in read_lines(path, allow_empty=True) if line.strip()]
+    if limit is not None:
+        if limit < 1:
+            raise ValueError(f"--pool-limit must be at least 1, got {limit}")
+        sources = sources[:limit]
+    if not sources:
+        raise ValueError(f"--pool-sources {path}: no non-empty line")
+    return sources
+
+
+def run(args) -> int:
+    import json
+    import os
+    import sys
+
+    from arena import false_positives, transcripts
+
+    run_dir = Path(args.run_dir)
+    for name in (transcripts.MANIFEST, transcripts.ROUNDS, transcripts.JUDGEMENTS):
+        if not (run_dir / name).exists():
+            raise ValueError(f"{run_dir}: no {name}; not a (started) run directory")
+    if not 0 < args.alpha < 1:
+        raise ValueError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    pool = None
+    if args.pool_sources is not None:
+        from arena.cli import catalog
+        from arena.config import experiment_from_dict
+
+        manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
+        experiment = experiment_from_dict(manifest["experiment"], path=str(run_dir / transcripts.MANIFEST))
+        sources = _pool_sources(args.pool_sources, args.pool_limit)
+        progress = not args.no_progress and os.environ.get("ARENA_PROGRESS", "1") != "0"
+        pool = false_positives.pool_one_bests(run_dir, experiment, sources, catalog(), progress=progress)
+    report = false_positives.build(run_dir, pool, args.alpha)
+    if not transcripts.is_finished(run_dir):
+        print(f"note: {run_dir} is not finished; this report covers the transcripts so far", file=sys.stderr)
+    paths = false_positives.write(run_dir, report, plot=not args.no_plot)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        print(false_positives.format_markdown(report) if args.markdown else false_positives.format_text(report))
+        print("report: " + ", ".join(str(path) for path in paths.values()), file=sys.stderr)
+    return 0

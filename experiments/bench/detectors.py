@@ -1,0 +1,163 @@
+"""Recall and false alarms of the Zelligs' detectors (``detect(text, source)``), the instruments
+behind the generative rate.
+
+For every DistilLingEval set directory ``<error_type>.<human|mt>`` whose error type names a Zellig of
+the catalog with a detector (``np_agreement`` → ``np-agreement``), and for the WMT news test sets'
+human references, report per detector:
+
+- ``recall``: the share of published ``tgt.incorrect.de`` variants (with their ``src.en``) on which
+  the detector fires — how much of the phenomenon, as DistilLingEval makes it, it recognises;
+- ``fires on correct``: the share of the same sets' ``tgt.correct.de`` sides on which it fires (the
+  matched control: the same sentences without the error);
+- ``paired precision``: of all firings on a set's two sides, the share on the incorrect side,
+  ``recall / (recall + fires on correct)`` — the detector's precision on a population where half the
+  translations have the error;
+- ``false alarms on human references``: the share of newstest references (default 2009–2016, the
+  sources of DistilLingEval's human sets, with their English sources) on which it fires.  A human
+  reference is taken to be free of these errors, so a firing is a false alarm — except for the
+  source-based detectors of *plausible* hypotheses (a translator may legitimately drop a negation
+  or a clause), where part of them are true, so the number is an upper bound on the false-alarm
+  rate.  It is the floor under any model's generative rate: a generative rate at or below it says
+  nothing about the model.
+
+    python experiments/bench/detectors.py                        # all sets, 1000 lines each
+    python experiments/bench/detectors.py --sets np_agreement --examples 10
+    python experiments/bench/detectors.py --limit 300 --years 2014 --json detectors.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DATA = ROOT / ".." / "shared" / "data" / "distil-lingeval"
+DEFAULT_NEWSTEST = ROOT / ".." / "shared" / "data" / "wmt" / "newstest"
+DEFAULT_YEARS = tuple(range(2009, 2017))
+sys.path.insert(0, str(ROOT))
+
+
+def fire_rate(zellig, texts: list[str], sources: list[str], examples: int) -> tuple[int, list[str]]:
+    """How many of ``texts`` the detector fires on, and up to ``examples`` of them."""
+    fired, shown = 0, []
+    for text, source in zip(texts, sources):
+        if zellig.detect(text, source=source):
+            fired += 1
+            if len(shown) < examples:
+                shown.append(f"  {text.strip()}\n    source: {source.strip()}")
+    return fired, shown
+
+
+def newstest(directory: Path, years: list[int], limit: int | None) -> tuple[list[str], list[str]]:
+    """(German references, English sources) of the given years, ``limit`` lines per year."""
+    from arena.formats.textlines import read_lines
+
+    references, sources = [], []
+    for year in years:
+        german = read_lines(directory / f"newstest{year}.de", allow_empty=True)
+        english = read_lines(directory / f"newstest{year}.en", allow_empty=True)
+        if len(german) != len(english):
+            raise ValueError(f"{directory}/newstest{year}: .de and .en differ in length")
+        references += german[:limit]
+        sources += english[:limit]
+    return references, sources
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="DistilLingEval data directory")
+    parser.add_argument("--newstest", type=Path, default=DEFAULT_NEWSTEST, help="WMT newstest directory")
+    parser.add_argument("--years", type=int, nargs="*", default=list(DEFAULT_YEARS), help="newstest years")
+    parser.add_argument("--sets", nargs="*", help="only these error types or set names")
+    parser.add_argument("--limit", type=int, default=1000, help="at most this many lines per set and per year")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="analysis processes")
+    parser.add_argument("--examples", type=int, default=0, help="print this many firings and misses per detector")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+
+    from arena.formats.distil_lingeval import read_distil_lingeval
+    from arena.registry import build
+    from arena.roles import Detector
+    from arena.spec import PerformerSpec
+    from performers.catalog import CATALOG
+    from performers.german.analysis import analyze_many
+
+    if not args.data.is_dir():
+        print(f"no DistilLingEval data at {args.data}", file=sys.stderr)
+        return 2
+    directories = sorted(path for path in args.data.iterdir() if (path / "tgt.correct.de").is_file())
+    if args.sets:
+        directories = [d for d in directories if d.name in args.sets or d.name.split(".")[0] in args.sets]
+    detectors, plan = {}, []
+    for directory in directories:
+        name = directory.name.split(".")[0].replace("_", "-")
+        if name not in CATALOG.zelligs:
+            continue
+        if name not in detectors:
+            zellig = build("zellig", PerformerSpec(name), CATALOG)
+            if not isinstance(zellig, Detector):
+                print(f"{directory.name}: {name} has no detector, skipped")
+                continue
+            detectors[name] = zellig
+        if name in detectors:
+            pairs = read_distil_lingeval(directory, allow_empty=True).pairs[: args.limit]
+            plan.append((directory.name, name, pairs))
+    references, ref_sources = newstest(args.newstest, args.years, args.limit)
+
+    cpu, started = time.process_time(), time.perf_counter()
+    texts = [t for _, _, pairs in plan for p in pairs for t in (p.correct, p.incorrect)] + references
+    analyze_many(texts, workers=args.workers, progress=True)
+    analysed = time.perf_counter() - started
+
+    rows = []
+    for set_name, name, pairs in plan:
+        sources = [p.source for p in pairs]
+        hits, missed = fire_rate(detectors[name], [p.incorrect for p in pairs], sources, 0)
+        false, shown = fire_rate(detectors[name], [p.correct for p in pairs], sources, args.examples)
+        n = len(pairs)
+        row = {"set": set_name, "detector": name, "pairs": n, "recall": hits / n if n else None,
+               "fires_on_correct": false / n if n else None}
+        row["paired_precision"] = hits / (hits + false) if hits + false else None
+        row["false_alarm_examples"] = shown
+        if args.examples:
+            row["miss_examples"] = [
+                f"  {p.incorrect.strip()}\n    source: {p.source.strip()}"
+                for p in pairs if not detectors[name].detect(p.incorrect, source=p.source)
+            ][: args.examples]
+        rows.append(row)
+    human = {}
+    for name, zellig in detectors.items():
+        fired, shown = fire_rate(zellig, references, ref_sources, args.examples)
+        human[name] = {"references": len(references), "fired": fired, "rate": fired / len(references),
+                       "examples": shown}
+    elapsed = time.perf_counter() - started
+
+    print(f"{'set':36} {'detector':28} {'pairs':>6} {'recall':>7} {'fires on correct':>17} {'paired precision':>17}")
+    for row in rows:
+        precision = "-" if row["paired_precision"] is None else f"{row['paired_precision']:.1%}"
+        print(f"{row['set']:36} {row['detector']:28} {row['pairs']:6d} {row['recall']:7.1%} "
+              f"{row['fires_on_correct']:17.1%} {precision:>17}")
+    years = f"{min(args.years)}–{max(args.years)}" if args.years else "none"
+    print(f"\nfalse alarms on newstest{years} human references ({len(references)} sentences, with sources):")
+    for name, entry in human.items():
+        print(f"  {name:28} {entry['fired']:5d}  {entry['rate']:.2%}")
+    print(f"\nanalysis of {len(set(texts))} texts: {analysed:.0f} s wall; detectors and analysis "
+          f"{elapsed:.0f} s wall, {time.process_time() - cpu:.0f} s CPU of this process")
+    if args.examples:
+        for row in rows:
+            print(f"\n{row['set']}: firings on the correct side\n" + "\n".join(row["false_alarm_examples"]))
+            print(f"{row['set']}: misses on the incorrect side\n" + "\n".join(row["miss_examples"]))
+        for name, entry in human.items():
+            print(f"\n{name}: firings on human references\n" + "\n".join(entry["examples"]))
+    if args.json:
+        args.json.write_text(json.dumps({"sets": rows, "human_references": human}, ensure_ascii=False, indent=1),
+                             encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
