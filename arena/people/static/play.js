@@ -26,6 +26,7 @@ async function next() {
   deadline = data.remaining === null ? null : performance.now() + data.remaining * 1000;
   shownAt = performance.now();
   busy = false;
+  timer();  // the clock is on screen with the round, not up to 100 ms later
 }
 
 async function answer(choice) {

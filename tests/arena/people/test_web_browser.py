@@ -89,7 +89,7 @@ def test_a_person_plays_with_the_keyboard_and_sees_the_summary(server):
     try:
         sign_in(driver, url, "ann")
         assert driver.find_element(By.ID, "progress").text == "0/4"
-        assert driver.find_element(By.ID, "timer").text.endswith(" s")
+        WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "timer").text.endswith(" s"))
         shown = driver.find_element(By.ID, "source").text
         assert shown == arena.rounds[0].instance.source
         play(driver, "1212")
