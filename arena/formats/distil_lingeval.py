@@ -64,6 +64,16 @@ class TestSet:
         return len(self.pairs)
 
 
+def find_sets(root: str | Path, names: Sequence[str] | None = None) -> list[Path]:
+    """The DistilLingEval set directories under ``root`` (those holding the three files), sorted; with
+    ``names``, only the sets named there by directory (``placeholder_ding.human``) or error type
+    (``placeholder_ding``)."""
+    directories = sorted(path for path in Path(root).iterdir() if all((path / name).is_file() for name in FILES))
+    if names:
+        directories = [d for d in directories if d.name in names or d.name.split(".")[0] in names]
+    return directories
+
+
 def read_distil_lingeval(directory: str | Path, allow_empty: bool = False) -> TestSet:
     """Read a DistilLingEval directory.
 

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
 
-    from arena.formats.distil_lingeval import read_distil_lingeval
+    from arena.formats.distil_lingeval import find_sets, read_distil_lingeval
     from arena.registry import build
     from arena.roles import Detector
     from arena.spec import PerformerSpec
@@ -89,9 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.data.is_dir():
         print(f"no DistilLingEval data at {args.data}", file=sys.stderr)
         return 2
-    directories = sorted(path for path in args.data.iterdir() if (path / "tgt.correct.de").is_file())
-    if args.sets:
-        directories = [d for d in directories if d.name in args.sets or d.name.split(".")[0] in args.sets]
+    directories = find_sets(args.data, args.sets)
     detectors, plan = {}, []
     for directory in directories:
         name = directory.name.split(".")[0].replace("_", "-")

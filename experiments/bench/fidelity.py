@@ -117,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
+    from arena.formats.distil_lingeval import find_sets
     from arena.registry import build
     from arena.spec import PerformerSpec, parse_spec
     from performers.catalog import CATALOG
@@ -125,9 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.data.is_dir():
         print(f"no DistilLingEval data at {args.data}", file=sys.stderr)
         return 2
-    directories = sorted(path for path in args.data.iterdir() if (path / "tgt.correct.de").is_file())
-    if args.sets:
-        directories = [d for d in directories if d.name in args.sets or d.name.split(".")[0] in args.sets]
+    directories = find_sets(args.data, args.sets)
     overrides = {}
     for item in args.spec:
         error_type, _, text = item.partition("=")

@@ -119,11 +119,11 @@ def main() -> int:
 
         torch.set_num_threads(args.threads)
     from arena.cli import catalog
-    from arena.formats.distil_lingeval import TestSet, read_distil_lingeval
+    from arena.formats.distil_lingeval import TestSet, find_sets, read_distil_lingeval
     from arena.registry import build, signature, validate
     from arena.spec import PerformerSpec, parse_spec
 
-    directories = sorted(p for p in args.data.iterdir() if (p / "src.en").is_file())
+    directories = find_sets(args.data)
     if not directories:
         raise SystemExit(f"{args.data}: no DistilLingEval sets found")
     sets = []

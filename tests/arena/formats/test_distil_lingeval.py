@@ -129,3 +129,16 @@ def test_real_sets_read_with_line_counts_of_the_files(name):
         assert testset.empty_lines == ("src.en:1361",)
     else:
         assert testset.empty_lines == ()
+
+
+def test_find_sets_keeps_complete_sets_and_filters_by_name_or_type(tmp_path):
+    from arena.formats.distil_lingeval import FILES, find_sets
+
+    for name in ("placeholder_ding.human", "placeholder_ding.mt", "clause_omission.human", "incomplete.human"):
+        (tmp_path / name).mkdir()
+        for file in FILES if name != "incomplete.human" else FILES[:2]:
+            (tmp_path / name / file).write_text("x\n", encoding="utf-8")
+    names = [p.name for p in find_sets(tmp_path)]
+    assert names == ["clause_omission.human", "placeholder_ding.human", "placeholder_ding.mt"]
+    assert [p.name for p in find_sets(tmp_path, ["placeholder_ding"])] == ["placeholder_ding.human", "placeholder_ding.mt"]
+    assert [p.name for p in find_sets(tmp_path, ["clause_omission.human"])] == ["clause_omission.human"]
