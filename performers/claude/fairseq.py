@@ -11,6 +11,9 @@ such checkpoints::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
@@ -24,10 +27,14 @@ class FairseqClaude(HFSeq2SeqClaude):
     name in the directory; found by default), ``source_lang``/``target_lang`` (when the checkpoint's
     config does not name them), ``trusted`` (allow configs that need full unpickling, e.g. omegaconf;
     only for checkpoints you trust); the rest as ``hf-seq2seq`` (``device``, ``dtype``,
-    ``batch_tokens``, ``convention``, ``cache``, ``engine``, ``threads``, ``progress``).
+    ``batch_tokens``, ``convention``, ``cache``, ``engine``, ``threads``, ``decoder``, ``progress``).
     """
 
     version = "1"
+
+    @classmethod
+    def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
+        return [params.get("checkpoint")]  # its weights, dictionaries and BPE codes sign the runs
 
     def __init__(
         self,
@@ -44,6 +51,7 @@ class FairseqClaude(HFSeq2SeqClaude):
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,
+        decoder: str = "auto",
         progress: bool = True,
     ) -> None:
         from performers.claude.fairseq_convert import cached_fsmt
@@ -51,5 +59,5 @@ class FairseqClaude(HFSeq2SeqClaude):
         mapped = cached_fsmt(checkpoint, checkpoint_file, bpe_codes, source_lang, target_lang, trusted)
         super().__init__(
             model=str(mapped), device=device, dtype=dtype, batch_tokens=batch_tokens, convention=convention,
-            cache=cache, engine=engine, threads=threads, progress=progress,
+            cache=cache, engine=engine, threads=threads, decoder=decoder, progress=progress,
         )

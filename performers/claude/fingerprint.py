@@ -26,6 +26,7 @@ TOKENIZER_PATTERNS = (
     "merges.txt",
     "*.bpe",
     "*codes*",
+    "dict.*.txt",  # fairseq dictionaries
 )
 
 

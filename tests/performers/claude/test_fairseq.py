@@ -222,3 +222,15 @@ def test_an_engine_the_architecture_cannot_run_is_a_clear_error(checkpoint):
 
     with pytest.raises(ValueError, match="engine=decoder cannot run this model.*engine=auto"):
         FairseqClaude(checkpoint=str(checkpoint[0]), cache=False, progress=False, engine="decoder")
+
+
+def test_signature_digest_follows_the_checkpoint_files(tmp_path, monkeypatch):
+    from performers.claude.fairseq import FairseqClaude
+
+    monkeypatch.setenv("ARENA_CACHE_DIR", str(tmp_path / "cache"))
+    write_checkpoint(tmp_path / "a")
+    params = {"checkpoint": str(tmp_path / "a"), "cache": False}
+    before = FairseqClaude.fingerprint(params)
+    assert before == FairseqClaude.fingerprint(params)
+    (tmp_path / "a" / "dict.de.txt").write_text("".join(f"{p} 1\n" for p in PIECES))
+    assert FairseqClaude.fingerprint(params) != before
