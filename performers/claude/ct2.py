@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import math
 import sys
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,9 +36,6 @@ log = logging.getLogger(__name__)
 
 COMPUTE_TYPES = ("default", "auto", "int8", "int8_float32", "int8_float16", "int8_bfloat16", "int16",
                  "float32", "float16", "bfloat16")
-# pairs per score_batch call (results are cached between calls)
-CALL_PAIRS = 2048
-
 
 class CTranslate2Claude(ScoringClaude):
     """Scoring Claude backed by a CTranslate2 ``Translator``.
@@ -46,7 +44,8 @@ class CTranslate2Claude(ScoringClaude):
     convert), ``tokenizer`` (Hugging Face tokenizer; default: the model's own files),
     ``revision`` (hub branch, tag or commit), ``compute_type`` (CTranslate2's weight
     and compute precision, e.g. ``int8``, ``float32``), ``device`` (``cpu``, ``cuda``,
-    ``auto``), ``threads`` (intra-op threads; default: the CPUs this process may use, see
+    ``auto``), ``threads`` (on a CPU, batches run side by side with one thread each;
+    default: the CPUs this process may use, see
     :mod:`performers.claude.threads`), ``batch_tokens`` (token budget per batch),
     ``source_lang``/``target_lang`` (multilingual models), ``source_prefix`` (text put
     before every source, e.g. for T5), ``exact`` (exact Marian
@@ -145,9 +144,13 @@ class CTranslate2Claude(ScoringClaude):
         }
         torch = sys.modules.get("torch")
         torch_threads = torch.get_num_threads() if torch is not None else None
-        self.translator = ctranslate2.Translator(
-            str(self.model_dir), device=device, compute_type=compute_type, intra_threads=self.threads
-        )
+        # On a CPU, ``threads`` batches run side by side with one thread each: no OpenMP
+        # barrier per small matrix product, so passive waiting costs nothing (beam search
+        # with two intra-op threads took 2.7x the wall and 1.8x the CPU time; README-claude).
+        parallel = {"inter_threads": self.threads, "intra_threads": 1} if device == "cpu" else {
+            "intra_threads": self.threads}
+        self.translator = ctranslate2.Translator(str(self.model_dir), device=device, compute_type=compute_type,
+                                                 **parallel)
         if torch is not None and torch.get_num_threads() != torch_threads:
             torch.set_num_threads(torch_threads)  # creating a Translator resets PyTorch's thread count
         self.forced_prefix = [target_lang] if target_lang else None
@@ -209,17 +212,17 @@ class CTranslate2Claude(ScoringClaude):
                 yield [(i, math.nan, len(target_tokens[i]) + 1 - offset) for i in too_long]
                 skipped = set(too_long)
                 order = [i for i in order if i not in skipped]
-        for start in range(0, len(order), CALL_PAIRS):
-            chunk = order[start : start + CALL_PAIRS]
-            results = self.translator.score_batch(
-                [source_tokens[pairs[i][0]] for i in chunk],
-                [target_tokens[i] for i in chunk],
-                max_batch_size=self.batch_tokens,
-                batch_type="tokens",
+        batches = token_batches(order, lambda i: len(source_tokens[pairs[i][0]]) + len(target_tokens[i]),
+                                self.batch_tokens)
+        submitted = (
+            (batch, self.translator.score_batch(
+                [source_tokens[pairs[i][0]] for i in batch], [target_tokens[i] for i in batch],
                 max_input_length=0,  # never truncate silently
-                offset=offset,
-            )
-            yield [(i, float(sum(result.log_probs)), len(result.log_probs)) for i, result in zip(chunk, results)]
+                offset=offset, asynchronous=True))
+            for batch in batches
+        )
+        for batch, results in ahead(submitted, 2 * self.threads):
+            yield [(i, float(sum(r.log_probs)), len(r.log_probs)) for i, r in zip(batch, (f.result() for f in results))]
 
     def _translate_uncached(
         self, sources: Sequence[str], beam: int, max_length: int | None
@@ -241,28 +244,56 @@ class CTranslate2Claude(ScoringClaude):
         caps = {i: length_cap(len(tokens[i]), self.default_max_length(), max_length) for i in order}
         options = dict(self.search)
         shorter = 1 if options.pop("forced_eos", False) else 0
-        per_call = max(1, CALL_PAIRS // 8)
         chunks: list[list[int]] = []
         for i in order:  # sorted by length, so equal caps are neighbours
-            if chunks and len(chunks[-1]) < per_call and caps[chunks[-1][0]] == caps[i]:
+            if chunks and caps[chunks[-1][0]] == caps[i]:
                 chunks[-1].append(i)
             else:
                 chunks.append([i])
-        for chunk in chunks:
-            results = self.translator.translate_batch(
-                [tokens[i] for i in chunk],
+        batches = [batch for chunk in chunks for batch in token_batches(chunk, lambda i: len(tokens[i]), self.batch_tokens)]
+        submitted = (
+            (batch, self.translator.translate_batch(
+                [tokens[i] for i in batch],
                 beam_size=beam,
-                max_decoding_length=max(1, caps[chunk[0]] - shorter),
-                max_batch_size=self.batch_tokens,
-                batch_type="tokens",
-                target_prefix=[self.forced_prefix] * len(chunk) if self.forced_prefix else None,
+                max_decoding_length=max(1, caps[batch[0]] - shorter),
+                target_prefix=[self.forced_prefix] * len(batch) if self.forced_prefix else None,
+                asynchronous=True,
                 **options,
-            )
+            ))
+            for batch in batches
+        )
+        for batch, results in ahead(submitted, 2 * self.threads):
             texts = []
             for result in results:
-                ids = self.tokenizer.convert_tokens_to_ids(result.hypotheses[0])
+                ids = self.tokenizer.convert_tokens_to_ids(result.result().hypotheses[0])
                 texts.append(self.tokenizer.decode(ids, skip_special_tokens=True).strip())
-            yield list(zip(chunk, texts))
+            yield list(zip(batch, texts))
+
+
+def token_batches(order: Sequence[int], cost, budget: int) -> list[list[int]]:
+    """``order`` cut into consecutive batches whose summed ``cost(i)`` stays within
+    ``budget`` (a batch holds at least one item)."""
+    batches: list[list[int]] = []
+    used = 0
+    for i in order:
+        if not batches or used + cost(i) > budget:
+            batches.append([])
+            used = 0
+        batches[-1].append(i)
+        used += cost(i)
+    return batches
+
+
+def ahead(submitted: Iterator, window: int) -> Iterator:
+    """Items of ``submitted`` (asynchronous jobs, started as they are drawn) in order,
+    keeping up to ``window`` of them started ahead of the one handed out, so that the
+    translator's workers always have a batch to take and results stream."""
+    pending: deque = deque()
+    for item in submitted:
+        pending.append(item)
+        if len(pending) > window:
+            yield pending.popleft()
+    yield from pending
 
 
 def search_options(model: str, revision: str | None, tokenizer) -> dict[str, Any]:

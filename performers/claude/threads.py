@@ -16,8 +16,9 @@ through this module:
   it is loaded, so this must happen before the first ``import torch`` or
   ``import ctranslate2`` in the process — Claudes call it first thing) unless the
   environment already chooses a policy;
-- :func:`set_torch_threads` applies a thread count to PyTorch;
-  CTranslate2 takes it as ``intra_threads``.
+- :func:`set_torch_threads` applies a thread count to PyTorch; CTranslate2 on a CPU
+  takes it as ``inter_threads`` (that many batches side by side, one thread each, so
+  its workers never wait on one another; on a GPU, as ``intra_threads``).
 
 ``threads`` params: ``None`` or ``0`` means :func:`default_threads`, a positive
 integer is used as given.

@@ -90,3 +90,29 @@ def test_tiny_marian_converts_exactly(tiny, name):
     hf = HFSeq2SeqClaude(str(tiny(name)), cache=False, progress=False, threads=1).score(*pairs)
     ct2 = CTranslate2Claude(str(tiny(name)), compute_type="float32", cache=False, progress=False, threads=1).score(*pairs)
     assert [s.logprob for s in ct2] == pytest.approx([s.logprob for s in hf], abs=1e-4, rel=1e-6)
+
+
+def test_parallel_batches_give_the_same_results(float32, sample):
+    """Two workers with one thread each (small batches, so several run at once) score and
+    translate exactly as one worker does, in the caller's order."""
+    two = ToyEnDeCT2Claude(compute_type="float32", cache=False, progress=False, threads=2, batch_tokens=64)
+    assert two.translator.num_translators == 2
+    assert [s.logprob for s in two.score(*sample)] == [s.logprob for s in float32.score(*sample)]
+    sources = list(dict.fromkeys(sample[0]))[:12]
+    assert two.translate(sources, beam=3) == float32.translate(sources, beam=3)
+
+
+def test_token_batches_and_ahead():
+    from performers.claude.ct2 import ahead, token_batches
+
+    assert token_batches([0, 1, 2, 3], lambda i: [3, 2, 9, 1][i], 5) == [[0, 1], [2], [3]]
+    drawn = []
+
+    def jobs():
+        for i in range(5):
+            drawn.append(i)
+            yield i
+
+    for item in ahead(jobs(), 2):
+        assert drawn[-1] <= item + 2  # never more than two started ahead
+    assert drawn == [0, 1, 2, 3, 4]
