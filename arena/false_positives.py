@@ -15,7 +15,11 @@ the test penalises the model for something it does not do.  Per Zellig × phenom
   ``onebest.jsonl``) of the same sources in which the Zellig's detector finds the phenomenon, with a 95%
   Wilson interval; one translation per replica and source.  With a **pool** of further sources
   (:func:`pool_one_bests`) the rate is also measured on the 1-bests of those, so that a rare phenomenon
-  gets a usable estimate; the verdict then uses the pool rate.
+  gets a usable estimate; the verdict then uses the pool rate (the run's when fewer than
+  :data:`MIN_ITEMS` pool translations count).  A detector whose phenomenon needs something in the
+  source (:class:`arena.roles.ConditionalDetector`: a negated word to drop, two clauses to omit one
+  of) counts only the translations of sources it applies to, so unrelated pool sources do not
+  dilute its rate.
 - the **gap** ``e − g`` and the **distributional discrepancy** (mean of ``max(0, s(1-best) −
   max(s(correct), s(corrupted)))``, as ``arena score`` has it).
 - a **verdict**: ``false positive`` when ``e`` significantly exceeds ``g`` — a one-sided Wald test of
@@ -181,13 +185,16 @@ def _pool_rate(pool: Mapping[tuple[str, int | None], Sequence[OneBest]], key: Ke
 
 
 def _verdict(row: dict[str, Any], alpha: float) -> None:
-    """Gap, p-value and verdict of a row (against the pool's generative rate when there is one)."""
-    generative = row.get("generative_pool") or row.get("generative")
+    """Gap, p-value and verdict of a row: against the pool's generative rate when the pool has at
+    least :data:`MIN_ITEMS` translations the detector applies to, else against the run's."""
+    pool = row.get("generative_pool")
+    use_pool = pool is not None and (pool["n"] >= MIN_ITEMS or row.get("generative") is None)
+    generative = pool if use_pool else row.get("generative")
     error = row["contrastive_error"]
     if generative is None or not error["n"]:
         row.update({"gap": None, "p_value": None, "verdict": NO_DETECTOR})
         return
-    row["generative_used"] = "pool" if row.get("generative_pool") else "run"
+    row["generative_used"] = "pool" if use_pool else "run"
     row["gap"] = error["rate"] - generative["rate"]
     if error["n"] < MIN_ITEMS or generative["n"] < MIN_ITEMS:
         row.update({"p_value": None, "verdict": TOO_FEW})
@@ -246,7 +253,8 @@ def pool_one_bests(
             verdicts = cache.run(jobs.DetectJob(tuple(experiment.zelligs), texts, tuple(sources)))
             for zellig, found in zip(experiment.zelligs, verdicts):
                 for verdict, slot in zip(found or (), flags):
-                    slot[zellig.label] = verdict
+                    if verdict is not None:  # None: the detector does not apply to this source
+                        slot[zellig.label] = verdict
             records = [
                 OneBest(model.spec.label, source, text, logprob, tokens, flag, kind.convention, model.replica)
                 for source, (text, logprob, tokens), flag in zip(sources, translated, flags)
@@ -334,10 +342,13 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
 
 
 def _legend(report: Mapping[str, Any]) -> str:
-    used = "the pool's generative rate" if report.get("pool_sources") else "the generative rate on the run's sources"
+    used = (f"the pool's generative rate (the run's where fewer than {MIN_ITEMS} pool translations count)"
+            if report.get("pool_sources") else "the generative rate on the run's sources")
     return (f"verdict: '{FALSE_POSITIVE}' when the contrastive error rate significantly exceeds {used} "
             f"({report['test']}, α = {report['alpha']}); 95% intervals: bootstrap over instances for the error, "
-            "Wilson for the generative rate; gap = error − generative, in percentage points")
+            "Wilson for the generative rate; gap = error − generative, in percentage points; a detector that "
+            "needs something in the source (a negation to drop, two clauses) counts only translations of "
+            "sources that have it")
 
 
 def format_text(report: Mapping[str, Any]) -> str:

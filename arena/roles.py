@@ -42,6 +42,16 @@ class Detector(Protocol):
 
 
 @runtime_checkable
+class ConditionalDetector(Detector, Protocol):
+    """A :class:`Detector` whose phenomenon only some sources allow: a translation cannot drop
+    a negation its source does not have.  ``applies(source)`` says whether a translation of
+    ``source`` could show it; generative rates are taken over those sources only, so that a
+    pool of unrelated sources does not dilute them."""
+
+    def applies(self, source: str | None) -> bool: ...
+
+
+@runtime_checkable
 class Claude(Protocol):
     """Discriminates: one :class:`Judgement` per :class:`Pair`, same order, batch in,
     batch out; an empty batch gives an empty list."""

@@ -576,7 +576,7 @@ class Session:
         chunked = jobs.chunks(self.sources, self.experiment.ray.chunk_size)
         groups = jobs.zellig_groups(self.experiment.zelligs) if self.experiment.generative_rate else []
         translations: list[list[tuple[str, float, int]]] = [[] for _ in chunked]
-        verdicts: dict[str, list[list[bool] | None]] = {z.label: [None] * len(chunked) for g in groups for z in g}
+        verdicts: dict[str, list[list[bool | None] | None]] = {z.label: [None] * len(chunked) for g in groups for z in g}
         remaining = [len(chunked) * (1 + len(groups))]
         self.work.setdefault(model.name, {})["one_best_sources"] = len(self.sources)
 
@@ -585,7 +585,7 @@ class Session:
             if remaining[0] == 0:
                 self._write_one_best(model, kind, chunked, translations, verdicts)
 
-        def detected(group: Sequence[PerformerSpec], position: int, results: Sequence[list[bool] | None]) -> None:
+        def detected(group: Sequence[PerformerSpec], position: int, results: Sequence[list[bool | None] | None]) -> None:
             for zellig, result in zip(group, results):
                 verdicts[zellig.label][position] = result
             done()
@@ -616,7 +616,7 @@ class Session:
         kind: jobs.ClaudeKind,
         chunked: Sequence[Sequence[str]],
         translations: Sequence[Sequence[tuple[str, float, int]]],
-        verdicts: Mapping[str, Sequence[list[bool] | None]],
+        verdicts: Mapping[str, Sequence[list[bool | None] | None]],
     ) -> None:
         records = []
         for position, (sources, results) in enumerate(zip(chunked, translations)):
@@ -627,6 +627,7 @@ class Session:
             ]
             for offset, (source, (translation, logprob, tokens)) in enumerate(zip(sources, results)):
                 flags = {label: verdicts[label][position][offset] for label in detectors}  # type: ignore[index]
+                flags = {label: flag for label, flag in flags.items() if flag is not None}  # None: does not apply
                 one_best = match.OneBest(
                     model.spec.label, source, translation, logprob, tokens, flags, kind.convention, model.replica
                 )

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from arena import match
 from arena.records import Instance, RoundOutcome
 from arena.registry import Catalog, build
-from arena.roles import Claude, Detector, Observer, ScoringClaude, Zellig
+from arena.roles import Claude, ConditionalDetector, Detector, Observer, ScoringClaude, Zellig
 from arena.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
@@ -148,10 +148,14 @@ def describe(claude: Claude, label: str) -> ClaudeKind:
     return ClaudeKind(scoring=True, convention=claude.convention, observes=isinstance(claude, Observer))
 
 
-def detect_all(zellig: Zellig, texts: Sequence[str], sources: Sequence[str]) -> list[bool] | None:
-    """A Zellig's detector on each text (``None`` when it is no detector)."""
+def detect_all(zellig: Zellig, texts: Sequence[str], sources: Sequence[str]) -> list[bool | None] | None:
+    """A Zellig's detector on each text (``None`` when it is no detector); a text whose source a
+    :class:`~arena.roles.ConditionalDetector` does not apply to gets ``None`` instead of a verdict."""
     if not isinstance(zellig, Detector):
         return None
+    if isinstance(zellig, ConditionalDetector):
+        return [bool(zellig.detect(text, source=source)) if zellig.applies(source) else None
+                for text, source in zip(texts, sources)]
     return [bool(zellig.detect(text, source=source)) for text, source in zip(texts, sources)]
 
 

@@ -180,10 +180,10 @@ class ClauseOmissionZellig:
             begin = tokens[comma.index - 1].end
             add(Edit(begin, end, text[begin:end], ""), "last", "clause")
 
+    def applies(self, source: str | None) -> bool:
+        """The source has two or more clauses."""
+        return source is not None and len(ENGLISH_CLAUSE.findall(source.strip() + " ")) >= 2
+
     def detect(self, text: str, source: str | None = None) -> bool:
         """The source has two or more clauses and the translation is much shorter than it."""
-        if source is None or not source.strip():
-            return False
-        if len(ENGLISH_CLAUSE.findall(source.strip() + " ")) < 2:
-            return False
-        return len(text.strip()) < self.detect_ratio * len(source.strip())
+        return self.applies(source) and len(text.strip()) < self.detect_ratio * len(source.strip())

@@ -46,8 +46,10 @@ class PolarityAffixDelZellig(GermanZellig):
             variants.append(make_variant(instance, [replace_token(analysis, token, rest)], PHENOMENON, meta))
         return variants
 
+    def applies(self, source: str | None) -> bool:
+        """The source negates a word with *un-*/*non-*."""
+        return source is not None and bool(english_un_words(source))
+
     def detect(self, text: str, source: str | None = None) -> bool:
         """The source negates with *un-*/*non-* and the translation has no negation at all."""
-        if source is None or not english_un_words(source):
-            return False
-        return negation_count(analyze(text, self.backend)) == 0
+        return self.applies(source) and negation_count(analyze(text, self.backend)) == 0

@@ -94,12 +94,14 @@ class PolarityParticleKeinDelZellig:
             instance, analysis, kein_forms(analysis), lambda word: inf.match_case(word, word[1:].lower()), PHENOMENON
         )
 
+    def applies(self, source: str | None) -> bool:
+        """The source negates a noun phrase (*no*, *none*, *nobody*, …)."""
+        return source is not None and ENGLISH_NP_NEGATION.search(source) is not None
+
     def detect(self, text: str, source: str | None = None) -> bool:
         """The source negates more noun phrases than the translation has negating article words and pronouns."""
-        if source is None:
+        if not self.applies(source):
             return False
         negated = len(ENGLISH_NP_NEGATION.findall(source))
-        if not negated:
-            return False
         found = sum(1 for token in analyze(text, self.backend).tokens if GERMAN_NP_NEGATION.match(token.text))
         return found < negated

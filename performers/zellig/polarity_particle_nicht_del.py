@@ -53,8 +53,10 @@ class PolarityParticleNichtDelZellig:
             variants.append(make_variant(instance, edits, PHENOMENON, {"position": token.index}))
         return variants
 
+    def applies(self, source: str | None) -> bool:
+        """The source has a negation particle or determiner."""
+        return source is not None and ENGLISH_NOT.search(source) is not None
+
     def detect(self, text: str, source: str | None = None) -> bool:
         """The source has a negation particle or determiner and the translation no negation at all."""
-        if source is None or not ENGLISH_NOT.search(source):
-            return False
-        return negation_count(analyze(text, self.backend)) == 0
+        return self.applies(source) and negation_count(analyze(text, self.backend)) == 0

@@ -194,6 +194,37 @@ def test_the_pool_decides_the_verdict():
     assert alone["verdict"] == false_positives.FALSE_POSITIVE  # against 0 of 100 on the run's sources
 
 
+def test_a_small_pool_leaves_the_verdict_to_the_run():
+    """A pool with fewer than MIN_ITEMS translations the detector applies to (a source-conditioned
+    detector on unrelated sources) does not decide the verdict."""
+    outcomes, best = outcomes_for([i < 40 for i in range(100)], [i < 35 for i in range(100)])
+    pool = {("nmt", None): [OneBest("nmt", f"pool {i}", "x", -1.0, 2, {"ding": False} if i < 3 else {})
+                            for i in range(500)]}
+    (row,) = false_positives.report_rows({}, {"nmt": outcomes}, best, pool)
+    assert row["generative_pool"]["n"] == 3 and row["generative_used"] == "run"
+    assert row["verdict"] == false_positives.CONSISTENT  # 40% against the run's 35%, not the pool's 0 of 3
+
+
+def test_conditional_detectors_count_only_sources_they_apply_to():
+    from arena.engine.jobs import detect_all
+    from arena.roles import ConditionalDetector
+    from performers.zellig.clause_omission import ClauseOmissionZellig
+    from performers.zellig.placeholder_ding import PlaceholderDingZellig
+    from performers.zellig.polarity_affix_del import PolarityAffixDelZellig
+    from performers.zellig.polarity_particle_kein_del import PolarityParticleKeinDelZellig
+    from performers.zellig.polarity_particle_nicht_del import PolarityParticleNichtDelZellig
+
+    for zellig in (ClauseOmissionZellig, PolarityAffixDelZellig, PolarityParticleKeinDelZellig,
+                   PolarityParticleNichtDelZellig):
+        assert issubclass(zellig, ConditionalDetector), zellig
+    assert not issubclass(PlaceholderDingZellig, ConditionalDetector)
+    sources = ["The answer was unclear.", "The answer was clear.", "He did not come.", "He came."]
+    texts = ["Die Antwort war klar.", "Die Antwort war klar.", "Er kam.", "Er kam."]
+    assert detect_all(PolarityAffixDelZellig(), texts, sources) == [True, None, None, None]
+    assert detect_all(PolarityParticleNichtDelZellig(), texts, sources) == [None, None, True, None]
+    assert detect_all(PlaceholderDingZellig(), texts, sources) == [False] * 4
+
+
 # -- end to end: a run, a tournament with replicas, the CLI ---------------------------------------
 
 CONFIG = """name: fp
