@@ -1,16 +1,15 @@
 """Vamvas & Sennrich 2021, Table 1 from a run or tournament directory: per phenomenon,
 reference kind (human / MT) and Claude, the mean ± std over seeds of contrastive accuracy,
-distributional discrepancy, contrastive error rate and generative rate, and how many seeds
-flag the hypothesis as a likely false positive.
+distributional discrepancy, contrastive error rate and generative rate, and the verdict of
+``arena false-positives`` (the contrastive error rate significantly above the generative rate:
+a likely false positive of an implausible hypothesis).
 
-A seed's verdict: the contrastive error rate (1 − accuracy) is significantly above the
-generative rate when the lower end of the error rate's 95% bootstrap interval (from
-``scores.json``) lies above the upper end of the generative rate's 95% Wilson interval —
-the model prefers the implausible variant far more often than it produces the phenomenon.
-
+    arena false-positives runs/false-positives-table1-<hash> --pool-sources FILE   # the verdicts
     python experiments/false_positives/table1.py runs/false-positives-table1-<hash> > table1.md
 
-Only cells where the Zellig applies (rounds > 0) are reported; the reference kind comes
+The verdicts come from ``RUN/report/false_positives.json`` when ``arena false-positives`` has
+written it (with its pool, if it was given one), else from the report built here without a
+pool.  Only cells where the Zellig applies (rounds > 0) are reported; the reference kind comes
 from the John's DistilLingEval directory name (``<set>.human`` / ``<set>.mt``).
 """
 
@@ -18,22 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
+from arena import false_positives
 from arena.aggregate import mean_std
 
-
-def wilson_upper(detected: int, sources: int, z: float = 1.96) -> float:
-    """Upper end of the 95% Wilson score interval of ``detected / sources``."""
-    if sources == 0:
-        return 1.0
-    p = detected / sources
-    centre = p + z * z / (2 * sources)
-    spread = z * math.sqrt(p * (1 - p) / sources + z * z / (4 * sources * sources))
-    return (centre + spread) / (1 + z * z / sources)
+KINDS = {"human": "human", "machine": "MT"}
 
 
 def reference_kinds(manifest: dict) -> dict[str, tuple[str, str]]:
@@ -49,34 +40,43 @@ def reference_kinds(manifest: dict) -> dict[str, tuple[str, str]]:
     return kinds
 
 
+def verdicts(run_dir: Path) -> dict[tuple[str, str, str, str], dict]:
+    """The false-positive report's rows by (phenomenon, reference kind, Claude, Zellig)."""
+    path = run_dir / "report" / f"{false_positives.REPORT_NAME}.json"
+    report = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else false_positives.build(run_dir)
+    return {(r["phenomenon"], KINDS.get(r["reference_kind"], r["reference_kind"]), r["claude"], r["zellig"]): r
+            for r in report["rows"]}
+
+
 def table(run_dir: Path) -> list[dict]:
     scores = json.loads((run_dir / "scores.json").read_text(encoding="utf-8"))
     manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
     kinds = reference_kinds(manifest)
-    groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    report = verdicts(run_dir)
+    groups: dict[tuple[str, str, str, str], list[dict]] = defaultdict(list)
     for cell in scores["cells"]:
         if not cell.get("rounds") or "accuracy" not in cell:
             continue
         test_set, kind = kinds[cell["john"]]
-        groups[test_set, kind, cell["claude"]].append(cell)
+        groups[test_set, kind, cell["claude"], cell["zellig"]].append(cell)
     rows = []
-    for (test_set, kind, claude), cells in sorted(groups.items()):
+    for (test_set, kind, claude, zellig), cells in sorted(groups.items()):
         accuracy = [c["accuracy"] for c in cells]
         discrepancy = [c["discrepancy"] for c in cells if c.get("discrepancy") is not None]
         rates = [c["generative_rate"] for c in cells if c.get("generative_rate")]
-        flagged = sum(
-            1 for c in cells
-            if c.get("generative_rate") and c.get("accuracy_ci95")
-            and 1 - c["accuracy_ci95"][1] > wilson_upper(c["generative_rate"]["detected"], c["generative_rate"]["sources"])
-        )
+        verdict = report.get((test_set, kind, claude, zellig), {})
+        used = verdict.get("generative_pool") if verdict.get("generative_used") == "pool" else verdict.get("generative")
         rows.append({
-            "set": test_set, "reference": kind, "claude": claude, "seeds": len(cells), "pairs": cells[0]["rounds"],
+            "set": test_set, "reference": kind, "claude": claude, "zellig": zellig, "seeds": len(cells), "pairs": cells[0]["rounds"],
             "accuracy": mean_std([100 * a for a in accuracy]),
             "discrepancy": mean_std(discrepancy) if discrepancy else None,
             "error": mean_std([100 * (1 - a) for a in accuracy]),
             "generative": mean_std([100 * r["rate"] for r in rates]) if rates else None,
             "detected": [f"{r['detected']}/{r['sources']}" for r in rates],
-            "flagged": f"{flagged}/{len(cells)}",
+            "verdict": verdict.get("verdict", "–"),
+            "p_value": verdict.get("p_value"),
+            "tested_against": (f"{verdict['generative_used']} {100 * used['rate']:.1f}% ({int(used['count'])}/{used['n']})"
+                               if used and used.get("n") else "–"),
         })
     return rows
 
@@ -85,13 +85,18 @@ def markdown(rows: list[dict]) -> str:
     def pm(value, digits):
         return "–" if value is None else f"{value[0]:.{digits}f} ± {value[1]:.{digits}f}"
 
-    lines = ["| phenomenon | reference | model | seeds | pairs | accuracy % | discrepancy | contrastive error % "
-             "| generative rate % | detected / 1-bests | flagged as false positive |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|"]
+    zelligs = len({(r["set"], r["zellig"]) for r in rows}) > len({r["set"] for r in rows})  # a column if needed
+    lines = [f"| phenomenon | reference | model |{' zellig |' if zelligs else ''} seeds | pairs | accuracy % "
+             "| discrepancy | contrastive error % | generative rate % | detected / 1-bests | verdict (p) "
+             "| generative rate tested against |",
+             f"|---|---|---|{'---|' if zelligs else ''}---:|---:|---:|---:|---:|---:|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['set']} | {r['reference']} | {r['claude']} | {r['seeds']} | {r['pairs']} | "
+        p = "" if r["p_value"] is None else f" ({r['p_value']:.2g})"
+        zellig = f" {r['zellig']} |" if zelligs else ""
+        lines.append(f"| {r['set']} | {r['reference']} | {r['claude']} |{zellig} {r['seeds']} | {r['pairs']} | "
                      f"{pm(r['accuracy'], 1)} | {pm(r['discrepancy'], 2)} | {pm(r['error'], 1)} | "
-                     f"{pm(r['generative'], 1)} | {', '.join(r['detected']) or '–'} | {r['flagged']} |")
+                     f"{pm(r['generative'], 1)} | {', '.join(r['detected']) or '–'} | {r['verdict']}{p} | "
+                     f"{r['tested_against']} |")
     return "\n".join(lines)
 
 

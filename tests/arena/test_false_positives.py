@@ -317,3 +317,26 @@ def test_cli_usage_errors(tmp_path, run_dir, capsys, arguments, message):
     argv = [a.format(tmp=tmp_path, run=run_dir) for a in arguments]
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_table1_script_takes_its_verdicts_from_the_report(run_dir, capsys):
+    """experiments/false_positives/table1.py: mean ± std per set, reference kind and Claude, with the
+    verdict arena false-positives wrote (the report is built when it has not been written)."""
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[2] / "experiments" / "false_positives" / "table1.py"
+    spec = importlib.util.spec_from_file_location("table1", script)
+    table1 = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table1)
+    assert main(["false-positives", str(run_dir), "--no-plot", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rows = table1.table(run_dir)
+    assert {(r["set"], r["reference"]) for r in rows} == {("placeholder_ding", "human"), ("placeholder_ding", "MT")}
+    assert {r["zellig"] for r in rows} == {"ding", "blind"}
+    verdicts = {("human" if r["reference_kind"] == "human" else "MT", r["zellig"]): r["verdict"] for r in report["rows"]}
+    for row in rows:
+        assert row["verdict"] == verdicts[row["reference"], row["zellig"]]
+        assert row["seeds"] == 2 and row["accuracy"][1] == 0  # one model: both seeds judge alike
+        assert row["tested_against"].startswith("run ") or row["verdict"] == false_positives.NO_DETECTOR
+    assert table1.markdown(rows).count("\n") == len(rows) + 1 and "| zellig |" in table1.markdown(rows)
+    assert table1.main([str(run_dir.parent / "missing")]) == 2
