@@ -99,7 +99,10 @@ def negation_count(analysis: Analysis) -> int:
 
 ENGLISH_NOT = re.compile(r"\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot)\b|n't\b", re.I)
 _ENGLISH_UN = re.compile(r"\b(un|non-?)([a-z]{3,})\b", re.I)
-_ENGLISH_NOT_NEGATING = ("under", "uni", "unti", "unto", "unle", "unles")
+# words whose un- is no prefix although the rest is a word (the zipf test below leaves out *unique*,
+# *university*, *uniform*: their rests are no words); not "uni" as a whole, which lost *unimportant*,
+# *unidentified*, *unintended*
+_ENGLISH_NOT_NEGATING = ("under", "union", "units", "unix", "until", "unless", "unleash", "unto")
 
 
 def english_un_words(source: str) -> list[str]:
@@ -119,4 +122,17 @@ def english_un_words(source: str) -> list[str]:
 def english_negations(source: str) -> int:
     """Negation markers of an English text: negative particles and determiners, and *un-*/*non-* words."""
     return len(ENGLISH_NOT.findall(source)) + len(english_un_words(source))
+
+
+def negation_free(source: str | None) -> bool:
+    """An English source with no negation marker at all: a translation of it that negates has inserted
+    a negation (the condition of the insertion Zelligs' detectors)."""
+    return source is not None and bool(source.strip()) and english_negations(source) == 0
+
+
+GERMAN_PARTICLES = frozenset({"nicht", "nie", "niemals"})
+GERMAN_DETERMINERS = frozenset(
+    {"kein", "keine", "keinen", "keinem", "keiner", "keines", "keinerlei", "nichts", "niemand", "niemanden",
+     "niemandem", "niemands"}
+)  # fmt: skip
 

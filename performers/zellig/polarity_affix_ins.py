@@ -19,7 +19,7 @@ from arena.edits import make_variant
 from arena.records import Instance, Variant
 from performers.german.analysis import analyze
 from performers.german.frequency import frequency_meta
-from performers.german.negation import add_un
+from performers.german.negation import add_un, negation_free, strip_un
 from performers.zellig.german_base import GermanZellig
 from performers.zellig.spans import replace_token
 
@@ -42,3 +42,13 @@ class PolarityAffixInsZellig(GermanZellig):
             meta = {"position": token.index, "word": token.text, **frequency_meta(self.counts, token.text)}
             variants.append(make_variant(instance, [replace_token(analysis, token, new)], PHENOMENON, meta))
         return variants
+
+    def applies(self, source: str | None) -> bool:
+        """The source negates nothing (no *not*, *no*, *never*, *un-* word, ...)."""
+        return negation_free(source)
+
+    def detect(self, text: str, source: str | None = None) -> bool:
+        """The source negates nothing and the translation has a word with a negating *un-* (*unwichtig*)."""
+        return self.applies(source) and any(
+            strip_un(token.text, token.pos) is not None for token in analyze(text, self.backend).tokens
+        )

@@ -22,6 +22,7 @@ from __future__ import annotations
 from arena.records import Instance, Variant
 from performers.german import inflection as inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
+from performers.german.negation import GERMAN_DETERMINERS, negation_free
 from performers.zellig.spans import token_substitutions
 
 PHENOMENON = "polarity_particle_kein_ins"
@@ -55,4 +56,15 @@ class PolarityParticleKeinInsZellig:
         analysis = analyze(instance.reference, self.backend)
         return token_substitutions(
             instance, analysis, ein_articles(analysis), lambda word: inf.match_case(word, "k" + word.lower()), PHENOMENON
+        )
+
+    def applies(self, source: str | None) -> bool:
+        """The source negates nothing (no *not*, *no*, *never*, *un-* word, ...)."""
+        return negation_free(source)
+
+    def detect(self, text: str, source: str | None = None) -> bool:
+        """The source negates nothing and the translation has a negative determiner or pronoun (*kein-*,
+        *keinerlei*, *nichts*, *niemand*)."""
+        return self.applies(source) and any(
+            token.text.lower() in GERMAN_DETERMINERS for token in analyze(text, self.backend).tokens
         )

@@ -26,7 +26,7 @@ from __future__ import annotations
 from arena.edits import make_variant
 from arena.records import Instance, Variant
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
-from performers.german.negation import GERMAN_NEGATIONS
+from performers.german.negation import GERMAN_NEGATIONS, GERMAN_PARTICLES, negation_free
 from performers.zellig.spans import insert_before
 
 PHENOMENON = "polarity_particle_nicht_ins"
@@ -104,3 +104,13 @@ class PolarityParticleNichtInsZellig:
             edit = insert_before(analysis, spot, "nicht")
             variants.append(make_variant(instance, [edit], PHENOMENON, {"position": spot.index}))
         return variants
+
+    def applies(self, source: str | None) -> bool:
+        """The source negates nothing (no *not*, *no*, *never*, *un-* word, ...)."""
+        return negation_free(source)
+
+    def detect(self, text: str, source: str | None = None) -> bool:
+        """The source negates nothing and the translation has a negation particle (*nicht*, *nie*, *niemals*)."""
+        return self.applies(source) and any(
+            token.text.lower() in GERMAN_PARTICLES or token.pos == "PTKNEG" for token in analyze(text, self.backend).tokens
+        )

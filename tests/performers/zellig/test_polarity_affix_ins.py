@@ -28,3 +28,22 @@ def zellig():
 )
 def test_candidates(zellig, reference, expected):
     assert candidates(zellig, reference) == expected
+
+
+@pytest.mark.parametrize(
+    "text, source, expected",
+    [
+        # must fire: the source negates nothing, the translation has a word with a negating un-
+        ("Das ist unwichtig.", "That is important.", True),
+        ("Die Lage ist unklar.", "The situation is clear.", True),
+        # must not fire
+        ("Das ist wichtig.", "That is important.", False),
+        ("Das ist unwichtig.", "That is unimportant.", False),  # un-i... words count as negations
+        ("Das ist unwichtig.", "That is not important.", False),
+        ("Das Unternehmen wuchs unter Druck.", "The company grew under pressure.", False),  # no un- prefix
+        ("Der Unfall geschah gestern.", "The accident happened yesterday.", False),  # lexicalised
+        ("Das ist unwichtig.", None, False),  # undecidable without a source
+    ],
+)
+def test_detect(zellig, text, source, expected):
+    assert zellig.detect(text, source) is expected

@@ -31,3 +31,23 @@ def test_changes(zellig, reference, expected):
 )
 def test_does_not_fire(zellig, reference):
     assert corrupt(zellig, reference) == []
+
+
+@pytest.mark.parametrize(
+    "text, source, expected",
+    [
+        # must fire: the source negates nothing, the translation has a negative determiner or pronoun
+        ("Er hat keinen Hund gekauft.", "He bought a dog.", True),
+        ("Keine Lösung ist in Sicht.", "A solution is in sight.", True),
+        ("Sie hat nichts gesagt.", "She said something.", True),
+        ("Niemand kam zur Sitzung.", "Someone came to the meeting.", True),
+        # must not fire
+        ("Er hat einen Hund gekauft.", "He bought a dog.", False),
+        ("Er hat keinen Hund gekauft.", "He bought no dog.", False),  # the source negates
+        ("Er hat keinen Hund gekauft.", "He didn't buy a dog.", False),
+        ("Er hat das Buch nicht gelesen.", "He read the book.", False),  # nicht: the other Zellig's phenomenon
+        ("Er hat keinen Hund gekauft.", None, False),  # undecidable without a source
+    ],
+)
+def test_detect(zellig, text, source, expected):
+    assert zellig.detect(text, source) is expected

@@ -36,3 +36,23 @@ def zellig():
 )
 def test_candidates(zellig, reference, expected):
     assert candidates(zellig, reference) == expected
+
+
+@pytest.mark.parametrize(
+    "text, source, expected",
+    [
+        # must fire: the source negates nothing, the translation has a negation particle
+        ("Er hat das Buch nicht gelesen.", "He read the book.", True),
+        ("Die Regierung wird die Steuern nie senken.", "The government will lower taxes.", True),
+        ("Wir haben das Problem niemals gelöst, weil es schwer war.", "We solved the problem because it was hard.", True),
+        # must not fire
+        ("Er hat das Buch gelesen.", "He read the book.", False),
+        ("Er hat das Buch nicht gelesen.", "He did not read the book.", False),  # the source negates
+        ("Er hat das Buch nicht gelesen.", "He hasn't read the book.", False),
+        ("Das ist nicht wichtig.", "That is unimportant.", False),  # an un- word in the source
+        ("Er hat keinen Hund gekauft.", "He bought a dog.", False),  # kein-: the other Zellig's phenomenon
+        ("Er hat das Buch nicht gelesen.", None, False),  # undecidable without a source
+    ],
+)
+def test_detect(zellig, text, source, expected):
+    assert zellig.detect(text, source) is expected
