@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from arena.edits import variant_from_text
 from arena.records import Instance, Variant
+from arena.roles import ConditionalDetector
 
 
 class ReplayZellig:
@@ -42,11 +43,14 @@ class ReplayZellig:
             if not callable(getattr(cls, "detect", None)):
                 raise ValueError(f"replay detector {detector!r} has no detect() method")
             # offered only when configured: the arena asks a Zellig for a generative
-            # rate exactly when it has a callable `detect`
+            # rate exactly when it has a callable `detect` (and counts only the sources
+            # a detector `applies` to when it has that too)
             self.detect = self._detect
+            if issubclass(cls, ConditionalDetector):
+                self.applies = self._applies
 
-    def _detect(self, text: str, source: str | None = None) -> bool:
-        """The ``detector`` Zellig's verdict on ``text``."""
+    def _built(self):
+        """The ``detector`` Zellig and whether its ``detect`` takes the source, built on first use."""
         if self._detector is None:
             import inspect
 
@@ -57,8 +61,16 @@ class ReplayZellig:
             zellig = build("zellig", parse_spec(self.detector_spec), CATALOG, where="replay detector")
             takes_source = "source" in inspect.signature(zellig.detect).parameters
             self._detector = (zellig, takes_source)
-        zellig, takes_source = self._detector
+        return self._detector
+
+    def _detect(self, text: str, source: str | None = None) -> bool:
+        """The ``detector`` Zellig's verdict on ``text``."""
+        zellig, takes_source = self._built()
         return bool(zellig.detect(text, source=source) if takes_source else zellig.detect(text))
+
+    def _applies(self, source: str | None) -> bool:
+        """Whether the ``detector`` Zellig's phenomenon is possible for ``source``."""
+        return bool(self._built()[0].applies(source))
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         result = []

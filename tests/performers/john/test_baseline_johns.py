@@ -95,3 +95,14 @@ def test_replay_offers_the_detector_it_is_given():
     assert not zellig.detect("Die Börse stürzt gegen Geschäftsschluss ins Minus.", source="The market falls.")
     with pytest.raises(ValueError, match="unknown Zellig 'no-such'"):
         ReplayZellig(detector="no-such")
+
+
+def test_replay_passes_on_where_a_conditional_detector_applies():
+    from arena.engine.jobs import detect_all
+    from arena.roles import ConditionalDetector
+
+    assert not isinstance(ReplayZellig(detector="placeholder-ding"), ConditionalDetector)
+    zellig = ReplayZellig(detector="polarity-affix-del")
+    assert isinstance(zellig, ConditionalDetector)
+    sources = ["The answer was unclear.", "The answer was clear."]
+    assert detect_all(zellig, ["Die Antwort war klar.", "Die Antwort war klar."], sources) == [True, None]
