@@ -49,7 +49,9 @@ class CTranslate2Claude(ScoringClaude):
     :mod:`performers.claude.threads`), ``batch_tokens`` (token budget per batch),
     ``source_lang``/``target_lang`` (multilingual models), ``source_prefix`` (text put
     before every source, e.g. for T5), ``exact`` (exact Marian
-    conversion, default true), ``convention``, ``cache``, ``progress``.
+    conversion, default true), ``max_positions`` (the model's positions, for a CTranslate2
+    directory that does not record them; converted models know them), ``convention``, ``cache``,
+    ``progress``.
     """
 
     version = "1"
@@ -67,6 +69,7 @@ class CTranslate2Claude(ScoringClaude):
         target_lang: str | None = None,
         source_prefix: str = "",
         exact: bool = True,
+        max_positions: PositiveInt | None = None,
         convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         progress: bool = True,
@@ -79,7 +82,13 @@ class CTranslate2Claude(ScoringClaude):
         import ctranslate2
         import transformers
 
-        from performers.claude.ct2_convert import cached_conversion, is_ct2_dir, stored_precision
+        from performers.claude.ct2_convert import (
+            cached_conversion,
+            config_positions,
+            is_ct2_dir,
+            stored_positions,
+            stored_precision,
+        )
         from performers.claude.fingerprint import TOKENIZER_PATTERNS, WEIGHT_PATTERNS, source_identity
         from performers.claude.score_cache import default_cache_dir
 
@@ -100,9 +109,10 @@ class CTranslate2Claude(ScoringClaude):
         self.target_lang = target_lang
         self.exact = bool(exact)
         digest_cache = self.cache
-        self.max_positions: int | None = None  # known for conversions from Transformers
+        self.max_positions: int | None = None  # known for conversions from Transformers (and arena's own)
         if is_ct2_dir(self.model_name):
             self.model_dir = Path(self.model_name)
+            self.max_positions = max_positions or stored_positions(self.model_dir)
             self._model_identity = {"ct2": source_identity(self.model_name, None, ("model.bin", "*.json", "*.txt"),
                                                            digest_cache)}
             tokenizer_source = tokenizer or (self.model_name if _has_tokenizer(self.model_dir) else None)
@@ -123,8 +133,8 @@ class CTranslate2Claude(ScoringClaude):
             self._model_identity = {"converted_from": source, "exact": self.exact,
                                     "stored": stored_precision(compute_type)}
             tokenizer_source = tokenizer or self.model_name
-            self.max_positions = _max_positions(transformers.AutoConfig.from_pretrained(self.model_name,
-                                                                                         revision=revision))
+            self.max_positions = max_positions or config_positions(
+                transformers.AutoConfig.from_pretrained(self.model_name, revision=revision))
         tokenizer_kwargs: dict[str, Any] = {}
         if source_lang:
             tokenizer_kwargs["src_lang"] = source_lang
@@ -176,6 +186,16 @@ class CTranslate2Claude(ScoringClaude):
             return 256
         return max(1, min(256, self.max_positions - 2))
 
+    def _result(self, job):
+        """An asynchronous job's result; a position overflow (a CTranslate2 directory that does not
+        record its positions) becomes a ValueError that says what to do."""
+        try:
+            return job.result()
+        except RuntimeError as error:
+            if "position" in str(error):
+                raise _position_error(self.model_name, error) from None
+            raise
+
     # -- tokens -----------------------------------------------------------------------
     def _source_tokens(self, sources: Sequence[str]) -> list[list[str]]:
         ids = self.tokenizer([self.source_prefix + s for s in sources])["input_ids"]
@@ -222,7 +242,7 @@ class CTranslate2Claude(ScoringClaude):
             for batch in batches
         )
         for batch, results in ahead(submitted, 2 * self.threads):
-            yield [(i, float(sum(r.log_probs)), len(r.log_probs)) for i, r in zip(batch, (f.result() for f in results))]
+            yield [(i, float(sum(r.log_probs)), len(r.log_probs)) for i, r in zip(batch, map(self._result, results))]
 
     def _translate_uncached(
         self, sources: Sequence[str], beam: int, max_length: int | None
@@ -265,9 +285,15 @@ class CTranslate2Claude(ScoringClaude):
         for batch, results in ahead(submitted, 2 * self.threads):
             texts = []
             for result in results:
-                ids = self.tokenizer.convert_tokens_to_ids(result.result().hypotheses[0])
+                ids = self.tokenizer.convert_tokens_to_ids(self._result(result).hypotheses[0])
                 texts.append(self.tokenizer.decode(ids, skip_special_tokens=True).strip())
             yield list(zip(batch, texts))
+
+
+def _position_error(name: str, error: RuntimeError) -> ValueError:
+    return ValueError(f"{name}: {error}; this CTranslate2 directory does not record how many positions the model "
+                      "has: pass max_positions=N (e.g. the max_position_embeddings of its Transformers config) so "
+                      "that longer pairs are scored as NaN and 1-bests stop in time")
 
 
 def token_batches(order: Sequence[int], cost, budget: int) -> list[list[int]]:
@@ -318,14 +344,6 @@ def search_options(model: str, revision: str | None, tokenizer) -> dict[str, Any
     if generation.bad_words_ids:
         options["suppress_sequences"] = [tokenizer.convert_ids_to_tokens(list(ids)) for ids in generation.bad_words_ids]
     return options
-
-
-def _max_positions(config) -> int | None:
-    for key in ("max_position_embeddings", "n_positions", "max_target_positions"):
-        value = getattr(config, key, None)
-        if isinstance(value, int) and value > 0:
-            return value
-    return None
 
 
 def _has_tokenizer(directory: Path) -> bool:

@@ -21,6 +21,7 @@ and renamed into place, so concurrent processes never see half a model.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -30,6 +31,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 CONVERSION_VERSION = "1"
+POSITIONS_FILE = "arena-positions.json"
 TOKENIZER_FILES = (
     "source.spm", "target.spm", "vocab.json", "tokenizer_config.json", "special_tokens_map.json",
     "tokenizer.json", "sentencepiece.bpe.model", "spiece.model", "generation_config.json",
@@ -76,6 +78,24 @@ def _marian_loader(exact: bool):
     return ExactMarianLoader()
 
 
+def config_positions(config) -> int | None:
+    """The positions a Transformers model config allows (``None`` when it says nothing)."""
+    for key in ("max_position_embeddings", "n_positions", "max_target_positions"):
+        value = getattr(config, key, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def stored_positions(directory: str | os.PathLike) -> int | None:
+    """The positions recorded by :func:`convert` in a CTranslate2 directory, if any."""
+    path = Path(directory) / POSITIONS_FILE
+    if not path.is_file():
+        return None
+    value = json.loads(path.read_text(encoding="utf-8")).get("max_positions")
+    return value if isinstance(value, int) and value > 0 else None
+
+
 def convert(source: str, output: Path, revision: str | None, precision: str, exact: bool) -> None:
     """Convert a Hugging Face model (hub name or directory) into ``output``."""
     import torch
@@ -97,6 +117,9 @@ def convert(source: str, output: Path, revision: str | None, precision: str, exa
     else:
         converter = TransformersConverter(source, revision=revision)
     converter.convert(str(output), quantization=precision, force=True)
+    positions = config_positions(config)
+    if positions is not None:  # CTranslate2's own config does not say; its Claude reads it from here
+        (output / POSITIONS_FILE).write_text(json.dumps({"max_positions": positions}) + "\n", encoding="utf-8")
     local = Path(source)
     if local.is_dir():  # keep the tokenizer next to the converted model
         for name in TOKENIZER_FILES:

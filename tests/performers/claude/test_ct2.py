@@ -116,3 +116,29 @@ def test_token_batches_and_ahead():
     for item in ahead(jobs(), 2):
         assert drawn[-1] <= item + 2  # never more than two started ahead
     assert drawn == [0, 1, 2, 3, 4]
+
+
+def test_ct2_directories_know_their_positions(float32, tmp_path):
+    """A converted directory records the model's positions, so a CTranslate2 directory scores what
+    is too long as NaN; one that does not record them says to pass max_positions, not a traceback."""
+    import math
+    import shutil
+
+    from performers.claude.ct2_convert import POSITIONS_FILE
+
+    assert (float32.model_dir / POSITIONS_FILE).is_file()
+    too_long = (["Hello."], ["Hallo " * 300])
+    directory = CTranslate2Claude(str(float32.model_dir), tokenizer=str(MODEL_DIR), compute_type="float32",
+                                  cache=False, progress=False, threads=1)
+    assert directory.max_positions == float32.max_positions
+    assert math.isnan(directory.score(*too_long)[0].logprob)
+    bare = tmp_path / "bare"
+    shutil.copytree(float32.model_dir, bare)
+    (bare / POSITIONS_FILE).unlink()
+    unknown = CTranslate2Claude(str(bare), tokenizer=str(MODEL_DIR), compute_type="float32", cache=False,
+                                progress=False, threads=1)
+    with pytest.raises(ValueError, match="max_positions"):
+        unknown.score(*too_long)
+    given = CTranslate2Claude(str(bare), tokenizer=str(MODEL_DIR), compute_type="float32", cache=False,
+                              progress=False, threads=1, max_positions=float32.max_positions)
+    assert math.isnan(given.score(*too_long)[0].logprob)
