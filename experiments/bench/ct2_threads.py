@@ -38,7 +38,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.spin:
         os.environ["OMP_WAIT_POLICY"] = "ACTIVE"
+    from performers.claude.threads import prepare
 
+    prepare()  # the Claudes' waiting policy, before CTranslate2 loads its OpenMP runtime
     import ctranslate2
     from scoring import DISTIL
 
