@@ -91,7 +91,7 @@ def markdown(rows: list[dict]) -> str:
              "| generative rate tested against |",
              f"|---|---|---|{'---|' if zelligs else ''}---:|---:|---:|---:|---:|---:|---|---|---|"]
     for r in rows:
-        p = "" if r["p_value"] is None else f" ({r['p_value']:.2g})"
+        p = "" if r["p_value"] is None else " (p <0.001)" if r["p_value"] < 0.001 else f" (p {r['p_value']:.3f})"
         zellig = f" {r['zellig']} |" if zelligs else ""
         lines.append(f"| {r['set']} | {r['reference']} | {r['claude']} |{zellig} {r['seeds']} | {r['pairs']} | "
                      f"{pm(r['accuracy'], 1)} | {pm(r['discrepancy'], 2)} | {pm(r['error'], 1)} | "
