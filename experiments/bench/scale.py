@@ -2,7 +2,8 @@
 
 Each size runs in a fresh process (so peak RSS is that run's own): the first ``n``
 (source, target) sequences of all DistilLingEval sets (correct and incorrect
-variants, in file order, duplicates kept as a user's file has them) are scored with
+variants, in file order, duplicates kept as a user's file has them), then of the
+newstest source–reference pairs (for sizes beyond DistilLingEval's 91,770), are scored with
 caches off; the process reports wall and CPU time, sequences per CPU-second and its
 peak resident set size (``ru_maxrss``).  Scoring hands the model bounded chunks of
 requests (:data:`performers.claude.scoring.CHUNK_REQUESTS`), so peak memory should
@@ -24,11 +25,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+NEWSTEST = ROOT / ".." / "shared" / "data" / "wmt" / "newstest"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def sequences(n: int) -> tuple[list[str], list[str]]:
+    """The first ``n`` (source, target) sequences: every DistilLingEval pair (correct, then
+    incorrect), then the newstest source–reference pairs, 2009 onwards (91,770 + ~30,000)."""
     from scoring import DISTIL
 
     sources, targets = [], []
@@ -41,11 +45,15 @@ def sequences(n: int) -> tuple[list[str], list[str]]:
             if source.strip():
                 sources += [source, source]
                 targets += [correct, incorrect]
-            if len(sources) >= n:
-                return sources[:n], targets[:n]
+    for english in sorted(NEWSTEST.glob("newstest20[0-9][0-9].en")):
+        german = english.with_suffix(".de")
+        for source, reference in zip(*(f.read_text(encoding="utf-8").split("\n") for f in (english, german))):
+            if source.strip() and reference.strip():
+                sources.append(source)
+                targets.append(reference)
     if len(sources) < n:
-        raise SystemExit(f"DistilLingEval has only {len(sources)} sequences; asked for {n}")
-    return sources, targets
+        raise SystemExit(f"DistilLingEval and newstest have only {len(sources)} sequences; asked for {n}")
+    return sources[:n], targets[:n]
 
 
 def child(args) -> int:
@@ -94,7 +102,11 @@ def main() -> int:
         load = os.getloadavg()[0]
         command = [sys.executable, __file__, "--child", str(size), "--threads", str(args.threads),
                    "--models-dir", str(args.models_dir)] + (["--arch", args.arch] if args.arch else [])
-        output = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True).stdout
+        child_run = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+        if child_run.returncode != 0:
+            print(f"{size} sequences: the measuring process failed (exit {child_run.returncode})", file=sys.stderr)
+            return 2
+        output = child_run.stdout
         result = json.loads(output.strip().splitlines()[-1]) | {"load_average_at_start": load}
         results.append(result)
         print(f"{result['sequences']:9} {result['distinct']:8} {result['wall']:8.1f} {result['cpu']:8.1f} "
