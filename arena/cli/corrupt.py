@@ -14,7 +14,9 @@ sixteen German Zelligs at once costs little more than running one.
 
 ``--detect`` asks the Zelligs' detectors instead (does the line show the phenomenon?) and writes
 ``{"line", "input", "detected"}`` (or ``LINE<TAB>true|false``); with several Zelligs ``detected`` maps
-each Zellig that has a detector to its verdict (text: ``LINE<TAB>ZELLIG<TAB>true|false``).  Lines are
+each Zellig that has a detector to its verdict (text: ``LINE<TAB>ZELLIG<TAB>true|false``).  A detector
+whose phenomenon needs something in the source (a negation to drop or insert, two clauses) answers
+``null`` (text: ``n/a``) for a line whose ``--source`` line does not have it, or without ``--source``.  Lines are
 processed in blocks of ``--batch`` (256) lines; with ``--workers N`` the blocks (analysis and every
 Zellig) run in N processes, each building the Zelligs once, and are written in input order.
 """
@@ -73,6 +75,7 @@ class Corruptor:
 
     def lines(self, block: Sequence[tuple[int, str, str | None]]) -> str:
         """The output of one block of ``(line number, German line, English source or None)``."""
+        from arena.engine.jobs import detect_all
         from arena.records import Instance
         from performers.german.analysis import analyze_many
 
@@ -80,7 +83,7 @@ class Corruptor:
         out: list[str] = []
         for number, line, source in block:
             if self.detect:
-                verdicts = {label: bool(z.detect(line, source)) for label, z in self.zelligs}
+                verdicts = {label: detect_all(z, [line], [source])[0] for label, z in self.zelligs}
                 out.extend(self._detected(number, line, verdicts))
                 continue
             instance = Instance(f"{self.name}:{number}", source or "", line)
@@ -93,12 +96,13 @@ class Corruptor:
                 out.append(json.dumps({"line": number, "input": line, "variants": items}, ensure_ascii=False) + "\n")
         return "".join(out)
 
-    def _detected(self, number: int, line: str, verdicts: dict[str, bool]) -> Iterator[str]:
+    def _detected(self, number: int, line: str, verdicts: dict[str, bool | None]) -> Iterator[str]:
         if self.text_format:
+            words = {label: "n/a" if found is None else str(found).lower() for label, found in verdicts.items()}
             if self.several:
-                yield from (f"{number}\t{label}\t{str(found).lower()}\n" for label, found in verdicts.items())
+                yield from (f"{number}\t{label}\t{word}\n" for label, word in words.items())
             else:
-                yield from (f"{number}\t{str(found).lower()}\n" for found in verdicts.values())
+                yield from (f"{number}\t{word}\n" for word in words.values())
             return
         detected: Any = verdicts if self.several else next(iter(verdicts.values()))
         yield json.dumps({"line": number, "input": line, "detected": detected}, ensure_ascii=False) + "\n"
