@@ -156,7 +156,7 @@ class CTranslate2Claude(ScoringClaude):
         torch_threads = torch.get_num_threads() if torch is not None else None
         # On a CPU, ``threads`` batches run side by side with one thread each: no OpenMP
         # barrier per small matrix product, so passive waiting costs nothing (beam search
-        # with two intra-op threads took 2.7x the wall and 1.8x the CPU time; README-claude).
+        # with two intra-op threads took 2.8x the wall and 1.9x the CPU time; README-claude).
         parallel = {"inter_threads": self.threads, "intra_threads": 1} if device == "cpu" else {
             "intra_threads": self.threads}
         self.translator = ctranslate2.Translator(str(self.model_dir), device=device, compute_type=compute_type,
@@ -192,9 +192,13 @@ class CTranslate2Claude(ScoringClaude):
         try:
             return job.result()
         except RuntimeError as error:
-            if "position" in str(error):
-                raise _position_error(self.model_name, error) from None
-            raise
+            if "position" not in str(error):
+                raise
+            raise ValueError(
+                f"{self.model_name}: {error}; this CTranslate2 directory does not record how many positions the "
+                "model has: pass max_positions=N (e.g. the max_position_embeddings of its Transformers config) so "
+                "that longer pairs are scored as NaN and 1-bests stop in time"
+            ) from None
 
     # -- tokens -----------------------------------------------------------------------
     def _source_tokens(self, sources: Sequence[str]) -> list[list[str]]:
@@ -288,12 +292,6 @@ class CTranslate2Claude(ScoringClaude):
                 ids = self.tokenizer.convert_tokens_to_ids(self._result(result).hypotheses[0])
                 texts.append(self.tokenizer.decode(ids, skip_special_tokens=True).strip())
             yield list(zip(batch, texts))
-
-
-def _position_error(name: str, error: RuntimeError) -> ValueError:
-    return ValueError(f"{name}: {error}; this CTranslate2 directory does not record how many positions the model "
-                      "has: pass max_positions=N (e.g. the max_position_embeddings of its Transformers config) so "
-                      "that longer pairs are scored as NaN and 1-bests stop in time")
 
 
 def token_batches(order: Sequence[int], cost, budget: int) -> list[list[int]]:
