@@ -626,8 +626,8 @@ class Session:
                 if z.label in verdicts and verdicts[z.label][position] is not None
             ]
             for offset, (source, (translation, logprob, tokens)) in enumerate(zip(sources, results)):
-                flags = {label: verdicts[label][position][offset] for label in detectors}  # type: ignore[index]
-                flags = {label: flag for label, flag in flags.items() if flag is not None}  # None: does not apply
+                flags = {label: flag for label in detectors  # None: the detector does not apply to this source
+                         if (flag := verdicts[label][position][offset]) is not None}  # type: ignore[index]
                 one_best = match.OneBest(
                     model.spec.label, source, translation, logprob, tokens, flags, kind.convention, model.replica
                 )

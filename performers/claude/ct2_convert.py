@@ -78,15 +78,6 @@ def _marian_loader(exact: bool):
     return ExactMarianLoader()
 
 
-def config_positions(config) -> int | None:
-    """The positions a Transformers model config allows (``None`` when it says nothing)."""
-    for key in ("max_position_embeddings", "n_positions", "max_target_positions"):
-        value = getattr(config, key, None)
-        if isinstance(value, int) and value > 0:
-            return value
-    return None
-
-
 def stored_positions(directory: str | os.PathLike) -> int | None:
     """The positions recorded by :func:`convert` in a CTranslate2 directory, if any."""
     path = Path(directory) / POSITIONS_FILE
@@ -101,6 +92,8 @@ def convert(source: str, output: Path, revision: str | None, precision: str, exa
     import torch
     import transformers
     from ctranslate2.converters import TransformersConverter
+
+    from performers.claude.seq2seq_engine import config_positions
 
     config = transformers.AutoConfig.from_pretrained(source, revision=revision)
     if config.model_type == "marian":

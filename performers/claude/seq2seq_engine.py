@@ -75,6 +75,16 @@ def resolve_device(device: str) -> str:
     return str(device)
 
 
+def config_positions(config) -> int | None:
+    """The positions a Transformers model config allows; ``None`` where it sets no hard limit
+    (relative positions, T5)."""
+    for key in ("max_position_embeddings", "n_positions", "max_target_positions"):
+        value = getattr(config, key, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
 def default_batch_tokens(device: str) -> int:
     return 2048 if str(device) == "cpu" else 8192
 
@@ -167,7 +177,7 @@ class Seq2SeqEngine:
         self.config = self.model.config
         self.pad_id = self._pad_id()
         self.forced_bos = self._forced_bos()
-        self.max_positions = self._max_positions()
+        self.max_positions = config_positions(self.config)
         self.vocabulary = int(self.model.get_output_embeddings().weight.shape[0]) if self._has_output_layer() else None
         self._commit = getattr(self.config, "_commit_hash", None)
         self._head_parts = None
@@ -197,13 +207,6 @@ class Seq2SeqEngine:
                 return int(token)
         forced = getattr(self.model.generation_config, "forced_bos_token_id", None)
         return int(forced) if forced is not None else None
-
-    def _max_positions(self) -> int | None:
-        for key in ("max_position_embeddings", "n_positions", "max_target_positions"):
-            value = getattr(self.config, key, None)
-            if isinstance(value, int) and value > 0:
-                return value
-        return None  # relative positions (T5): no hard limit
 
     def _has_output_layer(self) -> bool:
         layer = self.model.get_output_embeddings()

@@ -135,4 +135,3 @@ GERMAN_DETERMINERS = frozenset(
     {"kein", "keine", "keinen", "keinem", "keiner", "keines", "keinerlei", "nichts", "niemand", "niemanden",
      "niemandem", "niemands"}
 )  # fmt: skip
-
