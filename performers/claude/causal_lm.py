@@ -157,8 +157,11 @@ class CausalLMClaude(ScoringClaude):
         return encoded
 
     # -- scoring -----------------------------------------------------------------------------
-    def _head(self, hidden):
-        return self.model.get_output_embeddings()(hidden)
+    def _head(self, hidden, out=None):
+        layer = self.model.get_output_embeddings()
+        if out is None or not isinstance(layer, self.torch.nn.Linear) or layer.bias is not None:
+            return layer(hidden)
+        return self.torch.mm(hidden, layer.weight.t(), out=out)
 
     def _batch_logprobs(self, sequences: Sequence[tuple[list[int], int]], fast: bool) -> list[Any]:
         import numpy as np
@@ -174,7 +177,7 @@ class CausalLMClaude(ScoringClaude):
                 head, vocabulary = self._head, self.model.get_output_embeddings().weight.shape[0]
             else:
                 hidden = self.model(input_ids=ids, attention_mask=mask, use_cache=False).logits
-                head, vocabulary = (lambda x: x), hidden.shape[-1]
+                head, vocabulary = (lambda x, out: x), hidden.shape[-1]
             width = ids.shape[1]
             rows, tokens, counts = [], [], []
             for row, (sequence, context) in enumerate(sequences):

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Literal, get_args
 
 from performers.claude.hub import require_model
-from performers.claude.planning import DEFAULT_QUANTUM, SourceGroup, TargetRequest, group_by_source, plan_batches
+from performers.claude.planning import DEFAULT_QUANTUM, Block, SourceGroup, TargetRequest, group_by_source, plan_blocks
 from performers.claude.token_logprobs import gather_logprobs
 
 log = logging.getLogger(__name__)
@@ -107,6 +107,30 @@ def pad_batch(sequences: Sequence[Sequence[int]], pad_id: int, device):
         ids[row, : len(sequence)] = torch.tensor(sequence, dtype=torch.long)
         mask[row, : len(sequence)] = 1
     return ids.to(device), mask.to(device)
+
+
+def cache_tensors(cache) -> list[tuple[Any, Any, Any, Any]]:
+    """Per decoder layer, ``(self keys, self values, cross keys, cross values)`` of an
+    ``EncoderDecoderCache``, each ``[batch, heads, length, head dim]``."""
+    return [(s.keys, s.values, c.keys, c.values)
+            for s, c in zip(cache.self_attention_cache.layers, cache.cross_attention_cache.layers)]
+
+
+def block_cache(like, rows: int, width: int) -> list[tuple[Any, Any, Any, Any]]:
+    """Zeroed per-layer cache tensors shaped like those of ``like`` for ``rows`` rows, the
+    cross-attention ones ``width`` source positions long (zero keys and values at padded
+    positions, which the source mask hides)."""
+    return [tuple(part.new_zeros((rows, part.shape[1], part.shape[2] if kind < 2 else width, part.shape[3]))
+                  for kind, part in enumerate(parts)) for parts in cache_tensors(like)]
+
+
+def select_cache(tensors: list[tuple[Any, Any, Any, Any]], rows, width: int):
+    """An ``EncoderDecoderCache`` holding ``rows`` of per-layer cache tensors, the first
+    ``width`` source positions of the cross-attention ones."""
+    from transformers.cache_utils import EncoderDecoderCache
+
+    return EncoderDecoderCache([(keys[rows], values[rows], cross_keys[rows, :, :width], cross_values[rows, :, :width])
+                                for keys, values, cross_keys, cross_values in tensors])
 
 
 class Seq2SeqEngine:
@@ -298,15 +322,16 @@ class Seq2SeqEngine:
             log.warning("%s: %d of %d pairs exceed the model's %d positions and are scored as NaN (e.g. pair %d)",
                         self.name, len(too_long), len(pairs), self.max_positions, too_long[0][0])
             yield [(index, np.full(tokens, np.nan)) for index, tokens in too_long]
-        batches = plan_batches(groups, self.batch_tokens, DEFAULT_QUANTUM, share_prefixes=self.engine == "prefix")
-        log.debug("%d pairs, %d sources, %d batches", len(pairs), len(groups), len(batches))
-        for batch in batches:
-            yield self._run_batch(batch.groups, batch.shared, self.engine)
+        blocks = plan_blocks(groups, self.batch_tokens, DEFAULT_QUANTUM, share_prefixes=self.engine == "prefix")
+        log.debug("%d pairs, %d sources, %d blocks", len(pairs), len(groups), len(blocks))
+        for block in blocks:
+            yield self._run_block(block, self.engine)
 
-    def _head(self, hidden):
+    def _head(self, hidden, out=None):
         """The output layer as the model applies it to decoder states: T5's rescaling,
         the projection, and Marian/BART's ``final_logits_bias`` (fused into the matrix
-        product, and skipped when it is all zeros, as in most checkpoints)."""
+        product, and skipped when it is all zeros, as in most checkpoints); into ``out``
+        when given (see :func:`performers.claude.token_logprobs.gather_logprobs`)."""
         import torch.nn.functional as F
 
         if self._head_parts is None:
@@ -320,81 +345,74 @@ class Seq2SeqEngine:
         weight, bias, scale = self._head_parts
         if scale is not None:  # T5 with tied embeddings rescales before the head
             hidden = hidden * scale
-        return F.linear(hidden, weight, bias)
+        if out is None:
+            return F.linear(hidden, weight, bias)
+        if bias is None:
+            return self.torch.mm(hidden, weight.t(), out=out)
+        return self.torch.addmm(bias, hidden, weight.t(), out=out)
 
-    def _run_batch(self, groups: Sequence[SourceGroup], shared: int, engine: str) -> list[tuple[int, Any]]:
+    def _run_block(self, block: Block, engine: str) -> list[tuple[int, Any]]:
+        """Per-token log-probabilities of a block's targets (see :mod:`performers.claude.planning`):
+        sources encoded batch by batch, shared prefixes decoded batch by batch into key/value
+        caches (one per shared length), then targets decoded row batch by row batch from them."""
         import numpy as np
 
         torch = self.torch
         device = self.device
         with torch.inference_mode():
-            source, source_mask = pad_batch([g.source_ids for g in groups], self.pad_id, device)
-            encoded = self.model.get_encoder()(input_ids=source, attention_mask=source_mask).last_hidden_state
-            targets = [t for g in groups for t in g.targets]
-            owner = torch.tensor([i for i, g in enumerate(groups) for _ in g.targets], device=device)
-            if engine == "forward":
-                from transformers.modeling_outputs import BaseModelOutput
+            source_ids, source_mask, encoded = self._encode_block(block)
+            caches, slots, pieces = self._decode_prefixes(block, encoded, source_mask)
+            offsets = {}  # shared length -> first row of its prefix states in the concatenated hidden states
+            offset = 0
+            for shared, piece in pieces.items():
+                offsets[shared] = offset
+                offset += piece.shape[0]
+            hidden_parts = list(pieces.values())
+            rows, tokens, order = [], [], []
+            for batch in block.row_batches:
+                shared = block.groups[batch[0][0]].shared
+                sources = torch.tensor([block.source_of[group] for group, _ in batch], device=device)
+                width = max(len(block.groups[group].source_ids) for group, _ in batch)
+                if engine == "forward":
+                    from transformers.modeling_outputs import BaseModelOutput
 
-                decoder_ids, decoder_mask = pad_batch([t.decoder_ids for t in targets], self.pad_id, device)
-                # input_ids as well as encoder_outputs: FSMT builds its causal mask only when
-                # it sees input_ids and use_cache is off (as it is with labels=)
-                logits = self.model(
-                    input_ids=source[owner],
-                    attention_mask=source_mask[owner],
-                    encoder_outputs=BaseModelOutput(last_hidden_state=encoded[owner]),
-                    decoder_input_ids=decoder_ids,
-                    use_cache=False,
-                ).logits
-                hidden, head, shared = logits[decoder_mask.bool()], (lambda x: x), 0
-                prefix_rows = 0
-            else:
-                decoder = self.model.get_decoder()
-                if shared:
-                    from transformers.cache_utils import DynamicCache, EncoderDecoderCache
-
-                    prefix = torch.tensor([g.targets[0].decoder_ids[:shared] for g in groups], device=device)
-                    output = decoder(
-                        input_ids=prefix,
-                        encoder_hidden_states=encoded,
-                        encoder_attention_mask=source_mask,
-                        past_key_values=EncoderDecoderCache(DynamicCache(), DynamicCache()),
-                        use_cache=True,
-                    )
-                    prefix_hidden = output.last_hidden_state.reshape(-1, output.last_hidden_state.shape[-1])
-                    cache = output.past_key_values
-                    cache.batch_select_indices(owner)
-                    suffix_ids, suffix_mask = pad_batch([t.decoder_ids[shared:] for t in targets], self.pad_id, device)
-                    suffix_hidden = decoder(
-                        input_ids=suffix_ids,
-                        encoder_hidden_states=encoded[owner],
-                        encoder_attention_mask=source_mask[owner],
-                        past_key_values=cache,
-                        use_cache=True,
-                    ).last_hidden_state
-                    hidden = torch.cat([prefix_hidden, suffix_hidden[suffix_mask.bool()]])
-                    prefix_rows = prefix_hidden.shape[0]
+                    decoder_ids, decoder_mask = pad_batch([t.decoder_ids for _, t in batch], self.pad_id, device)
+                    # input_ids as well as encoder_outputs: FSMT builds its causal mask only when
+                    # it sees input_ids and use_cache is off (as it is with labels=)
+                    hidden = self.model(
+                        input_ids=source_ids[sources, :width],
+                        attention_mask=source_mask[sources, :width],
+                        encoder_outputs=BaseModelOutput(last_hidden_state=encoded[sources, :width]),
+                        decoder_input_ids=decoder_ids,
+                        use_cache=False,
+                    ).logits
                 else:
-                    decoder_ids, decoder_mask = pad_batch([t.decoder_ids for t in targets], self.pad_id, device)
-                    hidden = decoder(
+                    decoder_ids, decoder_mask = pad_batch([t.decoder_ids[shared:] for _, t in batch], self.pad_id,
+                                                          device)
+                    cache = None
+                    if shared:
+                        cache = select_cache(caches[shared], torch.tensor([slots[g] for g, _ in batch], device=device),
+                                             width)
+                    # with the cross-attention keys and values cached, the decoder reads only the
+                    # encoder states' shape: a view of one row then stands for all (no copy)
+                    states = encoded[:1, :width].expand(len(batch), -1, -1) if shared else encoded[sources, :width]
+                    hidden = self.model.get_decoder()(
                         input_ids=decoder_ids,
-                        encoder_hidden_states=encoded[owner],
-                        encoder_attention_mask=source_mask[owner],
-                    ).last_hidden_state[decoder_mask.bool()]
-                    prefix_rows = 0
-                head = self._head
-            rows, tokens, counts = [], [], []
-            offset = prefix_rows
-            group_of = [i for i, g in enumerate(groups) for _ in g.targets]
-            for target, group in zip(targets, group_of):
-                length = len(target.decoder_ids)
-                positions = np.arange(target.first_scored, length)
-                row = np.where(
-                    positions < shared, group * shared + positions, offset + positions - shared
-                )
-                offset += length - shared
-                rows.append(row)
-                tokens.append(np.asarray(target.labels[target.first_scored :]))
-                counts.append(len(positions))
+                        encoder_hidden_states=states,
+                        encoder_attention_mask=source_mask[sources, :width],
+                        past_key_values=cache,
+                        use_cache=bool(shared),
+                    ).last_hidden_state
+                hidden_parts.append(hidden[decoder_mask.bool()])
+                for group, target in batch:
+                    positions = np.arange(target.first_scored, len(target.decoder_ids))
+                    prefix_row = offsets[shared] + slots[group] * shared + positions if shared else positions
+                    rows.append(np.where(positions < shared, prefix_row, offset + positions - shared))
+                    tokens.append(np.asarray(target.labels[target.first_scored:]))
+                    order.append(target.index)
+                    offset += len(target.decoder_ids) - shared
+            hidden = torch.cat(hidden_parts)
+            head = (lambda x, out: x) if engine == "forward" else self._head
             vocabulary = hidden.shape[-1] if engine == "forward" else (self.vocabulary or 1)
             values = gather_logprobs(
                 hidden,
@@ -404,8 +422,65 @@ class Seq2SeqEngine:
                 vocabulary,
             )
         values = values.double().cpu().numpy()
-        split = np.split(values, np.cumsum(counts)[:-1])
-        return [(target.index, part) for target, part in zip(targets, split)]
+        split = np.split(values, np.cumsum([len(r) for r in rows])[:-1])
+        return list(zip(order, split))
+
+    def _encode_block(self, block: Block):
+        """The block's sources: padded ids, mask and encoder states (``[sources, width, d]``,
+        zero-padded), encoded batch by batch."""
+        torch = self.torch
+        source_ids, source_mask = pad_batch(block.sources, self.pad_id, self.device)
+        encoded = None
+        for batch in block.encoder_batches:
+            index = torch.tensor(batch, device=self.device)
+            width = max(len(block.sources[i]) for i in batch)
+            states = self.model.get_encoder()(input_ids=source_ids[index, :width],
+                                              attention_mask=source_mask[index, :width]).last_hidden_state
+            if encoded is None:
+                encoded = states.new_zeros((len(block.sources), source_ids.shape[1], states.shape[-1]))
+            encoded[index, :width] = states
+        return source_ids, source_mask, encoded
+
+    def _decode_prefixes(self, block: Block, encoded, source_mask):
+        """The groups' shared prefixes, decoded prefix batch by prefix batch.  Per shared
+        length: per-layer cache tensors (one row per group, cross-attention ones as wide as
+        the block's sources) and the prefix states ``[groups × shared, d]``; and each group's
+        row (slot) in them."""
+        from transformers.cache_utils import DynamicCache, EncoderDecoderCache
+
+        torch = self.torch
+        counts: dict[int, int] = {}
+        slots: dict[int, int] = {}
+        for batch in block.prefix_batches:
+            for group in batch:
+                shared = block.groups[group].shared
+                slots[group] = counts.get(shared, 0)
+                counts[shared] = slots[group] + 1
+        caches: dict[int, list] = {}
+        states: dict[int, Any] = {}
+        for batch in block.prefix_batches:
+            shared = block.groups[batch[0]].shared
+            sources = torch.tensor([block.source_of[g] for g in batch], device=self.device)
+            width = max(len(block.groups[g].source_ids) for g in batch)
+            output = self.model.get_decoder()(
+                input_ids=torch.tensor([block.groups[g].targets[0].decoder_ids[:shared] for g in batch],
+                                       device=self.device),
+                encoder_hidden_states=encoded[sources, :width],
+                encoder_attention_mask=source_mask[sources, :width],
+                past_key_values=EncoderDecoderCache(DynamicCache(), DynamicCache()),
+                use_cache=True,
+            )
+            hidden = output.last_hidden_state
+            if shared not in caches:
+                caches[shared] = block_cache(output.past_key_values, counts[shared], encoded.shape[1])
+                states[shared] = hidden.new_empty((counts[shared], shared, hidden.shape[-1]))
+            index = torch.tensor([slots[g] for g in batch], device=self.device)
+            states[shared][index] = hidden
+            for layer, parts in enumerate(cache_tensors(output.past_key_values)):
+                for whole, part in zip(caches[shared][layer], parts):
+                    whole[index, :, : part.shape[2]] = part
+        pieces = {shared: value.reshape(-1, value.shape[-1]) for shared, value in states.items()}
+        return caches, slots, pieces
 
     # -- engine choice ----------------------------------------------------------------
     def reference_logprobs(self, pairs: Sequence[tuple[str, str]]) -> list[Any]:
@@ -471,10 +546,9 @@ class Seq2SeqEngine:
     def _probe(self, engine: str, pairs: list[tuple[str, str]]) -> list[Any]:
         """Per-token log-probabilities of ``pairs`` computed by ``engine`` in one batch."""
         groups = self.requests(pairs)
-        batches = plan_batches(groups, 1 << 20, DEFAULT_QUANTUM, share_prefixes=engine == "prefix")
         got: list[Any] = [None] * len(pairs)
-        for batch in batches:
-            for index, values in self._run_batch(batch.groups, batch.shared, engine):
+        for block in plan_blocks(groups, 1 << 20, DEFAULT_QUANTUM, share_prefixes=engine == "prefix"):
+            for index, values in self._run_block(block, engine):
                 got[index] = values
         return got
 

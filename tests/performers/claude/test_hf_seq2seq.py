@@ -143,8 +143,8 @@ class BrokenHead(Seq2SeqEngine):
     """An engine whose output layer is subtly wrong, as an unsupported architecture's
     would be: the load-time probe must notice and fall back to the model's forward."""
 
-    def _head(self, hidden):
-        logits = super()._head(hidden)
+    def _head(self, hidden, out=None):
+        logits = super()._head(hidden, out)
         logits[..., 5] += 0.01
         return logits
 

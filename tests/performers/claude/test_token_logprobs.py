@@ -16,7 +16,7 @@ def test_gather_equals_log_softmax(chunk_bytes):
     weight = torch.randn(37, 8, generator=generator) * 3
     rows = torch.tensor([5, 0, 5, 22, 3, 3, 17])  # repeated and unsorted rows
     tokens = torch.tensor([1, 36, 2, 0, 7, 7, 30])
-    got = gather_logprobs(hidden, rows, tokens, lambda h: h @ weight.T, vocabulary=37, chunk_bytes=chunk_bytes)
+    got = gather_logprobs(hidden, rows, tokens, lambda h, out: h @ weight.T, vocabulary=37, chunk_bytes=chunk_bytes)
     expected = torch.log_softmax(hidden @ weight.T, dim=-1)[rows, tokens]
     assert torch.allclose(got, expected, atol=1e-5)
 
@@ -27,7 +27,7 @@ def test_empty_request():
     from performers.claude.token_logprobs import gather_logprobs
 
     got = gather_logprobs(torch.zeros(3, 4), torch.zeros(0, dtype=torch.long), torch.zeros(0, dtype=torch.long),
-                          lambda h: h, vocabulary=4)
+                          lambda h, out: h, vocabulary=4)
     assert got.shape == (0,)
 
 
@@ -39,7 +39,7 @@ def test_half_precision_logits_are_reduced_in_float32():
     hidden = torch.randn(4, 8).to(torch.bfloat16)
     weight = torch.randn(50, 8).to(torch.bfloat16)
     rows, tokens = torch.arange(4), torch.tensor([1, 2, 3, 4])
-    got = gather_logprobs(hidden, rows, tokens, lambda h: h @ weight.T, vocabulary=50)
+    got = gather_logprobs(hidden, rows, tokens, lambda h, out: h @ weight.T, vocabulary=50)
     assert got.dtype == torch.float32
     expected = torch.log_softmax((hidden @ weight.T).float(), dim=-1)[rows, tokens]
     assert torch.allclose(got, expected, atol=1e-5)
