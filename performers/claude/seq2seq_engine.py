@@ -29,7 +29,15 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Literal, get_args
 
 from performers.claude.hub import require_model
-from performers.claude.planning import DEFAULT_QUANTUM, Block, SourceGroup, TargetRequest, group_by_source, plan_blocks
+from performers.claude.planning import (
+    BLOCK_BATCHES,
+    DEFAULT_QUANTUM,
+    Block,
+    SourceGroup,
+    TargetRequest,
+    group_by_source,
+    plan_blocks,
+)
 from performers.claude.token_logprobs import gather_logprobs
 
 log = logging.getLogger(__name__)
@@ -87,6 +95,17 @@ def config_positions(config) -> int | None:
 
 def default_batch_tokens(device: str) -> int:
     return 2048 if str(device) == "cpu" else 8192
+
+
+# key/value cache a block may hold (prefix and cross-attention keys and values of its groups)
+BLOCK_CACHE_BYTES = 1 << 28
+
+
+def block_budget(batch_tokens: int, config, element_bytes: int) -> int:
+    """Tokens per block: ``BLOCK_BATCHES`` batches, fewer where the keys and values of that many
+    tokens (every layer, ``hidden_size`` each) would exceed ``BLOCK_CACHE_BYTES``; at least a batch."""
+    per_token = 2 * config.num_hidden_layers * config.hidden_size * element_bytes
+    return max(batch_tokens, min(BLOCK_BATCHES * batch_tokens, BLOCK_CACHE_BYTES // max(1, per_token)))
 
 
 def batch_budget(batch_tokens: int | None, device: str) -> int:
@@ -202,6 +221,7 @@ class Seq2SeqEngine:
         self.pad_id = self._pad_id()
         self.forced_bos = self._forced_bos()
         self.max_positions = config_positions(self.config)
+        self.block_tokens = block_budget(self.batch_tokens, self.config, self.dtype.itemsize)
         self.vocabulary = int(self.model.get_output_embeddings().weight.shape[0]) if self._has_output_layer() else None
         self._commit = getattr(self.config, "_commit_hash", None)
         self._head_parts = None
@@ -322,7 +342,8 @@ class Seq2SeqEngine:
             log.warning("%s: %d of %d pairs exceed the model's %d positions and are scored as NaN (e.g. pair %d)",
                         self.name, len(too_long), len(pairs), self.max_positions, too_long[0][0])
             yield [(index, np.full(tokens, np.nan)) for index, tokens in too_long]
-        blocks = plan_blocks(groups, self.batch_tokens, DEFAULT_QUANTUM, share_prefixes=self.engine == "prefix")
+        blocks = plan_blocks(groups, self.batch_tokens, DEFAULT_QUANTUM, share_prefixes=self.engine == "prefix",
+                             block_budget=self.block_tokens)
         log.debug("%d pairs, %d sources, %d blocks", len(pairs), len(groups), len(blocks))
         for block in blocks:
             yield self._run_block(block, self.engine)
