@@ -342,8 +342,9 @@ class Seq2SeqEngine:
             log.warning("%s: %d of %d pairs exceed the model's %d positions and are scored as NaN (e.g. pair %d)",
                         self.name, len(too_long), len(pairs), self.max_positions, too_long[0][0])
             yield [(index, np.full(tokens, np.nan)) for index, tokens in too_long]
+        # the forward engine holds full logits for every row of a block: one batch's worth per block
         blocks = plan_blocks(groups, self.batch_tokens, DEFAULT_QUANTUM, share_prefixes=self.engine == "prefix",
-                             block_budget=self.block_tokens)
+                             block_budget=self.batch_tokens if self.engine == "forward" else self.block_tokens)
         log.debug("%d pairs, %d sources, %d blocks", len(pairs), len(groups), len(blocks))
         for block in blocks:
             yield self._run_block(block, self.engine)
