@@ -77,10 +77,6 @@ class SourceGroup:
     targets: list[TargetRequest]
     shared: int = 0
 
-    @property
-    def longest_suffix(self) -> int:
-        return max(len(t.decoder_ids) for t in self.targets) - self.shared
-
 
 def common_prefix(sequences: Sequence[Sequence[int]]) -> int:
     """Length of the longest prefix common to all ``sequences``."""

@@ -428,8 +428,11 @@ class Seq2SeqEngine:
                 hidden_parts.append(hidden[decoder_mask.bool()])
                 for group, target in batch:
                     positions = np.arange(target.first_scored, len(target.decoder_ids))
-                    prefix_row = offsets[shared] + slots[group] * shared + positions if shared else positions
-                    rows.append(np.where(positions < shared, prefix_row, offset + positions - shared))
+                    suffix_rows = offset + positions - shared
+                    if shared:  # positions inside the prefix read its states, computed once per group
+                        suffix_rows = np.where(positions < shared, offsets[shared] + slots[group] * shared + positions,
+                                               suffix_rows)
+                    rows.append(suffix_rows)
                     tokens.append(np.asarray(target.labels[target.first_scored:]))
                     order.append(target.index)
                     offset += len(target.decoder_ids) - shared
@@ -566,7 +569,7 @@ class Seq2SeqEngine:
         return "forward"
 
     def _probe(self, engine: str, pairs: list[tuple[str, str]]) -> list[Any]:
-        """Per-token log-probabilities of ``pairs`` computed by ``engine`` in one batch."""
+        """Per-token log-probabilities of ``pairs`` computed by ``engine`` in one block."""
         groups = self.requests(pairs)
         got: list[Any] = [None] * len(pairs)
         for block in plan_blocks(groups, 1 << 20, DEFAULT_QUANTUM, share_prefixes=engine == "prefix"):

@@ -32,8 +32,9 @@ def gather_logprobs(hidden, rows, tokens, head: Callable, vocabulary: int, chunk
 
     ``hidden``: ``[N, d]`` states; ``head(states, out)``: the ``[n, V]`` logits of
     ``[n, d]`` states, written into ``out`` (a ``[n, V]`` buffer of ``hidden``'s dtype)
-    or returned as a tensor the caller gives up (it is overwritten); ``rows``/``tokens``: ``[K]`` long tensors on the same
-    device; ``chunk_bytes``: float32 logits per chunk (default by device).
+    or returned as a tensor the caller gives up (it is overwritten);
+    ``rows``/``tokens``: ``[K]`` long tensors on the same device; ``chunk_bytes``:
+    float32 logits per chunk (default by device).
     """
     import torch
 
