@@ -7,22 +7,24 @@ differs in a word or two).  The plan
 
 1. groups the (already distinct) targets by source, so that each source is encoded
    once and its encoder output is reused for all its targets;
-2. splits a source's targets into runs that share a long decoder-input prefix
-   (:func:`split_by_prefix`) and marks each run's common prefix *shared* (rounded down
-   to a multiple of ``quantum`` tokens, but at least the decoder's start token, so that
-   runs with equal shared length can be batched without padding inside the decoder's
-   key/value cache — which keeps positions exact for every architecture); the decoder
-   runs over the shared prefix once per run (computing the source's cross-attention
-   keys and values once per run too), and over each target's remaining suffix from the
-   cached keys and values;
+2. splits a source's targets into runs of neighbours in sorted order
+   (:func:`split_by_prefix`); each run has a *leader*, decoded in full, and
+   *followers*, which take from the leader the decoder states, keys and values of the
+   positions they share with it (their common prefix, :func:`shared_positions`) and
+   are decoded over the rest only; the source's cross-attention keys and values are
+   computed once per leader and reused by its followers;
 3. packs sources, sorted by length, with their runs into *blocks* under a block budget
    of several batches, and inside a block lays out three kinds of batches under the
-   token budget: **encoder batches** of sources of similar length, **prefix batches** of
-   runs with equal shared length, and **row batches** of targets with equal shared length
-   and similar suffix lengths, whichever source they belong to.  Each sorted list is cut
-   where padding costs more than a batch's fixed cost (:func:`_cut`): on 300
-   DistilLingEval pairs 8% of the suffix tokens and 4% of the source tokens are padding,
-   where batches of whole groups padded them by 33% and 39%.
+   token budget: **encoder batches** of sources of similar length, **leader batches** of
+   leaders of similar length and **follower batches** of followers of similar suffix
+   length, whichever source they belong to.  Each sorted list is cut where padding costs
+   more than a batch's fixed cost (:func:`_cut`).
+
+A follower batch whose rows share different numbers of positions needs a decoder that
+gives each row its own positions (``mixed=True``, see
+:mod:`performers.claude.row_positions`); otherwise follower batches are made per shared
+length, and shared lengths are rounded down to a multiple of ``quantum`` so that there
+are few of them.
 
 Everything here is pure Python on token-id tuples, so the plan can be tested (and
 reasoned about) without a model.
@@ -33,18 +35,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+# shared lengths are rounded down to multiples of this where follower batches cannot mix them
 DEFAULT_QUANTUM = 8
-# a block holds up to this many batches' worth of tokens: enough groups for the batches
+# a block holds up to this many batches' worth of tokens: enough runs for the batches
 # inside it to be made of neighbours in length
 BLOCK_BATCHES = 8
 # what a batch costs beyond its padded tokens, in tokens: cutting sorted lengths into batches
 # trades it against padding.  A one-token decoder call of the toy model costs about 2 ms, what
 # 25 tokens of a large call cost; 32 ran 1–2% faster than 16 or 64 (300 DistilLingEval pairs)
 BATCH_OVERHEAD = 32
-# what splitting a source's targets into one more group costs, in decoder tokens (its
-# cross-attention keys and values once more, a shorter batch): a split must save more
+# what one more leader costs, in decoder tokens (its source's cross-attention keys and values
+# once more, one more full target): a split into runs must save more
 SPLIT_OVERHEAD = 8
-SPLIT_WINDOW = 64  # targets per group considered by the split (keeps it linear in a source's targets)
+SPLIT_WINDOW = 64  # targets per run considered by the split (keeps it linear in a source's targets)
 
 
 @dataclass(frozen=True)
@@ -70,12 +73,25 @@ class TargetRequest:
 
 @dataclass
 class SourceGroup:
-    """A source and the targets scored against it; the first ``shared`` decoder
-    positions are identical for all targets (0: nothing shared)."""
+    """A source and the targets scored against it."""
 
     source_ids: tuple[int, ...]
     targets: list[TargetRequest]
-    shared: int = 0
+
+
+@dataclass(frozen=True)
+class Follower:
+    """A target whose first ``shared`` decoder positions are those of ``leader`` (an index
+    into its block's leaders): their states, keys and values are the leader's.  ``shared``
+    equal to the target's length means there is nothing left to decode."""
+
+    target: TargetRequest
+    leader: int
+    shared: int
+
+    @property
+    def suffix(self) -> int:
+        return len(self.target.decoder_ids) - self.shared
 
 
 def common_prefix(sequences: Sequence[Sequence[int]]) -> int:
@@ -88,23 +104,16 @@ def common_prefix(sequences: Sequence[Sequence[int]]) -> int:
     return length
 
 
-def quantised(prefix: int, shortest: int, quantum: int) -> int:
-    """Shared positions for a common prefix of ``prefix`` positions among targets of at
-    least ``shortest``: at least one suffix position left, a multiple of ``quantum`` but
-    at least 1 (the start token, which every target has: its cross-attention keys and
-    values are then computed once per group); 0 where nothing is common, a target has a
-    single position, or ``quantum`` is 0."""
-    prefix = min(prefix, shortest - 1)
+def shared_positions(prefix: int, length: int, quantum: int) -> int:
+    """Positions a target of ``length`` decoder positions takes from a leader it shares
+    ``prefix`` positions with: all of them when it is a prefix of the leader's; else the
+    common prefix rounded down to a multiple of ``quantum``, but at least 1 (the start
+    token, which every target has); 0 where nothing is common or ``quantum`` is 0."""
     if quantum <= 0 or prefix < 1:
         return 0
+    if prefix >= length:
+        return length
     return max(1, (prefix // quantum) * quantum)
-
-
-def shared_length(targets: Sequence[TargetRequest], quantum: int) -> int:
-    """Decoder positions to compute once for a group of targets (see :func:`quantised`;
-    a single target shares its start token)."""
-    prefix = common_prefix([t.decoder_ids for t in targets]) if len(targets) > 1 else 1
-    return quantised(prefix, min(len(t.decoder_ids) for t in targets), quantum)
 
 
 def group_by_source(sources: Sequence[tuple[int, ...]], targets: Sequence[TargetRequest]) -> list[SourceGroup]:
@@ -119,50 +128,42 @@ def group_by_source(sources: Sequence[tuple[int, ...]], targets: Sequence[Target
     return list(groups.values())
 
 
-def split_by_prefix(group: SourceGroup, quantum: int) -> list[SourceGroup]:
-    """The targets of ``group`` split into groups that each share a long prefix, so that
-    more decoder positions are computed once: a trie cut at one level.  The targets are
-    sorted, and the split into runs of neighbours that saves the most decoder positions
-    (``SPLIT_OVERHEAD`` per extra group deducted; runs of at most ``SPLIT_WINDOW``) is
-    found by dynamic programming; the runs keep the source (encoded once for all of them)."""
+def split_by_prefix(group: SourceGroup, quantum: int) -> list[list[tuple[TargetRequest, int]]]:
+    """The targets of ``group`` as runs, each a list of ``(target, shared positions)`` with
+    its leader first (sharing nothing): a trie cut at one level.  The targets are sorted,
+    each run's leader is its first, and the split into runs of neighbours that saves the
+    most decoder positions (``SPLIT_OVERHEAD`` per run deducted; runs of at most
+    ``SPLIT_WINDOW``) is found by dynamic programming."""
     targets = sorted(group.targets, key=lambda t: t.decoder_ids)
     count = len(targets)
     adjacent = [common_prefix([a.decoder_ids, b.decoder_ids]) for a, b in zip(targets, targets[1:])]
-    best, start = [0.0] + [float("-inf")] * count, [0] * (count + 1)
-    for end in range(1, count + 1):
-        prefix, shortest = len(targets[end - 1].decoder_ids), len(targets[end - 1].decoder_ids)
-        for first in range(end - 1, max(-1, end - 1 - SPLIT_WINDOW), -1):
-            if first < end - 1:
-                prefix = min(prefix, adjacent[first])
-                shortest = min(shortest, len(targets[first].decoder_ids))
-            saved = (end - first - 1) * quantised(prefix, shortest, quantum) - (SPLIT_OVERHEAD if first else 0)
-            if best[first] + saved > best[end]:
-                best[end], start[end] = best[first] + saved, first
-    parts, end = [], count
-    while end > 0:
-        run = targets[start[end]:end]
-        parts.append(SourceGroup(group.source_ids, run, shared_length(run, quantum)))
-        end = start[end]
-    return parts[::-1]
+    best, end_of = [0.0] * (count + 1), [count] * (count + 1)
+    for first in range(count - 1, -1, -1):  # best[first]: the most saved by runs covering targets[first:]
+        best[first], prefix, saved = float("-inf"), len(targets[first].decoder_ids), 0
+        for end in range(first + 1, min(count, first + SPLIT_WINDOW) + 1):
+            if end > first + 1:
+                prefix = min(prefix, adjacent[end - 2])  # common prefix of targets[end - 1] with the leader
+                shared = shared_positions(prefix, len(targets[end - 1].decoder_ids), quantum)
+                if not shared:
+                    break
+                saved += shared
+            if saved - SPLIT_OVERHEAD + best[end] > best[first]:
+                best[first], end_of[first] = saved - SPLIT_OVERHEAD + best[end], end
+    runs, first = [], 0
+    while first < count:
+        run = targets[first:end_of[first]]
+        leader, prefix, members = run[0], len(run[0].decoder_ids), [(run[0], 0)]
+        for target in run[1:]:
+            prefix = min(prefix, common_prefix([leader.decoder_ids, target.decoder_ids]))
+            members.append((target, shared_positions(prefix, len(target.decoder_ids), quantum)))
+        runs.append(members)
+        first = end_of[first]
+    return runs
 
 
-def group_tokens(group: SourceGroup) -> int:
-    """Tokens a group costs without padding: its shared prefix once, its suffixes."""
-    return group.shared + sum(len(t.decoder_ids) - group.shared for t in group.targets)
-
-
-def _split_oversized(group: SourceGroup, budget: int, quantum: int) -> list[SourceGroup]:
-    """Split a group whose tokens exceed the block budget into several groups."""
-    parts: list[SourceGroup] = []
-    current: list[TargetRequest] = []
-    for target in group.targets:
-        trial = current + [target]
-        if current and group_tokens(SourceGroup(group.source_ids, trial, shared_length(trial, quantum))) > budget:
-            parts.append(SourceGroup(group.source_ids, current, shared_length(current, quantum)))
-            current = []
-        current.append(target)
-    parts.append(SourceGroup(group.source_ids, current, shared_length(current, quantum)))
-    return parts
+def run_tokens(run: Sequence[tuple[TargetRequest, int]]) -> int:
+    """Decoder positions a run costs without padding."""
+    return sum(len(target.decoder_ids) - shared for target, shared in run)
 
 
 def _cut(lengths: Sequence[int], budget: int) -> list[int]:
@@ -204,33 +205,39 @@ def _batches(items: list, length, budget: int, bucket=None) -> list[list]:
 
 @dataclass
 class Block:
-    """Groups scored together.  ``sources`` are their distinct sources (``source_of[g]``
-    is group ``g``'s); ``encoder_batches`` list source indices of similar lengths;
-    ``prefix_batches`` list indices of groups with equal ``shared`` (> 0) and similar
-    source lengths; ``row_batches`` list ``(group index, target)`` rows of groups with
-    equal ``shared`` and similar suffix lengths."""
+    """Targets scored together.  ``sources`` are their distinct sources; ``leaders`` are
+    decoded in full (``source_of[i]`` is leader ``i``'s source), ``followers`` from their
+    leaders' states.  ``encoder_batches`` list source indices of similar lengths,
+    ``leader_batches`` leader indices of similar lengths, ``follower_batches`` indices of
+    followers with something left to decode, of similar suffix lengths (and equal shared
+    lengths unless the plan mixes them)."""
 
     sources: list[tuple[int, ...]]
-    groups: list[SourceGroup]
+    leaders: list[TargetRequest]
     source_of: list[int]
+    followers: list[Follower]
     encoder_batches: list[list[int]]
-    prefix_batches: list[list[int]]
-    row_batches: list[list[tuple[int, TargetRequest]]]
+    leader_batches: list[list[int]]
+    follower_batches: list[list[int]]
 
 
-def _block(entries: list[list[SourceGroup]], budget: int) -> Block:
-    """A block of ``entries`` (each: the groups of one source)."""
-    sources = [entry[0].source_ids for entry in entries]
-    groups = [group for entry in entries for group in entry]
-    source_of = [index for index, entry in enumerate(entries) for _ in entry]
+def _block(entries: list[tuple[tuple[int, ...], list]], budget: int, mixed: bool) -> Block:
+    """A block of ``entries`` (each: a source and its runs)."""
+    sources = [source for source, _ in entries]
+    leaders: list[TargetRequest] = []
+    source_of: list[int] = []
+    followers: list[Follower] = []
+    for index, (_, runs) in enumerate(entries):
+        for run in runs:
+            leaders.append(run[0][0])
+            source_of.append(index)
+            followers += [Follower(target, len(leaders) - 1, shared) for target, shared in run[1:]]
     encoder_batches = _batches(list(range(len(sources))), lambda i: len(sources[i]), budget)
-    prefixed = [g for g, group in enumerate(groups) if group.shared]
-    prefix_batches = _batches(prefixed, lambda g: len(groups[g].source_ids) + groups[g].shared, budget,
-                              bucket=lambda g: groups[g].shared)
-    rows = [(g, target) for g, group in enumerate(groups) for target in group.targets]
-    row_batches = _batches(rows, lambda row: len(row[1].decoder_ids) - groups[row[0]].shared, budget,
-                           bucket=lambda row: groups[row[0]].shared)
-    return Block(sources, groups, source_of, encoder_batches, prefix_batches, row_batches)
+    leader_batches = _batches(list(range(len(leaders))), lambda i: len(leaders[i].decoder_ids), budget)
+    pending = [i for i, follower in enumerate(followers) if follower.suffix]
+    follower_batches = _batches(pending, lambda i: followers[i].suffix, budget,
+                                bucket=None if mixed else lambda i: followers[i].shared)
+    return Block(sources, leaders, source_of, followers, encoder_batches, leader_batches, follower_batches)
 
 
 def plan_blocks(
@@ -239,41 +246,42 @@ def plan_blocks(
     quantum: int = DEFAULT_QUANTUM,
     share_prefixes: bool = True,
     block_budget: int | None = None,
+    mixed: bool = False,
 ) -> list[Block]:
     """Blocks covering every target of ``groups`` exactly once (see module docstring).
 
     ``budget`` bounds the cost of every batch (padded tokens), except a batch of one
     item that exceeds it on its own; ``block_budget`` (default ``BLOCK_BATCHES × budget``)
-    bounds the unpadded tokens of a block, except a block of one group of one target.
-    Without ``share_prefixes`` nothing is shared and groups are not split.
+    bounds a block's source tokens and unpadded decoder positions, except a block of one
+    run.  Without ``share_prefixes`` every target is a leader.  ``mixed``: follower batches
+    may mix shared lengths.
     """
     if budget < 1:
         raise ValueError(f"the token budget must be positive, not {budget}")
     block_budget = block_budget or BLOCK_BATCHES * budget
-    entries: list[list[SourceGroup]] = []  # per source, its groups, within the block budget
+    entries: list[tuple[tuple[int, ...], list]] = []  # per source, its runs, within the block budget
     for group in groups:
-        parts = split_by_prefix(group, quantum) if share_prefixes else [SourceGroup(group.source_ids, group.targets)]
-        entry: list[SourceGroup] = []
-        for part in parts:
-            pieces = _split_oversized(part, block_budget, quantum if share_prefixes else 0) \
-                if group_tokens(part) > block_budget else [part]
-            for piece in pieces:
-                if entry and len(group.source_ids) + sum(map(group_tokens, entry)) + group_tokens(piece) > block_budget:
-                    entries.append(entry)
-                    entry = []
-                entry.append(piece)
-        entries.append(entry)
-    entries.sort(key=lambda entry: len(entry[0].source_ids))
+        runs = split_by_prefix(group, quantum) if share_prefixes else [[(t, 0)] for t in group.targets]
+        entry: list = []
+        tokens = len(group.source_ids)
+        for run in runs:
+            if entry and tokens + run_tokens(run) > block_budget:
+                entries.append((group.source_ids, entry))
+                entry, tokens = [], len(group.source_ids)
+            entry.append(run)
+            tokens += run_tokens(run)
+        entries.append((group.source_ids, entry))
+    entries.sort(key=lambda entry: len(entry[0]))
     blocks: list[Block] = []
-    run: list[list[SourceGroup]] = []
+    current: list = []
     tokens = 0
-    for entry in entries:
-        size = len(entry[0].source_ids) + sum(map(group_tokens, entry))
-        if run and tokens + size > block_budget:
-            blocks.append(_block(run, budget))
-            run, tokens = [], 0
-        run.append(entry)
+    for source, runs in entries:
+        size = len(source) + sum(map(run_tokens, runs))
+        if current and tokens + size > block_budget:
+            blocks.append(_block(current, budget, mixed))
+            current, tokens = [], 0
+        current.append((source, runs))
         tokens += size
-    if run:
-        blocks.append(_block(run, budget))
+    if current:
+        blocks.append(_block(current, budget, mixed))
     return blocks

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Sequence
+from contextlib import nullcontext
 from typing import Any, Literal, get_args
 
 from performers.claude.hub import require_model
@@ -38,6 +39,7 @@ from performers.claude.planning import (
     group_by_source,
     plan_blocks,
 )
+from performers.claude.row_positions import RowPositions
 from performers.claude.token_logprobs import gather_logprobs
 
 log = logging.getLogger(__name__)
@@ -135,20 +137,33 @@ def cache_tensors(cache) -> list[tuple[Any, Any, Any, Any]]:
             for s, c in zip(cache.self_attention_cache.layers, cache.cross_attention_cache.layers)]
 
 
-def block_cache(like, rows: int, width: int) -> list[tuple[Any, Any, Any, Any]]:
+def block_cache(like, rows: int, length: int, width: int) -> list[tuple[Any, Any, Any, Any]]:
     """Zeroed per-layer cache tensors shaped like those of ``like`` for ``rows`` rows, the
-    cross-attention ones ``width`` source positions long (zero keys and values at padded
-    positions, which the source mask hides)."""
-    return [tuple(part.new_zeros((rows, part.shape[1], part.shape[2] if kind < 2 else width, part.shape[3]))
+    self-attention ones ``length`` positions long, the cross-attention ones ``width`` source
+    positions (zero keys and values at padded positions, which the source mask hides)."""
+    return [tuple(part.new_zeros((rows, part.shape[1], length if kind < 2 else width, part.shape[3]))
                   for kind, part in enumerate(parts)) for parts in cache_tensors(like)]
 
 
-def select_cache(tensors: list[tuple[Any, Any, Any, Any]], rows, width: int):
-    """An ``EncoderDecoderCache`` holding ``rows`` of per-layer cache tensors, the first
-    ``width`` source positions of the cross-attention ones."""
+def store_cache(tensors: list[tuple[Any, Any, Any, Any]], cache, rows, slots, length: int) -> None:
+    """Copy ``rows`` of ``cache`` into ``slots`` of block cache tensors: the first ``length``
+    positions of the self-attention keys and values, all source positions of the
+    cross-attention ones."""
+    for whole, parts in zip(tensors, cache_tensors(cache)):
+        for kind, (target, part) in enumerate(zip(whole, parts)):
+            if kind < 2:
+                target[slots, :, :length] = part[rows, :, :length]
+            else:
+                target[slots, :, : part.shape[2]] = part[rows]
+
+
+def select_cache(tensors: list[tuple[Any, Any, Any, Any]], rows, length: int, width: int):
+    """An ``EncoderDecoderCache`` holding ``rows`` of block cache tensors: the first ``length``
+    positions of the self-attention ones, the first ``width`` of the cross-attention ones."""
     from transformers.cache_utils import EncoderDecoderCache
 
-    return EncoderDecoderCache([(keys[rows], values[rows], cross_keys[rows, :, :width], cross_values[rows, :, :width])
+    return EncoderDecoderCache([(keys[rows, :, :length], values[rows, :, :length],
+                                 cross_keys[rows, :, :width], cross_values[rows, :, :width])
                                 for keys, values, cross_keys, cross_values in tensors])
 
 
@@ -225,6 +240,7 @@ class Seq2SeqEngine:
         self.vocabulary = int(self.model.get_output_embeddings().weight.shape[0]) if self._has_output_layer() else None
         self._commit = getattr(self.config, "_commit_hash", None)
         self._head_parts = None
+        self.row_positions: RowPositions | None = None
         self.engine = self._choose_engine(engine)
         log.info("%s: %s on %s (%s), %s engine", self.name, type(self.model).__name__, self.device,
                  self.dtype_name, self.engine)
@@ -330,7 +346,7 @@ class Seq2SeqEngine:
 
     # -- scoring --------------------------------------------------------------------
     def token_logprobs(self, pairs: Sequence[tuple[str, str]]) -> Iterator[list[tuple[int, Any]]]:
-        """Per batch, ``(index into pairs, float64 numpy array of the scored tokens'
+        """Per block, ``(index into pairs, float64 numpy array of the scored tokens'
         log-probabilities)``.  Pairs longer than the model's positions get NaN
         log-probabilities (and a warning that counts them): a model cannot score them,
         and DistilLingEval leaves NaN scores out of its discrepancy."""
@@ -343,11 +359,18 @@ class Seq2SeqEngine:
                         self.name, len(too_long), len(pairs), self.max_positions, too_long[0][0])
             yield [(index, np.full(tokens, np.nan)) for index, tokens in too_long]
         # the forward engine holds full logits for every row of a block: one batch's worth per block
-        blocks = plan_blocks(groups, self.batch_tokens, DEFAULT_QUANTUM, share_prefixes=self.engine == "prefix",
-                             block_budget=self.batch_tokens if self.engine == "forward" else self.block_tokens)
+        blocks = self._plan(groups, self.engine, self.batch_tokens,
+                            self.batch_tokens if self.engine == "forward" else self.block_tokens)
         log.debug("%d pairs, %d sources, %d blocks", len(pairs), len(groups), len(blocks))
         for block in blocks:
             yield self._run_block(block, self.engine)
+
+    def _plan(self, groups: list[SourceGroup], engine: str, budget: int, block_budget: int | None) -> list[Block]:
+        """The scoring plan: with per-row positions, follower batches mix shared lengths and
+        every shared position counts; without, shared lengths are rounded to ``DEFAULT_QUANTUM``."""
+        mixed = self.row_positions is not None
+        return plan_blocks(groups, budget, 1 if mixed else DEFAULT_QUANTUM, share_prefixes=engine == "prefix",
+                           block_budget=block_budget, mixed=mixed)
 
     def _head(self, hidden, out=None):
         """The output layer as the model applies it to decoder states: T5's rescaling,
@@ -375,74 +398,37 @@ class Seq2SeqEngine:
 
     def _run_block(self, block: Block, engine: str) -> list[tuple[int, Any]]:
         """Per-token log-probabilities of a block's targets (see :mod:`performers.claude.planning`):
-        sources encoded batch by batch, shared prefixes decoded batch by batch into key/value
-        caches (one per shared length), then targets decoded row batch by row batch from them."""
+        sources encoded batch by batch, leaders decoded batch by batch (keeping the keys and
+        values their followers share), then followers batch by batch from them; the output
+        layer over all their states at once."""
         import numpy as np
 
         torch = self.torch
-        device = self.device
         with torch.inference_mode():
             source_ids, source_mask, encoded = self._encode_block(block)
-            caches, slots, pieces = self._decode_prefixes(block, encoded, source_mask)
-            offsets = {}  # shared length -> first row of its prefix states in the concatenated hidden states
-            offset = 0
-            for shared, piece in pieces.items():
-                offsets[shared] = offset
-                offset += piece.shape[0]
-            hidden_parts = list(pieces.values())
+            states: list[Any] = []  # decoder states of the real (unpadded) tokens, batch after batch
+            leader_rows, cache, slots = self._decode_leaders(block, engine, source_ids, source_mask, encoded, states)
+            follower_rows = self._decode_followers(block, cache, slots, source_mask, encoded, states)
             rows, tokens, order = [], [], []
-            for batch in block.row_batches:
-                shared = block.groups[batch[0][0]].shared
-                sources = torch.tensor([block.source_of[group] for group, _ in batch], device=device)
-                width = max(len(block.groups[group].source_ids) for group, _ in batch)
-                if engine == "forward":
-                    from transformers.modeling_outputs import BaseModelOutput
-
-                    decoder_ids, decoder_mask = pad_batch([t.decoder_ids for _, t in batch], self.pad_id, device)
-                    # input_ids as well as encoder_outputs: FSMT builds its causal mask only when
-                    # it sees input_ids and use_cache is off (as it is with labels=)
-                    hidden = self.model(
-                        input_ids=source_ids[sources, :width],
-                        attention_mask=source_mask[sources, :width],
-                        encoder_outputs=BaseModelOutput(last_hidden_state=encoded[sources, :width]),
-                        decoder_input_ids=decoder_ids,
-                        use_cache=False,
-                    ).logits
-                else:
-                    decoder_ids, decoder_mask = pad_batch([t.decoder_ids[shared:] for _, t in batch], self.pad_id,
-                                                          device)
-                    cache = None
-                    if shared:
-                        cache = select_cache(caches[shared], torch.tensor([slots[g] for g, _ in batch], device=device),
-                                             width)
-                    # with the cross-attention keys and values cached, the decoder reads only the
-                    # encoder states' shape: a view of one row then stands for all (no copy)
-                    states = encoded[:1, :width].expand(len(batch), -1, -1) if shared else encoded[sources, :width]
-                    hidden = self.model.get_decoder()(
-                        input_ids=decoder_ids,
-                        encoder_hidden_states=states,
-                        encoder_attention_mask=source_mask[sources, :width],
-                        past_key_values=cache,
-                        use_cache=bool(shared),
-                    ).last_hidden_state
-                hidden_parts.append(hidden[decoder_mask.bool()])
-                for group, target in batch:
-                    positions = np.arange(target.first_scored, len(target.decoder_ids))
-                    suffix_rows = offset + positions - shared
-                    if shared:  # positions inside the prefix read its states, computed once per group
-                        suffix_rows = np.where(positions < shared, offsets[shared] + slots[group] * shared + positions,
-                                               suffix_rows)
-                    rows.append(suffix_rows)
-                    tokens.append(np.asarray(target.labels[target.first_scored:]))
-                    order.append(target.index)
-                    offset += len(target.decoder_ids) - shared
-            hidden = torch.cat(hidden_parts)
+            for index, leader in enumerate(block.leaders):
+                rows.append(leader_rows[index] + np.arange(leader.first_scored, len(leader.decoder_ids)))
+                tokens.append(np.asarray(leader.labels[leader.first_scored:]))
+                order.append(leader.index)
+            for index, follower in enumerate(block.followers):
+                target = follower.target
+                positions = np.arange(target.first_scored, len(target.decoder_ids))
+                # shared positions read the leader's states; the others, the follower's own
+                own = follower_rows.get(index, 0) + positions - follower.shared
+                rows.append(np.where(positions < follower.shared, leader_rows[follower.leader] + positions, own))
+                tokens.append(np.asarray(target.labels[target.first_scored:]))
+                order.append(target.index)
+            hidden = torch.cat(states)
             head = (lambda x, out: x) if engine == "forward" else self._head
             vocabulary = hidden.shape[-1] if engine == "forward" else (self.vocabulary or 1)
             values = gather_logprobs(
                 hidden,
-                torch.as_tensor(np.concatenate(rows), device=device),
-                torch.as_tensor(np.concatenate(tokens), device=device),
+                torch.as_tensor(np.concatenate(rows), device=self.device),
+                torch.as_tensor(np.concatenate(tokens), device=self.device),
                 head,
                 vocabulary,
             )
@@ -451,8 +437,8 @@ class Seq2SeqEngine:
         return list(zip(order, split))
 
     def _encode_block(self, block: Block):
-        """The block's sources: padded ids, mask and encoder states (``[sources, width, d]``,
-        zero-padded), encoded batch by batch."""
+        """The block's padded source ids, their mask and their encoder states (``[sources, width,
+        d]``, zero-padded), encoded batch by batch."""
         torch = self.torch
         source_ids, source_mask = pad_batch(block.sources, self.pad_id, self.device)
         encoded = None
@@ -466,46 +452,105 @@ class Seq2SeqEngine:
             encoded[index, :width] = states
         return source_ids, source_mask, encoded
 
-    def _decode_prefixes(self, block: Block, encoded, source_mask):
-        """The groups' shared prefixes, decoded prefix batch by prefix batch.  Per shared
-        length: per-layer cache tensors (one row per group, cross-attention ones as wide as
-        the block's sources) and the prefix states ``[groups × shared, d]``; and each group's
-        row (slot) in them."""
+    def _decode_leaders(self, block: Block, engine: str, source_ids, source_mask, encoded, states: list):
+        """The leaders, decoded batch by batch; their states appended to ``states``.  Returns
+        each leader's first row in the concatenated states, and the block's cache tensors
+        (one slot per leader with followers to decode, as many positions as they share at
+        most, the cross-attention keys and values as wide as the block's sources) with each
+        such leader's slot."""
         from transformers.cache_utils import DynamicCache, EncoderDecoderCache
 
         torch = self.torch
-        counts: dict[int, int] = {}
-        slots: dict[int, int] = {}
-        for batch in block.prefix_batches:
-            for group in batch:
-                shared = block.groups[group].shared
-                slots[group] = counts.get(shared, 0)
-                counts[shared] = slots[group] + 1
-        caches: dict[int, list] = {}
-        states: dict[int, Any] = {}
-        for batch in block.prefix_batches:
-            shared = block.groups[batch[0]].shared
-            sources = torch.tensor([block.source_of[g] for g in batch], device=self.device)
-            width = max(len(block.groups[g].source_ids) for g in batch)
-            output = self.model.get_decoder()(
-                input_ids=torch.tensor([block.groups[g].targets[0].decoder_ids[:shared] for g in batch],
-                                       device=self.device),
-                encoder_hidden_states=encoded[sources, :width],
-                encoder_attention_mask=source_mask[sources, :width],
-                past_key_values=EncoderDecoderCache(DynamicCache(), DynamicCache()),
-                use_cache=True,
-            )
-            hidden = output.last_hidden_state
-            if shared not in caches:
-                caches[shared] = block_cache(output.past_key_values, counts[shared], encoded.shape[1])
-                states[shared] = hidden.new_empty((counts[shared], shared, hidden.shape[-1]))
-            index = torch.tensor([slots[g] for g in batch], device=self.device)
-            states[shared][index] = hidden
-            for layer, parts in enumerate(cache_tensors(output.past_key_values)):
-                for whole, part in zip(caches[shared][layer], parts):
-                    whole[index, :, : part.shape[2]] = part
-        pieces = {shared: value.reshape(-1, value.shape[-1]) for shared, value in states.items()}
-        return caches, slots, pieces
+        needed = [0] * len(block.leaders)  # positions of a leader's keys and values its followers read
+        for follower in block.followers:
+            if follower.suffix:
+                needed[follower.leader] = max(needed[follower.leader], follower.shared)
+        slots = {leader: slot for slot, leader in enumerate(i for i, length in enumerate(needed) if length)}
+        cache = None
+        first_rows, offset = [0] * len(block.leaders), sum(len(s) for s in states)
+        for batch in block.leader_batches:
+            sources = torch.tensor([block.source_of[i] for i in batch], device=self.device)
+            width = max(len(block.sources[block.source_of[i]]) for i in batch)
+            decoder_ids, decoder_mask = pad_batch([block.leaders[i].decoder_ids for i in batch], self.pad_id,
+                                                  self.device)
+            kept = [row for row, leader in enumerate(batch) if needed[leader]]
+            if engine == "forward":
+                from transformers.modeling_outputs import BaseModelOutput
+
+                # input_ids as well as encoder_outputs: FSMT builds its causal mask only when
+                # it sees input_ids and use_cache is off (as it is with labels=)
+                hidden = self.model(
+                    input_ids=source_ids[sources, :width],
+                    attention_mask=source_mask[sources, :width],
+                    encoder_outputs=BaseModelOutput(last_hidden_state=encoded[sources, :width]),
+                    decoder_input_ids=decoder_ids,
+                    use_cache=False,
+                ).logits
+            else:
+                output = self.model.get_decoder()(
+                    input_ids=decoder_ids,
+                    encoder_hidden_states=encoded[sources, :width],
+                    encoder_attention_mask=source_mask[sources, :width],
+                    past_key_values=EncoderDecoderCache(DynamicCache(), DynamicCache()) if kept else None,
+                    use_cache=bool(kept),
+                )
+                hidden = output.last_hidden_state
+                if kept:
+                    if cache is None:
+                        cache = block_cache(output.past_key_values, len(slots), max(needed), encoded.shape[1])
+                    store_cache(cache, output.past_key_values, torch.tensor(kept, device=self.device),
+                                torch.tensor([slots[batch[row]] for row in kept], device=self.device),
+                                min(max(needed), decoder_ids.shape[1]))
+            for leader in batch:
+                first_rows[leader] = offset
+                offset += len(block.leaders[leader].decoder_ids)
+            states.append(hidden[decoder_mask.bool()])
+        return first_rows, cache, slots
+
+    def _decode_followers(self, block: Block, cache, slots: dict[int, int], source_mask, encoded,
+                          states: list) -> dict[int, int]:
+        """The followers' unshared positions, decoded batch by batch from their leaders' keys
+        and values; their states appended to ``states``.  Returns each decoded follower's
+        first row in the concatenated states.  A batch whose rows share different numbers
+        of positions pads each row's cache to the longest with masked slots and gives each
+        row its own positions (:class:`performers.claude.row_positions.RowPositions`)."""
+        torch = self.torch
+        device = self.device
+        first_rows, offset = {}, sum(len(s) for s in states)
+        for batch in block.follower_batches:
+            followers = [block.followers[i] for i in batch]
+            leaders = [follower.leader for follower in followers]
+            sources = torch.tensor([block.source_of[leader] for leader in leaders], device=device)
+            width = max(len(block.sources[block.source_of[leader]]) for leader in leaders)
+            decoder_ids, decoder_mask = pad_batch([f.target.decoder_ids[f.shared:] for f in followers], self.pad_id,
+                                                  device)
+            shared = torch.tensor([f.shared for f in followers], device=device)[:, None]
+            length = max(f.shared for f in followers)
+            arguments: dict[str, Any] = {}
+            context: Any = nullcontext()
+            if min(f.shared for f in followers) < length:  # mixed shared lengths: masked slots, own positions
+                slot = torch.arange(length + decoder_ids.shape[1], device=device)[None, :]
+                arguments["attention_mask"] = ((slot < shared) | (slot >= length)).long()
+                positions = shared + torch.arange(decoder_ids.shape[1], device=device)[None, :]
+                context = self.row_positions.given(positions.clamp(max=self.row_positions.limit - 1))
+            with context:
+                # with the cross-attention keys and values cached, the decoder reads only the
+                # encoder states' shape: a view of one row then stands for all (no copy)
+                hidden = self.model.get_decoder()(
+                    input_ids=decoder_ids,
+                    encoder_hidden_states=encoded[:1, :width].expand(len(batch), -1, -1),
+                    encoder_attention_mask=source_mask[sources, :width],
+                    past_key_values=select_cache(cache, torch.tensor([slots[leader] for leader in leaders],
+                                                                     device=device), length, width),
+                    use_cache=True,
+                    **arguments,
+                ).last_hidden_state
+            for index, follower in zip(batch, followers):
+                first_rows[index] = offset
+                offset += follower.suffix
+            states.append(hidden[decoder_mask.bool()])
+        return first_rows
+
 
     # -- engine choice ----------------------------------------------------------------
     def reference_logprobs(self, pairs: Sequence[tuple[str, str]]) -> list[Any]:
@@ -535,17 +580,13 @@ class Seq2SeqEngine:
     def _choose_engine(self, requested: str) -> str:
         """``auto``: the fastest engine that reproduces a plain forward pass on probe sentences.  An
         engine asked for by name is used as asked, but one that cannot run this architecture's decoder
-        alone (FSMT's, for instance) is a ``ValueError`` here rather than a failure mid-run."""
+        alone (FSMT's, for instance) is a ``ValueError`` here rather than a failure mid-run.  The
+        prefix engine gives follower rows their own positions where that too reproduces the plain
+        forward pass (:meth:`_checked_row_positions`)."""
         pairs = [(source, target) for source, targets in PROBE for target in targets]
-        if requested != "auto":
-            if requested != "forward":
-                try:
-                    self._probe(requested, pairs)
-                except Exception as error:
-                    raise ValueError(
-                        f"{self.name}: engine={requested} cannot run this model ({type(error).__name__}: {error}); "
-                        "use engine=auto or engine=forward"
-                    ) from None
+        if requested in ("decoder", "forward"):
+            if requested == "decoder":
+                self._require(requested, pairs)
             return requested
         try:
             reference = self.reference_logprobs(pairs)
@@ -555,10 +596,13 @@ class Seq2SeqEngine:
                 "does the tokenizer belong to the model?"
             ) from error
         tolerance = 1e-4 if self.dtype_name == "float32" else 5e-2
+        self.row_positions = self._checked_row_positions(pairs, reference, tolerance)
+        if requested == "prefix":
+            self._require(requested, pairs)
+            return requested
         for engine in ("prefix", "decoder"):
             try:
-                got = self._probe(engine, pairs)
-                worst = max(float(abs(a - b).max()) for a, b in zip(got, reference))
+                worst = self._worst(engine, pairs, reference)
             except Exception as error:  # an architecture whose decoder cannot run alone
                 log.info("%s: %s engine unavailable (%s: %s)", self.name, engine, type(error).__name__, error)
                 continue
@@ -568,11 +612,42 @@ class Seq2SeqEngine:
                         self.name, engine, worst)
         return "forward"
 
+    def _checked_row_positions(self, pairs, reference, tolerance: float) -> RowPositions | None:
+        """Per-row decoder positions, where the decoder's position embeddings allow them and the
+        prefix engine with mixed shared lengths reproduces the plain forward pass; else ``None``
+        (follower batches then keep to one shared length)."""
+        if self.max_positions is None:
+            return None
+        try:
+            self.row_positions = RowPositions(self.model.get_decoder(), self.max_positions,
+                                              (self.pad_id + 1) % max(2, self.vocabulary or 2), self.config.hidden_size)
+            worst = self._worst("prefix", pairs, reference)
+        except Exception as error:  # no position embedding module, or a decoder that cannot run alone
+            log.info("%s: no per-row decoder positions (%s: %s)", self.name, type(error).__name__, error)
+            return None
+        if worst > tolerance:
+            log.info("%s: per-row decoder positions differ from the plain forward pass by %.2g; not used",
+                     self.name, worst)
+            return None
+        return self.row_positions
+
+    def _require(self, engine: str, pairs: list[tuple[str, str]]) -> None:
+        try:
+            self._probe(engine, pairs)
+        except Exception as error:
+            raise ValueError(
+                f"{self.name}: engine={engine} cannot run this model ({type(error).__name__}: {error}); "
+                "use engine=auto or engine=forward"
+            ) from None
+
+    def _worst(self, engine: str, pairs: list[tuple[str, str]], reference: list[Any]) -> float:
+        """The largest per-token difference of ``engine`` from ``reference`` on ``pairs``."""
+        return max(float(abs(a - b).max()) for a, b in zip(self._probe(engine, pairs), reference))
+
     def _probe(self, engine: str, pairs: list[tuple[str, str]]) -> list[Any]:
         """Per-token log-probabilities of ``pairs`` computed by ``engine`` in one block."""
-        groups = self.requests(pairs)
         got: list[Any] = [None] * len(pairs)
-        for block in plan_blocks(groups, 1 << 20, DEFAULT_QUANTUM, share_prefixes=engine == "prefix"):
+        for block in self._plan(self.requests(pairs), engine, 1 << 20, None):
             for index, values in self._run_block(block, engine):
                 got[index] = values
         return got

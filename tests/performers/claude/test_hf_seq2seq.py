@@ -11,10 +11,13 @@ from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.seq2seq_engine import Seq2SeqEngine
 from tests.performers.claude.tiny_models import SEQ2SEQ
 
-ENGINES = ("prefix", "decoder", "forward")
+# "prefix-bucketed": the prefix engine without per-row positions (follower batches of one shared length)
+ENGINES = ("prefix", "prefix-bucketed", "decoder", "forward")
 # the engine the load-time probe settles on, per architecture
 AUTO_ENGINE = {"marian": "prefix", "fsmt": "forward", "mbart50": "prefix", "m2m100": "prefix", "nllb": "prefix",
                "t5": "prefix", "mt5": "prefix"}
+# architectures whose decoder takes per-row positions (absolute position embeddings); T5's are relative
+ROW_POSITIONS = {"marian", "mbart50", "m2m100", "nllb"}
 
 
 def naive_labels_logprobs(backend: Seq2SeqEngine, source: str, target: str) -> tuple[float, int]:
@@ -39,13 +42,16 @@ def naive_labels_logprobs(backend: Seq2SeqEngine, source: str, target: str) -> t
 
 
 def engine_scores(backend: Seq2SeqEngine, engine: str, pairs) -> list[tuple[float, int]]:
-    saved, backend.engine = backend.engine, engine
+    saved = backend.engine, backend.row_positions
+    backend.engine = engine.removesuffix("-bucketed")
+    if engine.endswith("-bucketed"):
+        backend.row_positions = None
     try:
         results = {}
         for batch in backend.token_logprobs(pairs):
             results.update(batch)
     finally:
-        backend.engine = saved
+        backend.engine, backend.row_positions = saved
     return [(float(results[i].sum()), len(results[i])) for i in range(len(pairs))]
 
 
@@ -99,6 +105,7 @@ def test_architecture_equals_naive_forward(name, tiny, caplog):
     with caplog.at_level(logging.INFO):
         claude = HFSeq2SeqClaude(str(tiny(name)), cache=False, progress=False, batch_tokens=256, **params)
     assert claude.backend.engine == AUTO_ENGINE[name]
+    assert (claude.backend.row_positions is not None) == (name in ROW_POSITIONS)
     pairs = [
         ("The committee approved the budget for the next two years.",
          "Der Ausschuss hat den Haushalt für die nächsten zwei Jahre genehmigt."),
@@ -106,7 +113,9 @@ def test_architecture_equals_naive_forward(name, tiny, caplog):
          "Der Ausschuss hat den Haushalt für die nächsten zwei Jahre nicht genehmigt."),
         ("Hello.", "Hallo."),
         ("Hello.", "Hallo Welt, wie geht es dir heute?"),
+        ("Hello.", "Hallo Welt, wie geht es dir morgen?"),
         ("Two dogs are running.", "Zwei Hunde laufen."),
+        ("Two dogs are running.", "Zwei Hunde laufen schnell."),
         ("", "Leer."),
     ]
     naive = [naive_labels_logprobs(claude.backend, s, t) for s, t in pairs]

@@ -61,7 +61,7 @@ def test_lingeval97_scores_file_is_negated(tmp_path, expected):
     assert len(scores) == 5
     # order of json_to_plaintext.py: reference, then each contrastive; lower is better
     assert scores[:4] == pytest.approx([-expected[0].logprob, -expected[n].logprob,
-                                        -expected[1].logprob, -expected[n + 1].logprob], abs=1e-6)
+                                        -expected[1].logprob, -expected[n + 1].logprob], abs=1e-5)  # float32 sums: batches differ in rounding
     assert scores[0] < scores[1]
 
 
