@@ -94,10 +94,13 @@ def test_tiny_marian_converts_exactly(tiny, name):
 
 def test_parallel_batches_give_the_same_results(float32, sample):
     """Two workers with one thread each (small batches, so several run at once) score and
-    translate exactly as one worker does, in the caller's order."""
+    translate as one worker does, in the caller's order. Scores agree to float32 rounding, not
+    bit for bit: other batches pad differently, and on AVX-512 CPUs the GEMM kernels sum in an
+    order that depends on the batch shape."""
     two = ToyEnDeCT2Claude(compute_type="float32", cache=False, progress=False, threads=2, batch_tokens=64)
     assert two.translator.num_translators == 2
-    assert [s.logprob for s in two.score(*sample)] == [s.logprob for s in float32.score(*sample)]
+    one = [s.logprob for s in float32.score(*sample)]
+    assert [s.logprob for s in two.score(*sample)] == pytest.approx(one, abs=1e-4, rel=1e-6)
     sources = list(dict.fromkeys(sample[0]))[:12]
     assert two.translate(sources, beam=3) == float32.translate(sources, beam=3)
 
