@@ -31,6 +31,7 @@ from arena.match import ScoreConvention
 from arena.typecheck import PositiveInt
 from performers.claude.hub import require_model
 from performers.claude.scoring import ScoringClaude
+from performers.claude.token_ids import token_ids
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +198,7 @@ class CTranslate2Claude(ScoringClaude):
 
     # -- tokens -----------------------------------------------------------------------
     def _source_tokens(self, sources: Sequence[str]) -> list[list[str]]:
-        ids = self.tokenizer([self.source_prefix + s for s in sources])["input_ids"]
+        ids = token_ids(self.tokenizer, [self.source_prefix + s for s in sources])
         return [self.tokenizer.convert_ids_to_tokens(row) for row in ids]
 
     def _target_tokens(self, targets: Sequence[str]) -> list[list[str]]:
@@ -205,8 +206,7 @@ class CTranslate2Claude(ScoringClaude):
         scores it), with the forced language token first where there is one."""
         eos = self.tokenizer.eos_token_id
         rows = []
-        for ids in self.tokenizer(text_target=list(targets))["input_ids"]:
-            ids = list(ids)
+        for ids in token_ids(self.tokenizer, targets, target=True):
             if ids and ids[-1] == eos:
                 ids = ids[:-1]
             tokens = self.tokenizer.convert_ids_to_tokens(ids)

@@ -40,6 +40,7 @@ from performers.claude.planning import (
     plan_blocks,
 )
 from performers.claude.row_positions import RowPositions
+from performers.claude.token_ids import token_ids
 from performers.claude.token_logprobs import gather_logprobs
 
 log = logging.getLogger(__name__)
@@ -264,8 +265,7 @@ class Seq2SeqEngine:
 
     # -- requests -----------------------------------------------------------------
     def encode_sources(self, sources: Sequence[str]) -> list[tuple[int, ...]]:
-        texts = [self.source_prefix + source for source in sources]
-        return [tuple(ids) for ids in self.tokenizer(texts)["input_ids"]] if texts else []
+        return [tuple(ids) for ids in token_ids(self.tokenizer, [self.source_prefix + source for source in sources])]
 
     def encode_targets(self, targets: Sequence[str]) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
         """``(decoder_ids, labels, first_scored)`` per target, exactly as the model
@@ -273,7 +273,9 @@ class Seq2SeqEngine:
         target-language token kept as unscored context."""
         if not targets:
             return []
-        label_lists = [list(ids) for ids in self.tokenizer(text_target=list(targets))["input_ids"]]
+        distinct = list(dict.fromkeys(targets))
+        by_text = dict(zip(distinct, token_ids(self.tokenizer, distinct, target=True)))
+        label_lists = [by_text[target] for target in targets]
         if self.forced_bos is not None:
             label_lists = [ids if ids and ids[0] == self.forced_bos else [self.forced_bos, *ids] for ids in label_lists]
         padded, _ = pad_batch(label_lists, self.pad_id, "cpu")
