@@ -33,7 +33,10 @@ the output layer included) multiplied by a ``[1024, d_in]`` float32 input, as on
 batch of the scorer's token budget would; its GFLOP per CPU-second is what the
 model's matrix products reach on this CPU with these threads, and ``% GEMM`` is a
 method's GFLOP per CPU-second over it (above 100% is possible for the planned
-scorer, which skips the shared prefixes' FLOPs that the count includes).  With
+scorer, which skips the shared prefixes' FLOPs that the count includes).  The probe
+runs once in every repeat, beside the methods, and ``% GEMM`` is the median of the
+per-repeat shares: a shared machine's speed drifts by ±10% from minute to minute,
+and a probe taken once would carry that drift into the share.  With
 ``--peak-tflops`` (e.g. 989 for an H100's dense bf16) it also prints the share of
 that bound on a GPU.
 
@@ -145,6 +148,8 @@ def gemm_probe(model, rows: int = 1024, seconds: float = 2.0) -> dict[str, float
     while passes < 3 or time.perf_counter() - started < seconds:
         one_pass()
         passes += 1
+    if model.device.type == "cuda":
+        torch.cuda.synchronize()
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     return {"shapes": len(shapes), "gflop_per_wall_second": flops_per_pass * passes / wall / 1e9,
             "gflop_per_cpu_second": flops_per_pass * passes / cpu / 1e9}
@@ -230,7 +235,9 @@ def main() -> int:
     times: dict[str, list[float]] = {label: [] for label in methods}
     cpu_times: dict[str, list[float]] = {label: [] for label in methods}
     results = {}
+    probes = []
     for _ in range(args.repeats):
+        probes.append(gemm_probe(model, seconds=1.0))
         for label, run in methods.items():
             if args.device.startswith("cuda"):
                 torch.cuda.synchronize()
@@ -241,14 +248,16 @@ def main() -> int:
             times[label].append(time.perf_counter() - started)
             cpu_times[label].append(time.process_time() - cpu_started)
 
-    probe = gemm_probe(model)
+    probe = {key: statistics.median(p[key] for p in probes) for key in probes[0]}
     flops = model_flops(model, tokenizer, sources, targets)
     base = decisions(results["naive"])
     ties = sum(1 for i in range(len(base)) if results["naive"][i][0] / results["naive"][i][1]
                == results["naive"][len(base) + i][0] / results["naive"][len(base) + i][1])
     print(f"model FLOPs for the sample: {flops / 1e9:.1f} GFLOP; exact ties under naive: {ties}")
-    print(f"GEMM probe ({probe['shapes']} weight shapes × 1024 rows, fp32): {probe['gflop_per_cpu_second']:.1f} "
-          f"GFLOP per CPU-second, {probe['gflop_per_wall_second']:.1f} per wall-second; "
+    spread = [p["gflop_per_cpu_second"] for p in probes]
+    print(f"GEMM probe ({probe['shapes']} weight shapes × 1024 rows, fp32, once per repeat): "
+          f"{probe['gflop_per_cpu_second']:.1f} GFLOP per CPU-second (median; {min(spread):.1f}–{max(spread):.1f}), "
+          f"{probe['gflop_per_wall_second']:.1f} per wall-second; "
           f"load average {os.getloadavg()[0]:.1f}\n")
     header = (f"{'method':24} {'pairs/s':>9} {'× naive (wall)':>16} {'× naive (cpu)':>14} {'GFLOP/s':>8} "
               f"{'GFLOP/cpu-s':>11} {'% GEMM':>7} {'agree':>11} {'max |Δ|':>9}")
@@ -257,7 +266,7 @@ def main() -> int:
     report = {"pairs": len(triples), "sequences": len(sources), "warmup": args.warmup, "model": model_name,
               "arch": args.arch,
               "device": args.device, "dtype": args.dtype, "threads": torch.get_num_threads(), "gflop": flops / 1e9,
-              "gemm_probe": probe, "load_average": os.getloadavg()[0], "methods": {}}
+              "gemm_probe": probe, "gemm_probes": probes, "load_average": os.getloadavg()[0], "methods": {}}
     for label in methods:
         median = statistics.median(times[label])
         ratios = [n / t for n, t in zip(times["naive"], times[label])]
@@ -267,7 +276,8 @@ def main() -> int:
         cpu_ratio = statistics.median(n / t for n, t in zip(cpu_times["naive"], cpu_times[label]))
         spread = f"{min(ratios):.1f}–{max(ratios):.1f}" if len(ratios) > 1 else ""
         per_cpu_second = flops / statistics.median(cpu_times[label]) / 1e9
-        share = per_cpu_second / probe["gflop_per_cpu_second"]
+        share = statistics.median(flops / cpu / 1e9 / p["gflop_per_cpu_second"]
+                                  for cpu, p in zip(cpu_times[label], probes))
         print(f"{label:24} {len(triples) / median:9.1f} {ratio:6.2f} {spread:>9} {cpu_ratio:14.2f} "
               f"{flops / median / 1e9:8.1f} {per_cpu_second:11.1f} {100 * share:6.0f}% {agree:5}/{len(base):<5} "
               f"{delta:9.2g}")

@@ -1,14 +1,15 @@
 """A scoring block's decoder keys and values, kept in block tensors and handed to followers.
 
-Leaders (:mod:`performers.claude.planning`) are decoded with a Hugging Face
-``EncoderDecoderCache``; the positions their followers share are copied into per-layer
-block tensors, one slot per leader (:func:`block_cache`, :func:`store_cache`).  A follower
-batch gets a cache built from its leaders' slots (:func:`follower_cache`) without the
-copies Transformers would make: ``DynamicCache``'s constructor concatenates given tensors
-onto empty ones, and every decoder call concatenates its new keys and values onto the
-cache's; here the rows are gathered once into buffers with room for the call's new
-positions, which :class:`PrefilledLayer` writes in place.  Rows are gathered with
-``index_select`` (4–5× faster on a CPU than advanced indexing of a strided view).
+Leaders (:mod:`performers.claude.planning`) are decoded with a cache that keeps nothing
+between calls (each leader batch is one call) but writes, as each layer computes them, the
+keys and values their followers will read into per-layer block tensors, one slot per
+leader (:meth:`BlockCache.leader_cache`): no concatenation onto empty caches, no second
+copy.  A follower batch gets a cache gathered from its leaders' slots
+(:meth:`BlockCache.follower_cache`) into buffers with room for the call's new positions,
+which :class:`PrefilledLayer` writes in place (``DynamicCache``'s constructor would
+concatenate given tensors onto empty ones, and every call concatenate its new keys and
+values onto them).  Rows are gathered with ``index_select`` (4–5× faster on a CPU than
+advanced indexing of a strided view).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import torch
 from transformers.cache_utils import DynamicCache, DynamicLayer, EncoderDecoderCache
 
-Parts = tuple[Any, Any, Any, Any]  # per layer: self keys, self values, cross keys, cross values
+SELF, CROSS = 0, 2  # per layer, block tensors: self keys, self values, cross keys, cross values
 
 
 class PrefilledLayer(DynamicLayer):
@@ -44,46 +45,72 @@ class PrefilledLayer(DynamicLayer):
         return self.keys, self.values
 
 
-def cache_tensors(cache) -> list[Parts]:
-    """Per decoder layer, ``(self keys, self values, cross keys, cross values)`` of an
-    ``EncoderDecoderCache``, each ``[batch, heads, length, head dim]``."""
-    return [(s.keys, s.values, c.keys, c.values)
-            for s, c in zip(cache.self_attention_cache.layers, cache.cross_attention_cache.layers)]
+class BlockCache:
+    """Per decoder layer, the keys and values a block's leaders leave their followers: for
+    ``slots`` leaders, the first ``length`` self-attention positions and ``width`` source
+    positions of cross-attention (allocated at a layer's first write).  Positions a slot's
+    leader did not have are zeros, which followers' masks hide (uninitialised memory could
+    hold NaN, which a zero attention weight does not cancel)."""
+
+    def __init__(self, slots: int, length: int, width: int) -> None:
+        self.slots, self.length, self.width = slots, length, width
+        self.layers: list[list[Any]] = []
+
+    def leader_cache(self, rows, slots) -> EncoderDecoderCache:
+        """The cache for one leader batch's decoder call: the call attends to its own keys
+        and values as usual, and rows ``rows`` of them are written to ``slots``."""
+        return EncoderDecoderCache(_Writing(self, rows, slots, SELF), _Writing(self, rows, slots, CROSS))
+
+    def write(self, layer: int, kind: int, states, rows, slots) -> None:
+        """Rows ``rows`` of a call's keys (``kind`` 0 or 2) or values (1 or 3) into ``slots``."""
+        while len(self.layers) <= layer:
+            self.layers.append([None] * 4)
+        target = self.layers[layer][kind]
+        if target is None:
+            positions = self.length if kind < CROSS else self.width
+            target = states.new_empty((self.slots, states.shape[1], positions, states.shape[3]))
+            self.layers[layer][kind] = target
+        filled = min(target.shape[2], states.shape[2])
+        target[:, :, :filled].index_copy_(0, slots, states[:, :, :filled].index_select(0, rows))
+        if filled < target.shape[2]:
+            target[:, :, filled:].index_fill_(0, slots, 0)
+
+    def follower_cache(self, slots, length: int, width: int, room: int) -> EncoderDecoderCache:
+        """A cache for a follower batch: per row, its leader's slot, the first ``length``
+        self-attention positions (in buffers with ``room`` more for the call's new ones) and
+        the first ``width`` source positions."""
+        self_layers, cross_layers = [], []
+        for keys, values, cross_keys, cross_values in self.layers:
+            buffers = []
+            for part in (keys, values):
+                buffer = part.new_empty((slots.shape[0], part.shape[1], length + room, part.shape[3]))
+                torch.index_select(part[:, :, :length], 0, slots, out=buffer[:, :, :length])
+                buffers.append(buffer)
+            self_layers.append(PrefilledLayer(*buffers, length))
+            cross = [part[:, :, :width].index_select(0, slots) for part in (cross_keys, cross_values)]
+            cross_layers.append(PrefilledLayer(*cross, width))
+        return EncoderDecoderCache(_layered(self_layers), _layered(cross_layers))
 
 
-def block_cache(like, slots: int, length: int, width: int) -> list[Parts]:
-    """Zeroed per-layer block tensors shaped like the cache ``like`` for ``slots`` leaders, the
-    self-attention ones ``length`` positions long, the cross-attention ones ``width`` source
-    positions (zero keys and values at padded positions, which the source mask hides)."""
-    return [tuple(part.new_zeros((slots, part.shape[1], length if kind < 2 else width, part.shape[3]))
-                  for kind, part in enumerate(parts)) for parts in cache_tensors(like)]
+class _Writing(DynamicCache):
+    """Self- or cross-attention cache of a leader call (see :meth:`BlockCache.leader_cache`)."""
+
+    def __init__(self, block: BlockCache, rows, slots, kind: int) -> None:
+        super().__init__()
+        self.block, self.rows, self.slots, self.kind = block, rows, slots, kind
+
+    def update(self, key_states, value_states, layer_idx: int, *args, **kwargs):
+        for offset, states in enumerate((key_states, value_states)):
+            self.block.write(layer_idx, self.kind + offset, states, self.rows, self.slots)
+        while len(self.layers) <= layer_idx:
+            self.layers.append(DynamicLayer())
+        layer = self.layers[layer_idx]
+        layer.lazy_initialization(key_states, value_states)
+        layer.keys, layer.values = key_states, value_states
+        return key_states, value_states
 
 
-def store_cache(tensors: list[Parts], cache, rows, slots, length: int) -> None:
-    """Copy ``rows`` of ``cache`` into ``slots`` of block tensors: the first ``length``
-    positions of the self-attention keys and values, all source positions of the
-    cross-attention ones."""
-    for whole, parts in zip(tensors, cache_tensors(cache)):
-        for kind, (target, part) in enumerate(zip(whole, parts)):
-            if kind < 2:
-                target, part = target[:, :, :length], part[:, :, :length]
-            target[:, :, : part.shape[2]].index_copy_(0, slots, part.index_select(0, rows))
-
-
-def follower_cache(tensors: list[Parts], slots, length: int, width: int, room: int) -> EncoderDecoderCache:
-    """A cache for a follower batch: per row, its leader's slot of the block tensors, the
-    first ``length`` self-attention positions (in buffers with ``room`` more for the call's
-    new ones) and the first ``width`` source positions."""
-    self_layers, cross_layers = [], []
-    for keys, values, cross_keys, cross_values in tensors:
-        buffers = []
-        for part in (keys, values):
-            buffer = part.new_empty((slots.shape[0], part.shape[1], length + room, part.shape[3]))
-            torch.index_select(part[:, :, :length], 0, slots, out=buffer[:, :, :length])
-            buffers.append(buffer)
-        self_layers.append(PrefilledLayer(*buffers, length))
-        cross = [part[:, :, :width].index_select(0, slots) for part in (cross_keys, cross_values)]
-        cross_layers.append(PrefilledLayer(*cross, width))
-    self_attention, cross_attention = DynamicCache(), DynamicCache()
-    self_attention.layers, cross_attention.layers = self_layers, cross_layers
-    return EncoderDecoderCache(self_attention, cross_attention)
+def _layered(layers: list[DynamicLayer]) -> DynamicCache:
+    cache = DynamicCache()
+    cache.layers = layers
+    return cache

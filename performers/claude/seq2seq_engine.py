@@ -426,13 +426,12 @@ class Seq2SeqEngine:
 
     def _decode_leaders(self, block: Block, engine: str, source_ids, source_mask, encoded, states: list):
         """The leaders, decoded batch by batch; their states appended to ``states``.  Returns
-        each leader's first row in the concatenated states, and the block's cache tensors
-        (one slot per leader with followers to decode, as many positions as they share at
-        most, the cross-attention keys and values as wide as the block's sources) with each
-        such leader's slot."""
-        from transformers.cache_utils import DynamicCache, EncoderDecoderCache
-
-        from performers.claude.kv_cache import block_cache, store_cache
+        each leader's first row in the concatenated states, the block's
+        :class:`~performers.claude.kv_cache.BlockCache` (one slot per leader with followers to
+        decode, as many positions as they share at most, the cross-attention keys and values as
+        wide as the block's sources; written as the leaders are decoded) and each such leader's
+        slot."""
+        from performers.claude.kv_cache import BlockCache
 
         torch = self.torch
         needed = [0] * len(block.leaders)  # positions of a leader's keys and values its followers read
@@ -440,7 +439,7 @@ class Seq2SeqEngine:
             if follower.suffix:
                 needed[follower.leader] = max(needed[follower.leader], follower.shared)
         slots = {leader: slot for slot, leader in enumerate(i for i, length in enumerate(needed) if length)}
-        cache = None
+        cache = BlockCache(len(slots), max(needed), encoded.shape[1]) if slots else None
         first_rows, offset = [0] * len(block.leaders), sum(len(s) for s in states)
         for batch in block.leader_batches:
             sources = torch.tensor([block.source_of[i] for i in batch], device=self.device)
@@ -465,16 +464,12 @@ class Seq2SeqEngine:
                     input_ids=decoder_ids,
                     encoder_hidden_states=encoded[:, :width].index_select(0, sources),
                     encoder_attention_mask=source_mask[:, :width].index_select(0, sources),
-                    past_key_values=EncoderDecoderCache(DynamicCache(), DynamicCache()) if kept else None,
+                    past_key_values=cache.leader_cache(
+                        torch.tensor(kept, device=self.device),
+                        torch.tensor([slots[batch[row]] for row in kept], device=self.device)) if kept else None,
                     use_cache=bool(kept),
                 )
                 hidden = output.last_hidden_state
-                if kept:
-                    if cache is None:
-                        cache = block_cache(output.past_key_values, len(slots), max(needed), encoded.shape[1])
-                    store_cache(cache, output.past_key_values, torch.tensor(kept, device=self.device),
-                                torch.tensor([slots[batch[row]] for row in kept], device=self.device),
-                                min(max(needed), decoder_ids.shape[1]))
             for leader in batch:
                 first_rows[leader] = offset
                 offset += len(block.leaders[leader].decoder_ids)
@@ -488,8 +483,6 @@ class Seq2SeqEngine:
         first row in the concatenated states.  A batch whose rows share different numbers
         of positions pads each row's cache to the longest with masked slots and gives each
         row its own positions (:class:`performers.claude.row_positions.RowPositions`)."""
-        from performers.claude.kv_cache import follower_cache
-
         torch = self.torch
         device = self.device
         first_rows, offset = {}, sum(len(s) for s in states)
@@ -516,9 +509,9 @@ class Seq2SeqEngine:
                     input_ids=decoder_ids,
                     encoder_hidden_states=encoded[:1, :width].expand(len(batch), -1, -1),
                     encoder_attention_mask=source_mask[:, :width].index_select(0, sources),
-                    past_key_values=follower_cache(cache, torch.tensor([slots[leader] for leader in leaders],
-                                                                       device=device), length, width,
-                                                   decoder_ids.shape[1]),
+                    past_key_values=cache.follower_cache(torch.tensor([slots[leader] for leader in leaders],
+                                                                      device=device), length, width,
+                                                         decoder_ids.shape[1]),
                     use_cache=True,
                     **arguments,
                 ).last_hidden_state
