@@ -51,6 +51,11 @@ def empty_lines(lines: Sequence[str]) -> list[int]:
     return [number for number, line in enumerate(lines, start=1) if not line.strip()]
 
 
+def has_line_break(text: str) -> bool:
+    """Whether ``text`` holds a character that ``str.splitlines`` breaks at."""
+    return _LINE_BREAK.search(text) is not None
+
+
 def check_line_text(text: object, where: str, allow_empty: bool = False) -> str:
     """Return ``text`` if it can be written as one line; else raise ``ValueError``
     (``TypeError`` for a non-string) naming ``where``."""

@@ -8,24 +8,27 @@ out is counted under exactly one reason in ``report["instances"]``):
 1. **length** — ``min_words`` / ``max_words`` bound the words (split at whitespace)
    of the *source*, which a human- and an MT-reference John share, so both keep the
    same sentences (``too_short`` / ``too_long``);
-2. **deduplication** — ``dedup="source"`` keeps the first instance of each source
+2. **line breaks** — an instance whose source or reference holds a character that
+   ``str.splitlines`` breaks at (newstest has a few U+0085 inside lines) cannot be
+   written to line-aligned test-set files, and is left out (``line_break``);
+3. **deduplication** — ``dedup="source"`` keeps the first instance of each source
    (whitespace-normalised, case-folded), ``"pair"`` of each (source, reference),
    ``"none"`` keeps all (``duplicate``);
-3. **prefilter** — an optional regular expression that the reference (or, for a
+4. **prefilter** — an optional regular expression that the reference (or, for a
    machine reference, the human one beside it) must match before the Zellig runs:
    a cheap *necessary* condition of the Zellig applying (``(?i)\\bun`` for
    polarity_affix_del, the prepositions for hypercorrect_genitive), which saves
    analysing sentences that cannot qualify.  It is the user's claim that it is
    necessary; a prefilter that is not changes the test set (``prefiltered``);
-4. **the Zellig applies** — it makes at least one variant of the reference
+5. **the Zellig applies** — it makes at least one variant of the reference
    (``zellig_not_applicable``); variants identical to the reference or to another
    are dropped by :func:`arena.match.corrupt_one`;
-5. **validation** of machine references (``validate=True``, the default): instances
+6. **validation** of machine references (``validate=True``, the default): instances
    whose ``meta["human_reference"]`` is set are checked phenomenon by phenomenon
    against the human reference (:mod:`performers.john.validation`); only kept
    phenomena, with their aligned variants, remain (``rejected_by_validation`` when
    none does).  Kept / flagged / dropped per phenomenon are in ``report["validation"]``;
-6. **caps per phenomenon with stratified, seeded sampling** — at most ``cap``
+7. **caps per phenomenon with stratified, seeded sampling** — at most ``cap``
    instances per phenomenon.  Instances are ranked by a hash of ``seed`` and their id
    (so the rank of one sentence never depends on the others, and a human- and an
    MT-reference John over the same ids sample the same sentences where both apply).
@@ -39,7 +42,7 @@ out is counted under exactly one reason in ``report["instances"]``):
    applicable instances beyond the caps).  A phenomenon that a Zellig produces only
    alongside a more frequent one may be seen late; name all phenomena in
    ``phenomena`` to have each filled to its cap in every stratum;
-7. **variants per instance** — ``variants_per_instance`` (1 by default, as in most
+8. **variants per instance** — ``variants_per_instance`` (1 by default, as in most
    DistilLingEval sets) keeps that many variants per (instance, phenomenon), sampled by
    a hash of seed, id and variant text (``None``: all; counted in ``variants_over_cap``).
 
@@ -60,6 +63,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any
 
+from arena.formats.textlines import has_line_break
 from arena.match import corrupt_one
 from arena.records import Instance, Variant
 from arena.typecheck import Performer, PositiveInt
@@ -74,6 +78,7 @@ NO_STRATUM = "(none)"
 REASONS = (
     "too_short",
     "too_long",
+    "line_break",
     "duplicate",
     "prefiltered",
     "not_scanned",
@@ -319,6 +324,9 @@ def select(
             continue
         if options.max_words is not None and words > options.max_words:
             reasons["too_long"] += 1
+            continue
+        if has_line_break(instance.source) or has_line_break(instance.reference):
+            reasons["line_break"] += 1
             continue
         if options.dedup != "none":
             key = _normalised(instance.source)
