@@ -11,7 +11,9 @@ Decoders whose positions are an embedding added to the token embeddings by an
 ``embed_positions`` module (Marian/OPUS-MT, BART, mBART, Pegasus, M2M100, NLLB, …) can be
 given per-row positions exactly: the module's output for positions ``0 … n-1`` is read
 once (a forward hook on one decoder call), and while :meth:`RowPositions.given` is active
-the hook replaces the module's output by that table's rows at each token's own position.
+the module answers with that table's rows at each token's own position instead of running
+its own forward, which would compute (and may index past its table) the positions after
+the padded cache.
 Decoders without such a module (T5's relative attention bias) have no ``RowPositions``;
 the engine's probe against plain forward passes checks the result either way.
 """
@@ -50,19 +52,15 @@ class RowPositions:
             raise ValueError(f"{type(module).__name__} does not return a [{limit}, {width}] position table")
         self.table = captured[0].reshape(limit, width).clone()
         self.limit = limit
-        self._positions = None
-        module.register_forward_hook(self._replace)
-
-    def _replace(self, _module, _args, output):
-        if self._positions is None:
-            return None
-        return self.table[self._positions].to(output.dtype)
+        self.module = module
 
     @contextmanager
     def given(self, positions):
-        """Within the block, the decoder's tokens have ``positions`` (``[batch, length]``)."""
-        self._positions = positions
+        """Within the block, the decoder's tokens have ``positions`` (``[batch, length]``, each
+        below ``limit``): the module's forward is, for this instance, a look-up in the table."""
+        rows = self.table[positions]
+        self.module.forward = lambda *args, **kwargs: rows
         try:
             yield
         finally:
-            self._positions = None
+            del self.module.forward

@@ -48,6 +48,38 @@ def test_rows_continue_at_their_own_positions(tiny):
     assert torch.equal(again, alone[1])
 
 
+def test_rows_past_the_padded_length_limit(tiny):
+    """A row that shares many positions beside one with a long suffix: the padded cache plus
+    the new tokens pass the decoder's 128 positions, each row's own positions do not."""
+    import torch
+    from transformers.cache_utils import DynamicCache, EncoderDecoderCache
+
+    model, decoder = decoder_of(tiny("marian"))
+    width = model.config.hidden_size
+    positions = RowPositions(decoder, 128, 5, width)
+    encoded, source_mask = torch.randn(2, 3, width), torch.ones(2, 3, dtype=torch.long)
+    prefixes = [[7 + n % 50 for n in range(126)], [7, 11]]
+    suffixes = [[12], [13, 14, 15, 16]]
+
+    def decode(ids, rows, **kwargs):
+        return decoder(input_ids=ids, encoder_hidden_states=encoded[rows], encoder_attention_mask=source_mask[rows],
+                       use_cache=True, **kwargs)
+
+    with torch.inference_mode():
+        alone = [decode(torch.tensor([prefix + suffix]), [row]).last_hidden_state[0, len(prefix):]
+                 for row, (prefix, suffix) in enumerate(zip(prefixes, suffixes))]
+        cache = decode(torch.tensor([prefixes[0], prefixes[1] + [0] * 124]), [0, 1],
+                       past_key_values=EncoderDecoderCache(DynamicCache(), DynamicCache())).past_key_values
+        mask = torch.ones(2, 130, dtype=torch.long)
+        mask[1, 2:126] = 0
+        given = torch.tensor([[126, 127, 127, 127], [2, 3, 4, 5]])  # the first row's padding clamped
+        with positions.given(given):
+            together = decode(torch.tensor([suffixes[0] + [0, 0, 0], suffixes[1]]), [0, 1], past_key_values=cache,
+                              attention_mask=mask).last_hidden_state
+    assert torch.allclose(together[0, :1], alone[0], atol=1e-5)
+    assert torch.allclose(together[1], alone[1], atol=1e-5)
+
+
 def test_decoder_without_position_embeddings(tiny):
     _, decoder = decoder_of(tiny("t5"))
     with pytest.raises(ValueError, match="embed_positions"):
