@@ -120,15 +120,14 @@ def batch_budget(batch_tokens: int | None, device: str) -> int:
 
 def pad_batch(sequences: Sequence[Sequence[int]], pad_id: int, device):
     """Right-padded ``[B, L]`` long tensor and its 0/1 mask."""
+    import numpy as np
     import torch
 
-    length = max(len(s) for s in sequences)
-    ids = torch.full((len(sequences), length), pad_id, dtype=torch.long)
-    mask = torch.zeros((len(sequences), length), dtype=torch.long)
-    for row, sequence in enumerate(sequences):
-        ids[row, : len(sequence)] = torch.tensor(sequence, dtype=torch.long)
-        mask[row, : len(sequence)] = 1
-    return ids.to(device), mask.to(device)
+    lengths = np.fromiter((len(s) for s in sequences), dtype=np.int64, count=len(sequences))
+    mask = np.arange(int(lengths.max())) < lengths[:, None]
+    ids = np.full(mask.shape, pad_id, dtype=np.int64)
+    ids[mask] = np.fromiter((token for s in sequences for token in s), dtype=np.int64, count=int(lengths.sum()))
+    return torch.from_numpy(ids).to(device), torch.from_numpy(mask.astype(np.int64)).to(device)
 
 
 def real_tokens(hidden, mask):
