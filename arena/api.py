@@ -27,7 +27,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from arena.config import Experiment
+from arena.specs.config import Experiment
 
 
 @dataclass
@@ -72,7 +72,7 @@ class Run:
 
 def load_run(path: str | Path) -> Run:
     """A finished run directory (of ``arena run``, ``arena tournament`` or :func:`run`)."""
-    from arena import transcripts
+    from arena.engine import transcripts
 
     run_dir = Path(path)
     if not transcripts.is_finished(run_dir):
@@ -93,8 +93,8 @@ def experiment_of(
     """An experiment from a YAML path, a mapping as the YAML holds, an :class:`Experiment`,
     or SPECs (``john``, ``zellig``, ``claude``: a SPEC or a list of SPECs); ``options``
     sets further keys (dotted as ``--set``: ``{"seeds": [1, 2], "claudes.0.params.device": "cuda"}``)."""
-    from arena.config import apply_overrides, experiment_from_dict
-    from arena.yamlio import load_yaml, yaml_key_lines
+    from arena.specs.config import apply_overrides, experiment_from_dict
+    from arena.specs.yamlio import load_yaml, yaml_key_lines
 
     if isinstance(config, Experiment):
         if options or john or zellig or claude:
@@ -145,7 +145,7 @@ def run(
     experiment = experiment_of(config, john=john, zellig=zellig, claude=claude, options=options)
     result = engine.run(experiment, catalog(), Path(out), experiment.executor, progress=progress)
     if report:
-        from arena.run_report import MARKDOWN, write_reports
+        from arena.present.report import MARKDOWN, write_reports
 
         if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
             write_reports([result.run_dir])
@@ -157,8 +157,8 @@ def performer(role: str, spec: str | Mapping[str, Any]):
     (``"random:seed=3"``, ``"hf-seq2seq:model=Helsinki-NLP/opus-mt-en-de"``) or a
     ``{name, params}`` mapping; ``role`` is ``john``, ``zellig`` or ``claude``."""
     from arena.cli import catalog
-    from arena.registry import build
-    from arena.spec import spec_from_mapping
+    from arena.specs.registry import build
+    from arena.specs.spec import spec_from_mapping
 
     parsed = spec_from_mapping(spec, where=f"{role} spec")
     return build(role, parsed, catalog(), where=f"{role} {parsed.label}")

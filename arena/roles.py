@@ -66,7 +66,7 @@ class ScoringClaude(Claude, Protocol):
     ``score`` returns per (source, target) the sum of natural-log token probabilities,
     the token count (end-of-sentence token included) and so their mean;
     ``translate`` returns 1-best translations (beam search).  ``judge`` must judge by
-    :func:`arena.match.judgement_from_scores` over the candidates' scores in
+    :func:`arena.engine.match.judgement_from_scores` over the candidates' scores in
     ``convention`` (``mean`` or ``sum`` of log-probabilities): the arena relies on it to
     score deduplicated requests once per run and derive the judgements from them.
     """
@@ -88,7 +88,7 @@ class AnswerKeyAware(Protocol):
 
 @runtime_checkable
 class Observer(Protocol):
-    """Any performer that learns during a game (Smith §7; :mod:`arena.game`).
+    """Any performer that learns during a game (Smith §7; :mod:`arena.game.play`).
 
     After each block of rounds the arena passes it one :class:`RoundOutcome` per round
     it took part in, showing what the schedule lets it see: in a round transparent to

@@ -21,6 +21,8 @@ import os
 import sys
 from pathlib import Path
 
+from arena.errors import UsageError
+
 # verb modules, in the order `arena --help` lists them
 VERBS = [
     "run",
@@ -52,10 +54,6 @@ EPILOG = """examples:
   arena show runs/quickstart-1a2b3c4d --wrong
 
 Run 'arena VERB --help' for a verb's options and examples."""
-
-
-class UsageError(ValueError):
-    """A usage or configuration error: reported in one line, exit status 2."""
 
 
 def catalog():

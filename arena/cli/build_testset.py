@@ -128,8 +128,8 @@ def build_many(john_spec: str, zellig_specs: list[str], options: Any, progress: 
     """Build the John once and yield ``(zellig SPEC, selection)`` per Zellig; every Zellig is built
     before any work starts (so a bad SPEC fails at once), and the German analysis of a reference is
     shared by all of them (one process-wide cache)."""
-    from arena.registry import build as build_performer
-    from arena.spec import parse_spec
+    from arena.specs.registry import build as build_performer
+    from arena.specs.spec import parse_spec
     from performers.john.selection import select
 
     john = parse_spec(john_spec, where="--john")
@@ -146,8 +146,8 @@ def build_many(john_spec: str, zellig_specs: list[str], options: Any, progress: 
 
 def run(args) -> int:
     from arena.cli import zellig_specs
-    from arena.registry import signature
-    from arena.spec import parse_spec
+    from arena.specs.registry import signature
+    from arena.specs.spec import parse_spec
     from performers.john.testset import FORMATS, write_testset
 
     check_output(args.out, "directory")  # before the selection is computed
@@ -174,7 +174,7 @@ def run(args) -> int:
 
 def format_report(report: dict[str, Any]) -> str:
     """The counts of a build as readable tables."""
-    from arena.tables import render
+    from arena.present.tables import render
 
     lines = [f"John {report.get('john')}  ×  Zellig {report.get('zellig')}  (seed {report['options']['seed']})"]
     instances = report["instances"]

@@ -69,7 +69,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from arena.spec import parse_spec
+    from arena.specs.spec import parse_spec
 
     if len(args.johns) < 2:
         raise UsageError("compare-johns needs at least two --john")
@@ -103,7 +103,7 @@ def compare_johns(
     comparison report (module docstring); ``pairs`` lists the (John label, John label)
     pairs to test, all pairs by default."""
     from arena import engine
-    from arena.config import Experiment
+    from arena.specs.config import Experiment
 
     labels = [spec.label for spec in johns]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
@@ -132,7 +132,7 @@ def compare_run(
 ) -> dict[str, Any]:
     """The comparison report of a finished run with one Zellig and one Claude; ``pairs``
     of John labels to test (all pairs by default)."""
-    from arena import aggregate
+    from arena.stats import aggregate
 
     manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
     scores = json.loads((Path(run_dir) / "scores.json").read_text(encoding="utf-8"))
@@ -204,7 +204,7 @@ def _delta(test: Mapping[str, Any] | None) -> str:
 
 def format_comparison(report: Mapping[str, Any], width: int = 48) -> str:
     """The comparison as readable tables."""
-    from arena.tables import fmt_ci, render, shorten
+    from arena.present.tables import fmt_ci, render, shorten
 
     lines = [f"Zellig {report['zellig']}  ×  Claude {report['claude']}  (seed {report['seed']})"]
     rows = [

@@ -57,9 +57,9 @@ class Corruptor:
     """Every Zellig of one call, built once (per process), applied to blocks of lines."""
 
     def __init__(self, specs: Sequence[str], detect: bool, text_format: bool, name: str, explicit: bool) -> None:
-        from arena.registry import build
         from arena.roles import Detector
-        from arena.spec import parse_spec
+        from arena.specs.registry import build
+        from arena.specs.spec import parse_spec
 
         self.detect, self.text_format, self.name = detect, text_format, name
         self.zelligs: list[tuple[str, Any]] = []
@@ -155,7 +155,7 @@ def _count_lines(path: str | None) -> int | None:
 
 
 def run(args) -> int:
-    from arena.progress import progress_bar
+    from arena.engine.progress import progress_bar
 
     if args.batch < 1 or args.workers < 1:
         raise ValueError("--batch and --workers must be at least 1")

@@ -67,8 +67,8 @@ def _records(args):
     if not source.exists():
         raise ValueError(f"{source}: no such run directory or experiment file")
     from arena.cli import catalog
-    from arena.config import load_experiment
     from arena.engine import InProcessBackend, plan_experiment
+    from arena.specs.config import load_experiment
 
     experiment = load_experiment(source, args.overrides)
     backend = InProcessBackend(catalog())

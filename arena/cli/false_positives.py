@@ -66,7 +66,8 @@ def run(args) -> int:
     import os
     import sys
 
-    from arena import false_positives, transcripts
+    from arena.engine import transcripts
+    from arena.stats import false_positives
 
     run_dir = Path(args.run_dir)
     for name in (transcripts.MANIFEST, transcripts.ROUNDS, transcripts.JUDGEMENTS):
@@ -77,7 +78,7 @@ def run(args) -> int:
     pool = None
     if args.pool_sources is not None:
         from arena.cli import catalog
-        from arena.config import experiment_from_dict
+        from arena.specs.config import experiment_from_dict
 
         manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
         experiment = experiment_from_dict(manifest["experiment"], path=str(run_dir / transcripts.MANIFEST))

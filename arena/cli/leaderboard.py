@@ -27,8 +27,8 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     import json
 
-    from arena import transcripts
-    from arena.report import build, format_leaderboards, write_report
+    from arena.engine import transcripts
+    from arena.present.leaderboards import build, format_leaderboards, write_report
 
     run_dir = Path(args.run_dir)
     if not transcripts.is_finished(run_dir):

@@ -131,7 +131,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from arena.registry import import_path
+    from arena.specs.registry import import_path
 
     table_of = catalog()
     for plural, role in ROLES.items():

@@ -41,8 +41,8 @@ def add_parser(subparsers) -> None:
 
 def prepare(args):
     """The experiment, its run directory and its planned rounds (planned now if needed)."""
-    from arena.config import load_experiment
     from arena.engine import prepare as prepare_run
+    from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, args.overrides)
     run_dir, rounds = prepare_run(experiment, catalog(), Path(args.out), progress=not args.no_progress)
@@ -133,7 +133,7 @@ def play_claude(experiment, run_dir: Path, rounds, name: str, limit: int | None)
 
 def format_summary(run_dir: Path, name: str) -> str:
     from arena.people.session import summary
-    from arena.tables import fmt, fmt_ci, render
+    from arena.present.tables import fmt, fmt_ci, render
 
     data = summary(run_dir, name)
     if not data["rounds"]:

@@ -32,7 +32,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from arena.cli import check_output
-    from arena.run_report import write_reports
+    from arena.present.report import write_reports
 
     if args.out:
         check_output(args.out, "directory")

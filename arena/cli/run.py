@@ -54,8 +54,8 @@ def quick_overrides(args) -> list[str]:
 
 def run(args) -> int:
     from arena import engine
-    from arena.config import load_experiment
-    from arena.summary import format_scores
+    from arena.present.summary import format_scores
+    from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, quick_overrides(args))
     result = engine.run(experiment, catalog(), Path(args.out), experiment.executor, progress=not args.no_progress)
@@ -65,7 +65,7 @@ def run(args) -> int:
         print(f"run directory: {result.run_dir}{' (resumed)' if result.resumed else ''}")
     print(format_scores(result.scores))
     if not args.no_report:
-        from arena.run_report import MARKDOWN, write_reports
+        from arena.present.report import MARKDOWN, write_reports
 
         if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
             markdown, html = write_reports([result.run_dir])

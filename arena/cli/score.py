@@ -21,9 +21,9 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     import json
 
-    from arena import transcripts
-    from arena.metrics import compute_scores
-    from arena.summary import format_scores
+    from arena.engine import transcripts
+    from arena.present.summary import format_scores
+    from arena.stats.metrics import compute_scores
 
     run_dir = Path(args.run_dir)
     for name in (transcripts.MANIFEST, transcripts.ROUNDS):

@@ -97,8 +97,8 @@ def pairs_for(args) -> tuple[list[tuple[str, str]], str]:
 def run(args) -> int:
     from arena.cli import catalog, check_output
     from arena.formats.textlines import write_text_atomic
-    from arena.registry import build, validate
-    from arena.spec import PerformerSpec, parse_spec
+    from arena.specs.registry import build, validate
+    from arena.specs.spec import PerformerSpec, parse_spec
 
     out = None if args.out == "-" else check_output(args.out, "file")  # before any scoring
     pairs, what = pairs_for(args)

@@ -40,8 +40,8 @@ def highlight(reference: str, edits, color: bool) -> str:
 
 
 def run(args) -> int:
-    from arena.aggregate import join, read_run
-    from arena.tables import fmt
+    from arena.present.tables import fmt
+    from arena.stats.aggregate import join, read_run
 
     run_dir = run_directory(args.run_dir)
     _, rounds, judgements, one_bests = read_run(run_dir)

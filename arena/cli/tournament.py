@@ -52,9 +52,9 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     from arena import engine
     from arena.cli.run import quick_overrides
-    from arena.config import load_experiment
-    from arena.report import build, format_leaderboards
-    from arena.run_report import write_reports
+    from arena.present.leaderboards import build, format_leaderboards
+    from arena.present.report import write_reports
+    from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, quick_overrides(args))
     try:

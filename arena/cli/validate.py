@@ -19,8 +19,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from arena.config import load_experiment
     from arena.engine import validate
+    from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, args.overrides)
     signatures = validate(experiment, catalog())
@@ -30,7 +30,7 @@ def run(args) -> int:
             print(f"  {role[:-1]:7s} {label}: {signature}")
     cells = len(experiment.johns) * len(experiment.zelligs) * len(experiment.claudes) * len(experiment.seeds)
     print(f"  {cells} cells (johns × zelligs × claudes × seeds), executor: {experiment.executor}")
-    from arena import game
+    from arena.game import play as game
 
     schedule = game.schedule_of(experiment, catalog())
     if schedule is not None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from arena.config import Experiment
 from arena.engine import jobs
-from arena.registry import Catalog
-from arena.spec import PerformerSpec
+from arena.specs.config import Experiment
+from arena.specs.registry import Catalog
+from arena.specs.spec import PerformerSpec
 
 BACKENDS = ("in-process", "ray")
 

@@ -30,7 +30,7 @@ Hook points for a game (Smith §7; see DESIGN.md "The game on one engine"):
   writes the transcripts of every block played.  A schedule-less run is one wave of
   all its blocks.  A schedule plans a block from the pure, precomputed corruptions
   (:func:`corrupt`; ``Zellig.choose`` picks the candidate with the round's own RNG,
-  :func:`arena.match.round_rng`), plays it as a wave of one, lets the performers
+  :func:`arena.engine.match.round_rng`), plays it as a wave of one, lets the performers
   observe, and plans the next; its plan (the rounds of every block, so far) is what
   ``rounds.jsonl`` and the manifest's plan hash must then record block by block.
 """
@@ -48,18 +48,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena import match, transcripts
-from arena.config import Experiment
-from arena.engine import jobs
+from arena.engine import jobs, match, transcripts
 from arena.engine.backends import Backend, make_backend
 from arena.engine.resources import actor_count, resource_options
 from arena.engine.scoring import ScoreBook
 from arena.engine.store import RunStore
 from arena.records import Instance
-from arena.registry import Catalog, build, signature
-from arena.registry import validate as validate_spec
 from arena.roles import John
-from arena.spec import PerformerSpec
+from arena.specs.config import Experiment
+from arena.specs.registry import Catalog, build, signature
+from arena.specs.registry import validate as validate_spec
+from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
 
@@ -219,7 +218,7 @@ def corrupt(
 ) -> dict[tuple[str, str], list[match.Corruption]]:
     """Every Zellig on every John's instances, as chunked jobs (one per Zellig group and
     chunk); the corruptions per (John, Zellig), in instance order."""
-    from arena.progress import progress_bar
+    from arena.engine.progress import progress_bar
 
     groups = jobs.zellig_groups(experiment.zelligs)
     pending: dict[Any, tuple[tuple[PerformerSpec, ...], str, int, int]] = {}
@@ -265,7 +264,7 @@ def plan_experiment(experiment: Experiment, catalog: Catalog, backend: Backend, 
 
 def blocks(experiment: Experiment, rounds: Sequence[match.Round]) -> list[Block]:
     """A run's blocks, in transcript order: a schedule-less run's one per (seed, John,
-    Zellig); a game's (rounds that carry their block, :mod:`arena.game`) one per
+    Zellig); a game's (rounds that carry their block, :mod:`arena.game.play`) one per
     (seed, John, block)."""
     if rounds and rounds[0].block is not None:
         johns = {john.label: j for j, john in enumerate(experiment.johns)}
@@ -295,7 +294,7 @@ def prepare(
     ``arena serve``) before, during or after ``arena run`` plays the Claudes: a
     planned run's rounds are read, checked against the plan, without the lock."""
     signatures = validate(experiment, catalog)
-    from arena import game
+    from arena.game import play as game
 
     if game.schedule_of(experiment, catalog) is not None:
         raise ValueError(f"{experiment.source or 'config'}: a game (schedule, or a performer that chooses or "
@@ -342,7 +341,7 @@ def run(
     plan), never overwritten; an unfinished one is resumed.  ``on_block(block,
     {claude: judgements})`` is called after each block is played.
     """
-    from arena.metrics import compute_scores
+    from arena.stats.metrics import compute_scores
 
     started = time.perf_counter()
     signatures = validate(experiment, catalog)
@@ -355,7 +354,7 @@ def run(
             logger.warning("%s: finished by an earlier arena that recorded no plan; not checked", store.run_dir)
             return RunResult(store.run_dir, json.loads(store.path(transcripts.SCORES).read_text(encoding="utf-8")),
                              already_finished=True)
-        from arena import game  # the game plays on this engine (arena/game.py)
+        from arena.game import play as game  # the game plays on this engine (arena/game/play.py)
 
         schedule = game.schedule_of(experiment, catalog)
         playing = schedule is not None and not transcripts.is_finished(store.run_dir)
@@ -459,7 +458,7 @@ class Session:
 
     def play(self, wave: Sequence[Block]) -> None:
         """Play every unfinished cell of ``wave`` (a list of blocks) to its file."""
-        from arena.progress import progress_bar
+        from arena.engine.progress import progress_bar
 
         self.store.cells.mkdir(exist_ok=True)
         total = 0

@@ -1,6 +1,6 @@
 """Units of work the engine sends to a backend, and the one function that runs them.
 
-A job names the performers it needs by their :class:`~arena.spec.PerformerSpec` (never
+A job names the performers it needs by their :class:`~arena.specs.spec.PerformerSpec` (never
 the performers themselves), so a Ray worker builds them from their specs where it
 runs and weights never cross the wire.  :func:`run` (with :func:`run_claude_job` for
 one built Claude) is the only code that touches a performer; the in-process backend
@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from arena import match
+from arena.engine import match
 from arena.records import Instance, RoundOutcome
-from arena.registry import Catalog, build
 from arena.roles import Claude, ConditionalDetector, Detector, Observer, ScoringClaude, Zellig
-from arena.spec import PerformerSpec
+from arena.specs.registry import Catalog, build
+from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class CorruptJob:
     """Run each of a group of Zelligs on a chunk of one John's instances (a CPU task);
-    the answer is one list of :class:`~arena.match.Corruption` per Zellig."""
+    the answer is one list of :class:`~arena.engine.match.Corruption` per Zellig."""
 
     zelligs: tuple[PerformerSpec, ...]
     instances: tuple[Instance, ...]

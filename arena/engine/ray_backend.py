@@ -26,11 +26,11 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
-from arena.config import RayOptions
 from arena.engine import jobs
 from arena.engine.resources import actor_count, actor_options, task_options
-from arena.registry import Catalog
-from arena.spec import PerformerSpec
+from arena.specs.config import RayOptions
+from arena.specs.registry import Catalog
+from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class PerformerActor:
     """A Ray actor holding one performer built from its spec (inside the worker)."""
 
     def __init__(self, role: str, spec: PerformerSpec, catalog: Catalog):
-        from arena.registry import build
+        from arena.specs.registry import build
 
         self.performer = build(role, spec, catalog, where=f"{role} {spec.label}")
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.config import RayOptions
-from arena.spec import PerformerSpec
+from arena.specs.config import RayOptions
+from arena.specs.spec import PerformerSpec
 
 RESOURCE_KEYS = ("num_cpus", "num_gpus", "memory", "accelerator_type", "resources")
 CLAUDE_KEYS = (*RESOURCE_KEYS, "actors")

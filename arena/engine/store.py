@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena import transcripts
+from arena.engine import transcripts
 
 logger = logging.getLogger(__name__)
 

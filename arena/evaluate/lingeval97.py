@@ -4,7 +4,7 @@
 categories, whether the model's score of the reference is *strictly* better than its
 score of the contrastive translation (lower is better unless ``maximize``; a tie is
 wrong), by category, by distance bin, by frequency bin and by both
-(:mod:`arena.bins`).  :func:`format_report` prints what ``evaluate.py`` prints, line
+(:mod:`arena.stats.bins`).  :func:`format_report` prints what ``evaluate.py`` prints, line
 for line:
 
 - ``-v`` blocks for every misjudged pair first (``evaluate.py`` prints them while it
@@ -37,8 +37,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.bins import DISTANCE_BINS, FREQUENCY_BINS, distance_bin, frequency_bin
 from arena.formats.lingeval97 import Sentence, score_count
+from arena.stats.bins import DISTANCE_BINS, FREQUENCY_BINS, distance_bin, frequency_bin
 
 # LingEval97's error categories, in the order its reports list them
 ERROR_CATEGORIES: tuple[str, ...] = (

@@ -30,7 +30,7 @@ from arena.formats.distil_lingeval import FILES as DISTIL_FILES
 from arena.formats.distil_lingeval import ContrastivePair, write_distil_lingeval
 from arena.formats.lingeval97 import Contrastive, Sentence, write_lingeval97, write_plaintext
 from arena.formats.textlines import check_line_text, write_text_atomic
-from arena.yamlio import read_text
+from arena.specs.yamlio import read_text
 
 FORMATS = ("lingeval97", "distil-lingeval")
 MANIFEST = "export.json"

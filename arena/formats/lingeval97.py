@@ -9,7 +9,7 @@ A LingEval97 test set is one JSON array of sentences::
                   "distance": 2, "frequency": 2020},
                  {"type": "polarity_particle_nicht_ins", "contrastive": "..."}]}]
 
-``distance`` and ``frequency`` are optional annotations (see :mod:`arena.bins`).  Keys
+``distance`` and ``frequency`` are optional annotations (see :mod:`arena.stats.bins`).  Keys
 beyond these are kept as ``extra`` and written back unchanged.
 
 LingEval97's ``json_to_plaintext.py`` turns a test set into line-aligned ``.en`` /
@@ -37,7 +37,7 @@ from typing import Any
 
 from arena.formats import scores as score_files
 from arena.formats.textlines import check_line_text, split_lines, write_lines, write_text_atomic
-from arena.yamlio import load_json, read_text
+from arena.specs.yamlio import load_json, read_text
 
 SENTENCE_KEYS = ("source", "reference", "origin", "errors")
 ERROR_KEYS = ("type", "contrastive", "distance", "frequency")

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from arena.formats.textlines import split_lines
-from arena.yamlio import read_text
+from arena.specs.yamlio import read_text
 
 STDIN = "-"
 

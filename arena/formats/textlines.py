@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from arena.yamlio import read_text
+from arena.specs.yamlio import read_text
 
 # every character str.splitlines() breaks at
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -35,7 +35,7 @@ def split_lines(text: str) -> list[str]:
 def read_lines(path: str | Path, allow_empty: bool = False) -> list[str]:
     """The lines of a UTF-8 text file.
 
-    A wrong encoding is a ``ValueError`` naming file and line (:func:`arena.yamlio.read_text`);
+    A wrong encoding is a ``ValueError`` naming file and line (:func:`arena.specs.yamlio.read_text`);
     so is an empty (or whitespace-only) line unless ``allow_empty``.
     """
     lines = split_lines(read_text(path))
@@ -78,6 +78,6 @@ def write_lines(path: str | Path, lines: Iterable[str]) -> None:
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file and a rename."""
-    from arena.transcripts import atomic_write_text
+    from arena.engine.transcripts import atomic_write_text
 
     atomic_write_text(Path(path), text)

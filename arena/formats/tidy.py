@@ -10,10 +10,10 @@ Three tables, each loadable with one ``pandas.read_csv`` / ``read_parquet`` /
   of the instance (``john.<key>``) and of the variant (``variant.<key>``);
 - ``cells``: one row per (John, Zellig, Claude, seed) from ``scores.json``;
 - ``leaderboards``: one row per entry of the three leaderboards
-  (:func:`arena.report.build`).
+  (:func:`arena.present.leaderboards.build`).
 
 Nothing is aggregated here: ``cells`` and ``leaderboards`` are flattened from what
-:mod:`arena.metrics` and :mod:`arena.report` computed.  Metadata values that are not
+:mod:`arena.stats.metrics` and :mod:`arena.present.leaderboards` computed.  Metadata values that are not
 scalars (lists, mappings) are left out of the columns (they stay in ``rounds.jsonl``);
 a metadata column whose values mix kinds (numbers and text) is written as text, so
 that every column has one type.
@@ -41,7 +41,7 @@ def _scalars(prefix: str, meta: Mapping[str, Any]) -> dict[str, Any]:
 
 def round_rows(run_dir: Path) -> list[dict[str, Any]]:
     """One record per judged round × Claude (see the module docstring)."""
-    from arena.report import load
+    from arena.present.leaderboards import load
 
     run_dir = Path(run_dir)
     _, outcomes_by_claude, _ = load(run_dir)
@@ -142,8 +142,8 @@ def frame(rows: Iterable[Mapping[str, Any]]):
 
 def tables(run_dir: Path) -> dict[str, Any]:
     """The three tables of a finished run as pandas DataFrames."""
-    from arena import transcripts
-    from arena.report import build
+    from arena.engine import transcripts
+    from arena.present.leaderboards import build
 
     run_dir = Path(run_dir)
     if not transcripts.is_finished(run_dir):
@@ -159,7 +159,7 @@ def tables(run_dir: Path) -> dict[str, Any]:
 def write_tables(run_dir: Path, out: Path, format: str, force: bool = False) -> dict[str, Path]:
     """Write ``rounds``, ``cells`` and ``leaderboards`` of a run into ``out`` as
     ``NAME.csv``, ``NAME.parquet`` or ``NAME.jsonl``; returns the paths."""
-    from arena import transcripts
+    from arena.engine import transcripts
 
     if format not in TIDY_FORMATS:
         raise ValueError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")

@@ -16,10 +16,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from arena import match
-from arena.aggregate import cohen_kappa, fleiss_kappa
-from arena.match import JudgementRecord, Round
+from arena.engine import match
+from arena.engine.match import JudgementRecord, Round
 from arena.people import store
+from arena.stats.aggregate import cohen_kappa, fleiss_kappa
 
 HUMAN = "human"  # the majority vote's Claude label
 

@@ -3,7 +3,7 @@
 **Claude.** A person judges the run's planned rounds (``rounds.jsonl``) in plan order,
 shown the source and the two candidates in the arena's order, exactly as a model
 Claude gets them.  The answer is resolved by the arena's own rule
-(:func:`arena.match.resolve`): within the config's ``time_budget.claude_seconds_per_pair``
+(:func:`arena.engine.match.resolve`): within the config's ``time_budget.claude_seconds_per_pair``
 the person's choice stands; later, or with no choice, a seeded coin decides and the
 record says so (``late`` / ``abstain``).  Rounds where the Zellig timed out are free
 points for everyone and are recorded without being shown.  Each (round, person) is
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena import match, transcripts
 from arena.edits import variant_from_text
-from arena.match import JudgementRecord, Round
+from arena.engine import match, transcripts
+from arena.engine.match import JudgementRecord, Round
 from arena.people import store
 from arena.records import Instance, Judgement
 
@@ -99,7 +99,7 @@ def _phenomenon(outcome: Any) -> str | None:
 def summary(run_dir: Path, name: str) -> dict[str, Any]:
     """A person's S with its CI and how rounds were resolved, S per phenomenon, and the
     run's model Claudes (once they have judged) and the other people on the same rounds."""
-    from arena import aggregate
+    from arena.stats import aggregate
 
     run_dir = Path(run_dir)
     experiment = read_manifest(run_dir)["experiment"]

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from arena.match import Round
+from arena.engine.match import Round
 from arena.people import store
 from arena.people.session import ClaudeSession, summary
 

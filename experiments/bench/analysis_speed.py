@@ -58,8 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from arena.records import Instance
-    from arena.registry import build
-    from arena.spec import PerformerSpec
+    from arena.specs.registry import build
+    from arena.specs.spec import PerformerSpec
     from performers.catalog import CATALOG
     from performers.german.analysis import analyze, analyze_many, clear_cache
 

@@ -99,9 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from arena.formats.distil_lingeval import find_sets, read_distil_lingeval
-    from arena.registry import build
     from arena.roles import Detector
-    from arena.spec import PerformerSpec
+    from arena.specs.registry import build
+    from arena.specs.spec import PerformerSpec
     from performers.catalog import CATALOG
     from performers.german.analysis import analyze_many
 

@@ -118,8 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from arena.formats.distil_lingeval import find_sets
-    from arena.registry import build
-    from arena.spec import PerformerSpec, parse_spec
+    from arena.specs.registry import build
+    from arena.specs.spec import PerformerSpec, parse_spec
     from performers.catalog import CATALOG
     from performers.german.analysis import analyze_many
 

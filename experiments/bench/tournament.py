@@ -34,9 +34,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from arena import transcripts  # noqa: E402
-from arena.config import load_experiment  # noqa: E402
-from arena.engine import run  # noqa: E402
+from arena.engine import run, transcripts  # noqa: E402
+from arena.specs.config import load_experiment  # noqa: E402
 from performers.catalog import CATALOG  # noqa: E402
 
 FILES = (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST)

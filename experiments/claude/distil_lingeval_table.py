@@ -120,8 +120,8 @@ def main() -> int:
         torch.set_num_threads(args.threads)
     from arena.cli import catalog
     from arena.formats.distil_lingeval import TestSet, find_sets, read_distil_lingeval
-    from arena.registry import build, signature, validate
-    from arena.spec import PerformerSpec, parse_spec
+    from arena.specs.registry import build, signature, validate
+    from arena.specs.spec import PerformerSpec, parse_spec
 
     directories = find_sets(args.data)
     if not directories:

@@ -21,15 +21,15 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from arena import false_positives
-from arena.aggregate import mean_std
+from arena.stats import false_positives
+from arena.stats.aggregate import mean_std
 
 KINDS = {"human": "human", "machine": "MT"}
 
 
 def reference_kinds(manifest: dict) -> dict[str, tuple[str, str]]:
     """John label → (test set, reference kind) from the manifest's resolved config."""
-    from arena.spec import PerformerSpec
+    from arena.specs.spec import PerformerSpec
 
     kinds = {}
     for spec in manifest["experiment"]["johns"]:

@@ -13,8 +13,8 @@ import argparse
 import json
 from pathlib import Path
 
-from arena import plots
-from arena.report import game_curves
+from arena.present import plots
+from arena.present.leaderboards import game_curves
 
 
 def main() -> int:

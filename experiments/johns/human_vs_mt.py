@@ -30,9 +30,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.registry import build
-from arena.spec import PerformerSpec, spec_from_mapping
-from arena.yamlio import load_yaml
+from arena.specs.registry import build
+from arena.specs.spec import PerformerSpec, spec_from_mapping
+from arena.specs.yamlio import load_yaml
 
 CONFIG_KEYS = ("name", "claude", "seed", "selection", "johns", "zelligs")
 ZELLIG_KEYS = ("zellig", "prefilter", "phenomena")

@@ -4,7 +4,7 @@ Zellig is ``feature-flip``.
     python experiments/m2c/report.py RUN_DIR [--by dimension|template|slot_kind|to]
 
 Reads the run's transcripts (``rounds.jsonl``, ``judgements.jsonl``) with
-:mod:`arena.aggregate` and groups the judged rounds by a key of the variant's ``meta``.
+:mod:`arena.stats.aggregate` and groups the judged rounds by a key of the variant's ``meta``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from arena.aggregate import join, read_run, summary
+from arena.stats.aggregate import join, read_run, summary
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,8 +27,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.match import ScoreConvention
-from arena.typecheck import PositiveInt
+from arena.engine.match import ScoreConvention
+from arena.specs.typecheck import PositiveInt
 from performers.claude.hub import require_model
 from performers.claude.scoring import ScoringClaude
 from performers.claude.token_ids import token_ids

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.match import ScoreConvention
-from arena.typecheck import PositiveInt
+from arena.engine.match import ScoreConvention
+from arena.specs.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.seq2seq_engine import Engine
 

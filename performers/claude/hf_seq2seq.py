@@ -33,8 +33,8 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.match import ScoreConvention
-from arena.typecheck import PositiveInt
+from arena.engine.match import ScoreConvention
+from arena.specs.typecheck import PositiveInt
 from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 

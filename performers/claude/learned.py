@@ -33,7 +33,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from arena.match import judgement_from_scores
+from arena.engine.match import judgement_from_scores
 from arena.records import Judgement, Pair, RoundOutcome, SequenceScore
 from performers.nested import build_nested
 

@@ -42,8 +42,8 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.match import SCORE_CONVENTIONS as CONVENTIONS
-from arena.match import candidate_score, judgement_from_scores
+from arena.engine.match import SCORE_CONVENTIONS as CONVENTIONS
+from arena.engine.match import candidate_score, judgement_from_scores
 from arena.records import Judgement, Pair, SequenceScore
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ def judgements_from_scores(
 ) -> list[Judgement]:
     """Judgements for ``pairs`` given the scores of their candidates, flattened in pair
     order (all candidates of pair 0, then pair 1, …), by the arena's one rule
-    (:func:`arena.match.judgement_from_scores`)."""
+    (:func:`arena.engine.match.judgement_from_scores`)."""
     judgements, position = [], 0
     for pair in pairs:
         chosen = scores[position : position + len(pair.candidates)]
@@ -301,7 +301,7 @@ class ScoringClaude:
         """Consume a backend's result batches: map local indices to the caller's,
         store each result, and commit to the cache at least every ``COMMIT_SECONDS``
         (so that a killed run loses at most that much work)."""
-        from arena.progress import progress_bar
+        from arena.engine.progress import progress_bar
 
         pending: list[int] = []
         last_commit = time.monotonic()

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.match import ScoreConvention
-from arena.typecheck import PositiveInt
+from arena.engine.match import ScoreConvention
+from arena.specs.typecheck import PositiveInt
 from performers.claude.ct2 import CTranslate2Claude
 from performers.claude.toy_en_de import MODEL_DIR, toy_model_dir
 

@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.transcripts import atomic_write_json, atomic_write_text
+from arena.engine.transcripts import atomic_write_json, atomic_write_text
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ def encode_corpus(tokenizer, sources: Sequence[str], targets: Sequence[str], max
                   progress: bool = True) -> tuple[list[list[int]], list[list[int]], int]:
     """Token ids of every pair (end-of-sentence included); pairs with an empty side or
     longer than ``max_length`` tokens are left out and counted."""
-    from arena.progress import progress_bar
+    from arena.engine.progress import progress_bar
 
     source_ids: list[list[int]] = []
     target_ids: list[list[int]] = []
@@ -269,7 +269,7 @@ def _train(settings: TrainSettings, out: Path, progress: bool) -> dict[str, Any]
     import torch
     import transformers
 
-    from arena.progress import progress_bar
+    from arena.engine.progress import progress_bar
 
     out.mkdir(parents=True, exist_ok=True)
     device = resolve_device(settings.device)

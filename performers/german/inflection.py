@@ -152,7 +152,7 @@ class PronounReading:
 
 class _Tables:
     def __init__(self, path: Path) -> None:
-        from arena.yamlio import load_yaml
+        from arena.specs.yamlio import load_yaml
 
         data = load_yaml(path)
         if not isinstance(data, dict):
@@ -395,7 +395,7 @@ def noun_analyses(noun: str) -> tuple[tuple[str, str | None, str], ...]:
 
 @lru_cache(maxsize=1)
 def _gender_data() -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
-    from arena.yamlio import load_yaml
+    from arena.specs.yamlio import load_yaml
 
     data = load_yaml(NOUN_GENDER_FILE)
     if not isinstance(data, dict) or "suffixes" not in data or "double_gender" not in data:

@@ -22,7 +22,7 @@ from typing import Annotated
 
 from arena.formats.distil_lingeval import FILES, read_distil_lingeval
 from arena.records import Instance
-from arena.typecheck import MustExist, PositiveInt
+from arena.specs.typecheck import MustExist, PositiveInt
 
 logger = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from typing import Literal
 
 from arena.formats.lingeval97 import read_lingeval97
 from arena.records import Instance
-from arena.typecheck import ExistingFile, PositiveInt
+from arena.specs.typecheck import ExistingFile, PositiveInt
 
 
 class LingEval97John:

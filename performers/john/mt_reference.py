@@ -56,7 +56,7 @@ from typing import Annotated, Any, Literal
 
 from arena.formats.textlines import read_lines
 from arena.records import Instance
-from arena.typecheck import ExistingDir, Performer, PositiveInt
+from arena.specs.typecheck import ExistingDir, Performer, PositiveInt
 from performers.john.newstest import word_count
 from performers.nested import build_nested
 
@@ -358,9 +358,9 @@ class MTReferenceJohn:
         return result
 
     def _from_claude(self, base: Sequence[Instance]) -> list[tuple[str, str, dict, str | None]]:
-        from arena.progress import progress_bar
-        from arena.registry import signature
-        from arena.spec import spec_from_mapping
+        from arena.engine.progress import progress_bar
+        from arena.specs.registry import signature
+        from arena.specs.spec import spec_from_mapping
         from performers.catalog import CATALOG
 
         spec = spec_from_mapping(self.claude_spec, where="mt-reference: claude")

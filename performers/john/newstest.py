@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.records import Instance
-from arena.typecheck import ExistingDir, PositiveInt
+from arena.specs.typecheck import ExistingDir, PositiveInt
 from performers.john.parallel_text import read_aligned
 
 _RANGE = re.compile(r"^\s*(\d{4})\s*-\s*(\d{4})\s*$")

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from arena.formats.textlines import read_lines
 from arena.records import Instance
-from arena.typecheck import ExistingFile, PositiveInt
+from arena.specs.typecheck import ExistingFile, PositiveInt
 
 logger = logging.getLogger(__name__)
 

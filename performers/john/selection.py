@@ -22,7 +22,7 @@ out is counted under exactly one reason in ``report["instances"]``):
    necessary; a prefilter that is not changes the test set (``prefiltered``);
 5. **the Zellig applies** — it makes at least one variant of the reference
    (``zellig_not_applicable``); variants identical to the reference or to another
-   are dropped by :func:`arena.match.corrupt_one`;
+   are dropped by :func:`arena.engine.match.corrupt_one`;
 6. **validation** of machine references (``validate=True``, the default): instances
    whose ``meta["human_reference"]`` is set are checked phenomenon by phenomenon
    against the human reference (:mod:`performers.john.validation`); only kept
@@ -63,10 +63,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any
 
+from arena.engine.match import corrupt_one
 from arena.formats.textlines import has_line_break
-from arena.match import corrupt_one
 from arena.records import Instance, Variant
-from arena.typecheck import Performer, PositiveInt
+from arena.specs.typecheck import Performer, PositiveInt
 from performers.john.validation import KEPT, Check, ValidationCounts, validate
 
 logger = logging.getLogger(__name__)
@@ -305,7 +305,7 @@ def select(
     john_report: Mapping[str, Any] | None = None,
 ) -> Selection:
     """Select the instances that exemplify ``zellig``'s phenomena (module docstring)."""
-    from arena.progress import progress_bar
+    from arena.engine.progress import progress_bar
 
     options = options or SelectionOptions()
     pool = list(instances)

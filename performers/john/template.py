@@ -20,7 +20,7 @@ import logging
 from collections.abc import Iterator
 
 from arena.records import Instance
-from arena.typecheck import ExistingFile, PositiveInt
+from arena.specs.typecheck import ExistingFile, PositiveInt
 
 logger = logging.getLogger(__name__)
 

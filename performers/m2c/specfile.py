@@ -50,7 +50,7 @@ DESCRIPTIVE_TEMPLATE_KEYS = {
 
 def read_data(path: str | Path) -> Any:
     """Read a JSON, gzipped JSON or YAML file with errors naming the file."""
-    from arena.yamlio import load_json, load_yaml
+    from arena.specs.yamlio import load_json, load_yaml
 
     path = Path(path)
     if path.name.endswith(".json.gz"):
@@ -158,7 +158,7 @@ def yaml_lines(path: Path) -> dict[tuple[str, ...], int]:
     """Line numbers of a YAML file's keys (empty for JSON), for error messages."""
     if path.suffix not in (".yaml", ".yml"):
         return {}
-    from arena.yamlio import yaml_key_lines
+    from arena.specs.yamlio import yaml_key_lines
 
     return yaml_key_lines(path)
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from arena.edits import variant_from_text
 from arena.records import Instance, Variant
-from arena.typecheck import ExistingFile
+from arena.specs.typecheck import ExistingFile
 
 PHENOMENON = "feature_flip"
 

@@ -51,7 +51,7 @@ DETERMINER_TAGS = frozenset({"ART", "PPOSAT", "PDAT", "PIAT", "PWAT"})
 @lru_cache(maxsize=4)
 def load_prepositions(path: str = str(DATA_FILE)) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
     """``({preposition: positions}, adverbs)`` from the data file; errors name the file and key."""
-    from arena.yamlio import load_yaml
+    from arena.specs.yamlio import load_yaml
 
     data = load_yaml(path)
     if not isinstance(data, dict) or not isinstance(data.get("prepositions"), dict):

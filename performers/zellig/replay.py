@@ -35,8 +35,8 @@ class ReplayZellig:
         self.detector_spec = detector
         self._detector = None
         if detector is not None:
-            from arena.registry import validate
-            from arena.spec import parse_spec
+            from arena.specs.registry import validate
+            from arena.specs.spec import parse_spec
             from performers.catalog import CATALOG
 
             cls = validate("zellig", parse_spec(detector, where="replay detector"), CATALOG, where="replay detector")
@@ -54,8 +54,8 @@ class ReplayZellig:
         if self._detector is None:
             import inspect
 
-            from arena.registry import build
-            from arena.spec import parse_spec
+            from arena.specs.registry import build
+            from arena.specs.spec import parse_spec
             from performers.catalog import CATALOG
 
             zellig = build("zellig", parse_spec(self.detector_spec), CATALOG, where="replay detector")

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
-from arena.typecheck import ExistingFile
+from arena.specs.typecheck import ExistingFile
 from performers.german import inflection as inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from arena.edits import make_variant
 from arena.records import Instance, Variant
-from arena.typecheck import ExistingFile
+from arena.specs.typecheck import ExistingFile
 from performers.german.analysis import DEFAULT_BACKEND, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts, zipf
 from performers.zellig.spans import replace_token

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
-from arena.typecheck import ExistingFile
+from arena.specs.typecheck import ExistingFile
 from performers.german import inflection as inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, analyze
 from performers.german.frequency import frequency_meta, training_counts, zipf
@@ -38,7 +38,7 @@ DATA_FILE = Path(__file__).resolve().parents[1] / "german" / "data" / "verb_part
 @lru_cache(maxsize=4)
 def load_particles(path: str = str(DATA_FILE)) -> tuple[str, ...]:
     """The substitutable particles from the data file."""
-    from arena.yamlio import load_yaml
+    from arena.specs.yamlio import load_yaml
 
     data = load_yaml(path)
     particles = data.get("particles") if isinstance(data, dict) else None

@@ -1,4 +1,4 @@
-"""Every performer in the catalog passes the conformance checks of :mod:`arena.conformance`.
+"""Every performer in the catalog passes the conformance checks of :mod:`arena.specs.conformance`.
 
 Performers that need constructor params get them from ``PARAMS``; a new catalog entry
 that cannot be built without params fails here until it is added to that table.
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.conformance import assert_conforms, check_claude, check_john, check_zellig
 from arena.records import Pair
-from arena.registry import build
-from arena.spec import PerformerSpec
+from arena.specs.conformance import assert_conforms, check_claude, check_john, check_zellig
+from arena.specs.registry import build
+from arena.specs.spec import PerformerSpec
 from performers.catalog import CATALOG, CLAUDES, JOHNS, ZELLIGS
 from performers.john.distil_lingeval import DistilLingEvalJohn
 from tests.conftest import DATA, SHARED

@@ -10,12 +10,12 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from arena import transcripts
-from arena.config import load_experiment
 from arena.edits import apply_edits
 from arena.engine import run as run_engine
-from arena.match import Round
+from arena.engine import transcripts
+from arena.engine.match import Round
 from arena.records import Edit
+from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
 from tests.arena.people.helpers import arena_command, arena_env, default_sigint, write_config
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena import transcripts
 from arena.cli import main
-from arena.config import load_experiment
-from arena.engine import Block, run
+from arena.engine import Block, run, transcripts
+from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
 from tests.arena.engine.helpers import HERE
 from tests.arena.engine.test_engine import contents, write_config

@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from arena import match, transcripts
-from arena.config import Experiment, experiment_from_dict, load_experiment
-from arena.engine import CELLS, run
+from arena.engine import CELLS, match, run, transcripts
 from arena.engine.resources import actor_count, resource_options
 from arena.engine.scoring import ScoreBook
 from arena.records import Pair
-from arena.registry import build
-from arena.spec import PerformerSpec
+from arena.specs.config import Experiment, experiment_from_dict, load_experiment
+from arena.specs.registry import build
+from arena.specs.spec import PerformerSpec
 from performers.catalog import CATALOG
 from tests.arena.engine.helpers import HERE, InterruptibleClaude
 
@@ -171,7 +170,7 @@ def test_model_replicas_vary_the_claude_with_the_seed(tmp_path, distil_dir):
     assert result.scores["over_seeds"][0]["claude"] == "nmt"
     signatures = json.loads((result.run_dir / transcripts.MANIFEST).read_text())["signatures"]["claudes"]
     assert signatures["nmt (seed 2)"] == f"{HERE}:HashScorer@1(salt=b)"
-    from arena.summary import format_scores
+    from arena.present.summary import format_scores
 
     assert "claude nmt (seed 3) = " in format_scores(result.scores)
 
@@ -303,7 +302,7 @@ def test_cli_tournament_prints_leaderboards_and_writes_plots(tmp_path, distil_di
 
 
 def test_sign_test():
-    from arena.report import sign_test
+    from arena.present.leaderboards import sign_test
 
     assert sign_test(0, 0) == 1.0
     assert sign_test(5, 0) == pytest.approx(2 / 32)

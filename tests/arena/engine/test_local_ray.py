@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 _CHILD = """
 import ray
-from arena.config import RayOptions
+from arena.specs.config import RayOptions
 from arena.engine.ray_backend import start_ray
 
 assert start_ray(RayOptions(num_cpus=1, object_store_memory=80 * 2**20)) is True

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.config import RayOptions, load_experiment
 from arena.engine import CELLS, run
+from arena.specs.config import RayOptions, load_experiment
 from performers.catalog import CATALOG
 from tests.arena.engine.helpers import HERE
 from tests.arena.engine.test_engine import contents, write_config

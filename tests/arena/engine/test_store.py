@@ -1,5 +1,5 @@
 """Integrity of a run directory: one writer at a time, resume checked against the plan,
-run names that cannot leave --out (a failed run leaving nothing: tests/arena/test_runner.py)."""
+run names that cannot leave --out (a failed run leaving nothing: tests/arena/engine/test_match.py)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from arena import transcripts
 from arena.cli import main
-from arena.config import load_experiment
-from arena.engine import RunBusy, run
+from arena.engine import RunBusy, run, transcripts
 from arena.engine.store import LOCK, RunStore
+from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
 from tests.arena.engine.helpers import HERE
 

@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from arena.config import load_experiment
 from arena.engine import prepare
+from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
 
 REPO = Path(__file__).resolve().parents[3]

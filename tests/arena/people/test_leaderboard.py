@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 
-from arena import report, transcripts
-from arena.aggregate import cohen_kappa
-from arena.config import load_experiment
 from arena.engine import run as run_engine
-from arena.match import Round
+from arena.engine import transcripts
+from arena.engine.match import Round
 from arena.people.web import Arena, create_app
+from arena.present import leaderboards as report
+from arena.specs.config import load_experiment
+from arena.stats.aggregate import cohen_kappa
 from performers.catalog import CATALOG
 from tests.arena.people.helpers import planned, write_config
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from arena import match
-from arena.config import load_experiment
-from arena.engine import RunBusy, prepare, run_dir_for
+from arena.engine import RunBusy, match, prepare, run_dir_for
 from arena.engine import run as run_engine
 from arena.engine.store import RunStore
 from arena.people.session import ClaudeSession, summary
 from arena.records import Instance, Variant
+from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
 from tests.arena.people.helpers import planned, write_config
 

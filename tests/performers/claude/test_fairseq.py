@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from arena.conformance import assert_conforms, check_claude
 from arena.records import Pair
+from arena.specs.conformance import assert_conforms, check_claude
 
 D, FFN, LAYERS, HEADS = 16, 32, 2, 2
 CODES = "e r</w> 10\nd e 5\n"
@@ -208,8 +208,8 @@ def test_bad_directories_are_clear_errors(tmp_path, monkeypatch):
 
 
 def test_catalog_entry_validates_without_building():
-    from arena.registry import validate
-    from arena.spec import parse_spec
+    from arena.specs.registry import validate
+    from arena.specs.spec import parse_spec
     from performers.catalog import CATALOG
 
     validate("claude", parse_spec("fairseq:checkpoint=/models/x,device=cpu"), CATALOG)

@@ -8,8 +8,8 @@ import struct
 
 import pytest
 
-from arena.conformance import assert_conforms, check_claude
 from arena.records import Pair
+from arena.specs.conformance import assert_conforms, check_claude
 from performers.claude.toy_en_de import MODEL_DIR, ToyEnDeClaude
 
 SHIPPED = ("config.json", "generation_config.json", "model.safetensors", "source.spm", "target.spm",

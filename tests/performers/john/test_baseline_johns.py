@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from arena.conformance import assert_conforms, check_john, check_zellig
+from arena.specs.conformance import assert_conforms, check_john, check_zellig
 from performers.john.distil_lingeval import DistilLingEvalJohn
 from performers.john.lingeval97 import LingEval97John
 from performers.john.parallel_text import ParallelTextJohn

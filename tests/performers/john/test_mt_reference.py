@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from arena.conformance import assert_conforms, check_john
+from arena.specs.conformance import assert_conforms, check_john
 from performers.john.mt_reference import MTReferenceJohn, TranslationCache, normalise, pick_system
 from tests.conftest import DATA
 from tests.performers.john import fakes

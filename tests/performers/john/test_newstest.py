@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.conformance import assert_conforms, check_john
+from arena.specs.conformance import assert_conforms, check_john
 from performers.john.newstest import NewstestJohn, parse_years
 from tests.conftest import DATA
 

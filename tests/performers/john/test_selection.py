@@ -4,8 +4,8 @@ from collections import Counter
 
 import pytest
 
-from arena.conformance import assert_conforms, check_john
 from arena.records import Instance
+from arena.specs.conformance import assert_conforms, check_john
 from performers.john.selection import (
     REASONS,
     SelectionOptions,

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from arena.conformance import assert_conforms, check_zellig
 from arena.edits import apply_edits
 from arena.records import Instance
-from arena.registry import build
-from arena.spec import PerformerSpec
+from arena.specs.conformance import assert_conforms, check_zellig
+from arena.specs.registry import build
+from arena.specs.spec import PerformerSpec
 from performers.catalog import CATALOG
 from tests.conftest import DATA
 

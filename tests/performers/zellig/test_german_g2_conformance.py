@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.registry import import_path
+from arena.specs.registry import import_path
 from performers.catalog import ZELLIGS
 from tests.performers.zellig.german_checks import corrupt
 

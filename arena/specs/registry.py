@@ -1,0 +1,150 @@
+"""Resolve performer specs to classes, check their params, build them, sign them.
+
+The arena never imports :mod:`performers`; the CLI hands a :class:`Catalog` (one
+table per role, ``name -> "module:Class"``) to the functions here.  Names that
+contain a colon and a dotted module (``mylab.claudes:MyClaude``) bypass the catalog.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.specs.spec import PerformerSpec
+
+ROLE_TITLES = {"john": "John", "zellig": "Zellig", "claude": "Claude"}
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """One table per role: catalog name (kebab-case) → ``"module:Class"``; ``zellig_groups`` name
+    sets of Zelligs that commands taking several Zelligs expand (``arena corrupt --zellig all``)."""
+
+    johns: Mapping[str, str] = field(default_factory=dict)
+    zelligs: Mapping[str, str] = field(default_factory=dict)
+    claudes: Mapping[str, str] = field(default_factory=dict)
+    zellig_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def table(self, role: str) -> Mapping[str, str]:
+        try:
+            return {"john": self.johns, "zellig": self.zelligs, "claude": self.claudes}[role]
+        except KeyError:
+            raise ValueError(f"unknown role {role!r}; roles are john, zellig, claude") from None
+
+
+def import_path(path: str) -> Any:
+    """Import ``"module:Attribute"``."""
+    module_name, _, attribute = path.partition(":")
+    if not attribute:
+        raise ValueError(f"{path!r} is not a module:Class path")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"cannot import module {module_name!r} for {path!r}: {error}") from None
+    try:
+        return getattr(module, attribute)
+    except AttributeError:
+        raise ValueError(f"module {module_name!r} has no attribute {attribute!r}") from None
+
+
+def resolve(role: str, name: str, catalog: Catalog, where: str = "") -> type:
+    """The class a spec name refers to, for ``role``."""
+    prefix = f"{where}: " if where else ""
+    table = catalog.table(role)
+    if name in table:
+        return import_path(table[name])
+    if ":" in name and "." in name.split(":", 1)[0]:
+        return import_path(name)
+    close = difflib.get_close_matches(name, list(table), n=3)
+    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    raise ValueError(
+        f"{prefix}unknown {ROLE_TITLES.get(role, role)} {name!r}.{hint} "
+        f"Known: {', '.join(sorted(table)) or '(none)'}; or give a module:Class path."
+    )
+
+
+def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog: Catalog | None = None) -> None:
+    """Check ``params`` against the constructor of ``cls`` without building anything:
+    unknown names, missing required names, and each value against the parameter's
+    declared type, range and existing path (:mod:`arena.specs.typecheck`); with a
+    ``catalog``, nested performer specs too.  Raises ``ValueError``."""
+    from arena.specs.typecheck import check_value, nested_performers, type_hints
+
+    prefix = f"{where}: " if where else ""
+    signature = inspect.signature(cls)
+    accepted = [
+        name
+        for name, parameter in signature.parameters.items()
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+    ]
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
+    unknown = [key for key in params if key not in accepted]
+    if unknown and not takes_any:
+        raise ValueError(
+            f"{prefix}{cls.__name__} has no parameter(s) {', '.join(sorted(unknown))}; "
+            f"allowed: {', '.join(accepted) or '(none)'}"
+        )
+    missing = [
+        name
+        for name, parameter in signature.parameters.items()
+        if name in accepted and parameter.default is parameter.empty and name not in params
+    ]
+    if missing:
+        raise ValueError(f"{prefix}{cls.__name__} needs parameter(s) {', '.join(missing)}")
+    hints = type_hints(cls)
+    for key, value in params.items():
+        if key not in hints:
+            continue
+        problem = check_value(value, hints[key])
+        if problem:
+            raise ValueError(f"{prefix}{cls.__name__} parameter '{key}' {problem}")
+        if catalog is not None:
+            for role, nested in nested_performers(value, hints[key]):
+                from arena.specs.spec import spec_from_mapping
+
+                inner = f"{prefix}{cls.__name__} parameter '{key}'"
+                validate(role, spec_from_mapping(nested, where=inner), catalog, where=inner)
+
+
+def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "") -> type:
+    """Resolve and check a spec without building it; return the class."""
+    cls = resolve(role, spec.name, catalog, where)
+    check_params(cls, spec.params, where or spec.name, catalog)
+    return cls
+
+
+def build(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "") -> Any:
+    """Build the performer a spec describes."""
+    cls = validate(role, spec, catalog, where)
+    try:
+        return cls(**spec.params)
+    except (TypeError, ValueError) as error:
+        prefix = f"{where}: " if where else ""
+        raise ValueError(f"{prefix}cannot build {role} {spec.label}: {error}") from error
+
+
+def version_of(cls_or_obj: Any) -> str:
+    return str(getattr(cls_or_obj, "version", "0"))
+
+
+def signature(role: str, spec: PerformerSpec, catalog: Catalog) -> str:
+    """``name@version(key=value,…)``, as printed with every score; a performer whose
+    class is :class:`~arena.roles.Fingerprinted` adds ``+model.DIGEST`` (over every
+    model replica, if the spec has replicas)."""
+    from arena.roles import Fingerprinted
+
+    cls = resolve(role, spec.name, catalog)
+    inner = ",".join(f"{key}={value}" for key, value in sorted(spec.params.items()))
+    text = f"{spec.name}@{version_of(cls)}({inner})"
+    if isinstance(cls, Fingerprinted):
+        from arena.specs.signature import digest
+
+        replicas = [spec.for_seed(seed) for seed in sorted(spec.replicas)] or [spec]
+        prints = [cls.fingerprint(dict(replica.params)) for replica in replicas]
+        text += f"+model.{prints[0] if len(prints) == 1 else digest(prints)}"
+    # a Claude's visibility when it is not the default (sees the source, not the metadata)
+    return text + (f"[sees:{spec.visibility}]" if spec.sees else "")

@@ -1,0 +1,233 @@
+"""Performer specifications: ``{name, params}``, one syntax everywhere.
+
+On the command line a SPEC is either
+
+- a catalog name with optional params: ``toy-en-de``, ``random:seed=3``,
+  ``hf-seq2seq:model=Helsinki-NLP/opus-mt-en-de,device=cuda``,
+  ``newstest:years=[2009,2010],dir=../shared/data/wmt/newstest``;
+- a ``module:Class`` path for performers outside the repository, also with params:
+  ``mylab.claudes:MyClaude:beam=4``;
+- the path of a YAML file holding ``{name: ..., params: {...}}``.
+
+Param values are read as YAML scalars/flow collections (``3`` is an int, ``true`` a
+bool, ``[1,2]`` a list, anything else a string).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# keys of a performer mapping in YAML: constructor params, an optional alias (to tell
+# two performers of the same name apart in reports), optional Ray resources, and for a
+# Claude optional model replicas per seed (params that override ``params`` for one seed)
+# and for a Claude what it sees (``sees: {source: false}`` judges fluency only)
+SPEC_KEYS = ("name", "params", "alias", "resources", "replicas", "sees")
+SEES_KEYS = ("source", "metadata")
+SEES_DEFAULT = {"source": True, "metadata": False}
+_CLASS_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+@dataclass(frozen=True)
+class PerformerSpec:
+    """A performer to build: ``name`` (catalog entry or ``module:Class``) and the
+    keyword arguments of its constructor."""
+
+    name: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    alias: str | None = None
+    resources: Mapping[str, Any] = field(default_factory=dict)
+    # seed -> params overriding ``params`` for that seed: model replicas (e.g. the same
+    # architecture trained with different seeds); the label stays the same for all
+    replicas: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    # what a Claude sees besides the candidates (Smith §4.3): the source (adequacy; without
+    # it, fluency: the targets are scored with an empty source) and the John's metadata m_n;
+    # only keys that differ from SEES_DEFAULT are stored
+    sees: Mapping[str, bool] = field(default_factory=dict)
+
+    @property
+    def sees_source(self) -> bool:
+        return bool(self.sees.get("source", SEES_DEFAULT["source"]))
+
+    @property
+    def sees_metadata(self) -> bool:
+        return bool(self.sees.get("metadata", SEES_DEFAULT["metadata"]))
+
+    @property
+    def visibility(self) -> str:
+        """``adequacy`` or ``fluency`` (without the source), ``+metadata`` when it sees m_n."""
+        return ("adequacy" if self.sees_source else "fluency") + ("+metadata" if self.sees_metadata else "")
+
+    @property
+    def label(self) -> str:
+        """A short readable label: the alias if one was given, else the name with
+        params when there are any."""
+        if self.alias:
+            return self.alias
+        if not self.params:
+            return self.name
+        inner = ",".join(f"{key}={_short(value)}" for key, value in sorted(self.params.items()))
+        return f"{self.name}:{inner}"
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "params": dict(self.params)}
+        if self.alias:
+            data["alias"] = self.alias
+        if self.resources:
+            data["resources"] = dict(self.resources)
+        if self.replicas:
+            data["replicas"] = {str(seed): dict(params) for seed, params in self.replicas.items()}
+        if self.sees:
+            data["sees"] = dict(self.sees)
+        return data
+
+    def for_seed(self, seed: int) -> PerformerSpec:
+        """The spec of the replica that plays ``seed`` (this spec when there are no
+        replicas); it keeps this spec's label, so its cells aggregate over seeds."""
+        if not self.replicas:
+            return self
+        if seed not in self.replicas:
+            raise ValueError(f"{self.label}: 'replicas' has no entry for seed {seed}")
+        return PerformerSpec(
+            self.name, {**self.params, **self.replicas[seed]}, self.label, self.resources, sees=self.sees
+        )
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_short(item) for item in value) + "]"
+    return str(value)
+
+
+def _split_top_level(text: str, separator: str) -> list[str]:
+    """Split on ``separator`` outside brackets and quotes."""
+    parts, depth, quote, current = [], 0, "", []
+    for char in text:
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in "[{(":
+            depth += 1
+        elif char in "]})":
+            depth -= 1
+        elif char == separator and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+def parse_value(text: str) -> Any:
+    """Read one param value as YAML (``3`` → 3, ``[a,b]`` → list); strings stay strings."""
+    import yaml
+
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return text if value is None and text.strip() not in ("null", "~") else value
+
+
+def parse_params(text: str, where: str = "spec") -> dict[str, Any]:
+    """Parse ``key=value,key=value`` (values as in :func:`parse_value`)."""
+    params: dict[str, Any] = {}
+    if not text.strip():
+        return params
+    for item in _split_top_level(text, ","):
+        if "=" not in item:
+            raise ValueError(f"{where}: parameter {item!r} is not of the form key=value")
+        key, value = item.split("=", 1)
+        key = key.strip()
+        if not key.isidentifier():
+            raise ValueError(f"{where}: {key!r} is not a valid parameter name")
+        if key in params:
+            raise ValueError(f"{where}: parameter {key!r} given twice")
+        params[key] = parse_value(value.strip())
+    return params
+
+
+def spec_from_mapping(data: Any, where: str) -> PerformerSpec:
+    """Build a spec from ``{name, params}`` (or a bare name string), checking keys."""
+    if isinstance(data, str):
+        return parse_spec(data, where=where)
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where}: a performer is a mapping {{name, params}} or a SPEC string, not {type(data).__name__}")
+    unknown = sorted(set(data) - set(SPEC_KEYS))
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed keys: {', '.join(SPEC_KEYS)}")
+    if "name" not in data or not isinstance(data["name"], str) or not data["name"]:
+        raise ValueError(f"{where}: a performer needs a 'name' (a catalog entry or module:Class)")
+    params = data.get("params") or {}
+    if not isinstance(params, Mapping):
+        raise ValueError(f"{where}: 'params' must be a mapping of constructor keyword arguments")
+    alias = data.get("alias")
+    if alias is not None and (not isinstance(alias, str) or not alias):
+        raise ValueError(f"{where}: 'alias' must be a non-empty string")
+    resources = data.get("resources") or {}
+    if not isinstance(resources, Mapping):
+        raise ValueError(f"{where}: 'resources' must be a mapping such as {{num_gpus: 1, num_cpus: 2}}")
+    return PerformerSpec(
+        data["name"], dict(params), alias, dict(resources), _replicas(data.get("replicas"), where),
+        _sees(data.get("sees"), where),
+    )
+
+
+def _sees(value: Any, where: str) -> dict[str, bool]:
+    """``{source: bool, metadata: bool}``, keeping only what differs from the default."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: 'sees' must be a mapping such as {{source: false, metadata: true}}")
+    unknown = sorted(set(value) - set(SEES_KEYS))
+    if unknown:
+        raise ValueError(f"{where}: 'sees.{unknown[0]}' is not a visibility key; allowed keys: {', '.join(SEES_KEYS)}")
+    for key, flag in value.items():
+        if not isinstance(flag, bool):
+            raise ValueError(f"{where}: 'sees.{key}' must be true or false, not {flag!r}")
+    return {key: flag for key, flag in value.items() if flag != SEES_DEFAULT[key]}
+
+
+def _replicas(value: Any, where: str) -> dict[int, dict[str, Any]]:
+    """``{seed: {param: value}}``; seed keys may be YAML ints or digit strings."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not value:
+        raise ValueError(f"{where}: 'replicas' must map seeds to params, e.g. {{1: {{model: a}}, 2: {{model: b}}}}")
+    replicas: dict[int, dict[str, Any]] = {}
+    for key, params in value.items():
+        seed = int(key) if isinstance(key, str) and key.lstrip("-").isdigit() else key
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"{where}: replicas key {key!r} is not a seed (an integer)")
+        if not isinstance(params, Mapping):
+            raise ValueError(f"{where}: replicas.{key} must be a mapping of params")
+        # ``1`` and ``"1"`` are one seed (a ``--set claudes.0.replicas.1.model=…`` override
+        # adds the string key): later params update earlier ones
+        replicas.setdefault(seed, {}).update(params)
+    return replicas
+
+
+def parse_spec(text: str, where: str = "spec") -> PerformerSpec:
+    """Parse a SPEC string (see module docstring) or load a YAML spec file."""
+    text = text.strip()
+    if not text:
+        raise ValueError(f"{where}: empty performer spec")
+    path = Path(text)
+    if text.endswith((".yaml", ".yml")):
+        if not path.is_file():
+            raise ValueError(f"{where}: spec file {text} does not exist")
+        from arena.specs.yamlio import load_yaml
+
+        return spec_from_mapping(load_yaml(path), where=str(path))
+    segments = text.split(":")
+    if len(segments) >= 2 and _CLASS_PATH.match(":".join(segments[:2])) and "." in segments[0]:
+        name, rest = ":".join(segments[:2]), ":".join(segments[2:])  # module:Class[:params]
+    else:
+        name, rest = segments[0], ":".join(segments[1:])
+    return PerformerSpec(name, parse_params(rest, where=f"{where} {text!r}"))

@@ -1,0 +1,390 @@
+"""False positives of implausible hypotheses (Vamvas & Sennrich 2021, §4 and Table 1), from a run's
+transcripts.
+
+A minimal pair tests a hypothesis ("the model prefers *Ding* to the right noun", "it drops a clause").
+When a model prefers the corrupted side of many pairs but never *produces* the phenomenon when it
+translates the same sources, the contrastive errors are false positives of an implausible hypothesis:
+the test penalises the model for something it does not do.  Per Zellig × phenomenon × reference kind
+(``human``/``machine``, from the John's ``reference_kind`` metadata) × Claude this module reports:
+
+- **contrastive error rate** ``e`` = 1 − contrastive accuracy over the judged minimal pairs (ties by the
+  run's ``contrastive_ties`` policy), with a 95% bootstrap interval that resamples instances (the pairs
+  of one instance are not independent).  A pair is counted once per model replica: a Claude without
+  replicas judged the same pair identically in every seed.
+- **generative rate** ``g``: the share of the Claude's own beam-search 1-best translations (the run's
+  ``onebest.jsonl``) of the same sources in which the Zellig's detector finds the phenomenon, with a 95%
+  Wilson interval; one translation per replica and source.  With a **pool** of further sources
+  (:func:`pool_one_bests`) the rate is also measured on the 1-bests of those, so that a rare phenomenon
+  gets a usable estimate; the verdict then uses the pool rate (the run's when fewer than
+  :data:`MIN_ITEMS` pool translations count).  A detector whose phenomenon needs something in the
+  source (:class:`arena.roles.ConditionalDetector`: a negated word to drop, two clauses to omit one
+  of) counts only the translations of sources it applies to, so unrelated pool sources do not
+  dilute its rate.
+- the **gap** ``e − g`` and the **distributional discrepancy** (mean of ``max(0, s(1-best) −
+  max(s(correct), s(corrupted)))``, as ``arena score`` has it).
+- a **verdict**: ``false positive`` when ``e`` significantly exceeds ``g`` — a one-sided Wald test of
+  H1: e > g at α = 0.05, with the cluster-robust variance of ``e`` over instances
+  (:func:`arena.stats.aggregate.ratio_variance`) and the binomial variance of ``g`` (with one pseudo-success and
+  one pseudo-failure, so that g = 0 has a spread); ``consistent`` otherwise; ``too few`` below
+  :data:`MIN_ITEMS` pairs or translations; ``no detector`` when the Zellig cannot recognise its
+  phenomenon in a translation.  The test treats the two estimates as independent; on the run's own
+  sources they share their sources, and an error on a pair and a detection in the translation of its
+  source are positively correlated if anything, which makes the test conservative there.  Read the
+  rates with the detector's false-alarm rate on human references (``experiments/bench/detectors.py``):
+  a generative rate at that level is the detector's noise.
+
+Rows pool a Claude's seeds (its replicas' pairs and translations); with several replicas each row also
+carries mean ± std over replicas of ``e`` and ``g`` (``per_seed`` has the numbers of each).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena.engine import transcripts
+from arena.engine.match import OneBest
+from arena.stats import aggregate
+from arena.stats.aggregate import greater_p_value, mean_std, ratio_variance, wilson_ci
+
+logger = logging.getLogger(__name__)
+
+ALPHA = 0.05
+FALSE_POSITIVE = "false positive"
+CONSISTENT = "consistent"
+NO_DETECTOR = "no detector"
+TOO_FEW = "too few"
+MIN_ITEMS = 10
+REPORT_NAME = "false_positives"
+POOL_PREFIX = "pool-"
+
+
+@dataclass(frozen=True)
+class Key:
+    """One row of the report."""
+
+    claude: str
+    zellig: str
+    phenomenon: str
+    reference_kind: str
+
+
+def _rate(count: float, n: int) -> dict[str, Any]:
+    """A proportion of ``n`` independent items with its Wilson interval."""
+    return {"count": count, "n": n, "rate": count / n if n else None, "ci95": wilson_ci(count, n)}
+
+
+def _error(ties: str):
+    """The contrastive error of a round under a tie policy (``None`` without scores)."""
+    accurate = aggregate.accurate(ties)
+
+    def value(outcome: aggregate.Outcome) -> float | None:
+        correct = accurate(outcome)
+        return None if correct is None else 1.0 - correct
+
+    return value
+
+
+def _clustered_rate(tally: aggregate.Tally, samples: int) -> dict[str, Any]:
+    """The pooled rate of a tally over instances, with a bootstrap interval that resamples instances
+    and the cluster-robust variance the verdict uses."""
+    return {
+        "count": float(tally.sums.sum()), "n": tally.rounds, "instances": len(tally.keys),
+        "rate": tally.rate(), "ci95": tally.ci(samples),
+        "variance": ratio_variance(tally.sums, tally.counts),
+    }
+
+
+def _replica_key(replicated: set[str]):
+    """The replica that judged: the round's seed for a Claude with replicas, else ``None`` (a Claude
+    without replicas judges a pair identically in every seed)."""
+
+    def key(outcome: aggregate.Outcome) -> int | None:
+        return outcome.round.seed if outcome.judgement.claude in replicated else None
+
+    return key
+
+
+def report_rows(
+    experiment: Mapping[str, Any],
+    outcomes: Mapping[str, Sequence[aggregate.Outcome]],
+    one_bests: Sequence[OneBest],
+    pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
+    alpha: float = ALPHA,
+) -> list[dict[str, Any]]:
+    """The report's rows from joined outcomes (:func:`arena.stats.aggregate.join`), the run's 1-bests and
+    an optional pool of 1-bests per (Claude, replica seed)."""
+    ties = experiment.get("contrastive_ties", "wrong")
+    samples = int(experiment.get("bootstrap_samples", 1000))
+    error = _error(ties)
+    replica_of = _replica_key({o.claude for o in one_bests if o.seed is not None})
+    best = {(o.claude, o.seed, o.source): o for o in one_bests}
+
+    def cluster_of(outcome: aggregate.Outcome) -> tuple:
+        return replica_of(outcome), outcome.round.john, outcome.round.instance.id
+
+    def row_key(outcome: aggregate.Outcome) -> Key | None:
+        variant = outcome.round.variant
+        if variant is None or outcome.scores is None:
+            return None
+        kind = str(outcome.round.instance.meta.get("reference_kind", "unknown"))
+        return Key(outcome.judgement.claude, outcome.round.zellig, variant.phenomenon, kind)
+
+    everything = [o for items in outcomes.values() for o in items]
+    rows = []
+    groups = aggregate.group(everything, row_key)
+    for key in sorted(groups, key=lambda k: (k.phenomenon, k.zellig, k.reference_kind, k.claude)):
+        unique: dict[tuple, aggregate.Outcome] = {}
+        for outcome in groups[key]:  # each pair once per replica
+            unique.setdefault((replica_of(outcome), outcome.round.instance.id, outcome.round.variant.text), outcome)
+        pairs = list(unique.values())
+        by_replica = aggregate.group(pairs, replica_of) if any(replica_of(o) is not None for o in pairs) else {None: pairs}
+        detected: dict[int | None, list[float]] = {}
+        for replica, items in by_replica.items():
+            sources = dict.fromkeys(o.round.instance.source for o in items)
+            found = [best.get((key.claude, replica, source)) for source in sources]
+            detected[replica] = [float(o.detected[key.zellig]) for o in found if o is not None and key.zellig in o.detected]
+        flags = [d for values in detected.values() for d in values]
+        discrepancies = [d for d in (aggregate.discrepancy(o) for o in pairs) if d is not None]
+        row: dict[str, Any] = {
+            "claude": key.claude, "zellig": key.zellig, "phenomenon": key.phenomenon,
+            "reference_kind": key.reference_kind, "contrastive_ties": ties,
+            "contrastive_error": _clustered_rate(aggregate.Tally.of(pairs, error, cluster_of), samples),
+            "generative": _rate(float(sum(flags)), len(flags)) if flags else None,
+            "distributional_discrepancy": float(np.mean(discrepancies)) if discrepancies else None,
+        }
+        if pool is not None:
+            row["generative_pool"] = _pool_rate(pool, key)
+        if len(by_replica) > 1:
+            row["per_seed"] = [
+                {"seed": replica, "contrastive_error": aggregate.Tally.of(by_replica[replica], error).rate(),
+                 "generative": float(np.mean(detected[replica])) if detected[replica] else None}
+                for replica in sorted(by_replica)
+            ]
+            for name in ("contrastive_error", "generative"):
+                values = [entry[name] for entry in row["per_seed"] if entry[name] is not None]
+                if values:
+                    row[f"{name}_over_seeds"] = dict(zip(("mean", "std"), mean_std(values)))
+        _verdict(row, alpha)
+        rows.append(row)
+    return rows
+
+
+def _pool_rate(pool: Mapping[tuple[str, int | None], Sequence[OneBest]], key: Key) -> dict[str, Any] | None:
+    verdicts = [
+        float(o.detected[key.zellig])
+        for (claude, _), items in pool.items() if claude == key.claude
+        for o in items if key.zellig in o.detected
+    ]
+    return _rate(float(sum(verdicts)), len(verdicts)) if verdicts else None
+
+
+def _verdict(row: dict[str, Any], alpha: float) -> None:
+    """Gap, p-value and verdict of a row: against the pool's generative rate when the pool has at
+    least :data:`MIN_ITEMS` translations the detector applies to, else against the run's."""
+    pool = row.get("generative_pool")
+    use_pool = pool is not None and (pool["n"] >= MIN_ITEMS or row.get("generative") is None)
+    generative = pool if use_pool else row.get("generative")
+    error = row["contrastive_error"]
+    if generative is None or not error["n"]:
+        row.update({"gap": None, "p_value": None, "verdict": NO_DETECTOR})
+        return
+    row["generative_used"] = "pool" if use_pool else "run"
+    row["gap"] = error["rate"] - generative["rate"]
+    if error["n"] < MIN_ITEMS or generative["n"] < MIN_ITEMS:
+        row.update({"p_value": None, "verdict": TOO_FEW})
+        return
+    # the generative rate's binomial variance with one pseudo-success and -failure (Agresti & Coull),
+    # so that a rate of 0 still has a spread
+    n = generative["n"] + 2
+    adjusted = (generative["count"] + 1) / n
+    row["p_value"] = greater_p_value(error["rate"], error["variance"], generative["rate"], adjusted * (1 - adjusted) / n)
+    row["verdict"] = FALSE_POSITIVE if row["p_value"] < alpha else CONSISTENT
+
+
+# ---------------------------------------------------------------- the pool of further sources
+
+
+def pool_digest(sources: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(sources).encode("utf-8")).hexdigest()[:12]
+
+
+def pool_one_bests(
+    run_dir: Path, experiment: Any, sources: Sequence[str], catalog: Any, progress: bool = True, chunk: int = 64
+) -> dict[tuple[str, int | None], list[OneBest]]:
+    """Beam-search 1-bests of ``sources`` by every scoring Claude model of the run (each replica), with
+    every Zellig's detector verdict, keyed by (Claude label, replica seed or ``None``); cached in
+    ``RUN/report/pool-<digest of the sources>/<model>.jsonl`` (one file per model, written atomically when
+    it is done, so an interrupted pool resumes and a finished one is read back).  Runs in this process,
+    one model at a time."""
+    from arena.engine import jobs
+    from arena.engine.core import models
+    from arena.engine.progress import progress_bar
+
+    directory = Path(run_dir) / "report" / f"{POOL_PREFIX}{pool_digest(sources)}"
+    cache = jobs.PerformerCache(catalog)
+    result: dict[tuple[str, int | None], list[OneBest]] = {}
+    try:
+        for model in models(experiment):
+            key = (model.spec.label, model.replica)
+            path = directory / f"{model.one_best_cell}.jsonl"
+            if path.exists():
+                result[key] = [OneBest.from_json(record) for record in transcripts.read_jsonl(path)]
+                continue
+            kind = cache.run(jobs.DescribeJob(model.spec))
+            if not kind.scoring:
+                cache.release("claude", model.spec)
+                continue
+            logger.info("pool: 1-best translations of %d sources by %s (beam %d)", len(sources), model.name,
+                        experiment.beam)
+            translated: list[tuple[str, float, int]] = []
+            with progress_bar(len(sources), f"pool {model.name}", enabled=progress, unit="sentence") as bar:
+                for part in jobs.chunks(sources, chunk):
+                    translated += cache.run(jobs.TranslateJob(model.spec, tuple(part), experiment.beam))
+                    bar.update(len(part))
+            cache.release("claude", model.spec)
+            texts = tuple(text for text, _, _ in translated)
+            flags: list[dict[str, bool]] = [{} for _ in sources]
+            verdicts = cache.run(jobs.DetectJob(tuple(experiment.zelligs), texts, tuple(sources)))
+            for zellig, found in zip(experiment.zelligs, verdicts):
+                for verdict, slot in zip(found or (), flags):
+                    if verdict is not None:  # None: the detector does not apply to this source
+                        slot[zellig.label] = verdict
+            records = [
+                OneBest(model.spec.label, source, text, logprob, tokens, flag, kind.convention, model.replica)
+                for source, (text, logprob, tokens), flag in zip(sources, translated, flags)
+            ]
+            transcripts.atomic_write_jsonl(path, (r.to_json() for r in records))
+            result[key] = records
+    finally:
+        cache.clear()
+    return result
+
+
+# ---------------------------------------------------------------- building and writing the report
+
+
+def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
+          alpha: float = ALPHA) -> dict[str, Any]:
+    """The report of a run or tournament directory (its transcripts so far)."""
+    manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
+    outcomes = aggregate.join(rounds, judgements, one_bests)
+    rows = report_rows(manifest["experiment"], outcomes, one_bests, pool, alpha)
+    return {
+        "run": str(run_dir),
+        "signature": manifest.get("signature", ""),
+        "alpha": alpha,
+        "test": "one-sided Wald test of H1: contrastive error rate > generative rate (cluster-robust variance "
+                "of the error rate over instances, binomial variance of the generative rate)",
+        "pool_sources": len(next(iter(pool.values()))) if pool else None,
+        "rows": rows,
+    }
+
+
+def _pct(rate: Mapping[str, Any] | None) -> str:
+    if not rate or rate["rate"] is None:
+        return "-"
+    low, high = rate["ci95"]
+    return f"{100 * rate['rate']:.1f} [{100 * low:.1f}, {100 * high:.1f}] (n={rate['n']})"
+
+
+def _p(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def _over_seeds(row: Mapping[str, Any], name: str) -> str:
+    entry = row.get(f"{name}_over_seeds")
+    return f"{100 * entry['mean']:.1f} ± {100 * entry['std']:.1f}" if entry else "-"
+
+
+COLUMNS = ["phenomenon", "refs", "claude", "contrastive error % [95% CI] (n)", "generative % [95% CI] (n)",
+           "gap (pp)", "p", "verdict", "dist. discr."]
+
+
+def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Headers and cells of the report's table (shared by the text and the Markdown output)."""
+    rows = report["rows"]
+    pooled = report.get("pool_sources") is not None
+    replicas = any("per_seed" in row for row in rows)
+    zelligs = len({(r["zellig"], r["phenomenon"]) for r in rows}) != len({r["phenomenon"] for r in rows})
+    headers = list(COLUMNS)
+    if pooled:
+        headers.insert(5, "generative on pool % [95% CI] (n)")
+    if replicas:
+        headers += ["error over seeds %", "generative over seeds %"]
+    if zelligs:
+        headers.insert(1, "zellig")
+    cells = []
+    for row in rows:
+        line = [row["phenomenon"], row["reference_kind"], row["claude"], _pct(row["contrastive_error"]),
+                _pct(row["generative"])]
+        if pooled:
+            line.append(_pct(row.get("generative_pool")))
+        line += [
+            "-" if row["gap"] is None else f"{100 * row['gap']:+.1f}",
+            _p(row["p_value"]),
+            row["verdict"],
+            "-" if row["distributional_discrepancy"] is None else f"{row['distributional_discrepancy']:.3f}",
+        ]
+        if replicas:
+            line += [_over_seeds(row, "contrastive_error"), _over_seeds(row, "generative")]
+        if zelligs:
+            line.insert(1, row["zellig"])
+        cells.append(line)
+    return headers, cells
+
+
+def _legend(report: Mapping[str, Any]) -> str:
+    used = (f"the pool's generative rate (the run's where fewer than {MIN_ITEMS} pool translations count)"
+            if report.get("pool_sources") else "the generative rate on the run's sources")
+    return (f"verdict: '{FALSE_POSITIVE}' when the contrastive error rate significantly exceeds {used} "
+            f"({report['test']}, α = {report['alpha']}); 95% intervals: bootstrap over instances for the error, "
+            "Wilson for the generative rate; gap = error − generative, in percentage points; a detector that "
+            "needs something in the source (a negation to drop, two clauses) counts only translations of "
+            "sources that have it")
+
+
+def format_text(report: Mapping[str, Any]) -> str:
+    from arena.present.tables import render
+
+    headers, cells = table_rows(report)
+    parts = [render(headers, cells, align="l" * len(headers)), "", _legend(report)]
+    if report.get("signature"):
+        parts.append(f"signature: {report['signature']}")
+    return "\n".join(parts)
+
+
+def format_markdown(report: Mapping[str, Any]) -> str:
+    headers, cells = table_rows(report)
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in line) + " |" for line in cells]
+    return "\n".join(lines) + "\n\n" + _legend(report) + "\n"
+
+
+def write(run_dir: Path, report: Mapping[str, Any], plot: bool = True) -> dict[str, Path]:
+    """Write ``RUN/report/false_positives.{json,md,txt}`` and (with ``plot``) the PNG; return the paths."""
+    import json
+
+    directory = Path(run_dir) / "report"
+    directory.mkdir(exist_ok=True)
+    paths = {
+        "json": directory / f"{REPORT_NAME}.json",
+        "markdown": directory / f"{REPORT_NAME}.md",
+        "text": directory / f"{REPORT_NAME}.txt",
+    }
+    transcripts.atomic_write_text(paths["json"], json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    transcripts.atomic_write_text(paths["markdown"], format_markdown(report))
+    transcripts.atomic_write_text(paths["text"], format_text(report) + "\n")
+    if plot and report["rows"]:
+        from arena.present.plots import false_positives
+
+        paths["plot"] = false_positives(report["rows"], directory / f"{REPORT_NAME}.png")
+    return paths
