@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import add_verb
-from arena.errors import ArenaError, UsageError
+from arena.errors import ArenaError, DataError, UsageError
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +77,15 @@ def factories(names: Sequence[str] | None = None, strict: bool = True) -> dict[s
     return result
 
 
+def surface_cues(strict: bool = False) -> Any:
+    """The catalog's surface Claudes for a report's *Surface cues* section (a cue that cannot be
+    built, e.g. target-lm without its corpus, is left out with a warning)."""
+    from arena.present.cues import SurfaceCues
+    from performers.catalog import NOT_COMPARED_WITH_CUES
+
+    return SurfaceCues(factories(strict=strict), NOT_COMPARED_WITH_CUES)
+
+
 def _input(args) -> tuple[str, Path]:
     if args.run_dir and args.testset:
         raise UsageError("give a RUN directory or --testset, not both", key="--testset")
@@ -107,6 +116,9 @@ def run(args) -> int:
     if not 0 < args.threshold <= 1:
         raise UsageError(f"--threshold must be in (0, 1], not {args.threshold}", key="--threshold")
     data = cue_items.load(kind, path, NOT_COMPARED_WITH_CUES)
+    if not data.items:
+        raise DataError(f"{path}: no pair of two candidates to audit", file=path,
+                        key="RUN" if kind == "run" else "--testset")
     tables = cues.audit(data, factories(args.cue), folds=args.folds, seed=args.seed, threshold=args.threshold)
     print(present.console(tables, data.skipped))
     if args.json:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -117,15 +118,25 @@ def mark_confounded(leaderboards: Sequence[dict[str, Any]], confounded: Mapping[
                 row[column] = f"{row[column]} (confounded by {confounded[row[column]]})"
 
 
-def run_section(run_dir: Path, factories: Mapping[str, Callable[[], Any]] | None,
-                baselines: Sequence[str] = ()) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class SurfaceCues:
+    """What a report needs to run the cue audit: builders of the surface Claudes (the CLI makes
+    them from the catalog) and the catalog names of Claudes not compared with a cue."""
+
+    factories: Mapping[str, Callable[[], Any]]
+    not_compared: tuple[str, ...] = ()
+
+
+def run_section(run_dir: Path, setup: SurfaceCues | None) -> dict[str, Any] | None:
     """The *Surface cues* section of one run's report, or ``None`` without surface Claudes."""
-    if not factories:
+    if setup is None or not setup.factories:
         return None
     from arena.stats import cue_controls, cue_items, cues
 
-    data = cue_items.from_run(Path(run_dir), baselines)
-    tables = cues.audit(data, factories)
+    data = cue_items.from_run(Path(run_dir), setup.not_compared)
+    if not data.items:
+        return None
+    tables = cues.audit(data, setup.factories)
     result = section(tables, [cue_controls.controlled(t, data) for t in tables])
     result["confounded"] = confounded_zelligs(tables)
     return result

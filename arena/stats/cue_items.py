@@ -127,8 +127,6 @@ def from_run(run_dir: Path, baselines: Collection[str] = ()) -> CueInput:
             claudes[label][outcome.round.id] = aggregate.correct(outcome)
             if outcome.scores is not None:
                 contrastive[label][outcome.round.id] = float(outcome.scores[0] > outcome.scores[1])
-    if not items:
-        raise DataError(f"{run_dir}: no judged round of two candidates to audit", file=run_dir / transcripts.ROUNDS)
     return CueInput(items, dict(skipped), dict(claudes), dict(contrastive), kind="run")
 
 

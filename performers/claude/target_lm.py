@@ -61,16 +61,27 @@ def model_key(corpus: Path, order: int) -> str:
     return hashlib.sha256(f"{file_digest(corpus)}/{order}/{MODEL_VERSION}".encode()).hexdigest()[:24]
 
 
+_LOADED: dict[Path, Any] = {}  # models loaded in this process, by cache file (read-only once loaded)
+
+
 def load_or_build(corpus: Path, order: int, progress: bool = True, cache_dir: Path | None = None) -> Any:
     """The cached model for ``corpus`` and ``order``, built (and cached) when missing."""
-    from arena.engine.progress import progress_bar
     from performers.claude.kneser_ney import KneserNeyLM
     from performers.claude.score_cache import default_cache_dir
 
     directory = (cache_dir or default_cache_dir()) / "target-lm"
     path = directory / f"{model_key(corpus, order)}.npz"
-    if path.is_file():
-        return KneserNeyLM.load(path)
+    if path not in _LOADED:
+        _LOADED[path] = KneserNeyLM.load(path) if path.is_file() else build(corpus, order, path, progress)
+    return _LOADED[path]
+
+
+def build(corpus: Path, order: int, path: Path, progress: bool) -> Any:
+    """Train the model and cache it at ``path``."""
+    from arena.engine.progress import progress_bar
+    from performers.claude.kneser_ney import KneserNeyLM
+
+    directory = path.parent
     logger.warning("target-lm: building a %d-gram Kneser-Ney model of %s (once; cached at %s)", order, corpus, path)
     with open(corpus, encoding="utf-8") as handle:
         lines = handle.read().splitlines()
