@@ -9,7 +9,7 @@ flipped.  ``Var`` is a ``(front, dimension)`` pair such as ``("name1", "GENDER")
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,7 @@ def index_tuples(lengths: Sequence[int], repeat: bool, order: bool) -> list[tupl
     if not lengths:
         return [()]
     width, count = max(lengths), len(lengths)
+    it: Iterable[tuple[int, ...]]
     if not order and repeat:
         it = itertools.product(range(width), repeat=count)
     elif not order:
@@ -67,6 +68,20 @@ class Lookup:
             dims.update(agreement.dimensions)
         dims.update(conditional.dimension for conditional in self.conditionals)
         self.mentioned = frozenset(dims)
+
+    @property
+    def entries(self) -> Sequence[Any]:
+        """The lexicon entries of a placeholder slot."""
+        if self.lexicon is None:
+            raise TypeError(f"{{{self.key}}}: a {self.kind} slot has no lexicon")
+        return self.lexicon.entries
+
+    @property
+    def values(self) -> FeatureTable:
+        """The feature table of a rule or choice slot."""
+        if self.table is None:
+            raise TypeError(f"{{{self.key}}}: a {self.kind} slot has no feature table")
+        return self.table
 
 
 @dataclass

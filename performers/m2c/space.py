@@ -132,7 +132,7 @@ class TemplateSpace(TemplateOptions):
             bundle = self._bundle(lookup, attrs)
             bundles[lookup.key] = bundle
             try:
-                value = lookup.table.lookup(bundle)
+                value = lookup.values.lookup(bundle)
             except AmbiguousLookup as error:
                 raise TemplateError(f"{self.where}: {{{lookup.key}}}: {error}") from None
             if value is None:
@@ -142,7 +142,8 @@ class TemplateSpace(TemplateOptions):
             self._record(lookup, attrs, bundle)
             for front, dimension in self._computed:
                 if front == lookup.front:
-                    attrs[(front, dimension)] = self.language.compute(dimension)(value)
+                    # None: the value has no such feature (no word to start with); lookups then find no form
+                    attrs[(front, dimension)] = self.language.compute(dimension)(value)  # type: ignore[assignment]
         return values, attrs, bundles
 
     def _assemble(self, values: Mapping[str, str], override: tuple[int, str] | None = None) -> str:
@@ -338,9 +339,9 @@ class TemplateSpace(TemplateOptions):
                 changed[target.dimension] = feature
                 try:
                     if lookup.kind == "placeholder":
-                        value = lookup.lexicon.entries[draw.entries[lookup.front]].lookup(changed)
+                        value = lookup.entries[draw.entries[lookup.front]].lookup(changed)
                     else:
-                        value = lookup.table.lookup(changed)
+                        value = lookup.values.lookup(changed)
                 except AmbiguousLookup:
                     value = None
                 if value is None:

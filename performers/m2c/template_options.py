@@ -139,7 +139,7 @@ class TemplateOptions(TemplateSyntax):
         self._nonsampled = self._dependency_order([lookup for lookup in self.lookups if lookup.kind != "placeholder"])
         self._computed = self._computed_dimensions()
         self._sampled_keys = [(lookup.key, lookup.front) for lookup in placeholder_lookups]
-        self._plain_keys = [(key, front, self.lexicons[self.front_root[front]].plain) for key, front in self.plain.items()]
+        self._plain_keys = [(key, front, self.lexicons[self.front_root[front]].plain or ()) for key, front in self.plain.items()]
         self._computed_vars = [var for var in self._computed if var[0] in self.fronts]
         self._computed_sources = [
             (self.fronts[front][-1], self.language.compute(dimension)) for front, dimension in self._computed_vars
@@ -174,7 +174,7 @@ class TemplateOptions(TemplateSyntax):
             bundle = self._bundle(lookup, attrs)
             bundles[lookup.key] = bundle
             found: dict[int, str] = {}
-            for index, entry in enumerate(lookup.lexicon.entries):
+            for index, entry in enumerate(lookup.entries):
                 try:
                     form = entry.lookup(bundle)
                 except AmbiguousLookup as error:

@@ -76,7 +76,7 @@ class TemplateSyntax:
             slot, modifiers = parser.parse(chunk.key, self.where)
             self.slots.setdefault(slot.key, slot)
             self.layout.append(Occurrence(slot.key, modifiers))
-        modifiers = {
+        functions = {
             name: self.language.modifiers[name] if name in self.language.modifiers else registry.modifier(name, self.where)
             for chunk in self.layout
             if isinstance(chunk, Occurrence)
@@ -89,7 +89,7 @@ class TemplateSyntax:
             elif isinstance(self.slots[chunk.key], Mask):
                 self._segments.append((index, "{" + chunk.key + "}", None, ()))
             else:
-                self._segments.append((index, "", chunk.key, tuple(modifiers[name] for name in chunk.modifiers)))
+                self._segments.append((index, "", chunk.key, tuple(functions[name] for name in chunk.modifiers)))
 
     def _resolve(self) -> None:
         """Sort slots into placeholder lookups, plain placeholders, rules, choices, calls."""
