@@ -11,6 +11,7 @@ from typing import Any
 
 from arena.cli import add_verb
 from arena.errors import ArenaError, DataError, UsageError
+from arena.roles import Fittable
 
 logger = logging.getLogger(__name__)
 
@@ -72,8 +73,7 @@ def factories(names: Sequence[str] | None = None, strict: bool = True) -> dict[s
             logger.warning("surface cue %s left out: %s", name, error)
             continue
         # a cue that is not fitted is built once (target-lm loads its model once); fitted ones per fold
-        result[name] = (lambda built=built: built) if not hasattr(built, "fit") else \
-            (lambda spec=spec: build("claude", spec, catalog()))
+        result[name] = _builder(spec) if isinstance(built, Fittable) else _built(built)
     return result
 
 
@@ -84,6 +84,17 @@ def surface_cues(strict: bool = False) -> Any:
     from performers.catalog import NOT_COMPARED_WITH_CUES
 
     return SurfaceCues(factories(strict=strict), NOT_COMPARED_WITH_CUES)
+
+
+def _built(claude: Any) -> Callable[[], Any]:
+    return lambda: claude
+
+
+def _builder(spec: Any) -> Callable[[], Any]:
+    from arena.cli import catalog
+    from arena.specs.registry import build
+
+    return lambda: build("claude", spec, catalog())
 
 
 def _input(args) -> tuple[str, Path]:

@@ -56,7 +56,7 @@ def calibrations(run_dir: Path, path: Path | None) -> dict[str, Any]:
 def _labels(spec: dict[str, Any]) -> list[str]:
     from arena.specs.spec import PerformerSpec
 
-    labels = [spec.get("alias")] if spec.get("alias") else []
+    labels = [str(spec["alias"])] if spec.get("alias") else []
     try:
         labels.append(PerformerSpec(spec["name"], spec.get("params") or {}).label)
     except (KeyError, TypeError, ValueError):
