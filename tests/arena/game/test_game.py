@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from arena import api
 from arena.engine import match, transcripts
-from arena.engine import run as run_engine
 from arena.game import play as game
 from arena.game.schedule import Phase
 from arena.records import Instance, Variant
@@ -59,7 +59,7 @@ def contents(run_dir: Path) -> dict[str, bytes]:
 
 
 def run(path: Path, out: Path, backend="in-process"):
-    return run_engine(load_experiment(path), CATALOG, out, backend, progress=False)
+    return api.play(load_experiment(path), out, backend)
 
 
 @pytest.fixture(scope="module")
