@@ -15,7 +15,7 @@ gives it, or ``None`` for a static run); the engine never imports this package:
    :class:`~arena.engine.session.Session` (deduplicated, batched scoring; one cell file
    per Claude under ``cells/``);
 4. every :class:`~arena.roles.Observer` is handed what the schedule lets it see of the
-   block (:func:`shown`): Johns and Zelligs on the driver, Claudes where they live (an
+   block (:func:`arena.game.visibility.shown`): Johns and Zelligs on the driver, Claudes where they live (an
    :class:`~arena.engine.jobs.ObserveJob`, in process or on their Ray actor);
 5. the block's rounds and what each observer was shown are written as cells, and a
    last cell naming the block's instances commits it.
@@ -44,7 +44,8 @@ from arena.engine.plan import Block, corrupt
 from arena.engine.resources import actor_count
 from arena.engine.session import Session
 from arena.engine.store import RunStore
-from arena.game.schedule import Phase, Schedule, preset
+from arena.game.schedule import Schedule, preset
+from arena.game.visibility import shown
 from arena.records import Instance, RoundOutcome
 from arena.roles import Chooser, Observer
 from arena.specs.config import Experiment
@@ -108,46 +109,6 @@ def collusion(experiment: Experiment) -> list[dict[str, str]]:
     for zellig in experiment.zelligs:
         walk(dict(zellig.params), "", zellig.label)
     return found
-
-
-def shown(
-    role: str,
-    label: str,
-    round_: match.Round,
-    phase: Phase,
-    judgements: dict[str, match.JudgementRecord],
-    claude: PerformerSpec | None = None,
-) -> RoundOutcome:
-    """What performer ``label`` of ``role`` may see of a played round (see
-    :class:`~arena.records.RoundOutcome`); ``judgements`` are the round's, per Claude."""
-    transparent = role in phase.transparent
-    base = {"round": round_.id, "seed": round_.seed, "phase": round_.phase or 0, "counts": round_.counts,
-            "transparent": transparent}
-    choices = {name: record.choice for name, record in judgements.items()}
-    if role == "claude":
-        assert claude is not None
-        own = judgements[label]
-        source = round_.instance.source if claude.sees_source else ""
-        if transparent:
-            return RoundOutcome(
-                **base, instance=round_.instance if claude.sees_source else None, source=source,
-                candidates=round_.candidates, variant=round_.variant, corrupted=round_.corrupted,
-                choices=choices, scores={label: own.scores},
-            )
-        return RoundOutcome(
-            **base, source=source, candidates=round_.candidates,
-            choices={label: own.choice}, scores={label: own.scores},
-        )
-    if transparent:
-        return RoundOutcome(
-            **base, instance=round_.instance, source=round_.instance.source, candidates=round_.candidates,
-            variant=round_.variant, corrupted=round_.corrupted, choices=choices,
-        )
-    if role == "zellig":
-        return RoundOutcome(**base, instance=round_.instance, variant=round_.variant)
-    return RoundOutcome(**base, instance=round_.instance)
-
-
 
 
 @dataclasses.dataclass
