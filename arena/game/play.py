@@ -61,12 +61,14 @@ IMPLICIT = Schedule(preset("zero-observation"), preset="zero-observation")
 def schedule_of(experiment: Experiment, catalog: Catalog) -> Schedule | None:
     """The schedule a run plays: the config's, else ``zero-observation`` when a
     performer chooses or observes (it needs the game to act), else ``None`` (the
-    static evaluation of a schedule-less config, unchanged)."""
+    static evaluation of a schedule-less config, unchanged).  An unknown performer name
+    is reported as :func:`arena.engine.validate` reports it (file, line, key)."""
     if experiment.schedule is not None:
         return experiment.schedule
     for role, specs in (("john", experiment.johns), ("zellig", experiment.zelligs), ("claude", experiment.claudes)):
-        for spec in specs:
-            cls = resolve(role, spec.name, catalog)
+        for index, spec in enumerate(specs):
+            where = f"{experiment.where(role + 's', str(index))}: {role}s[{index}]"
+            cls = resolve(role, spec.name, catalog, where)
             if issubclass(cls, Observer) or (role == "zellig" and issubclass(cls, Chooser)):
                 return IMPLICIT
     return None
