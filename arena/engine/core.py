@@ -116,7 +116,9 @@ def run(
                 return _finished(experiment, store, manifest)
             logger.info("resuming %s", store.run_dir)
         own = isinstance(backend, str)
-        engine_backend = make_backend(backend, experiment, catalog, address, num_cpus) if own else backend
+        engine_backend = (
+            make_backend(backend, experiment, catalog, address, num_cpus) if isinstance(backend, str) else backend
+        )
         session = Session(experiment, engine_backend, store, progress)
         try:
             if driver is not None:  # a game: blocks planned and played one at a time
