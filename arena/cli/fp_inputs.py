@@ -66,7 +66,7 @@ def _labels(spec: dict[str, Any]) -> list[str]:
 
 def cue_verdicts(run_dir: Path) -> dict[tuple[str, str], dict[str, Any]]:
     """The strongest cue of every Zellig and phenomenon of the run, with the audit's verdict."""
-    from arena.cli.cues import surface_cues
+    from arena.api import surface_cues
     from arena.stats import cue_items, cues
 
     setup = surface_cues()
