@@ -54,7 +54,7 @@ def quick_overrides(args) -> list[str]:
 
 def run(args) -> int:
     from arena import engine
-    from arena.present.summary import format_scores
+    from arena.present.console import format_scores
     from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, quick_overrides(args))

@@ -273,12 +273,14 @@ def pool_one_bests(
 def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
           alpha: float = ALPHA) -> dict[str, Any]:
     """The report of a run or tournament directory (its transcripts so far)."""
-    manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
-    outcomes = aggregate.join(rounds, judgements, one_bests)
-    rows = report_rows(manifest["experiment"], outcomes, one_bests, pool, alpha)
+    from arena.stats.run import load_run
+
+    run = load_run(Path(run_dir))
+    outcomes = aggregate.join(run.rounds, run.judgements, run.one_bests)
+    rows = report_rows(run.experiment, outcomes, run.one_bests, pool, alpha)
     return {
         "run": str(run_dir),
-        "signature": manifest.get("signature", ""),
+        "signature": run.signature,
         "alpha": alpha,
         "test": "one-sided Wald test of H1: contrastive error rate > generative rate (cluster-robust variance "
                 "of the error rate over instances, binomial variance of the generative rate)",
