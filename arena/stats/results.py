@@ -34,8 +34,11 @@ from typing import Any
 SCHEMA_VERSION = 1  # of scores.json: raise on any change a reader of an older file would trip over
 
 
-def _omit(when: str, **extra: Any) -> Any:
-    return field(default=None if when == "none" else (), metadata={"omit": when, **extra})
+def _omit(when: str, empty: Callable[[], Any] = tuple) -> Any:
+    """A field left out of the JSON when ``None`` (``when="none"``) or empty (``"empty"``)."""
+    if when == "none":
+        return field(default=None, metadata={"omit": when})
+    return field(default_factory=empty, metadata={"omit": when})
 
 
 def _flatten(parse: Callable[[Mapping[str, Any]], Any]) -> dict[str, Any]:
@@ -171,8 +174,8 @@ class Cell:
     yield_: Yield = field(metadata={"key": "yield"})
     generative_rate: GenerativeRate | None = _omit("none")
     phenomena: Mapping[str, Summary] = field(default_factory=dict)
-    by_distance: Mapping[str, Summary] = _omit("empty")
-    by_frequency: Mapping[str, Summary] = _omit("empty")
+    by_distance: Mapping[str, Summary] = _omit("empty", dict)
+    by_frequency: Mapping[str, Summary] = _omit("empty", dict)
     by_meta: Mapping[str, Mapping[str, Summary]] | None = _omit("none")  # experiment's ``breakdowns``
     observation_rounds: int | None = _omit("none")  # a game only
     timeline: Timeline | None = _omit("none")  # a game only

@@ -302,7 +302,7 @@ def test_cli_tournament_prints_leaderboards_and_writes_plots(tmp_path, distil_di
 
 
 def test_sign_test():
-    from arena.present.leaderboards import sign_test
+    from arena.stats.leaderboards import sign_test
 
     assert sign_test(0, 0) == 1.0
     assert sign_test(5, 0) == pytest.approx(2 / 32)
