@@ -139,7 +139,7 @@ class Window:
     first: int
     last: int
     rounds: int
-    phases: tuple[str, ...]
+    phases: tuple[int, ...]  # indices of the schedule's phases
     counts: bool
     S: float | None
     S_ci95: tuple[float, float] | None
