@@ -127,8 +127,11 @@ def signature_lines(signature: str, signatures: Any) -> list[str]:
 
 def format_scores(scores: Scores | Mapping[str, Any]) -> str:
     """What ``arena run`` and ``arena score`` print (from typed scores or ``scores.json`` as read)."""
-    if not isinstance(scores, Scores):
-        scores = from_json(Scores, scores)
+    typed: Scores = scores if isinstance(scores, Scores) else from_json(Scores, scores)
+    return _format_scores(typed)
+
+
+def _format_scores(scores: Scores) -> str:
     parts = [cells_table(scores)]
     for part in SCORE_PARTS:
         parts += part(scores)

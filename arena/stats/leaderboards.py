@@ -222,8 +222,8 @@ def _john_board(outcomes: Sequence[Outcome], johns: Sequence[str], ties: str, sa
             lower = ranked[k + 1]
             left, right = _cell_s(by_john[name]), _cell_s(by_john[lower])
             common = [c for c in left if c in right]
-            wins = sum(1 for c in common if left[c] > right[c])  # type: ignore[operator]
-            losses = sum(1 for c in common if left[c] < right[c])  # type: ignore[operator]
+            wins = sum(1 for c in common if (left[c] or 0.0) > (right[c] or 0.0))  # a cell has S: it has rounds
+            losses = sum(1 for c in common if (left[c] or 0.0) < (right[c] or 0.0))
             test = SignTest(lower, len(common), wins, losses, len(common) - wins - losses, sign_test(wins, losses))
         entries.append(JohnEntry(name, standings[name], ranks[name], test))
     return tuple(entries)

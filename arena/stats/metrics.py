@@ -154,8 +154,8 @@ class _Index:
     def __init__(self, rounds: Sequence[Round], outcomes: Mapping[str, Sequence[Outcome]],
                  one_bests: Sequence[OneBest]) -> None:
         self.best: dict[tuple[str, int | None], dict[str, OneBest]] = defaultdict(dict)
-        for o in one_bests:
-            self.best[o.claude, o.seed][o.source] = o
+        for best in one_bests:
+            self.best[best.claude, best.seed][best.source] = best
         self.rounds: dict[tuple[str, str, int], list[Round]] = defaultdict(list)
         for r in rounds:
             self.rounds[r.john, r.zellig, r.seed].append(r)

@@ -312,7 +312,7 @@ def _parse(kind: Any, value: Any) -> Any:
             return None
         kind = next(arg for arg in args if arg is not type(None))
         origin, args = typing.get_origin(kind), typing.get_args(kind)
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         return from_json(kind, value)
     if origin is tuple:
         inner = args[0] if len(args) == 2 and args[1] is Ellipsis else Any

@@ -55,7 +55,7 @@ class _Builder:
         if origin in (typing.Union, types.UnionType):
             options = [self.kind(arg) for arg in args if arg is not type(None)]
             return {"anyOf": [*options, {"type": "null"}]} if type(None) in args else {"anyOf": options}
-        if dataclasses.is_dataclass(hint):
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
             name = hint.__name__
             if name not in self.definitions:
                 self.definitions[name] = {}  # a placeholder against recursion
