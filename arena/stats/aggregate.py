@@ -8,7 +8,7 @@ share one reference), so CIs and paired tests resample *instances* (vectorised w
 NumPy, with a fixed seed, so reports are reproducible); agreement between raters is
 Cohen's or Fleiss' kappa; single proportions get Wilson intervals and the false-positive report
 (:mod:`arena.stats.false_positives`) a cluster-robust variance and a one-sided Wald test.  ``scores.json``
-(:mod:`arena.stats.metrics`, its per-round metrics in :mod:`arena.stats.registry`), the leaderboards (:mod:`arena.present.leaderboards`), the plots and
+(:mod:`arena.stats.metrics`, its per-round metrics in :mod:`arena.stats.registry`), the leaderboards (:mod:`arena.stats.leaderboards`), the plots and
 ``arena compare-johns`` all use this module.
 """
 

@@ -170,7 +170,7 @@ def test_model_replicas_vary_the_claude_with_the_seed(tmp_path, distil_dir):
     assert result.scores["over_seeds"][0]["claude"] == "nmt"
     signatures = json.loads((result.run_dir / transcripts.MANIFEST).read_text())["signatures"]["claudes"]
     assert signatures["nmt (seed 2)"] == f"{HERE}:HashScorer@1(salt=b)"
-    from arena.present.summary import format_scores
+    from arena.present.console import format_scores
 
     assert "claude nmt (seed 3) = " in format_scores(result.scores)
 
