@@ -21,13 +21,13 @@ the chance line is labelled inside the axes.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from arena.present.tables import shorten
+from arena.stats.false_positive_records import FalsePositiveRow
 from arena.stats.leaderboards import PhenomenonRow
 from arena.stats.results import OverSeeds, Scores, Timeline
 
@@ -246,7 +246,7 @@ def convergence(curves: Sequence[tuple[str, Timeline]], path: Path) -> Path:
 KIND_MARKERS = {"human": "o", "machine": "s"}
 
 
-def false_positives(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
+def false_positives(rows: Sequence[FalsePositiveRow], path: Path) -> Path:
     """Contrastive error rate against generative rate, one panel per phenomenon (rows from
     :func:`arena.stats.false_positives.report_rows`): colour per Claude (model), marker per reference kind,
     95% intervals as error bars (bootstrap over instances for the error, Wilson for the generative
@@ -254,33 +254,35 @@ def false_positives(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
     diagonal y = x, above which a hypothesis penalises the model more often than it produces the
     phenomenon.  Rows without a generative rate are left out.  Returns ``path``."""
     plt = _pyplot()
-    usable = [r for r in rows if (r.get("generative_pool") or r.get("generative")) and r["contrastive_error"]["n"]]
-    phenomena = list(dict.fromkeys(r["phenomenon"] for r in usable)) or ["(no detector in this run)"]
-    claudes = list(dict.fromkeys(r["claude"] for r in rows))
+    usable = [r for r in rows if (r.generative_pool or r.generative) and r.contrastive_error.n]
+    phenomena = list(dict.fromkeys(r.phenomenon for r in usable)) or ["(no detector in this run)"]
+    claudes = list(dict.fromkeys(r.claude for r in rows))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     columns = min(3, len(phenomena))
     lines = (len(phenomena) + columns - 1) // columns
     fig, axes = plt.subplots(lines, columns, figsize=(max(6.0, 4.6 * columns), 4.2 * lines + 1.2), squeeze=False,
                              constrained_layout=True)
-    pool = any(r.get("generative_pool") for r in usable)
+    pool = any(r.generative_pool for r in usable)
     for ax, phenomenon in zip(axes.flat, phenomena):
-        mine = [r for r in usable if r["phenomenon"] == phenomenon]
+        mine = [r for r in usable if r.phenomenon == phenomenon]
         top = 0.05
         for row in mine:
-            generative = row.get("generative_pool") or row["generative"]
-            error = row["contrastive_error"]
-            x, y = generative["rate"], error["rate"]
-            (x_low, x_high), (y_low, y_high) = generative["ci95"], error["ci95"]
+            generative = row.generative_pool or row.generative
+            error = row.contrastive_error
+            if generative is None or generative.ci95 is None or error.ci95 is None:  # no interval to draw
+                continue
+            x, y = generative.rate, error.rate
+            (x_low, x_high), (y_low, y_high) = generative.ci95, error.ci95
             top = max(top, x_high, y_high)
             # a percentile bootstrap interval need not contain its estimate, and rounding can put a
             # Wilson bound a hair past it: error bars never go negative
             ax.errorbar(
                 x, y, xerr=[[max(0.0, x - x_low)], [max(0.0, x_high - x)]],
                 yerr=[[max(0.0, y - y_low)], [max(0.0, y_high - y)]],
-                fmt=KIND_MARKERS.get(row["reference_kind"], "^"), color=colours[claudes.index(row["claude"]) % len(colours)],
-                markersize=7, capsize=3, markerfacecolor="none" if row["reference_kind"] == "machine" else None,
+                fmt=KIND_MARKERS.get(row.reference_kind, "^"), color=colours[claudes.index(row.claude) % len(colours)],
+                markersize=7, capsize=3, markerfacecolor="none" if row.reference_kind == "machine" else None,
             )
-            ax.annotate(f"n={error['n']}/{generative['n']}", (x, y), textcoords="offset points", xytext=(5, 4),
+            ax.annotate(f"n={error.n}/{generative.n}", (x, y), textcoords="offset points", xytext=(5, 4),
                         fontsize=7)
         limit = min(1.0, top * 1.15)
         ax.plot([0, limit], [0, limit], color="grey", linestyle="--", linewidth=0.8)
@@ -296,7 +298,7 @@ def false_positives(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
         plt.Line2D([], [], color=colours[i % len(colours)], marker="o", linestyle="", label=shorten(claude, 30))
         for i, claude in enumerate(claudes)
     ]
-    kinds = sorted({r["reference_kind"] for r in usable})
+    kinds = sorted({r.reference_kind for r in usable})
     handles += [
         plt.Line2D([], [], color="black", marker=KIND_MARKERS.get(kind, "^"), linestyle="",
                    markerfacecolor="none" if kind == "machine" else "black", label=f"{kind} references")
