@@ -271,6 +271,8 @@ def false_positives(rows: Sequence[FalsePositiveRow], path: Path) -> Path:
             error = row.contrastive_error
             if generative is None or generative.ci95 is None or error.ci95 is None:  # no interval to draw
                 continue
+            if generative.rate is None or error.rate is None:
+                continue
             x, y = generative.rate, error.rate
             (x_low, x_high), (y_low, y_high) = generative.ci95, error.ci95
             top = max(top, x_high, y_high)

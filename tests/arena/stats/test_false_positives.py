@@ -42,7 +42,6 @@ def test_wilson_bounds_are_exact_at_the_ends():
 
 def test_plot_survives_intervals_that_miss_their_estimate(tmp_path):
     from arena.present.plots import false_positives as plot
-
     from arena.stats.false_positive_records import ClusteredRate, FalsePositiveRow, Rate
 
     row = FalsePositiveRow(
