@@ -51,8 +51,7 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     from arena import api
     from arena.cli.run import quick_overrides
-    from arena.present.leaderboards import build, format_leaderboards
-    from arena.present.report import write_reports
+    from arena.present.report import REPORT_DIR, write_reports
     from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, quick_overrides(args))
@@ -79,6 +78,6 @@ def run(args) -> int:
     from arena.api import surface_cues
 
     markdown, html = write_reports([result.run_dir], plots=not args.no_plots, cues=surface_cues())
-    print(format_leaderboards(build(result.run_dir)))
+    print((result.run_dir / REPORT_DIR / "leaderboard.txt").read_text(encoding="utf-8"), end="")  # as written
     print(f"report: {markdown}, {html} (leaderboards and plots in {result.run_dir / 'report'})")
     return 0

@@ -140,3 +140,16 @@ def run_section(run_dir: Path, setup: SurfaceCues | None) -> dict[str, Any] | No
     result = section(tables, [cue_controls.controlled(t, data) for t in tables])
     result["confounded"] = confounded_zelligs(tables)
     return result
+
+
+def with_surface_cues(report_sections: list[dict[str, Any]], run_dir: Path,
+                      setup: SurfaceCues | None) -> list[dict[str, Any]]:
+    """The report's sections with the *Surface cues* section added after the others and the
+    confounded Zelligs marked in the leaderboards (in place)."""
+    surface = run_section(run_dir, setup)
+    if surface is None:
+        return report_sections
+    for entry in report_sections:
+        mark_confounded(entry["tables"], surface["confounded"])
+    findings = [_table("Where a cue explains the result", ["finding"], [[line] for line in surface["sentences"]])]
+    return [*report_sections, {"title": "Surface cues", "tables": [*findings, *surface["tables"]]}]

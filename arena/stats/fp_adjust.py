@@ -15,55 +15,58 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from arena.stats.aggregate import greater_p_value
+from arena.stats.false_positive_records import FalsePositiveRow
 from arena.stats.rogan_gladen import Calibration, corrected
 
 FALSE_POSITIVE = "false positive"
 CONSISTENT = "consistent"
 TESTED = (FALSE_POSITIVE, CONSISTENT)
+LEGEND = ("; corrected generative: Rogan–Gladen for the detector's measured recall and false alarms, 95% "
+          "interval by parametric bootstrap over all three (the verdict then tests against it); strongest cue: "
+          "out-of-fold accuracy of the best surface Claude, 'confounded by CUE' where the cue audit finds the "
+          "cue explains the pairs")
+EXTRA = (("generative_corrected", "corrected generative % [95% CI]"), ("cue", "strongest cue [95% CI]"))
 
 
 def confounded_by(cue: str) -> str:
     return f"confounded by {cue}"
 
 
-def _correct(row: dict[str, Any], calibration: Calibration, alpha: float) -> None:
-    generative = row.get("generative_pool") if row.get("generative_used") == "pool" else row.get("generative")
-    if not generative or not generative["n"]:
-        return
-    adjusted = corrected(generative["count"], generative["n"], calibration)
-    row["generative_corrected"] = adjusted
-    if adjusted is None or row["verdict"] not in TESTED:
-        return
-    error = row["contrastive_error"]
-    row["p_value_uncorrected"], row["verdict_uncorrected"] = row["p_value"], row["verdict"]
-    row["p_value"] = greater_p_value(error["rate"], error["variance"], adjusted["rate"], adjusted["variance"])
-    row["verdict"] = FALSE_POSITIVE if row["p_value"] < alpha else CONSISTENT
+def _correct(row: FalsePositiveRow, calibration: Calibration, alpha: float) -> FalsePositiveRow:
+    generative = row.generative_pool if row.generative_used == "pool" else row.generative
+    if generative is None or not generative.n:
+        return row
+    adjusted = corrected(generative.count, generative.n, calibration)
+    row = replace(row, generative_corrected=adjusted)
+    error = row.contrastive_error
+    if adjusted is None or row.verdict not in TESTED or error.rate is None:
+        return row
+    p = greater_p_value(error.rate, error.variance, adjusted["rate"], adjusted["variance"])
+    return replace(row, p_value_uncorrected=row.p_value, verdict_uncorrected=row.verdict, p_value=p,
+                   verdict=FALSE_POSITIVE if p < alpha else CONSISTENT)
 
 
-def adjust(rows: Sequence[dict[str, Any]], calibrations: Mapping[str, Calibration] | None = None,
-           cues: Mapping[tuple[str, str], Mapping[str, Any]] | None = None, alpha: float = 0.05) -> None:
-    """Correct the rows in place: ``calibrations`` by Zellig label, ``cues`` by (Zellig label,
-    phenomenon) → ``{"name", "accuracy", "ci", "confounded"}``."""
+def adjust(rows: Sequence[FalsePositiveRow], calibrations: Mapping[str, Calibration] | None = None,
+           cues: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
+           alpha: float = 0.05) -> list[FalsePositiveRow]:
+    """The rows corrected: ``calibrations`` by Zellig label, ``cues`` by (Zellig label, phenomenon)
+    → ``{"name", "accuracy", "ci", "confounded"}``."""
+    result = []
     for row in rows:
-        calibration = (calibrations or {}).get(row["zellig"])
+        calibration = (calibrations or {}).get(row.zellig)
         if calibration is not None:
-            _correct(row, calibration, alpha)
-        cue = (cues or {}).get((row["zellig"], row["phenomenon"]))
-        if cue is None:
-            continue
-        row["cue"] = dict(cue)
-        if cue.get("confounded") and row["verdict"] in TESTED:
-            row["verdict_without_cue"] = row["verdict"]
-            row["verdict"] = confounded_by(cue["name"])
-
-
-LEGEND = ("; corrected generative: Rogan–Gladen for the detector's measured recall and false alarms, 95% "
-          "interval by parametric bootstrap over all three (the verdict then tests against it); strongest cue: "
-          "out-of-fold accuracy of the best surface Claude, 'confounded by CUE' where the cue audit finds the "
-          "cue explains the pairs")
+            row = _correct(row, calibration, alpha)
+        cue = (cues or {}).get((row.zellig, row.phenomenon))
+        if cue is not None:
+            row = replace(row, cue=dict(cue))
+            if cue.get("confounded") and row.verdict in TESTED:
+                row = replace(row, verdict_without_cue=row.verdict, verdict=confounded_by(cue["name"]))
+        result.append(row)
+    return result
 
 
 def cell(value: Mapping[str, Any] | None, name: str) -> str:
@@ -74,3 +77,15 @@ def cell(value: Mapping[str, Any] | None, name: str) -> str:
     if name == "cue":
         return f"{value['name']} {value['accuracy']:.3f} [{low:.3f}, {high:.3f}]"
     return f"{100 * value['rate']:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def extend_table(rows: Sequence[FalsePositiveRow], headers: list[str],
+                 cells: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """The report's table with the corrected-rate and cue columns where any row has them."""
+    extra = [(name, title) for name, title in EXTRA if any(getattr(r, name) is not None for r in rows)]
+    return ([*headers, *[title for _, title in extra]],
+            [[*line, *[cell(getattr(row, name), name) for name, _ in extra]] for row, line in zip(rows, cells)])
+
+
+def legend(rows: Sequence[FalsePositiveRow]) -> str:
+    return LEGEND if any(r.generative_corrected is not None or r.cue is not None for r in rows) else ""

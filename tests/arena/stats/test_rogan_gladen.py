@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.stats import fp_adjust
+from arena.stats.false_positive_records import ClusteredRate, FalsePositiveRow, Rate
 from arena.stats.rogan_gladen import Calibration, corrected, point
 
 PERFECT = Calibration(1000, 1000, 0, 1000)
@@ -41,12 +42,13 @@ def test_no_correction(calibration, n):
     assert corrected(1, n, calibration) is None
 
 
-def row(verdict: str = "false positive", count: float = 1, n: int = 200) -> dict:
-    return {
-        "zellig": "z", "phenomenon": "p", "verdict": verdict, "p_value": 0.001, "generative_used": "run",
-        "contrastive_error": {"rate": 0.15, "variance": 0.0004, "n": 300},
-        "generative": {"count": count, "n": n, "rate": count / n},
-    }
+def row(verdict: str = "false positive", count: float = 1, n: int = 200) -> FalsePositiveRow:
+    return FalsePositiveRow(
+        "nmt", "z", "p", "human", "wrong",
+        contrastive_error=ClusteredRate(45.0, 300, 300, 0.15, (0.11, 0.19), 0.0004),
+        generative=Rate(count, n, count / n, (0.0, 0.1)), distributional_discrepancy=None,
+        generative_used="run", p_value=0.001, verdict=verdict,
+    )
 
 
 @pytest.mark.parametrize("calibration, expected", [
@@ -54,10 +56,9 @@ def row(verdict: str = "false positive", count: float = 1, n: int = 200) -> dict
     (Calibration(2, 20, 0, 20), "consistent"),  # a detector finding 10% of 20: the interval swallows the gap
 ])
 def test_weak_detector_turns_a_false_positive_into_consistent(calibration, expected):
-    rows = [row(count=4)]
-    fp_adjust.adjust(rows, {"z": calibration})
-    assert rows[0]["verdict"] == expected and rows[0]["verdict_uncorrected"] == "false positive"
-    assert rows[0]["generative_corrected"]["recall"] == calibration.recall
+    (adjusted,) = fp_adjust.adjust([row(count=4)], {"z": calibration})
+    assert adjusted.verdict == expected and adjusted.verdict_uncorrected == "false positive"
+    assert adjusted.generative_corrected["recall"] == calibration.recall
 
 
 @pytest.mark.parametrize("cue, verdict, expected", [
@@ -67,8 +68,7 @@ def test_weak_detector_turns_a_false_positive_into_consistent(calibration, expec
     ({"name": "length", "accuracy": 1.0, "ci": (0.98, 1.0), "confounded": True}, "no detector", "no detector"),
 ])
 def test_cue_column_and_confounded_verdict(cue, verdict, expected):
-    rows = [row(verdict)]
-    fp_adjust.adjust(rows, cues={("z", "p"): cue})
-    assert rows[0]["verdict"] == expected and rows[0]["cue"]["name"] == "length"
-    assert ("verdict_without_cue" in rows[0]) == (expected != verdict)
-    assert fp_adjust.cell(rows[0]["cue"], "cue").startswith("length ")
+    (adjusted,) = fp_adjust.adjust([row(verdict)], cues={("z", "p"): cue})
+    assert adjusted.verdict == expected and adjusted.cue["name"] == "length"
+    assert (adjusted.verdict_without_cue is not None) == (expected != verdict)
+    assert fp_adjust.cell(adjusted.cue, "cue").startswith("length ")
