@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from arena.cli import add_verb, catalog, zellig_specs
+from arena.errors import UsageError
 
 EXAMPLES = """
   echo "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus." | arena corrupt --zellig placeholder-ding
@@ -68,7 +69,7 @@ class Corruptor:
             zellig = build("zellig", spec, catalog(), where="--zellig")
             if detect and not isinstance(zellig, Detector):
                 if explicit:
-                    raise ValueError(f"--zellig {spec.name} has no detector (detect)")
+                    raise UsageError(f"--zellig {spec.name} has no detector (detect)")
                 continue  # a group member without a detector
             self.zelligs.append((spec.label, zellig))
         self.several = len(specs) > 1
@@ -114,7 +115,7 @@ def _open(path: str | None, what: str):
     try:
         return open(path, encoding="utf-8")
     except OSError as error:
-        raise ValueError(f"--{what} {path}: {error.strerror}") from None
+        raise UsageError(f"--{what} {path}: {error.strerror}") from None
 
 
 def _blocks(lines, sources, size: int):
@@ -124,7 +125,7 @@ def _blocks(lines, sources, size: int):
         if sources is not None:
             source = sources.readline()
             if not source:
-                raise ValueError(f"--source has fewer lines than the input (input line {number})")
+                raise UsageError(f"--source has fewer lines than the input (input line {number})")
             source = source.rstrip("\n")
         block.append((number, line.rstrip("\n"), source))
         if len(block) >= size:
@@ -158,13 +159,13 @@ def run(args) -> int:
     from arena.engine.progress import progress_bar
 
     if args.batch < 1 or args.workers < 1:
-        raise ValueError("--batch and --workers must be at least 1")
+        raise UsageError("--batch and --workers must be at least 1")
     specs = zellig_specs(args.zellig)
     explicit = not any(name in catalog().zellig_groups for name in args.zellig)
     arguments = (specs, args.detect, args.format == "text", args.input or "stdin", explicit)
     corruptor = Corruptor(*arguments)  # checks every SPEC (and detector) before reading any input
     if args.detect and not corruptor.zelligs:
-        raise ValueError("none of the --zellig Zelligs has a detector (detect)")
+        raise UsageError("none of the --zellig Zelligs has a detector (detect)")
     lines = _open(args.input, "input")
     sources = _open(args.source, "source") if args.source else None
     out = sys.stdout

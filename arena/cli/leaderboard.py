@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 EXAMPLES = """
   arena leaderboard runs/tournament-1a2b3c4d5e
@@ -32,7 +33,7 @@ def run(args) -> int:
 
     run_dir = Path(args.run_dir)
     if not transcripts.is_finished(run_dir):
-        raise ValueError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
+        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
     paths = write_report(run_dir, plots=not args.no_plots)
     boards = build(run_dir)
     print(json.dumps(boards, ensure_ascii=False, indent=2) if args.json else format_leaderboards(boards))

@@ -53,6 +53,7 @@ from arena.engine.backends import Backend, make_backend
 from arena.engine.resources import actor_count, resource_options
 from arena.engine.scoring import ScoreBook
 from arena.engine.store import RunStore
+from arena.errors import ConfigError, DataError, UsageError
 from arena.records import Instance
 from arena.roles import John
 from arena.specs.config import Experiment
@@ -165,7 +166,7 @@ def run_dir_for(experiment: Experiment, out: Path) -> Path:
 
 def check_name(experiment: Experiment) -> None:
     if not _NAME.match(experiment.name):
-        raise ValueError(
+        raise ConfigError(
             f"{experiment.where('name')}: name {experiment.name!r} must be a plain name (letters, digits and "
             "'._+-', not starting with '.' or '-'): it names the run directory under --out"
         )
@@ -207,7 +208,7 @@ def load_instances(experiment: Experiment, catalog: Catalog) -> dict[str, list[I
                 break
         duplicates = [key for key, count in Counter(i.id for i in instances).items() if count > 1]
         if duplicates:
-            raise ValueError(f"John {spec.label} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
+            raise DataError(f"John {spec.label} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
         logger.info("John %s: %d instances", spec.label, len(instances))
         result[spec.label] = instances
     return result
@@ -297,7 +298,7 @@ def prepare(
     from arena.game import play as game
 
     if game.schedule_of(experiment, catalog) is not None:
-        raise ValueError(f"{experiment.source or 'config'}: a game (schedule, or a performer that chooses or "
+        raise ConfigError(f"{experiment.source or 'config'}: a game (schedule, or a performer that chooses or "
                          "observes) is planned block by block while it is played; people judge static runs only")
     store = RunStore(run_dir_for(experiment, Path(out)))
     manifest = store.manifest()
@@ -313,7 +314,7 @@ def prepare(
                 store.write_plan([r.to_json() for r in rounds], make_manifest(experiment, signatures, backend=backend.name))
                 return store.run_dir, rounds
     if manifest.get("experiment") != json.loads(json.dumps(experiment.to_json())):
-        raise ValueError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
+        raise UsageError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
     return store.run_dir, [match.Round.from_json(r) for r in store.planned_rounds(manifest)]
 
 
@@ -349,7 +350,7 @@ def run(
     with store.locked():
         manifest = store.manifest()
         if manifest is not None and manifest.get("experiment") != json.loads(json.dumps(experiment.to_json())):
-            raise ValueError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
+            raise UsageError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
         if manifest is not None and "plan" not in manifest and transcripts.is_finished(store.run_dir):
             logger.warning("%s: finished by an earlier arena that recorded no plan; not checked", store.run_dir)
             return RunResult(store.run_dir, json.loads(store.path(transcripts.SCORES).read_text(encoding="utf-8")),

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine import transcripts
+from arena.errors import DataError, UsageError
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ CELLS = "cells"
 LOCK = ".lock"
 
 
-class RunBusy(ValueError):
+class RunBusy(UsageError):
     """Another process is writing the run directory."""
 
 
@@ -81,7 +82,7 @@ class RunStore:
                 self.run_dir.mkdir(parents=True, exist_ok=True)
                 handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
             except OSError as error:
-                raise ValueError(f"{path}: cannot open the run's lock file: {error.strerror}") from None
+                raise UsageError(f"{path}: cannot open the run's lock file: {error.strerror}") from None
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -119,7 +120,7 @@ class RunStore:
         try:
             return json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as error:
-            raise ValueError(f"{path}: not valid JSON ({error.msg}, line {error.lineno}); "
+            raise DataError(f"{path}: not valid JSON ({error.msg}, line {error.lineno}); "
                              f"delete {self.run_dir} to start the run over") from None
 
     def write_plan(self, rounds: Sequence[dict[str, Any]], manifest: dict[str, Any]) -> None:
@@ -134,12 +135,12 @@ class RunStore:
         path = self.path(transcripts.ROUNDS)
         plan = manifest.get("plan")
         if not isinstance(plan, dict):
-            raise ValueError(f"{self.path(transcripts.MANIFEST)}: records no plan (a run begun by an earlier arena); "
+            raise DataError(f"{self.path(transcripts.MANIFEST)}: records no plan (a run begun by an earlier arena); "
                              f"delete {self.run_dir} to start the run over")
         data = path.read_bytes() if path.exists() else b""
         if _sha256(data) != plan.get("sha256"):
             lines = data.count(b"\n")
-            raise ValueError(
+            raise DataError(
                 f"{path}: does not match the plan recorded in {transcripts.MANIFEST} ({lines} rounds where "
                 f"the plan has {plan.get('rounds')}; the file was truncated or edited); delete {self.run_dir} "
                 "to start the run over"
@@ -154,7 +155,7 @@ class RunStore:
         if found == list(expected):
             return
         line = next((i for i, (a, b) in enumerate(zip(found, expected), start=1) if a != b), min(len(found), len(expected)) + 1)
-        raise ValueError(
+        raise DataError(
             f"{path}:{line}: {len(found)} judgements where the plan has {len(expected)} (one per judged round and "
             f"Claude); the file was truncated or edited.  Delete it and {transcripts.SCORES}, then re-run to "
             f"rebuild both (from {CELLS}/ where it still holds them)"

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DataError
+
 MANIFEST = "manifest.json"
 ROUNDS = "rounds.jsonl"
 JUDGEMENTS = "judgements.jsonl"
@@ -95,7 +97,7 @@ def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
             try:
                 yield json.loads(line)
             except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: malformed JSON line: {error.msg}") from None
+                raise DataError(f"{path}:{number}: malformed JSON line: {error.msg}") from None
 
 
 def is_finished(run_dir: Path) -> bool:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from arena.errors import DataError
 from arena.specs.yamlio import read_text
 
 # every character str.splitlines() breaks at
@@ -42,7 +43,7 @@ def read_lines(path: str | Path, allow_empty: bool = False) -> list[str]:
     if not allow_empty:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
-                raise ValueError(f"{path}:{number}: empty line; every line must hold one sentence")
+                raise DataError(f"{path}:{number}: empty line; every line must hold one sentence")
     return lines
 
 
@@ -60,14 +61,14 @@ def check_line_text(text: object, where: str, allow_empty: bool = False) -> str:
     """Return ``text`` if it can be written as one line; else raise ``ValueError``
     (``TypeError`` for a non-string) naming ``where``."""
     if not isinstance(text, str):
-        raise TypeError(f"{where}: expected a string, got {type(text).__name__}")
+        raise DataError(f"{where}: expected a string, got {type(text).__name__}")
     match = _LINE_BREAK.search(text)
     if match:
-        raise ValueError(
+        raise DataError(
             f"{where}: text contains a line break (U+{ord(match.group()):04X}) and cannot be written as one line"
         )
     if not allow_empty and not text.strip():
-        raise ValueError(f"{where}: empty text cannot be written as a line")
+        raise DataError(f"{where}: empty text cannot be written as a line")
     return text
 
 

@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.errors import UsageError
+
 TIDY_FORMATS = ("csv", "parquet", "jsonl")
 TABLES = ("rounds", "cells", "leaderboards")
 # numeric columns that may be empty throughout (a run without scoring Claudes)
@@ -147,7 +149,7 @@ def tables(run_dir: Path) -> dict[str, Any]:
 
     run_dir = Path(run_dir)
     if not transcripts.is_finished(run_dir):
-        raise ValueError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
+        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
     scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
     return {
         "rounds": frame(round_rows(run_dir)),
@@ -162,12 +164,12 @@ def write_tables(run_dir: Path, out: Path, format: str, force: bool = False) -> 
     from arena.engine import transcripts
 
     if format not in TIDY_FORMATS:
-        raise ValueError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")
+        raise UsageError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")
     out = Path(out)
     paths = {name: out / f"{name}.{format}" for name in TABLES}
     existing = [str(path) for path in paths.values() if path.exists()]
     if existing and not force:
-        raise ValueError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
+        raise UsageError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
     data = tables(run_dir)
     out.mkdir(parents=True, exist_ok=True)
     for name, path in paths.items():

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine import transcripts
+from arena.errors import UsageError
 from arena.present.plots import FEW_ROUNDS
 from arena.present.tables import fmt, fmt_ci
 
@@ -288,7 +289,7 @@ def run_context(run_dir: Path, plots: bool = True) -> dict[str, Any]:
 
     run_dir = Path(run_dir)
     if not transcripts.is_finished(run_dir):
-        raise ValueError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
+        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
     manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
     scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
     paths = write_report(run_dir, plots=plots)
@@ -372,9 +373,9 @@ def write_reports(run_dirs: Sequence[Path], out: Path | None = None, plots: bool
     (``out`` defaults to it), into ``out`` for several side by side.  Returns the paths."""
     run_dirs = [Path(d) for d in run_dirs]
     if not run_dirs:
-        raise ValueError("no run directory given")
+        raise UsageError("no run directory given")
     if len(run_dirs) > 1 and out is None:
-        raise ValueError("several runs: give --out DIR for the side-by-side report")
+        raise UsageError("several runs: give --out DIR for the side-by-side report")
     runs = [run_context(d, plots) for d in run_dirs]
     target = Path(out) if out is not None else run_dirs[0]
     # the Markdown links the PNGs relative to the run directory it sits in

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DataError
+
 
 def read_text(path: str | Path) -> str:
     """Read a UTF-8 text file; a wrong encoding is a ``ValueError`` naming the file,
@@ -15,14 +17,14 @@ def read_text(path: str | Path) -> str:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ValueError(f"{path}: file not found") from None
+        raise DataError(f"{path}: file not found") from None
     except IsADirectoryError:
-        raise ValueError(f"{path}: is a directory, expected a file") from None
+        raise DataError(f"{path}: is a directory, expected a file") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise ValueError(
+        raise DataError(
             f"{path}:{line}: not valid UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start}); "
             "convert the file to UTF-8, e.g. with iconv -f latin1 -t utf-8"
         ) from None
@@ -41,7 +43,7 @@ def load_yaml(path: str | Path) -> Any:
         mark = getattr(error, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
         problem = getattr(error, "problem", None) or str(error)
-        raise ValueError(f"{where}: malformed YAML: {problem}") from None
+        raise DataError(f"{where}: malformed YAML: {problem}") from None
 
 
 @functools.cache
@@ -73,7 +75,7 @@ def load_json(path: str | Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path}:{error.lineno}:{error.colno}: malformed JSON: {error.msg}") from None
+        raise DataError(f"{path}:{error.lineno}:{error.colno}: malformed JSON: {error.msg}") from None
 
 
 def yaml_key_lines(path: str | Path) -> dict[tuple[str, ...], int]:

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.engine.match import ScoreConvention
+from arena.errors import ConfigError
 from arena.specs.typecheck import PositiveInt
 from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
@@ -72,10 +73,10 @@ class EnsembleClaude(ScoringClaude):
         from performers.claude.seq2seq_engine import Seq2SeqEngine
 
         if isinstance(models, str) or not isinstance(models, (list, tuple)) or not models:
-            raise ValueError("models must be a non-empty list of model names or directories, e.g. models=[a,b]")
+            raise ConfigError("models must be a non-empty list of model names or directories, e.g. models=[a,b]")
         weights = [1.0] * len(models) if weights is None else list(weights)
         if len(weights) != len(models) or any(not isinstance(w, (int, float)) or w <= 0 for w in weights):
-            raise ValueError(f"weights must be {len(models)} positive numbers, not {weights!r}")
+            raise ConfigError(f"weights must be {len(models)} positive numbers, not {weights!r}")
         total = float(sum(weights))
         self.weights = [w / total for w in weights]
         self.members = [
@@ -89,7 +90,7 @@ class EnsembleClaude(ScoringClaude):
         first = self.members[0]
         for member in self.members[1:]:
             if member.vocabulary != first.vocabulary or member.pad_id != first.pad_id:
-                raise ValueError(
+                raise ConfigError(
                     f"models {first.name} and {member.name} do not share a vocabulary "
                     f"({first.vocabulary} vs {member.vocabulary} output tokens)"
                 )

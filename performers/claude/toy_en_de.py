@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.match import ScoreConvention
+from arena.errors import EnvError
 from arena.specs.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.seq2seq_engine import Engine
@@ -24,7 +25,7 @@ MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
 def toy_model_dir() -> Path:
     """The shipped model's directory (an error naming it if the package lacks it)."""
     if not (MODEL_DIR / "model.safetensors").is_file():
-        raise ValueError(f"the toy model is missing from the package: {MODEL_DIR}/model.safetensors not found")
+        raise EnvError(f"the toy model is missing from the package: {MODEL_DIR}/model.safetensors not found")
     return MODEL_DIR
 
 

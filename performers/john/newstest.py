@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ConfigError, DataError
 from arena.records import Instance
 from arena.specs.typecheck import ExistingDir, PositiveInt
 from performers.john.parallel_text import read_aligned
@@ -39,7 +40,7 @@ def parse_years(years: Any, where: str = "years") -> tuple[int, ...]:
     a comma-separated string or a list of those.  Bad values are ``ValueError``."""
     items: Iterable[Any]
     if isinstance(years, bool):
-        raise TypeError(f"{where}: expected a year, a range like '2009-2016' or a list, not {years!r}")
+        raise DataError(f"{where}: expected a year, a range like '2009-2016' or a list, not {years!r}")
     if isinstance(years, int):
         items = [years]
     elif isinstance(years, str):
@@ -47,31 +48,31 @@ def parse_years(years: Any, where: str = "years") -> tuple[int, ...]:
     elif isinstance(years, (list, tuple)):
         items = years
     else:
-        raise TypeError(f"{where}: expected a year, a range like '2009-2016' or a list, not {type(years).__name__}")
+        raise DataError(f"{where}: expected a year, a range like '2009-2016' or a list, not {type(years).__name__}")
     result: set[int] = set()
     for item in items:
         if isinstance(item, bool):
-            raise TypeError(f"{where}: {item!r} is not a year")
+            raise DataError(f"{where}: {item!r} is not a year")
         if isinstance(item, int):
             result.add(item)
             continue
         if not isinstance(item, str):
-            raise TypeError(f"{where}: {item!r} is not a year or a range")
+            raise DataError(f"{where}: {item!r} is not a year or a range")
         match = _RANGE.match(item)
         if match:
             first, last = int(match.group(1)), int(match.group(2))
             if first > last:
-                raise ValueError(f"{where}: range {item!r} runs backwards")
+                raise DataError(f"{where}: range {item!r} runs backwards")
             result.update(range(first, last + 1))
         elif item.strip().isdigit():
             result.add(int(item))
         else:
-            raise ValueError(f"{where}: {item!r} is not a year (2009) or a range (2009-2016)")
+            raise DataError(f"{where}: {item!r} is not a year (2009) or a range (2009-2016)")
     if not result:
-        raise ValueError(f"{where}: no year given")
+        raise DataError(f"{where}: no year given")
     for year in result:
         if not 1900 <= year <= 2100:
-            raise ValueError(f"{where}: {year} is not a plausible year")
+            raise DataError(f"{where}: {year} is not a plausible year")
     return tuple(sorted(result))
 
 
@@ -102,7 +103,7 @@ class NewstestJohn:
         self.directory = Path(dir)
         self.years = parse_years(years)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ValueError(f"limit must be a positive integer, not {limit!r}")
+            raise ConfigError(f"limit must be a positive integer, not {limit!r}")
         self.limit = limit
         self.source_language = source_language
         self.target_language = target_language
@@ -115,7 +116,7 @@ class NewstestJohn:
         reference = stem.with_name(f"{stem.name}.{self.target_language}")
         for path in (source, reference):
             if not path.is_file():
-                raise ValueError(f"{path}: file not found (newstest John, year {year}, directory {self.directory})")
+                raise DataError(f"{path}: file not found (newstest John, year {year}, directory {self.directory})")
         return source, reference
 
     def instances(self) -> Iterator[Instance]:

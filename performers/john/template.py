@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 
+from arena.errors import ConfigError
 from arena.records import Instance
 from arena.specs.typecheck import ExistingFile, PositiveInt
 
@@ -46,11 +47,11 @@ class TemplateJohn:
         from performers.m2c.registry import load_plugins
 
         if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
-            raise ValueError(f"n must be a positive integer (pairs per template) or unset for all, not {n!r}")
+            raise ConfigError(f"n must be a positive integer (pairs per template) or unset for all, not {n!r}")
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be an integer, not {seed!r}")
+            raise ConfigError(f"seed must be an integer, not {seed!r}")
         if templates is not None and (not isinstance(templates, list) or not all(isinstance(t, str) for t in templates)):
-            raise ValueError("templates must be a list of template names")
+            raise ConfigError("templates must be a list of template names")
         try:
             load_plugins(plugins or ())
             self.pairs = load_pairs(spec)
@@ -58,7 +59,7 @@ class TemplateJohn:
             for name in self.templates:
                 self.pairs.spaces(name)  # compile now: template errors surface when the John is built
         except TemplateError as error:
-            raise ValueError(str(error)) from None
+            raise ConfigError(str(error)) from None
         self.spec, self.n, self.seed = spec, n, seed
         self.skipped: dict[str, int] = {}
 

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
+from arena.errors import ConfigError
 from performers.m2c import registry
 from performers.m2c.features import TemplateError
 from performers.m2c.language import Language
@@ -781,7 +782,7 @@ class TemplateSpace:
         uniformly without replacement with ``random.Random(seed)``; fewer when the
         space has fewer distinct keys.  Returns ``(key, draw)`` in sampling order."""
         if not isinstance(n, int) or n < 0:
-            raise ValueError(f"n must be a non-negative integer, not {n!r}")
+            raise ConfigError(f"n must be a non-negative integer, not {n!r}")
         rng = random.Random(seed)
         seen: dict[Any, Draw] = {}
         for rank in self._ranks(rng, n):

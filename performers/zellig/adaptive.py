@@ -34,6 +34,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from arena.errors import ConfigError
 from arena.records import Instance, RoundOutcome, Variant
 from performers.nested import build_nested
 
@@ -58,11 +59,11 @@ class AdaptiveZellig:
 
     def __init__(self, zelligs: list[Any], strategy: str = "thompson", arms: str = "phenomenon+frequency"):
         if isinstance(zelligs, str) or not isinstance(zelligs, list) or not zelligs:
-            raise ValueError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")
+            raise ConfigError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")
         if strategy not in STRATEGIES:
-            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+            raise ConfigError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
         if arms not in ARMS:
-            raise ValueError(f"arms must be one of {', '.join(ARMS)}, not {arms!r}")
+            raise ConfigError(f"arms must be one of {', '.join(ARMS)}, not {arms!r}")
         self.strategy = strategy
         self.by_frequency = arms == "phenomenon+frequency"
         self.members = [build_nested("zellig", spec, where=f"adaptive: zelligs[{i}]")[1] for i, spec in enumerate(zelligs)]

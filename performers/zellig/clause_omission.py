@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 
 from arena.edits import make_variant
+from arena.errors import ConfigError
 from arena.records import Edit, Instance, Variant
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.zellig.spans import capitalise
@@ -131,10 +132,10 @@ class ClauseOmissionZellig:
         backend: str = DEFAULT_BACKEND,
     ) -> None:
         if not isinstance(clauses, bool) or not isinstance(split_after_periods, bool):
-            raise TypeError("clauses and split_after_periods must be true or false")
+            raise ConfigError("clauses and split_after_periods must be true or false")
         self.split_after_periods = split_after_periods
         if not 0 < float(detect_ratio) <= 2:
-            raise ValueError(f"detect_ratio must be in (0, 2], got {detect_ratio!r}")
+            raise ConfigError(f"detect_ratio must be in (0, 2], got {detect_ratio!r}")
         self.clauses = clauses
         self.detect_ratio = float(detect_ratio)
         self.backend = backend

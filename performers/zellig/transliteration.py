@@ -16,6 +16,7 @@ the capital stays in place, never *eMdwedew*), so a name of n letters gives up t
 from __future__ import annotations
 
 from arena.edits import make_variant
+from arena.errors import ConfigError
 from arena.records import Instance, Variant
 from arena.specs.typecheck import ExistingFile
 from performers.german.analysis import DEFAULT_BACKEND, Token, analyze
@@ -49,7 +50,7 @@ class TransliterationZellig:
         backend: str = DEFAULT_BACKEND,
     ) -> None:
         if min_length < 3:
-            raise ValueError(f"min_length must be at least 3, got {min_length!r}")
+            raise ConfigError(f"min_length must be at least 3, got {min_length!r}")
         self.max_zipf = float(max_zipf)
         self.max_count = int(max_count)
         self.min_length = min_length
