@@ -78,7 +78,9 @@ def load_run(path: str | Path) -> Run:
     run_dir = Path(path)
     if not transcripts.is_finished(run_dir):
         raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
+    from arena.engine.verify import load_run as verified
+
+    manifest = verified(run_dir).manifest  # a damaged run is refused, naming file and line
     scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
     return Run(run_dir, manifest, scores)
 

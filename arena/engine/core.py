@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine import jobs, match, transcripts
+from arena.engine import jobs, match, transcripts, verify
 from arena.engine.backends import Backend, make_backend
 from arena.engine.resources import actor_count, resource_options
 from arena.engine.scoring import ScoreBook
@@ -357,6 +357,9 @@ def run(
                              already_finished=True)
         from arena.game import play as game  # the game plays on this engine (arena/game/play.py)
 
+        if manifest is not None and transcripts.is_finished(store.run_dir):
+            store.planned_rounds(manifest)  # a plan that does not match cannot be repaired: refused
+            verify.repair(store.run_dir)  # damaged judgements: replayed from cells/ below
         schedule = game.schedule_of(experiment, catalog)
         playing = schedule is not None and not transcripts.is_finished(store.run_dir)
         planned = manifest is not None and not playing
@@ -364,9 +367,6 @@ def run(
         the_blocks = blocks(experiment, rounds) if rounds is not None else []
         cells = len(the_blocks) * len(experiment.claudes)
         if manifest is not None and transcripts.is_finished(store.run_dir):
-            store.check_judgements(
-                [(r.id, m.spec.label) for m in models(experiment) for b in the_blocks if b.seed in m.seeds for r in b.judged]
-            )
             scores = json.loads(store.path(transcripts.SCORES).read_text(encoding="utf-8"))
             return RunResult(store.run_dir, scores, cells=cells, already_finished=True)
         if manifest is not None:
@@ -402,6 +402,7 @@ def run(
             for block in the_blocks:
                 on_block(block, session.judgements(block))
         session.assemble(the_blocks)
+        store.record_written(verify.written(store.run_dir))
         scores = compute_scores(store.run_dir)
         transcripts.atomic_write_json(store.path(transcripts.SCORES), scores)
     return RunResult(

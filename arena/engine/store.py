@@ -6,7 +6,8 @@
   with its process, so a killed run never leaves a stale lock.
 - **Plan.** ``rounds.jsonl`` is written first, then ``manifest.json`` with the plan's
   round count and SHA-256; the manifest is the commit point, so a run that fails
-  before it is planned leaves no run directory behind.  On resume ``rounds.jsonl``
+  before it is planned leaves no run directory behind (a game writes its manifest
+  first: one that fails before its first round is removed with it).  On resume ``rounds.jsonl``
   must match the recorded plan, else the run is refused with what to do.
 - **Cells.** Each finished cell (one Claude on one block of rounds) is one file under
   ``cells/`` written atomically; on resume a cell file is kept only when it holds
@@ -64,10 +65,11 @@ class RunStore:
         """Hold the run directory's lock (creating the directory); on an error before the
         run is planned, remove what this session made, so no half-made run remains."""
         handle = self._acquire()
+        fresh = not self.path(transcripts.MANIFEST).exists()
         try:
             yield
         except BaseException:
-            if not self.path(transcripts.MANIFEST).exists():
+            if not self.path(transcripts.MANIFEST).exists() or (fresh and not self._played()):
                 self._discard()
             raise
         finally:
@@ -103,8 +105,13 @@ class RunStore:
         os.pwrite(handle, json.dumps(holder).encode("utf-8"), 0)
         return handle
 
+    def _played(self) -> bool:
+        """Whether any round was planned or played (a game writes its manifest first)."""
+        return self.path(transcripts.ROUNDS).exists() or (self.cells.is_dir() and any(self.cells.iterdir()))
+
     def _discard(self) -> None:
         self.path(transcripts.ROUNDS).unlink(missing_ok=True)
+        self.path(transcripts.MANIFEST).unlink(missing_ok=True)
         with contextlib.suppress(OSError):
             self.cells.rmdir()
         self.path(LOCK).unlink(missing_ok=True)
@@ -147,19 +154,11 @@ class RunStore:
             )
         return list(transcripts.read_jsonl(path))
 
-    def check_judgements(self, expected: Sequence[tuple[str, str]]) -> None:
-        """A finished run's ``judgements.jsonl`` holds one judgement per (round, Claude) of
-        the plan, in order; else the run is refused with what to do."""
-        path = self.path(transcripts.JUDGEMENTS)
-        found = [(j.get("round"), j.get("claude")) for j in transcripts.read_jsonl(path)]
-        if found == list(expected):
-            return
-        line = next((i for i, (a, b) in enumerate(zip(found, expected), start=1) if a != b), min(len(found), len(expected)) + 1)
-        raise DataError(
-            f"{path}:{line}: {len(found)} judgements where the plan has {len(expected)} (one per judged round and "
-            f"Claude); the file was truncated or edited.  Delete it and {transcripts.SCORES}, then re-run to "
-            f"rebuild both (from {CELLS}/ where it still holds them)"
-        )
+    def record_written(self, written: dict[str, Any]) -> None:
+        """Record in the manifest the line counts and digests of the files a finished run
+        wrote (:func:`arena.engine.verify.written`), which readers then check."""
+        manifest = self.manifest() or {}
+        transcripts.atomic_write_json(self.path(transcripts.MANIFEST), {**manifest, "written": written})
 
     # -- cells ----------------------------------------------------------------------------
 

@@ -14,7 +14,6 @@ Cohen's or Fleiss' kappa; single proportions get Wilson intervals and the false-
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -23,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine import transcripts
 from arena.engine.match import JudgementRecord, OneBest, Round
 
 # -- resampling statistics over per-instance outcomes ----------------------------------------
@@ -178,11 +176,15 @@ class Outcome:
 
 
 def read_run(run_dir: Path) -> tuple[dict, list[Round], list[JudgementRecord], list[OneBest]]:
-    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
-    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
-    judgements = [JudgementRecord.from_json(j) for j in transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS)]
-    one_bests = [OneBest.from_json(o) for o in transcripts.read_jsonl(run_dir / transcripts.ONEBEST)]
-    return manifest, rounds, judgements, one_bests
+    """A run's manifest and transcripts, verified first (:mod:`arena.engine.verify`
+    refuses a damaged run naming file and line)."""
+    from arena.engine.verify import load_run
+
+    run = load_run(run_dir)
+    rounds = [Round.from_json(r) for r in run.rounds]
+    judgements = [JudgementRecord.from_json(j) for j in run.judgements]
+    one_bests = [OneBest.from_json(o) for o in run.one_bests]
+    return run.manifest, rounds, judgements, one_bests
 
 
 def join(
