@@ -81,7 +81,7 @@ def load_run(path: str | Path) -> Run:
     from arena.engine.verify import load_run as verified
 
     manifest = verified(run_dir).manifest  # a damaged run is refused, naming file and line
-    scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+    scores = transcripts.read_json(run_dir / transcripts.SCORES)
     return Run(run_dir, manifest, scores)
 
 

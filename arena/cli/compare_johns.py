@@ -132,10 +132,11 @@ def compare_run(
 ) -> dict[str, Any]:
     """The comparison report of a finished run with one Zellig and one Claude; ``pairs``
     of John labels to test (all pairs by default)."""
+    from arena.engine import transcripts
     from arena.stats import aggregate
 
     manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
-    scores = json.loads((Path(run_dir) / "scores.json").read_text(encoding="utf-8"))
+    scores = transcripts.read_json(Path(run_dir) / "scores.json")
     experiment = manifest["experiment"]
     ties = experiment.get("contrastive_ties", "wrong")
     by_claude = aggregate.join(rounds, judgements, one_bests, counted_only=True)

@@ -110,24 +110,29 @@ class Corruptor:
 
 
 def _open(path: str | None, what: str):
+    """The binary stream of ``--input``/``--source`` (stdin for none or ``-``)."""
     if path is None or path == "-":
-        return sys.stdin
+        return sys.stdin.buffer
     try:
-        return open(path, encoding="utf-8")
+        return open(path, "rb")
     except OSError as error:
         raise UsageError(f"--{what} {path}: {error.strerror}") from None
 
 
-def _blocks(lines, sources, size: int):
+def _blocks(lines, sources, size: int, names: tuple[str, str] = ("stdin", "stdin")):
+    """Blocks of ``(number, line, source)``; lines are read by one rule for files and stdin
+    (:func:`arena.formats.textlines.iter_lines`: UTF-8, ``\\n`` or ``\\r\\n``, BOM dropped)."""
+    from arena.formats.textlines import iter_lines
+
+    source_lines = iter_lines(sources, names[1]) if sources is not None else None
     block = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(iter_lines(lines, names[0]), start=1):
         source = None
-        if sources is not None:
-            source = sources.readline()
-            if not source:
+        if source_lines is not None:
+            source = next(source_lines, None)
+            if source is None:
                 raise UsageError(f"--source has fewer lines than the input (input line {number})")
-            source = source.rstrip("\n")
-        block.append((number, line.rstrip("\n"), source))
+        block.append((number, line, source))
         if len(block) >= size:
             yield block
             block = []
@@ -171,7 +176,7 @@ def run(args) -> int:
     out = sys.stdout
     pool = None
     try:
-        blocks = _blocks(lines, sources, args.batch)
+        blocks = _blocks(lines, sources, args.batch, (args.input or "stdin", args.source or "stdin"))
         if args.workers > 1:
             import multiprocessing
 
@@ -189,8 +194,8 @@ def run(args) -> int:
     finally:
         if pool is not None:
             pool.terminate()
-        if lines is not sys.stdin:
+        if lines is not sys.stdin.buffer:
             lines.close()
-        if sources is not None and sources is not sys.stdin:
+        if sources is not None and sources is not sys.stdin.buffer:
             sources.close()
     return 0

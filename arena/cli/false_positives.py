@@ -81,7 +81,7 @@ def run(args) -> int:
         from arena.cli import catalog
         from arena.specs.config import experiment_from_dict
 
-        manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
+        manifest = transcripts.read_json(run_dir / transcripts.MANIFEST)
         experiment = experiment_from_dict(manifest["experiment"], path=str(run_dir / transcripts.MANIFEST))
         sources = _pool_sources(args.pool_sources, args.pool_limit)
         progress = not args.no_progress and os.environ.get("ARENA_PROGRESS", "1") != "0"

@@ -353,7 +353,7 @@ def run(
             raise UsageError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
         if manifest is not None and "plan" not in manifest and transcripts.is_finished(store.run_dir):
             logger.warning("%s: finished by an earlier arena that recorded no plan; not checked", store.run_dir)
-            return RunResult(store.run_dir, json.loads(store.path(transcripts.SCORES).read_text(encoding="utf-8")),
+            return RunResult(store.run_dir, transcripts.read_json(store.path(transcripts.SCORES)),
                              already_finished=True)
         from arena.game import play as game  # the game plays on this engine (arena/game/play.py)
 
@@ -367,7 +367,7 @@ def run(
         the_blocks = blocks(experiment, rounds) if rounds is not None else []
         cells = len(the_blocks) * len(experiment.claudes)
         if manifest is not None and transcripts.is_finished(store.run_dir):
-            scores = json.loads(store.path(transcripts.SCORES).read_text(encoding="utf-8"))
+            scores = transcripts.read_json(store.path(transcripts.SCORES))
             return RunResult(store.run_dir, scores, cells=cells, already_finished=True)
         if manifest is not None:
             logger.info("resuming %s", store.run_dir)

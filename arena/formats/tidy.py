@@ -150,7 +150,7 @@ def tables(run_dir: Path) -> dict[str, Any]:
     run_dir = Path(run_dir)
     if not transcripts.is_finished(run_dir):
         raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+    scores = transcripts.read_json(run_dir / transcripts.SCORES)
     return {
         "rounds": frame(round_rows(run_dir)),
         "cells": frame(cell_rows(scores)),

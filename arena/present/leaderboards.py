@@ -276,11 +276,11 @@ def write_report(run_dir: Path, plots: bool = True) -> dict[str, Path]:
     if plots:
         from arena.present import plots as plotting
 
-        scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+        scores = transcripts.read_json(run_dir / transcripts.SCORES)
         paths["s_heatmap"] = plotting.s_heatmap(scores, directory / "s_zellig_claude.png")
         if boards["phenomena"]:
             paths["phenomena"] = plotting.phenomena_by_reference(boards["phenomena"], directory / "phenomena_human_vs_mt.png")
-        curves = game_curves(json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8")))
+        curves = game_curves(transcripts.read_json(run_dir / transcripts.SCORES))
         if curves:  # a game: S over rounds and its convergence
             paths["timeline"] = plotting.timeline(curves, directory / "timeline.png")
             paths["convergence"] = plotting.convergence(curves, directory / "convergence.png")

@@ -18,7 +18,6 @@ the same transcripts gives the same files.
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -290,8 +289,8 @@ def run_context(run_dir: Path, plots: bool = True) -> dict[str, Any]:
     run_dir = Path(run_dir)
     if not transcripts.is_finished(run_dir):
         raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
-    scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+    manifest = transcripts.read_json(run_dir / transcripts.MANIFEST)
+    scores = transcripts.read_json(run_dir / transcripts.SCORES)
     paths = write_report(run_dir, plots=plots)
     boards = build(run_dir)
     experiment = manifest["experiment"]

@@ -130,9 +130,11 @@ def parse_value(text: str) -> Any:
     """Read one param value as YAML (``3`` → 3, ``[a,b]`` → list); strings stay strings."""
     import yaml
 
+    from arena.specs.yamlio import safe_loader
+
     try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
+        value = yaml.load(text, Loader=safe_loader())  # safe, and without aliases
+    except (yaml.YAMLError, RecursionError):
         return text
     return text if value is None and text.strip() not in ("null", "~") else value
 
