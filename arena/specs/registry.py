@@ -110,6 +110,13 @@ def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog:
                 inner = f"{prefix}{cls.__name__} parameter '{key}'"
                 validate(role, spec_from_mapping(nested, where=inner), catalog, where=inner)
 
+    from arena.roles import ParamsChecked
+
+    if isinstance(cls, ParamsChecked):
+        problem = cls.check_params(dict(params))
+        if problem:
+            raise ConfigError(f"{prefix}{cls.__name__}: {problem}")
+
 
 def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "") -> type:
     """Resolve and check a spec without building it; return the class."""

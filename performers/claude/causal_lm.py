@@ -31,6 +31,7 @@ from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
 from arena.specs.typecheck import PositiveInt
 from performers.claude.hub import require_model
+from performers.claude.params import Device, DType, ModelName
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -54,11 +55,11 @@ class CausalLMClaude(ScoringClaude):
 
     def __init__(
         self,
-        model: str,
+        model: ModelName,
         tokenizer: str | None = None,
         revision: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
+        device: Device = "cpu",
+        dtype: DType = "fp32",
         batch_tokens: PositiveInt | None = None,
         prefix: str = "",
         separator: str = " ",

@@ -31,6 +31,7 @@ from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError, EnvError
 from arena.specs.typecheck import PositiveInt
 from performers.claude.hub import require_model
+from performers.claude.params import ComputeType, Device, ModelName
 from performers.claude.scoring import ScoringClaude
 from performers.claude.token_ids import token_ids
 
@@ -60,11 +61,11 @@ class CTranslate2Claude(ScoringClaude):
 
     def __init__(
         self,
-        model: str,
+        model: ModelName,
         tokenizer: str | None = None,
         revision: str | None = None,
-        compute_type: str = "int8",
-        device: str = "cpu",
+        compute_type: ComputeType = "int8",
+        device: Device = "cpu",
         threads: int | None = None,
         batch_tokens: PositiveInt = 4096,
         source_lang: str | None = None,

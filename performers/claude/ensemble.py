@@ -25,6 +25,7 @@ from typing import Any
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
 from arena.specs.typecheck import PositiveInt
+from performers.claude.params import Device, DType, ModelName
 from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 
@@ -53,12 +54,12 @@ class EnsembleClaude(ScoringClaude):
 
     def __init__(
         self,
-        models: list[str],
+        models: list[ModelName],
         weights: list[float] | None = None,
         tokenizer: str | None = None,
         revision: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
+        device: Device = "cpu",
+        dtype: DType = "fp32",
         batch_tokens: PositiveInt | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,

@@ -17,6 +17,7 @@ from typing import Any
 from arena.engine.match import ScoreConvention
 from arena.specs.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+from performers.claude.params import Decoder, Device, DType
 from performers.claude.seq2seq_engine import Engine
 
 
@@ -44,14 +45,14 @@ class FairseqClaude(HFSeq2SeqClaude):
         source_lang: str | None = None,
         target_lang: str | None = None,
         trusted: bool = False,
-        device: str = "cpu",
-        dtype: str = "fp32",
+        device: Device = "cpu",
+        dtype: DType = "fp32",
         batch_tokens: PositiveInt | None = None,
         convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,
-        decoder: str = "auto",
+        decoder: Decoder = "auto",
         progress: bool = True,
     ) -> None:
         from performers.claude.fairseq_convert import cached_fsmt

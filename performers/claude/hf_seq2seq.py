@@ -36,6 +36,7 @@ from typing import Any
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
 from arena.specs.typecheck import PositiveInt
+from performers.claude.params import Decoder, Device, DType, ModelName
 from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 
@@ -64,11 +65,11 @@ class HFSeq2SeqClaude(ScoringClaude):
 
     def __init__(
         self,
-        model: str,
+        model: ModelName,
         tokenizer: str | None = None,
         revision: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
+        device: Device = "cpu",
+        dtype: DType = "fp32",
         batch_tokens: PositiveInt | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
@@ -77,7 +78,7 @@ class HFSeq2SeqClaude(ScoringClaude):
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,
-        decoder: str = "auto",
+        decoder: Decoder = "auto",
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)

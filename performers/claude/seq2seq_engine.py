@@ -31,6 +31,7 @@ from typing import Any, Literal, get_args
 
 from arena.errors import ConfigError, EnvError
 from performers.claude.hub import require_model
+from performers.claude.params import Device, DType, ModelName
 from performers.claude.planning import (
     BLOCK_BATCHES,
     DEFAULT_QUANTUM,
@@ -153,12 +154,12 @@ class Seq2SeqEngine:
 
     def __init__(
         self,
-        model: str,
+        model: ModelName,
         *,
         tokenizer: str | None = None,
         revision: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
+        device: Device = "cpu",
+        dtype: DType = "fp32",
         batch_tokens: int | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,

@@ -17,6 +17,7 @@ from arena.engine.match import ScoreConvention
 from arena.errors import EnvError
 from arena.specs.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+from performers.claude.params import Decoder, Device, DType
 from performers.claude.seq2seq_engine import Engine
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
@@ -46,14 +47,14 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
     def __init__(
         self,
         model: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
+        device: Device = "cpu",
+        dtype: DType = "fp32",
         batch_tokens: PositiveInt | None = None,
         convention: ScoreConvention = "mean",
         cache: bool | str | None = True,
         engine: Engine = "auto",
         threads: int | None = None,
-        decoder: str = "auto",
+        decoder: Decoder = "auto",
         progress: bool = True,
     ) -> None:
         super().__init__(

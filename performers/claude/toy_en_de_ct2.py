@@ -15,6 +15,7 @@ from typing import Any
 from arena.engine.match import ScoreConvention
 from arena.specs.typecheck import PositiveInt
 from performers.claude.ct2 import CTranslate2Claude
+from performers.claude.params import ComputeType, Device
 from performers.claude.toy_en_de import MODEL_DIR, toy_model_dir
 
 
@@ -33,8 +34,8 @@ class ToyEnDeCT2Claude(CTranslate2Claude):
 
     def __init__(
         self,
-        compute_type: str = "int8",
-        device: str = "cpu",
+        compute_type: ComputeType = "int8",
+        device: Device = "cpu",
         threads: int | None = None,
         batch_tokens: PositiveInt = 4096,
         convention: ScoreConvention = "mean",

@@ -17,7 +17,9 @@ feature) are skipped and counted in the log.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
 
 from arena.errors import ConfigError
 from arena.records import Instance
@@ -62,6 +64,17 @@ class TemplateJohn:
             raise ConfigError(str(error)) from None
         self.spec, self.n, self.seed = spec, n, seed
         self.skipped: dict[str, int] = {}
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """The spec file compiles and names every template asked for (what building checks)."""
+        if not Path(str(params.get("spec", ""))).is_file():
+            return None  # the spec's own type names the missing file
+        try:
+            cls(**params)
+        except ConfigError as error:
+            return str(error)
+        return None
 
     def instances(self) -> Iterator[Instance]:
         from performers.m2c.pairs import UnrenderableSource
