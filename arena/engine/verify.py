@@ -191,10 +191,11 @@ def check_judgements(
         raise DataError(f"{problem}; {REPAIR}", file=path, line=number, key="round")
     missing = [key for key in expected if key not in seen]
     if missing:
-        last = found[-1][0] if found else 0
+        position = expected.index(missing[0])  # where the first missing judgement belongs
+        line = found[position][0] if position < len(found) else (found[-1][0] + 1 if found else 1)
         raise DataError(f"{len(found)} judgements where the run has {len(expected)} (one per judged round and Claude; "
-                        f"first missing: round {missing[0][0]!r} by {missing[0][1]!r}): the file was cut or emptied; "
-                        f"{REPAIR}", file=path, line=last + 1)
+                        f"the one of round {missing[0][0]!r} by {missing[0][1]!r} is missing here): the file was cut, "
+                        f"emptied or edited; {REPAIR}", file=path, line=line)
     first = next(number for (number, _), key, want in zip(found, keys, expected) if key != want)
     raise DataError(f"judgements out of the engine's order; {REPAIR}", file=path, line=first)
 
