@@ -133,8 +133,10 @@ def _experiment(run_dir: Path, manifest: dict[str, Any]):
     from arena.specs.config import experiment_from_dict
 
     path = Path(run_dir) / transcripts.MANIFEST
+    # the schedule is not needed (a game's rounds carry their blocks) and is recorded resolved
+    data = {key: value for key, value in manifest["experiment"].items() if key != "schedule"}
     try:
-        return experiment_from_dict(manifest["experiment"], str(path))
+        return experiment_from_dict(data, str(path))
     except ArenaError as error:
         raise DataError(f"the experiment it records cannot be read ({error})", file=path, key="experiment") from None
 
