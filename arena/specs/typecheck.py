@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from annotated_types import Ge
+from annotated_types import Ge, Gt, MinLen
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,8 @@ ExistingFile = Annotated[str, MustExist("file")]
 ExistingDir = Annotated[str, MustExist("directory")]
 ExistingPath = Annotated[str, MustExist("path")]
 PositiveInt = Annotated[int, Ge(1)]
+PositiveFloat = Annotated[float, Gt(0)]
+Name = Annotated[str, MinLen(1)]  # a non-empty string: a key, a label, a module
 
 
 def type_hints(target: Any) -> dict[str, Any]:
@@ -120,6 +122,8 @@ def describe(annotation: Any) -> str:
             for name, symbol in (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<")):
                 if hasattr(extra, name):
                     words.append(f"{symbol} {getattr(extra, name)}")
+            if getattr(extra, "min_length", None):
+                words.insert(0, "a non-empty" if extra.min_length == 1 else f"(at least {extra.min_length} long)")
             if isinstance(extra, MustExist):
                 words.append(f"naming an existing {extra.kind}" if extra.kind != "path" else "naming an existing path")
         return " ".join(words)

@@ -29,9 +29,8 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
-from arena.specs.typecheck import PositiveInt
 from performers.claude.hub import require_model
-from performers.claude.params import Device, DType, ModelName
+from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, Threads
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -56,18 +55,18 @@ class CausalLMClaude(ScoringClaude):
     def __init__(
         self,
         model: ModelName,
-        tokenizer: str | None = None,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
         device: Device = "cpu",
         dtype: DType = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        batch_tokens: BatchTokens | None = None,
         prefix: str = "",
         separator: str = " ",
         add_bos: bool = True,
         add_eos: bool = False,
         convention: ScoreConvention = "sum",
-        cache: bool | str | None = True,
-        threads: int | None = None,
+        cache: CacheSetting = True,
+        threads: Threads | None = None,
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)

@@ -29,9 +29,8 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError, EnvError
-from arena.specs.typecheck import PositiveInt
 from performers.claude.hub import require_model
-from performers.claude.params import ComputeType, Device, ModelName
+from performers.claude.params import BatchTokens, CacheSetting, ComputeType, Device, ModelName, Positions, Threads
 from performers.claude.scoring import ScoringClaude
 from performers.claude.token_ids import token_ids
 
@@ -62,19 +61,19 @@ class CTranslate2Claude(ScoringClaude):
     def __init__(
         self,
         model: ModelName,
-        tokenizer: str | None = None,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
         compute_type: ComputeType = "int8",
         device: Device = "cpu",
-        threads: int | None = None,
-        batch_tokens: PositiveInt = 4096,
+        threads: Threads | None = None,
+        batch_tokens: BatchTokens = 4096,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
         exact: bool = True,
-        max_positions: PositiveInt | None = None,
+        max_positions: Positions | None = None,
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)

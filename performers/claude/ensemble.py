@@ -24,8 +24,7 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
-from arena.specs.typecheck import PositiveInt
-from performers.claude.params import Device, DType, ModelName
+from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, ModelNames, Threads, Weight
 from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 
@@ -52,22 +51,30 @@ class EnsembleClaude(ScoringClaude):
     def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
         return [*list(params.get("models") or []), params.get("tokenizer")]
 
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """One weight per model."""
+        models, weights = params.get("models") or [], params.get("weights")
+        if weights is not None and len(weights) != len(models):
+            return f"'weights' gives {len(weights)} weight(s) for {len(models)} model(s); give one per model"
+        return None
+
     def __init__(
         self,
-        models: list[ModelName],
-        weights: list[float] | None = None,
-        tokenizer: str | None = None,
+        models: ModelNames,
+        weights: list[Weight] | None = None,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
         device: Device = "cpu",
         dtype: DType = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        batch_tokens: BatchTokens | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
         engine: Engine = "auto",
-        threads: int | None = None,
+        threads: Threads | None = None,
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)

@@ -15,9 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.engine.match import ScoreConvention
-from arena.specs.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
-from performers.claude.params import Decoder, Device, DType
+from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, Threads
 from performers.claude.seq2seq_engine import Engine
 
 
@@ -47,11 +46,11 @@ class FairseqClaude(HFSeq2SeqClaude):
         trusted: bool = False,
         device: Device = "cpu",
         dtype: DType = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        batch_tokens: BatchTokens | None = None,
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         engine: Engine = "auto",
-        threads: int | None = None,
+        threads: Threads | None = None,
         decoder: Decoder = "auto",
         progress: bool = True,
     ) -> None:

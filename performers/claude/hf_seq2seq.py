@@ -35,8 +35,7 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
-from arena.specs.typecheck import PositiveInt
-from performers.claude.params import Decoder, Device, DType, ModelName
+from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
 from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 
@@ -66,18 +65,18 @@ class HFSeq2SeqClaude(ScoringClaude):
     def __init__(
         self,
         model: ModelName,
-        tokenizer: str | None = None,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
         device: Device = "cpu",
         dtype: DType = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        batch_tokens: BatchTokens | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         engine: Engine = "auto",
-        threads: int | None = None,
+        threads: Threads | None = None,
         decoder: Decoder = "auto",
         progress: bool = True,
     ) -> None:

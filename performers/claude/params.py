@@ -10,16 +10,24 @@ worker nodes, ``ARENA_SKIP_MODEL_CHECK=1`` leaves model names unchecked on the d
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from typing import Annotated, Literal
 
-from arena.specs.typecheck import Check
+from annotated_types import Ge, Gt, Le, Lt, MinLen
+
+from arena.specs.typecheck import Check, Name
 
 DType = Literal["fp32", "fp16", "bf16", "float32", "float16", "bfloat16", "half"]
 ComputeType = Literal["default", "auto", "int8", "int8_float32", "int8_float16", "int8_bfloat16", "int16",
                       "float32", "float16", "bfloat16"]
 Decoder = Literal["auto", "ctranslate2", "generate"]
+# tokens per batch: below 16 no sentence fits, above 2^24 no machine has the memory
+BatchTokens = Annotated[int, Ge(16), Le(1 << 24)]
+# CPU threads (0: the CPUs this process may use)
+Threads = Annotated[int, Ge(0), Le(4096)]
+Positions = Annotated[int, Ge(1), Le(1 << 20)]
 _DEVICE = re.compile(r"^(cpu|auto|cuda(:\d+)?)$")
 
 
@@ -42,6 +50,8 @@ def model_problem(name: object) -> str | None:
     """Why ``name`` names no model this machine can load (see the module docstring)."""
     if not isinstance(name, str) or os.environ.get("ARENA_SKIP_MODEL_CHECK"):
         return None
+    if not name.strip():
+        return "must name a model (a directory or a hub id), not an empty string"
     from performers.claude.hub import require_model
 
     require_model(name)  # an ArenaError naming the remedy
@@ -50,3 +60,7 @@ def model_problem(name: object) -> str | None:
 
 Device = Annotated[str, Check(device_problem)]
 ModelName = Annotated[str, Check(model_problem)]
+ModelNames = Annotated[list[ModelName], MinLen(1)]
+Weight = Annotated[float, Gt(0), Lt(math.inf)]
+# the score cache: true (the default place), false, a directory or a .sqlite file
+CacheSetting = bool | Name | None

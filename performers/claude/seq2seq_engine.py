@@ -31,7 +31,7 @@ from typing import Any, Literal, get_args
 
 from arena.errors import ConfigError, EnvError
 from performers.claude.hub import require_model
-from performers.claude.params import Device, DType, ModelName
+from performers.claude.params import BatchTokens, Device, DType, ModelName, Threads
 from performers.claude.planning import (
     BLOCK_BATCHES,
     DEFAULT_QUANTUM,
@@ -156,16 +156,16 @@ class Seq2SeqEngine:
         self,
         model: ModelName,
         *,
-        tokenizer: str | None = None,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
         device: Device = "cpu",
         dtype: DType = "fp32",
-        batch_tokens: int | None = None,
+        batch_tokens: BatchTokens | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
         engine: str = "auto",
-        threads: int | None = None,
+        threads: Threads | None = None,
     ) -> None:
         for name in dict.fromkeys((str(model), str(tokenizer or model))):
             require_model(name, revision, "seq2seq model")  # before the heavy imports: fail fast when it cannot be had

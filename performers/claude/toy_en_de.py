@@ -15,9 +15,8 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import EnvError
-from arena.specs.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
-from performers.claude.params import Decoder, Device, DType
+from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
 from performers.claude.seq2seq_engine import Engine
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
@@ -46,14 +45,14 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
 
     def __init__(
         self,
-        model: str | None = None,
+        model: ModelName | None = None,
         device: Device = "cpu",
         dtype: DType = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        batch_tokens: BatchTokens | None = None,
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         engine: Engine = "auto",
-        threads: int | None = None,
+        threads: Threads | None = None,
         decoder: Decoder = "auto",
         progress: bool = True,
     ) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 
 from arena.errors import ConfigError
 from arena.records import Instance, RoundOutcome
+from arena.specs.typecheck import Name
 from performers.nested import build_nested
 
 
@@ -37,7 +38,7 @@ class AdaptiveJohn:
 
     version = "1"
 
-    def __init__(self, john: Any, key: str = "origin", seed: int = 1):
+    def __init__(self, john: Any, key: Name = "origin", seed: int = 1):
         if not isinstance(key, str) or not key:
             raise ConfigError(f"key must be an instance metadata key such as origin, not {key!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):

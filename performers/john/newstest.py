@@ -89,6 +89,13 @@ def _years_problem(years: Any) -> str | None:
 Years = Annotated[Any, Check(_years_problem)]
 
 
+def _file_name_part(text: str) -> str | None:
+    return None if re.fullmatch(r"[\w.+-]+", text) else f"must be a plain part of a file name (letters, digits, '._+-'), not {text!r}"
+
+
+FileNamePart = Annotated[str, Check(_file_name_part)]
+
+
 def _missing(john: Any, year: int) -> list[str]:
     try:
         john.files(year)
@@ -111,9 +118,9 @@ class NewstestJohn:
         self,
         dir: ExistingDir,
         years: Years = "2009-2016",
-        source_language: str = "en",
-        target_language: str = "de",
-        prefix: str = "newstest",
+        source_language: FileNamePart = "en",
+        target_language: FileNamePart = "de",
+        prefix: FileNamePart = "newstest",
         limit: PositiveInt | None = None,
     ):
         self.directory = Path(dir)

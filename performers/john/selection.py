@@ -61,13 +61,15 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
+
+from annotated_types import Gt, Le
 
 from arena.engine.match import corrupt_one
 from arena.errors import ConfigError
 from arena.formats.textlines import has_line_break
 from arena.records import Instance, Variant
-from arena.specs.typecheck import Performer, PositiveInt
+from arena.specs.typecheck import Name, Performer, PositiveInt
 from performers.john.validation import KEPT, Check, ValidationCounts, validate
 
 logger = logging.getLogger(__name__)
@@ -581,16 +583,16 @@ class SelectJohn:
         zellig: Annotated[Any, Performer("zellig")],
         cap: PositiveInt | None = None,
         seed: int = 1,
-        stratify: str | None = "origin",
-        dedup: str = "source",
-        min_words: int | None = None,
-        max_words: int | None = None,
-        variants_per_instance: int | None = 1,
+        stratify: Name | None = "origin",
+        dedup: Literal["source", "pair", "none"] = "source",
+        min_words: PositiveInt | None = None,
+        max_words: PositiveInt | None = None,
+        variants_per_instance: PositiveInt | None = 1,
         validate: bool = True,
-        phenomena: list[str] | None = None,
-        max_phrase_words: int = 5,
-        min_overlap: float = 0.5,
-        prefilter: str | None = None,
+        phenomena: list[Name] | None = None,
+        max_phrase_words: PositiveInt = 5,
+        min_overlap: Annotated[float, Gt(0), Le(1)] = 0.5,
+        prefilter: Name | None = None,
         progress: bool = True,
     ):
         from performers.nested import build_nested

@@ -23,7 +23,7 @@ from typing import Any
 
 from arena.errors import ConfigError
 from arena.records import Instance
-from arena.specs.typecheck import ExistingFile, PositiveInt
+from arena.specs.typecheck import ExistingFile, Name, PositiveInt
 
 logger = logging.getLogger(__name__)
 
@@ -39,10 +39,10 @@ class TemplateJohn:
     def __init__(
         self,
         spec: ExistingFile,
-        templates: list[str] | None = None,
+        templates: list[Name] | None = None,
         n: PositiveInt | None = None,
         seed: int = 1,
-        plugins: list[str] | None = None,
+        plugins: list[Name] | None = None,
     ):
         from performers.m2c.features import TemplateError
         from performers.m2c.pairs import load_pairs

@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from annotated_types import MinLen
 
 from arena.errors import ConfigError
 from arena.records import Instance, RoundOutcome, Variant
@@ -57,7 +59,8 @@ class AdaptiveZellig:
 
     version = "2"
 
-    def __init__(self, zelligs: list[Any], strategy: str = "thompson", arms: str = "phenomenon+frequency"):
+    def __init__(self, zelligs: Annotated[list[Any], MinLen(1)], strategy: Literal["thompson", "uniform"] = "thompson",
+                 arms: Literal["phenomenon+frequency", "phenomenon"] = "phenomenon+frequency"):
         if isinstance(zelligs, str) or not isinstance(zelligs, list) or not zelligs:
             raise ConfigError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")
         if strategy not in STRATEGIES:

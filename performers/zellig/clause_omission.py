@@ -45,6 +45,9 @@ as long as English sources).  A heuristic; ``False`` without a source.
 from __future__ import annotations
 
 import re
+from typing import Annotated
+
+from annotated_types import Gt, Le
 
 from arena.edits import make_variant
 from arena.errors import ConfigError
@@ -128,7 +131,7 @@ class ClauseOmissionZellig:
         self,
         clauses: bool = True,
         split_after_periods: bool = False,
-        detect_ratio: float = 0.7,
+        detect_ratio: Annotated[float, Gt(0), Le(2)] = 0.7,
         backend: str = DEFAULT_BACKEND,
     ) -> None:
         if not isinstance(clauses, bool) or not isinstance(split_after_periods, bool):

@@ -14,6 +14,10 @@ that splits into at least ``min_segments`` (3) segments and whose swap gives a d
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from annotated_types import Ge
+
 from arena.edits import make_variant
 from arena.errors import ConfigError
 from arena.records import Instance, Variant
@@ -42,7 +46,7 @@ class CompoundZellig:
 
     version = "1"
 
-    def __init__(self, min_segments: int = 3, training_corpus: ExistingFile | None = None, backend: str = DEFAULT_BACKEND):
+    def __init__(self, min_segments: Annotated[int, Ge(2)] = 3, training_corpus: ExistingFile | None = None, backend: str = DEFAULT_BACKEND):
         if not isinstance(min_segments, int) or min_segments < 2:
             raise ConfigError(f"min_segments must be an integer >= 2, got {min_segments!r}")
         self.min_segments = min_segments

@@ -28,7 +28,7 @@ from typing import Any
 from arena.edits import variant_from_text
 from arena.errors import ConfigError
 from arena.records import Instance, Variant
-from arena.specs.typecheck import ExistingFile
+from arena.specs.typecheck import ExistingFile, Name
 
 PHENOMENON = "feature_flip"
 
@@ -40,7 +40,7 @@ class FeatureFlipZellig:
 
     version = "1"
 
-    def __init__(self, dimensions: list[str] | None = None, spec: ExistingFile | None = None, plugins: list[str] | None = None):
+    def __init__(self, dimensions: list[Name] | None = None, spec: ExistingFile | None = None, plugins: list[Name] | None = None):
         if dimensions is not None and (
             not isinstance(dimensions, list) or not all(isinstance(d, str) and d for d in dimensions)
         ):

@@ -30,6 +30,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
 from arena.records import Instance, Variant
 from performers.nested import build_nested
@@ -43,7 +44,7 @@ class ModelGuidedZellig:
 
     version = "1"
 
-    def __init__(self, base: Any, model: Any, convention: str = "mean"):
+    def __init__(self, base: Any, model: Any, convention: ScoreConvention = "mean"):
         if convention not in CONVENTIONS:
             raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
         self.convention = convention

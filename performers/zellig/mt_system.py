@@ -28,6 +28,7 @@ from typing import Any
 from arena.edits import variant_from_text
 from arena.errors import ConfigError
 from arena.records import Instance, Variant
+from arena.specs.typecheck import ExistingDir, Name, PositiveInt
 from performers.john.mt_reference import MTOutputs
 from performers.nested import build_nested
 
@@ -40,7 +41,8 @@ class MTSystemZellig:
 
     version = "1"
 
-    def __init__(self, outputs: str | None = None, system: str | None = None, claude: Any = None, beam: int = 5):
+    def __init__(self, outputs: ExistingDir | None = None, system: Name | None = None, claude: Any = None,
+                 beam: PositiveInt = 5):
         if (outputs is None) == (claude is None):
             raise ConfigError("mt-system needs exactly one source of translations: 'outputs' (with 'system') or 'claude'")
         if outputs is not None and (not isinstance(system, str) or not system):

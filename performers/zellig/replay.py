@@ -13,10 +13,13 @@ Example (DistilLingEval placeholder_ding):
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from arena.edits import variant_from_text
 from arena.errors import ConfigError
 from arena.records import Instance, Variant
 from arena.roles import ConditionalDetector
+from arena.specs.typecheck import Name, Performer
 
 
 class ReplayZellig:
@@ -29,7 +32,7 @@ class ReplayZellig:
 
     version = "1"
 
-    def __init__(self, phenomena: list[str] | None = None, detector: str | None = None):
+    def __init__(self, phenomena: list[Name] | None = None, detector: Annotated[str, Performer("zellig")] | None = None):
         if phenomena is not None and (not isinstance(phenomena, list) or not all(isinstance(p, str) for p in phenomena)):
             raise ConfigError("phenomena must be a list of phenomenon labels")
         self.phenomena = set(phenomena) if phenomena else None

@@ -15,6 +15,10 @@ the capital stays in place, never *eMdwedew*), so a name of n letters gives up t
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from annotated_types import Ge
+
 from arena.edits import make_variant
 from arena.errors import ConfigError
 from arena.records import Instance, Variant
@@ -45,7 +49,7 @@ class TransliterationZellig:
         self,
         max_zipf: float = 3.0,
         max_count: int = 10,
-        min_length: int = 4,
+        min_length: Annotated[int, Ge(3)] = 4,
         training_corpus: ExistingFile | None = None,
         backend: str = DEFAULT_BACKEND,
     ) -> None:

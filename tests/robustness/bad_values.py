@@ -3,8 +3,12 @@
 :func:`bad_values` walks a parameter's type (``Literal``, ``int``/``float`` with
 ``annotated_types`` bounds, ``bool``, ``str``, lists, nested performer specs, paths that
 must exist, ``| None``) and returns values a user could plausibly write that the
-declaration does not admit.  The schema test feeds them to ``arena validate`` and to
-the build step of ``arena run``.
+declaration does not admit, and :func:`edge_values` values of the declared type that a
+performer may still refuse (``""``, ``0``, ``-1``, ``nan``, ``[]``, a name that exists
+nowhere).  The schema test feeds both to ``arena validate`` and to the build step of
+``arena run``: a value of the second kind that ``run`` refuses must be refused by
+``validate`` too, so a rule a constructor checks by hand shows up as a mismatch until its
+annotation states it.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def bad_values(annotation: Any) -> list[Any]:
         values += _bounds(extras)
         for extra in extras:
             if isinstance(extra, MustExist):
-                values.append("/no/such/path")
+                values.append("no/such/path")
             elif isinstance(extra, Performer):
                 values.append("no-such-performer")
         values += bad_values(inner)
@@ -70,3 +74,23 @@ def _admitted(value: Any, args: list[Any]) -> bool:
     from arena.specs.typecheck import check_value
 
     return any(check_value(value, arg) is None for arg in args if typing.get_origin(arg) is None)
+
+
+EDGES: dict[type, list[Any]] = {
+    str: ["", "no-such-value", "no/such/path"],  # relative: the test runs in its own directory
+    int: [0, -1, 10**12],
+    float: [0.0, -1.0, float("nan"), float("inf")],
+}
+
+
+def edge_values(annotation: Any) -> list[Any]:
+    """Values of the declared type that a performer may refuse nonetheless."""
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        return edge_values(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        return [value for arg in typing.get_args(annotation) for value in edge_values(arg)]
+    if origin in (list, tuple, collections.abc.Sequence):
+        args = [arg for arg in typing.get_args(annotation) if arg is not Ellipsis]
+        return [[]] + ([[value] for value in edge_values(args[0])] if args else [])
+    return list(EDGES.get(annotation, []))
