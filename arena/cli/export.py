@@ -63,9 +63,10 @@ def _records(args):
         rounds = source / "rounds.jsonl"
         if not rounds.exists():
             raise UsageError(f"{source}: no rounds.jsonl; not a (started) run directory")
-        from arena.engine.verify import load_run
+        if (source / "manifest.json").exists():  # a run of arena: verified (damage refused, naming file and line)
+            from arena.engine.verify import load_run
 
-        load_run(source)  # a damaged run is refused, naming file and line
+            load_run(source)
         return list(read_round_records(rounds))
     if not source.exists():
         raise UsageError(f"{source}: no such run directory or experiment file")
