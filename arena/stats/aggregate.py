@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from arena.engine.match import JudgementRecord, OneBest, Round
+from arena.errors import DataError
 
 # -- resampling statistics over per-instance outcomes ----------------------------------------
 
@@ -201,7 +202,7 @@ def join(
     for j in judgements:
         r = by_id.get(j.round)
         if r is None:
-            raise ValueError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
+            raise DataError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
         if counted_only and not r.counts:
             continue
         one_best = best.get((j.claude, r.seed, r.instance.source)) or best.get((j.claude, None, r.instance.source))
