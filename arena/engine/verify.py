@@ -144,7 +144,7 @@ def _experiment(run_dir: Path, manifest: dict[str, Any]):
 def expected_judgements(experiment, rounds: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
     """``(round id, Claude label)`` of every judgement the engine writes, in its order."""
     from arena.engine import match
-    from arena.engine.core import blocks, models
+    from arena.engine.plan import blocks, models
 
     parsed = [match.Round.from_json(r) for r in rounds]
     the_blocks = blocks(experiment, parsed)
@@ -231,7 +231,7 @@ def load_run(run_dir: str | Path) -> LoadedRun:
     judgements_path = run_dir / transcripts.JUDGEMENTS
     judgements = read_lines(judgements_path)
     if judgements_path.exists() or transcripts.is_finished(run_dir):
-        from arena.engine.core import models
+        from arena.engine.plan import models
 
         by_id = {record.get("round"): record for _, record in rounds}
         seeds_of: dict[str, set[int]] = {}
