@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from arena.cli import add_verb, catalog, zellig_specs
+from arena.errors import UsageError
 
 EXAMPLES = """
   echo "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus." | arena corrupt --zellig placeholder-ding
@@ -68,7 +69,7 @@ class Corruptor:
             zellig = build("zellig", spec, catalog(), where="--zellig")
             if detect and not isinstance(zellig, Detector):
                 if explicit:
-                    raise ValueError(f"--zellig {spec.name} has no detector (detect)")
+                    raise UsageError(f"--zellig {spec.name} has no detector (detect)")
                 continue  # a group member without a detector
             self.zelligs.append((spec.label, zellig))
         self.several = len(specs) > 1
@@ -109,24 +110,29 @@ class Corruptor:
 
 
 def _open(path: str | None, what: str):
+    """The binary stream of ``--input``/``--source`` (stdin for none or ``-``)."""
     if path is None or path == "-":
-        return sys.stdin
+        return sys.stdin.buffer
     try:
-        return open(path, encoding="utf-8")
+        return open(path, "rb")
     except OSError as error:
-        raise ValueError(f"--{what} {path}: {error.strerror}") from None
+        raise UsageError(f"--{what} {path}: {error.strerror}") from None
 
 
-def _blocks(lines, sources, size: int):
+def _blocks(lines, sources, size: int, names: tuple[str, str] = ("stdin", "stdin")):
+    """Blocks of ``(number, line, source)``; lines are read by one rule for files and stdin
+    (:func:`arena.formats.textlines.iter_lines`: UTF-8, ``\\n`` or ``\\r\\n``, BOM dropped)."""
+    from arena.formats.textlines import iter_lines
+
+    source_lines = iter_lines(sources, names[1]) if sources is not None else None
     block = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(iter_lines(lines, names[0]), start=1):
         source = None
-        if sources is not None:
-            source = sources.readline()
-            if not source:
-                raise ValueError(f"--source has fewer lines than the input (input line {number})")
-            source = source.rstrip("\n")
-        block.append((number, line.rstrip("\n"), source))
+        if source_lines is not None:
+            source = next(source_lines, None)
+            if source is None:
+                raise UsageError(f"--source has fewer lines than the input (input line {number})")
+        block.append((number, line, source))
         if len(block) >= size:
             yield block
             block = []
@@ -158,19 +164,19 @@ def run(args) -> int:
     from arena.engine.progress import progress_bar
 
     if args.batch < 1 or args.workers < 1:
-        raise ValueError("--batch and --workers must be at least 1")
+        raise UsageError("--batch and --workers must be at least 1")
     specs = zellig_specs(args.zellig)
     explicit = not any(name in catalog().zellig_groups for name in args.zellig)
     arguments = (specs, args.detect, args.format == "text", args.input or "stdin", explicit)
     corruptor = Corruptor(*arguments)  # checks every SPEC (and detector) before reading any input
     if args.detect and not corruptor.zelligs:
-        raise ValueError("none of the --zellig Zelligs has a detector (detect)")
+        raise UsageError("none of the --zellig Zelligs has a detector (detect)")
     lines = _open(args.input, "input")
     sources = _open(args.source, "source") if args.source else None
     out = sys.stdout
     pool = None
     try:
-        blocks = _blocks(lines, sources, args.batch)
+        blocks = _blocks(lines, sources, args.batch, (args.input or "stdin", args.source or "stdin"))
         if args.workers > 1:
             import multiprocessing
 
@@ -188,8 +194,8 @@ def run(args) -> int:
     finally:
         if pool is not None:
             pool.terminate()
-        if lines is not sys.stdin:
+        if lines is not sys.stdin.buffer:
             lines.close()
-        if sources is not None and sources is not sys.stdin:
+        if sources is not None and sources is not sys.stdin.buffer:
             sources.close()
     return 0

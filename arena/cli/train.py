@@ -24,6 +24,7 @@ import logging
 from pathlib import Path
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,7 @@ def _bleu_options(sub) -> None:
 
 def _positive(value, flag: str) -> None:
     if value is not None and value <= 0:
-        raise ValueError(f"{flag} must be positive, not {value}")
+        raise UsageError(f"{flag} must be positive, not {value}")
 
 
 def _bleu(args, out: Path) -> None:
@@ -142,7 +143,7 @@ def run_train(args) -> int:
     from performers.claude.training import DEFAULT_TOKENIZER, PRESETS, TrainSettings, export_ct2, train
 
     if args.preset not in PRESETS:
-        raise ValueError(f"--preset {args.preset!r}: presets are {', '.join(PRESETS)}")
+        raise UsageError(f"--preset {args.preset!r}: presets are {', '.join(PRESETS)}")
     for flag, value in (("--minutes", args.minutes), ("--max-steps", args.max_steps), ("--max-pairs", args.max_pairs),
                         ("--batch-tokens", args.batch_tokens), ("--lr", args.lr), ("--max-length", args.max_length),
                         ("--save-minutes", args.save_minutes), ("--threads", args.threads)):
@@ -185,6 +186,6 @@ def run_distill(args) -> int:
 def run_bleu(args) -> int:
     out = Path(args.model)
     if not (out / "hf").is_dir() and not (out / "ct2").is_dir():
-        raise ValueError(f"{out}: not a model directory of 'arena train' (no hf/ or ct2/)")
+        raise UsageError(f"{out}: not a model directory of 'arena train' (no hf/ or ct2/)")
     _bleu(args, out)
     return 0

@@ -30,7 +30,6 @@ import numpy as np
 
 from arena.stats.aggregate import Outcome, Tally, accurate, discrepancy, mean_std
 
-
 # -- the registered metrics of a group of rounds ---------------------------------------------
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.transcripts import atomic_write_json, atomic_write_text
+from arena.errors import ConfigError, DataError, EnvError, UsageError
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +115,10 @@ def read_parallel(source: str | os.PathLike, target: str | os.PathLike, max_pair
     is an error naming both files."""
     for path in (source, target):
         if not Path(path).is_file():
-            raise ValueError(f"{path}: no such file")
+            raise DataError(f"{path}: no such file")
     sources, targets = read_lines(source), read_lines(target)
     if len(sources) != len(targets):
-        raise ValueError(f"{source} has {len(sources)} lines but {target} has {len(targets)}; they must be line-aligned")
+        raise DataError(f"{source} has {len(sources)} lines but {target} has {len(targets)}; they must be line-aligned")
     if max_pairs is not None:
         sources, targets = sources[:max_pairs], targets[:max_pairs]
     return sources, targets
@@ -128,7 +129,7 @@ def copy_tokenizer(tokenizer_dir: str | os.PathLike, out: Path) -> None:
     tokenizer_dir = Path(tokenizer_dir)
     missing = [name for name in TOKENIZER_FILES if not (tokenizer_dir / name).is_file()]
     if missing:
-        raise ValueError(f"--tokenizer {tokenizer_dir}: not a Marian tokenizer directory (missing {', '.join(missing)})")
+        raise ConfigError(f"--tokenizer {tokenizer_dir}: not a Marian tokenizer directory (missing {', '.join(missing)})")
     out.mkdir(parents=True, exist_ok=True)
     for name in TOKENIZER_FILES:
         shutil.copy(tokenizer_dir / name, out / name)
@@ -140,7 +141,7 @@ def marian_config(preset: str, tokenizer, max_length: int):
     import transformers
 
     if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+        raise ConfigError(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
     vocab_size = len(tokenizer)
     return transformers.MarianConfig(
         vocab_size=vocab_size, decoder_vocab_size=vocab_size, pad_token_id=tokenizer.pad_token_id,
@@ -237,7 +238,7 @@ def exclusive(directory: Path, what: str) -> Iterator[None]:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ValueError(f"{directory}: another process is already {what} there") from None
+            raise UsageError(f"{directory}: another process is already {what} there") from None
         try:
             yield
         finally:
@@ -250,9 +251,9 @@ def resolve_device(device: str) -> str:
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if device.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"--device {device}: torch sees no CUDA device")
+        raise EnvError(f"--device {device}: torch sees no CUDA device")
     if device != "cpu" and not device.startswith("cuda"):
-        raise ValueError(f"--device must be cpu, cuda, cuda:N or auto, not {device!r}")
+        raise ConfigError(f"--device must be cpu, cuda, cuda:N or auto, not {device!r}")
     return device
 
 
@@ -279,7 +280,7 @@ def _train(settings: TrainSettings, out: Path, progress: bool) -> dict[str, Any]
     state = torch.load(checkpoint_path, map_location="cpu", weights_only=False) if checkpoint_path.is_file() else None
     if state is not None and state["settings"] != settings.identity():
         changed = sorted(k for k in settings.identity() if state["settings"].get(k) != settings.identity()[k])
-        raise ValueError(f"{checkpoint_path}: the checkpoint was trained with other settings ({', '.join(changed)}); "
+        raise DataError(f"{checkpoint_path}: the checkpoint was trained with other settings ({', '.join(changed)}); "
                          "use another --out or the same settings to resume")
 
     tokenizer_dir = out / "tokenizer"
@@ -289,7 +290,7 @@ def _train(settings: TrainSettings, out: Path, progress: bool) -> dict[str, Any]
     sources, targets = read_parallel(settings.train_source, settings.train_target, settings.max_pairs)
     source_ids, target_ids, dropped = encode_corpus(tokenizer, sources, targets, settings.max_length, progress)
     if not source_ids:
-        raise ValueError(f"{settings.train_source}: no usable training pairs (all empty or longer than "
+        raise DataError(f"{settings.train_source}: no usable training pairs (all empty or longer than "
                          f"{settings.max_length} tokens)")
     lengths = [(len(s), len(t)) for s, t in zip(source_ids, target_ids)]
     log.info("%d training pairs (%d left out: empty or over %d tokens), %d target tokens",
@@ -420,7 +421,7 @@ def translator(model_dir: str | os.PathLike, device: str = "cpu", threads: int =
     elif (path / "hf" / "config.json").is_file():
         path = path / "hf"
     if not path.exists():
-        raise ValueError(f"{model_dir}: no such model directory")
+        raise DataError(f"{model_dir}: no such model directory")
     return CTranslate2Claude(model=str(path), compute_type=compute_type, device="cuda" if device.startswith("cuda") else "cpu",
                              threads=threads, cache=cache, progress=progress)
 
@@ -467,7 +468,7 @@ def _distill(teacher, source, out: Path, max_pairs, beam, device, threads, compu
              progress) -> dict[str, Any]:
     sources = read_lines(source)[:max_pairs] if max_pairs is not None else read_lines(source)
     if not sources:
-        raise ValueError(f"{source}: no source lines")
+        raise DataError(f"{source}: no source lines")
     claude = translator(teacher, device, threads, compute_type, cache=str(out / "cache.sqlite"), progress=progress)
     too_long = 0
     if max_source_tokens is not None:
@@ -475,7 +476,7 @@ def _distill(teacher, source, out: Path, max_pairs, beam, device, threads, compu
         kept = [s for s, n in zip(sources, lengths) if n <= max_source_tokens]
         too_long = len(sources) - len(kept)
         if not kept:
-            raise ValueError(f"{source}: no source has at most {max_source_tokens} tokens")
+            raise DataError(f"{source}: no source has at most {max_source_tokens} tokens")
         log.info("%d of %d sources are longer than %d tokens and left out", too_long, len(sources), max_source_tokens)
         sources = kept
     started = time.monotonic()
