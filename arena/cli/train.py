@@ -129,7 +129,7 @@ def _positive(value, flag: str) -> None:
 
 
 def _bleu(args, out: Path) -> None:
-    from performers.claude.training import evaluate_bleu
+    from performers.claude.distillation import evaluate_bleu
 
     record = evaluate_bleu(out, args.held_out, limit=args.limit or None, device=args.device, threads=args.threads or 0,
                            compute_type=args.compute_type, progress=not args.no_progress)
@@ -139,7 +139,8 @@ def _bleu(args, out: Path) -> None:
 
 
 def run_train(args) -> int:
-    from performers.claude.training import DEFAULT_TOKENIZER, PRESETS, TrainSettings, export_ct2, train
+    from performers.claude.distillation import export_ct2
+    from performers.claude.training import DEFAULT_TOKENIZER, PRESETS, TrainSettings, train
 
     if args.preset not in PRESETS:
         raise ValueError(f"--preset {args.preset!r}: presets are {', '.join(PRESETS)}")
@@ -166,7 +167,7 @@ def run_train(args) -> int:
 
 
 def run_distill(args) -> int:
-    from performers.claude.training import distill
+    from performers.claude.distillation import distill
 
     _positive(args.max_pairs, "--max-pairs")
     _positive(args.beam, "--beam")
