@@ -26,9 +26,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 from arena.cli import add_verb, catalog, zellig_specs
+from arena.cli.ranges import integer
+from arena.errors import DataError, UsageError
+from arena.formats.textlines import stream_lines
 
 EXAMPLES = """
   echo "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus." | arena corrupt --zellig placeholder-ding
@@ -47,8 +50,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--source", metavar="FILE", help="aligned English sources, one per line (optional)")
     parser.add_argument("--format", choices=("jsonl", "text"), default="jsonl", help="output format (jsonl)")
     parser.add_argument("--detect", action="store_true", help="run the Zelligs' detectors instead of corrupting")
-    parser.add_argument("--batch", type=int, default=256, help="lines per block (256)")
-    parser.add_argument("--workers", type=int, default=1, help="processes, each running every Zellig (1)")
+    parser.add_argument("--batch", type=integer(1, 100_000), default=256, help="lines per block (256)")
+    parser.add_argument("--workers", type=integer(1, 256), default=1, help="processes, each running every Zellig (1)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -68,7 +71,7 @@ class Corruptor:
             zellig = build("zellig", spec, catalog(), where="--zellig")
             if detect and not isinstance(zellig, Detector):
                 if explicit:
-                    raise ValueError(f"--zellig {spec.name} has no detector (detect)")
+                    raise UsageError(f"{spec.name} has no detector (detect)", key="--zellig")
                 continue  # a group member without a detector
             self.zelligs.append((spec.label, zellig))
         self.several = len(specs) > 1
@@ -108,25 +111,26 @@ class Corruptor:
         yield json.dumps({"line": number, "input": line, "detected": detected}, ensure_ascii=False) + "\n"
 
 
-def _open(path: str | None, what: str):
+def _open(path: str | None, what: str) -> BinaryIO:
+    """The input as bytes: decoding (UTF-8 only), line ends and a BOM are
+    :func:`arena.formats.textlines.stream_lines`'s business."""
     if path is None or path == "-":
-        return sys.stdin
+        return sys.stdin.buffer
     try:
-        return open(path, encoding="utf-8")
+        return open(path, "rb")
     except OSError as error:
-        raise ValueError(f"--{what} {path}: {error.strerror}") from None
+        raise UsageError(f"{path}: {error.strerror}", key=f"--{what}") from None
 
 
-def _blocks(lines, sources, size: int):
+def _blocks(lines: Iterator[str], sources: Iterator[str] | None, size: int):
     block = []
     for number, line in enumerate(lines, start=1):
         source = None
         if sources is not None:
-            source = sources.readline()
-            if not source:
-                raise ValueError(f"--source has fewer lines than the input (input line {number})")
-            source = source.rstrip("\n")
-        block.append((number, line.rstrip("\n"), source))
+            source = next(sources, None)
+            if source is None:
+                raise DataError(f"--source has fewer lines than the input (input line {number})", key="--source")
+        block.append((number, line, source))
         if len(block) >= size:
             yield block
             block = []
@@ -135,10 +139,20 @@ def _blocks(lines, sources, size: int):
 
 
 _WORKER: Corruptor | None = None
+WORD_CACHE = 20_000  # words per word-level cache of the German analysis in a streaming run
 
 
-def _start_worker(arguments: tuple) -> None:
+def bound_caches(batch: int) -> None:
+    """Each line is analysed for its own block only: keep a few blocks' analyses and a
+    bounded number of words (memory stays flat however many lines stream through)."""
+    from performers.german.analysis import limit_caches
+
+    limit_caches(texts=max(1024, 2 * batch), words=WORD_CACHE)
+
+
+def _start_worker(arguments: tuple, batch: int) -> None:
     global _WORKER
+    bound_caches(batch)
     _WORKER = Corruptor(*arguments)
 
 
@@ -157,24 +171,25 @@ def _count_lines(path: str | None) -> int | None:
 def run(args) -> int:
     from arena.engine.progress import progress_bar
 
-    if args.batch < 1 or args.workers < 1:
-        raise ValueError("--batch and --workers must be at least 1")
     specs = zellig_specs(args.zellig)
     explicit = not any(name in catalog().zellig_groups for name in args.zellig)
     arguments = (specs, args.detect, args.format == "text", args.input or "stdin", explicit)
+    bound_caches(args.batch)
     corruptor = Corruptor(*arguments)  # checks every SPEC (and detector) before reading any input
     if args.detect and not corruptor.zelligs:
-        raise ValueError("none of the --zellig Zelligs has a detector (detect)")
+        raise UsageError("none of the --zellig Zelligs has a detector (detect)", key="--zellig")
     lines = _open(args.input, "input")
     sources = _open(args.source, "source") if args.source else None
+    input_name = "<stdin>" if args.input in (None, "-") else args.input
     out = sys.stdout
     pool = None
     try:
-        blocks = _blocks(lines, sources, args.batch)
+        blocks = _blocks(stream_lines(lines, input_name),
+                         stream_lines(sources, args.source) if sources is not None else None, args.batch)
         if args.workers > 1:
             import multiprocessing
 
-            pool = multiprocessing.get_context("fork").Pool(args.workers, _start_worker, (arguments,))
+            pool = multiprocessing.get_context("fork").Pool(args.workers, _start_worker, (arguments, args.batch))
             results = pool.imap(_work, blocks)
         else:
             results = ((len(block), corruptor.lines(block)) for block in blocks)
@@ -188,8 +203,8 @@ def run(args) -> int:
     finally:
         if pool is not None:
             pool.terminate()
-        if lines is not sys.stdin:
+        if lines is not sys.stdin.buffer:
             lines.close()
-        if sources is not None and sources is not sys.stdin:
+        if sources is not None and sources is not sys.stdin.buffer:
             sources.close()
     return 0

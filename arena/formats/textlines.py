@@ -12,8 +12,9 @@ every later line for that reader.  :func:`check_line_text` refuses them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from arena.specs.yamlio import read_text
 
@@ -30,6 +31,35 @@ def split_lines(text: str) -> list[str]:
     if lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+BOM = "\ufeff"
+
+
+def stream_lines(handle: BinaryIO, name: str) -> Iterator[str]:
+    """The lines of a UTF-8 byte stream (stdin, a pipe, a file opened ``"rb"``), one at a
+    time, in constant memory.
+
+    The same rules as :func:`split_lines`: a line ends at ``\n`` only (a ``\r\n`` ending
+    loses its ``\r``; a lone ``\r`` stays inside the line, as does every other character
+    ``str.splitlines`` would break at); a final line without a newline counts.  A UTF-8
+    byte order mark at the start of the stream is dropped.  Bytes that are not UTF-8
+    (a latin-1 file) are a :class:`~arena.errors.DataError` naming ``name``, the line and
+    the column, never passed through."""
+    from arena.errors import DataError
+
+    for number, raw in enumerate(handle, start=1):
+        if raw.endswith(b"\n"):
+            raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DataError(f"not valid UTF-8 (byte 0x{raw[error.start]:02x} at column {error.start + 1})",
+                            file=name, line=number,
+                            hint="convert the input to UTF-8, e.g. with iconv -f latin1 -t utf-8") from None
+        if number == 1 and line.startswith(BOM):
+            line = line[1:]
+        yield line
 
 
 def read_lines(path: str | Path, allow_empty: bool = False) -> list[str]:

@@ -126,3 +126,32 @@ def test_a_registered_backend_is_used():
     result = analyze("a b  c", backend="whitespace-test")
     assert [t.text for t in result.tokens] == ["a", "b", "c"] and result.backend == "whitespace-test"
     assert morphemes("unklar", backend="whitespace-test") == ()
+
+
+def test_memoise_keeps_the_most_recently_used_results():
+    calls = []
+
+    def double(x):
+        calls.append(x)
+        return 2 * x
+
+    memoised = analysis._memoise(double, limit=2)
+    assert [memoised(x) for x in (1, 2, 1, 3, 1, 2)] == [2, 4, 2, 6, 2, 4]
+    assert calls == [1, 2, 3, 2]  # 1 stayed (recently used), 2 was evicted by 3
+    assert list(memoised.memo) == [(1,), (2,)]
+
+
+def test_limit_caches_bounds_analyses_and_word_caches():
+    texts = [f"Der Hund Nummer {n} bellt." for n in range(12)]
+    before = (analysis.CACHE_SIZE, analysis._LIMITS)
+    try:
+        analysis.limit_caches(texts=5, words=7)
+        analysis.analyze_many(texts)
+        backend = analysis.get_backend()
+        assert len(analysis._CACHE) <= 5 and len(backend._sentence_cache) <= 5
+        assert len(backend._tagger._tag_word.memo) <= 7 and len(backend._tagger._analyze.memo) <= 7
+        assert analysis.analyze(texts[-1]).text == texts[-1]  # what is kept still answers
+        assert analysis.analyze(texts[0]).text == texts[0]    # what was evicted is analysed again
+    finally:
+        analysis.CACHE_SIZE, analysis._LIMITS = before[0], before[1]
+        analysis.get_backend().limit(200_000, analysis.WORD_CACHE_SIZE)
