@@ -112,7 +112,11 @@ def start_ray(options: RayOptions | None = None, address: str | None = None, num
     if ray.is_initialized():
         return False
     if address is None:
-        cpus = num_cpus or options.num_cpus or os.cpu_count() or 1
+        if num_cpus is not None and num_cpus < 1:
+            from arena.errors import UsageError
+
+            raise UsageError(f"must be at least 1, not {num_cpus} (leave it out for all CPUs)", key="--num-cpus")
+        cpus = num_cpus if num_cpus is not None else options.num_cpus or os.cpu_count() or 1
         logger.info("starting a local Ray (%d CPUs, object store %d MiB)", cpus, options.object_store_memory >> 20)
         ray.init(
             # always a fresh instance of our own: without "local", ray.init() joins a Ray
