@@ -151,7 +151,12 @@ def bound_caches(batch: int) -> None:
 
 
 def _start_worker(arguments: tuple, batch: int) -> None:
+    """A worker process: Ctrl-C is the parent's business (it ends the pool), so a
+    worker does not die with a traceback of its own."""
+    import signal
+
     global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     bound_caches(batch)
     _WORKER = Corruptor(*arguments)
 

@@ -57,6 +57,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
+from performers.german.memo import _memoise
+
 logger = logging.getLogger(__name__)
 
 DEFAULT_BACKEND = "somajo-hanta"
@@ -148,29 +150,6 @@ def punctuation_tag(word: str) -> str | None:
     if all(char in _SENTENCE_PUNCTUATION for char in word):
         return "$."
     return "$("
-
-
-WORD_CACHE_SIZE = 100_000  # per memoised HanTa method: words (and their arguments) kept
-
-
-def _memoise(method: Callable, limit: int = WORD_CACHE_SIZE) -> Callable:
-    """Memoise a pure method by its arguments (keyword arguments included), keeping the
-    ``limit`` most recently used results (``wrapper.limit`` may be lowered later)."""
-    memo: OrderedDict = OrderedDict()
-
-    def wrapper(*args, **kwargs):
-        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = method(*args, **kwargs)
-            while len(memo) > wrapper.limit:  # type: ignore[attr-defined]
-                memo.popitem(last=False)
-        else:
-            memo.move_to_end(key)
-        return found
-
-    wrapper.memo, wrapper.limit = memo, limit  # type: ignore[attr-defined]
-    return wrapper
 
 
 class SomajoHantaBackend:
@@ -315,6 +294,12 @@ def analyze(text: str, backend: str = DEFAULT_BACKEND) -> Analysis:
     return analysis
 
 
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+
+
 def _analyze_chunk(args: tuple[str, list[str]]) -> list[Analysis]:
     backend, texts = args
     engine = get_backend(backend)
@@ -345,12 +330,15 @@ def analyze_many(
             from concurrent.futures import ProcessPoolExecutor
 
             chunks = [missing[i : i + chunk_size] for i in range(0, len(missing), chunk_size)]
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+            try:  # on Ctrl-C: cancel what is queued instead of waiting for every chunk
                 for chunk, results in zip(chunks, pool.map(_analyze_chunk, [(backend, c) for c in chunks])):
                     for text, analysis in zip(chunk, results):
                         _remember((backend, text), analysis)
                     if bar is not None:
                         bar.update(len(chunk))
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)
         else:
             engine = get_backend(backend)
             for text in missing:

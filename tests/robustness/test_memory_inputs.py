@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from performers.german.memo import WORD_CACHE_SIZE
 from tests.robustness.processes import arena
 
 ZELLIG = ["corrupt", "--zellig", "placeholder-ding", "--no-progress"]
@@ -72,4 +73,4 @@ def test_corrupt_bounds_the_analysis_caches(tmp_path, monkeypatch):
         assert analysis.CACHE_SIZE == 1024 and analysis._LIMITS == (1024, 20_000)
         assert len(analysis.get_backend()._tagger._tag_word.memo) <= 20_000
     finally:
-        analysis.get_backend().limit(200_000, analysis.WORD_CACHE_SIZE)
+        analysis.get_backend().limit(200_000, WORD_CACHE_SIZE)

@@ -15,6 +15,7 @@ from performers.german.analysis import (
     punctuation_tag,
     stts,
 )
+from performers.german.memo import WORD_CACHE_SIZE, _memoise
 
 TEXTS = [
     "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.",
@@ -135,7 +136,7 @@ def test_memoise_keeps_the_most_recently_used_results():
         calls.append(x)
         return 2 * x
 
-    memoised = analysis._memoise(double, limit=2)
+    memoised = _memoise(double, limit=2)
     assert [memoised(x) for x in (1, 2, 1, 3, 1, 2)] == [2, 4, 2, 6, 2, 4]
     assert calls == [1, 2, 3, 2]  # 1 stayed (recently used), 2 was evicted by 3
     assert list(memoised.memo) == [(1,), (2,)]
@@ -154,4 +155,4 @@ def test_limit_caches_bounds_analyses_and_word_caches():
         assert analysis.analyze(texts[0]).text == texts[0]    # what was evicted is analysed again
     finally:
         analysis.CACHE_SIZE, analysis._LIMITS = before[0], before[1]
-        analysis.get_backend().limit(200_000, analysis.WORD_CACHE_SIZE)
+        analysis.get_backend().limit(200_000, WORD_CACHE_SIZE)
