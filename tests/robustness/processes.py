@@ -41,18 +41,19 @@ def arena(argv: Sequence[str], stdin: bytes | None = None, cwd: Path = REPO, tim
                     time.monotonic() - started)
 
 
-def interrupted(argv: Sequence[str], ready: Callable[[], bool], cwd: Path = REPO, stdin: int | None = None,
+def interrupted(argv: Sequence[str], ready: Callable[[], bool], cwd: Path = REPO, stdout: Path | None = None,
                 start_timeout: float = 240, exit_timeout: float = 30, **env: str) -> Finished:
     """Start ``arena ARGV``, wait until ``ready()`` (it is doing its long work), send
-    SIGINT as a terminal's Ctrl-C would (to the whole process group) and wait for the exit."""
-    process = subprocess.Popen([*COMMAND, *argv], cwd=cwd, env=environment(**env),
-                               stdin=stdin if stdin is not None else subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, start_new_session=True)
+    SIGINT as a terminal's Ctrl-C would (to the whole process group) and wait for the exit.
+    ``stdout``: a file to write the output to (``ready`` may watch it)."""
+    sink = open(stdout, "wb") if stdout is not None else subprocess.PIPE
+    process = subprocess.Popen([*COMMAND, *argv], cwd=cwd, env=environment(**env), stdin=subprocess.DEVNULL,
+                               stdout=sink, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + start_timeout
         while not ready():
             if process.poll() is not None:
-                out, err = process.communicate()
+                _, err = process.communicate()
                 raise AssertionError(f"arena {' '.join(argv)} ended (status {process.returncode}) before it was "
                                      f"interrupted:\n{err.decode()[-3000:]}")
             if time.monotonic() > deadline:
@@ -61,9 +62,11 @@ def interrupted(argv: Sequence[str], ready: Callable[[], bool], cwd: Path = REPO
         signalled = time.monotonic()
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=exit_timeout)
-        return Finished(process.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
+        return Finished(process.returncode, (out or b"").decode("utf-8", "replace"), err.decode("utf-8", "replace"),
                         time.monotonic() - signalled)
     finally:
+        if stdout is not None:
+            sink.close()
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
