@@ -19,6 +19,12 @@ whose phenomenon needs something in the source (a negation to drop or insert, tw
 ``null`` (text: ``n/a``) for a line whose ``--source`` line does not have it, or without ``--source``.  Lines are
 processed in blocks of ``--batch`` (256) lines; with ``--workers N`` the blocks (analysis and every
 Zellig) run in N processes, each building the Zelligs once, and are written in input order.
+
+Input is UTF-8 (:func:`arena.formats.textlines.stream_lines`): lines end at ``\n`` or ``\r\n``
+(a lone ``\r`` stays inside its line), a leading byte order mark is dropped, and bytes that are
+not UTF-8 (a latin-1 file) stop the command with exit 2 naming the input and the line.  Memory
+stays flat however many lines stream through: the German analysis keeps a few blocks' analyses
+and a bounded number of words (``experiments/bench/corrupt_memory.py``).
 """
 
 from __future__ import annotations
