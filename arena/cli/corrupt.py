@@ -195,6 +195,7 @@ def run(args) -> int:
     out = sys.stdout
     pool = None
     try:
+        results: Iterator[tuple[int, str]]
         blocks = _blocks(stream_lines(lines, input_name),
                          stream_lines(sources, args.source) if sources is not None else None, args.batch)
         if args.workers > 1:

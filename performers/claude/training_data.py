@@ -24,7 +24,7 @@ def read_lines(path: str | os.PathLike) -> list[str]:
     """The lines of a UTF-8 text file (empty lines kept: they are left out, counted, later)."""
     from arena.formats.textlines import read_lines as read_text_lines
 
-    return read_text_lines(path, allow_empty=True)
+    return read_text_lines(Path(path), allow_empty=True)
 
 
 def read_parallel(source: str | os.PathLike, target: str | os.PathLike, max_pairs: int | None = None

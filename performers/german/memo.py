@@ -20,7 +20,7 @@ def _memoise(method: Callable, limit: int = WORD_CACHE_SIZE) -> Callable:
         found = memo.get(key)
         if found is None:
             found = memo[key] = method(*args, **kwargs)
-            while len(memo) > wrapper.limit:  # type: ignore[attr-defined]
+            while len(memo) > wrapper.limit:
                 memo.popitem(last=False)
         else:
             memo.move_to_end(key)
