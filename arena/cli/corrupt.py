@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 from arena.cli import add_verb, catalog, zellig_specs
@@ -117,15 +117,21 @@ class Corruptor:
         yield json.dumps({"line": number, "input": line, "detected": detected}, ensure_ascii=False) + "\n"
 
 
-def _open(path: str | None, what: str) -> BinaryIO:
-    """The input as bytes: decoding (UTF-8 only), line ends and a BOM are
-    :func:`arena.formats.textlines.stream_lines`'s business."""
+def _open(path: str | None, what: str) -> tuple[Iterable[bytes], BinaryIO | None]:
+    """The input as lines of bytes, and the file to close (``None`` for stdin): decoding
+    (UTF-8 only), line ends and a BOM are :func:`arena.formats.textlines.stream_lines`'s
+    business.  A stdin replaced by a text stream (an embedding program, a test) is
+    re-encoded line by line."""
     if path is None or path == "-":
-        return sys.stdin.buffer
+        binary = getattr(sys.stdin, "buffer", None)
+        if binary is not None:
+            return binary, None
+        return (line.encode("utf-8", "surrogateescape") for line in sys.stdin), None
     try:
-        return open(path, "rb")
+        handle = open(path, "rb")
     except OSError as error:
-        raise UsageError(f"{path}: {error.strerror}", key=f"--{what}") from None
+        raise UsageError(f"--{what} {path}: {error.strerror}") from None
+    return handle, handle
 
 
 def _blocks(lines: Iterator[str], sources: Iterator[str] | None, size: int):
@@ -189,8 +195,8 @@ def run(args) -> int:
     corruptor = Corruptor(*arguments)  # checks every SPEC (and detector) before reading any input
     if args.detect and not corruptor.zelligs:
         raise UsageError("none of the --zellig Zelligs has a detector (detect)", key="--zellig")
-    lines = _open(args.input, "input")
-    sources = _open(args.source, "source") if args.source else None
+    lines, own_lines = _open(args.input, "input")
+    sources, own_sources = _open(args.source, "source") if args.source else (None, None)
     input_name = "<stdin>" if args.input in (None, "-") else args.input
     out = sys.stdout
     pool = None
@@ -215,8 +221,7 @@ def run(args) -> int:
     finally:
         if pool is not None:
             pool.terminate()
-        if lines is not sys.stdin.buffer:
-            lines.close()
-        if sources is not None and sources is not sys.stdin.buffer:
-            sources.close()
+        for handle in (own_lines, own_sources):
+            if handle is not None:
+                handle.close()
     return 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO
 
 from arena.specs.yamlio import read_text
 
@@ -36,9 +35,9 @@ def split_lines(text: str) -> list[str]:
 BOM = "\ufeff"
 
 
-def stream_lines(handle: BinaryIO, name: str) -> Iterator[str]:
-    """The lines of a UTF-8 byte stream (stdin, a pipe, a file opened ``"rb"``), one at a
-    time, in constant memory.
+def stream_lines(handle: Iterable[bytes], name: str) -> Iterator[str]:
+    """The lines of a UTF-8 byte stream (stdin, a pipe, a file opened ``"rb"``: anything
+    yielding ``\n``-terminated lines of bytes), one at a time, in constant memory.
 
     The same rules as :func:`split_lines`: a line ends at ``\n`` only (a ``\r\n`` ending
     loses its ``\r``; a lone ``\r`` stays inside the line, as does every other character
