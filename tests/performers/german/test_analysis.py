@@ -15,7 +15,7 @@ from performers.german.analysis import (
     punctuation_tag,
     stts,
 )
-from performers.german.memo import WORD_CACHE_SIZE, _memoise
+from performers.german.memo import WORD_CACHE_SIZE
 
 TEXTS = [
     "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.",
@@ -127,19 +127,6 @@ def test_a_registered_backend_is_used():
     result = analyze("a b  c", backend="whitespace-test")
     assert [t.text for t in result.tokens] == ["a", "b", "c"] and result.backend == "whitespace-test"
     assert morphemes("unklar", backend="whitespace-test") == ()
-
-
-def test_memoise_keeps_the_most_recently_used_results():
-    calls = []
-
-    def double(x):
-        calls.append(x)
-        return 2 * x
-
-    memoised = _memoise(double, limit=2)
-    assert [memoised(x) for x in (1, 2, 1, 3, 1, 2)] == [2, 4, 2, 6, 2, 4]
-    assert calls == [1, 2, 3, 2]  # 1 stayed (recently used), 2 was evicted by 3
-    assert list(memoised.memo) == [(1,), (2,)]
 
 
 def test_limit_caches_bounds_analyses_and_word_caches():
