@@ -90,7 +90,9 @@ def run(args) -> int:
         print(f"note: {run_dir} is not finished; this report covers the transcripts so far", file=sys.stderr)
     paths = false_positives.write(run_dir, report, plot=not args.no_plot)
     if args.json:
-        print(json.dumps(report, ensure_ascii=False, indent=2))
+        from arena.stats.results import to_json
+
+        print(json.dumps(to_json(report), ensure_ascii=False, indent=2))
     else:
         print(false_positives.format_markdown(report) if args.markdown else false_positives.format_text(report))
         print("report: " + ", ".join(str(path) for path in paths.values()), file=sys.stderr)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from arena.cli import add_verb, catalog
+from arena.cli import add_verb
 from arena.cli.ranges import integer
 
 EXAMPLES = """
@@ -51,16 +50,15 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from arena import engine
+    from arena import api
     from arena.cli.run import quick_overrides
-    from arena.present.leaderboards import build, format_leaderboards
-    from arena.present.report import write_reports
+    from arena.present.report import REPORT_DIR, write_reports
     from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, quick_overrides(args))
     try:
-        result = engine.run(
-            experiment, catalog(), Path(args.out), args.executor,
+        result = api.play(
+            experiment, args.out, args.executor,
             address=args.address, num_cpus=args.num_cpus, progress=not args.no_progress,
         )
     except KeyboardInterrupt:
@@ -79,6 +77,6 @@ def run(args) -> int:
                 print(f"  {model}: {work['requests']} scoring requests, {work['unique']} after deduplication "
                       f"({saved:.0%} saved)")
     markdown, html = write_reports([result.run_dir], plots=not args.no_plots)
-    print(format_leaderboards(build(result.run_dir)))
+    print((result.run_dir / REPORT_DIR / "leaderboard.txt").read_text(encoding="utf-8"), end="")  # as written
     print(f"report: {markdown}, {html} (leaderboards and plots in {result.run_dir / 'report'})")
     return 0

@@ -8,14 +8,14 @@ share one reference), so CIs and paired tests resample *instances* (vectorised w
 NumPy, with a fixed seed, so reports are reproducible); agreement between raters is
 Cohen's or Fleiss' kappa; single proportions get Wilson intervals and the false-positive report
 (:mod:`arena.stats.false_positives`) a cluster-robust variance and a one-sided Wald test.  ``scores.json``
-(:mod:`arena.stats.metrics`), the leaderboards (:mod:`arena.present.leaderboards`), the plots and
+(:mod:`arena.stats.metrics`, its per-round metrics in :mod:`arena.stats.registry`), the leaderboards (:mod:`arena.stats.leaderboards`), the plots and
 ``arena compare-johns`` all use this module.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -302,27 +302,6 @@ class Tally:
         if equal_weight:
             return paired_bootstrap(left / counts, right / other.counts[theirs], None, samples)
         return paired_bootstrap(left, right, counts, samples)
-
-
-def summary(outcomes: Sequence[Outcome], ties: str, samples: int) -> dict[str, Any]:
-    """S, its CI, resolution counts, accuracy and discrepancy of a group of outcomes."""
-    s = Tally.of(outcomes)
-    result: dict[str, Any] = {
-        "rounds": len(outcomes),
-        "S": s.rate(),
-        "S_ci95": s.ci(samples),
-        "correct": int(s.sums.sum()),
-        "resolved_by": dict(sorted(Counter(o.judgement.resolved_by for o in outcomes).items())),
-    }
-    accuracy = Tally.of(outcomes, accurate(ties))
-    if accuracy.rounds:
-        result["accuracy"] = accuracy.rate()
-        result["accuracy_ci95"] = accuracy.ci(samples)
-        result["ties"] = sum(1 for o in outcomes if o.scores is not None and o.scores[0] == o.scores[1])
-    values = [d for d in (discrepancy(o) for o in outcomes) if d is not None]
-    if values:
-        result["discrepancy"] = float(np.mean(values))
-    return result
 
 
 def over_seeds(
