@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from arena.cli import add_verb
+from arena.cli.ranges import integer
 
 EXAMPLES = """
   arena tournament experiments/tournament/distil-lingeval.yaml
@@ -38,8 +39,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--address", default=None,
                         help="Ray cluster to join (default: $RAY_ADDRESS, else ray.address of the config, "
                              "else a local Ray started for this run)")
-    parser.add_argument("--num-cpus", type=int, default=None,
-                        help="CPUs of a local Ray (default: ray.num_cpus of the config, else all)")
+    parser.add_argument("--num-cpus", type=integer(1, 4096), default=None, metavar="N",
+                        help="CPUs of a local Ray, at least 1 (default: ray.num_cpus of the config, else all)")
     parser.add_argument("--resume", action="store_true",
                         help="accepted for old scripts: re-running always resumes an interrupted run")
     add_quick_options(parser)

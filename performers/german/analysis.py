@@ -58,6 +58,7 @@ from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from arena.errors import ConfigError
+from performers.german.memo import _memoise
 
 logger = logging.getLogger(__name__)
 
@@ -152,23 +153,6 @@ def punctuation_tag(word: str) -> str | None:
     return "$("
 
 
-def _memoise(method: Callable, limit: int = 500_000) -> Callable:
-    """Memoise a pure method by its arguments (keyword arguments included); emptied when ``limit`` is hit."""
-    memo: dict = {}
-
-    def wrapper(*args, **kwargs):
-        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-        found = memo.get(key)
-        if found is None:
-            if len(memo) >= limit:
-                memo.clear()
-            found = memo[key] = method(*args, **kwargs)
-        return found
-
-    wrapper.memo = memo  # type: ignore[attr-defined]
-    return wrapper
-
-
 class SomajoHantaBackend:
     """SoMaJo tokenisation and sentence splitting (with character offsets) + HanTa STTS tags and lemmas."""
 
@@ -229,6 +213,18 @@ class SomajoHantaBackend:
             sentences.append(Sentence(number, spans[0][0], spans[-1][1], first, len(tokens)))
         return Analysis(text, tuple(tokens), tuple(sentences), self.name)
 
+    def limit(self, sentences: int, words: int) -> None:
+        """Keep at most ``sentences`` tagged sentences and ``words`` results per word cache."""
+        self._sentence_cache_size = sentences
+        while len(self._sentence_cache) > sentences:
+            self._sentence_cache.popitem(last=False)
+        for method in (self._tagger._tag_word, self._tagger._analyze):
+            method.limit = words
+            while len(method.memo) > words:
+                method.memo.popitem(last=False)
+        if self._morphemes.cache_info().maxsize != words:
+            self._morphemes = lru_cache(maxsize=words)(self._morphemes_uncached)
+
     def clear(self) -> None:
         """Forget the cached tags and morphemes."""
         self._sentence_cache.clear()
@@ -252,6 +248,7 @@ class SomajoHantaBackend:
 _BACKEND_FACTORIES: dict[str, Callable[[], Backend]] = {"somajo-hanta": SomajoHantaBackend}
 _BACKENDS: dict[str, Backend] = {}
 _CACHE: OrderedDict[tuple[str, str], Analysis] = OrderedDict()
+_LIMITS: tuple[int, int] | None = None  # (texts, words) of limit_caches, for backends loaded later
 
 
 def register_backend(name: str, factory: Callable[[], Backend]) -> None:
@@ -272,6 +269,9 @@ def get_backend(name: str = DEFAULT_BACKEND) -> Backend:
             raise ConfigError(f"unknown German analysis backend {name!r}; known: {', '.join(backends())}")
         logger.debug("loading German analysis backend %s", name)
         backend = _BACKENDS[name] = _BACKEND_FACTORIES[name]()
+        limit = getattr(backend, "limit", None)
+        if _LIMITS is not None and callable(limit):
+            limit(*_LIMITS)
     return backend
 
 
@@ -293,6 +293,12 @@ def analyze(text: str, backend: str = DEFAULT_BACKEND) -> Analysis:
     analysis = get_backend(backend).analyze(text)
     _remember(key, analysis)
     return analysis
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
 
 def _analyze_chunk(args: tuple[str, list[str]]) -> list[Analysis]:
@@ -325,12 +331,15 @@ def analyze_many(
             from concurrent.futures import ProcessPoolExecutor
 
             chunks = [missing[i : i + chunk_size] for i in range(0, len(missing), chunk_size)]
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+            try:  # on Ctrl-C: cancel what is queued instead of waiting for every chunk
                 for chunk, results in zip(chunks, pool.map(_analyze_chunk, [(backend, c) for c in chunks])):
                     for text, analysis in zip(chunk, results):
                         _remember((backend, text), analysis)
                     if bar is not None:
                         bar.update(len(chunk))
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)
         else:
             engine = get_backend(backend)
             for text in missing:
@@ -340,6 +349,20 @@ def analyze_many(
         if bar is not None:
             bar.close()
     return [analyze(text, backend) for text in texts]
+
+
+def limit_caches(texts: int, words: int = 20_000) -> None:
+    """Keep at most ``texts`` analyses (and tagged sentences) and ``words`` entries per word
+    cache, in loaded and later backends: for streaming verbs (``arena corrupt``), which see
+    each line once and would fill caches sized for a tournament (~1 GB at 200k lines)."""
+    global CACHE_SIZE, _LIMITS
+    CACHE_SIZE, _LIMITS = texts, (texts, words)
+    while len(_CACHE) > texts:
+        _CACHE.popitem(last=False)
+    for backend in _BACKENDS.values():
+        limit = getattr(backend, "limit", None)
+        if callable(limit):
+            limit(texts, words)
 
 
 def clear_cache(backends: bool = False) -> None:
