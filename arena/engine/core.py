@@ -310,7 +310,7 @@ def prepare(
                     rounds = plan_experiment(experiment, catalog, backend, progress)
                 finally:
                     backend.close()
-                store.write_plan([r.to_json() for r in rounds], make_manifest(experiment, signatures, backend=backend.name))
+                store.write_plan((r.to_json() for r in rounds), make_manifest(experiment, signatures, backend=backend.name))
                 return store.run_dir, rounds
     if manifest.get("experiment") != json.loads(json.dumps(experiment.to_json())):
         raise ValueError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
@@ -387,7 +387,7 @@ def run(
                 begun = time.perf_counter()
                 rounds = plan_experiment(experiment, catalog, engine_backend, progress)
                 store.write_plan(
-                    [r.to_json() for r in rounds], make_manifest(experiment, signatures, backend=engine_backend.name)
+                    (r.to_json() for r in rounds), make_manifest(experiment, signatures, backend=engine_backend.name)
                 )
                 logger.info("planned %d rounds in %.1f s", len(rounds), time.perf_counter() - begun)
                 the_blocks = blocks(experiment, rounds)
