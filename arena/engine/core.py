@@ -401,11 +401,13 @@ def run(
             for block in the_blocks:
                 on_block(block, session.judgements(block))
         session.assemble(the_blocks)
+        cells_before, work = session.cells_before, session.work
+        del session, rounds, the_blocks  # scores are derived from the transcripts on disk: free the plan first
         scores = compute_scores(store.run_dir)
         transcripts.atomic_write_json(store.path(transcripts.SCORES), scores)
     return RunResult(
-        store.run_dir, scores, engine_backend.name, cells, session.cells_before, resumed=manifest is not None,
-        seconds=time.perf_counter() - started, work=session.work,
+        store.run_dir, scores, engine_backend.name, cells, cells_before, resumed=manifest is not None,
+        seconds=time.perf_counter() - started, work=work,
     )
 
 
