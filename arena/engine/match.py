@@ -113,20 +113,15 @@ class Round:
     def from_json(cls, data: Mapping[str, Any]) -> Round:
         instance = Instance.from_json(data["instance"])
         variant = Variant.from_json(data["variant"]) if data.get("variant") else None
-        # the candidates are the reference and the variant's text: share those strings (runs are read whole)
         known = {instance.reference: instance.reference, **({variant.text: variant.text} if variant else {})}
-        candidates = data.get("candidates")
+        candidates = data.get("candidates")  # the reference and the variant's text: share their strings
         return cls(
             id=data["round"], seed=data["seed"], john=sys.intern(data["john"]), zellig=sys.intern(data["zellig"]),
             instance=instance, variant=variant,
             candidates=tuple(known.get(t, t) for t in candidates) if candidates is not None else None,
-            corrupted=data.get("corrupted"),
-            status=data.get("status", STATUS_OK),
-            n_candidates=data.get("n_candidates", 0),
-            sample_index=data.get("sample_index", 0),
-            phase=data.get("phase"),
-            block=data.get("block"),
-            counts=bool(data.get("counts", True)),
+            corrupted=data.get("corrupted"), status=data.get("status", STATUS_OK),
+            n_candidates=data.get("n_candidates", 0), sample_index=data.get("sample_index", 0),
+            phase=data.get("phase"), block=data.get("block"), counts=bool(data.get("counts", True)),
         )
 
 
