@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from arena.cli import add_verb, catalog
+from arena.cli import add_verb
 
 EXAMPLES = """
   arena tournament experiments/tournament/distil-lingeval.yaml
@@ -59,7 +59,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from arena import engine
+    from arena import api
     from arena.cli.run import quick_overrides
     from arena.present.leaderboards import build, format_leaderboards
     from arena.present.report import write_reports
@@ -69,8 +69,8 @@ def run(args) -> int:
     if args.plan:
         return plan(args, experiment)
     try:
-        result = engine.run(
-            experiment, catalog(), Path(args.out), args.executor,
+        result = api.play(
+            experiment, args.out, args.executor,
             address=args.address, num_cpus=args.num_cpus, progress=not args.no_progress,
         )
     except KeyboardInterrupt:
@@ -98,6 +98,7 @@ def plan(args, experiment) -> int:
     """``--plan``: count the work and estimate its cost; nothing is played or written."""
     import json
 
+    from arena.api import catalog
     from arena.engine import calibration as calibrations
     from arena.engine.cost import count_work, estimate, to_json
     from arena.present.cost_plan import format_plan
