@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -110,21 +111,17 @@ class Round:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Round:
+        instance = Instance.from_json(data["instance"])
+        variant = Variant.from_json(data["variant"]) if data.get("variant") else None
+        known = {instance.reference: instance.reference, **({variant.text: variant.text} if variant else {})}
+        candidates = data.get("candidates")  # the reference and the variant's text: share their strings
         return cls(
-            id=data["round"],
-            seed=data["seed"],
-            john=data["john"],
-            zellig=data["zellig"],
-            instance=Instance.from_json(data["instance"]),
-            variant=Variant.from_json(data["variant"]) if data.get("variant") else None,
-            candidates=tuple(data["candidates"]) if data.get("candidates") is not None else None,
-            corrupted=data.get("corrupted"),
-            status=data.get("status", STATUS_OK),
-            n_candidates=data.get("n_candidates", 0),
-            sample_index=data.get("sample_index", 0),
-            phase=data.get("phase"),
-            block=data.get("block"),
-            counts=bool(data.get("counts", True)),
+            id=data["round"], seed=data["seed"], john=sys.intern(data["john"]), zellig=sys.intern(data["zellig"]),
+            instance=instance, variant=variant,
+            candidates=tuple(known.get(t, t) for t in candidates) if candidates is not None else None,
+            corrupted=data.get("corrupted"), status=data.get("status", STATUS_OK),
+            n_candidates=data.get("n_candidates", 0), sample_index=data.get("sample_index", 0),
+            phase=data.get("phase"), block=data.get("block"), counts=bool(data.get("counts", True)),
         )
 
 
