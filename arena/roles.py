@@ -79,6 +79,16 @@ class ScoringClaude(Claude, Protocol):
 
 
 @runtime_checkable
+class Clocked(Protocol):
+    """A Claude that can serve answers it computed earlier (a score cache).
+    ``replayed_seconds()`` is a running total of the seconds those served answers took
+    to compute; the arena charges its change over a ``judge`` call to that call's time
+    (Smith's time budget: a cached answer costs what it cost)."""
+
+    def replayed_seconds(self) -> float: ...
+
+
+@runtime_checkable
 class AnswerKeyAware(Protocol):
     """A Claude that is told the answer key before judging (the ``oracle``; for tests
     and upper bounds only).  ``answers`` maps pair id to the corrupted index."""

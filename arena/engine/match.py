@@ -20,7 +20,7 @@ from typing import Any, Literal, get_args
 
 from arena.edits import apply_edits
 from arena.records import Instance, Judgement, Pair, SequenceScore, Variant
-from arena.roles import AnswerKeyAware, Claude, Zellig
+from arena.roles import AnswerKeyAware, Claude, Clocked, Zellig
 
 logger = logging.getLogger(__name__)
 
@@ -321,9 +321,12 @@ def judge_rounds(
     for chunk in chunks:
         if not chunk:
             continue
+        replayed = claude.replayed_seconds() if isinstance(claude, Clocked) else 0.0
         started = time.perf_counter()
         judgements = claude.judge([r.pair(sees_source, sees_metadata) for r in chunk])
         elapsed = time.perf_counter() - started
+        if isinstance(claude, Clocked):  # the honest clock: cached answers cost what they took
+            elapsed += claude.replayed_seconds() - replayed
         if not isinstance(judgements, list) or len(judgements) != len(chunk):
             got = len(judgements) if isinstance(judgements, list) else type(judgements).__name__
             raise ValueError(f"Claude {label} returned {got} judgements for {len(chunk)} pairs")
