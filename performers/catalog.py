@@ -54,6 +54,7 @@ CLAUDES: dict[str, str] = {
     "causal-lm": "performers.claude.causal_lm:CausalLMClaude",
     "ensemble": "performers.claude.ensemble:EnsembleClaude",
     "learned": "performers.claude.learned:LearnedClaude",
+    "edit-aware": "performers.claude.edit_aware:EditAwareClaude",
 }
 
 # groups of Zelligs for commands that take several (`arena corrupt --zellig all`): "all" is every rule
