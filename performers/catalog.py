@@ -40,6 +40,7 @@ ZELLIGS: dict[str, str] = {
     "polarity-particle-kein-ins": "performers.zellig.polarity_particle_kein_ins:PolarityParticleKeinInsZellig",
     "adaptive": "performers.zellig.adaptive:AdaptiveZellig",
     "model-guided": "performers.zellig.model_guided:ModelGuidedZellig",
+    "search": "performers.zellig.search:SearchZellig",
     "mt-system": "performers.zellig.mt_system:MTSystemZellig",
 }
 
