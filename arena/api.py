@@ -148,7 +148,9 @@ def run(
         from arena.present.report import MARKDOWN, write_reports
 
         if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
-            write_reports([result.run_dir])
+            from arena.cli.cues import surface_cues
+
+            write_reports([result.run_dir], cues=surface_cues())
     return load_run(result.run_dir)
 
 

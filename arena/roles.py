@@ -89,6 +89,16 @@ class Clocked(Protocol):
 
 
 @runtime_checkable
+class Fittable(Protocol):
+    """A Claude fitted on labelled pairs (the surface-cue Claudes): ``fit`` replaces what it
+    has learned by what ``pairs`` with their answer key (``corrupted``: the index of the
+    corrupted candidate of each pair) teach.  The cue audit (:mod:`arena.stats.cues`) fits a
+    fresh one per cross-validation fold and judges the held-out pairs with it."""
+
+    def fit(self, pairs: Sequence[Pair], corrupted: Sequence[int]) -> None: ...
+
+
+@runtime_checkable
 class AnswerKeyAware(Protocol):
     """A Claude that is told the answer key before judging (the ``oracle``; for tests
     and upper bounds only).  ``answers`` maps pair id to the corrupted index."""

@@ -41,6 +41,7 @@ VERBS = [
     "report",
     "score-pairs",
     "false-positives",
+    "cues",
     "train",
     "play",
     "serve",

@@ -68,6 +68,8 @@ def run(args) -> int:
         from arena.present.report import MARKDOWN, write_reports
 
         if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
-            markdown, html = write_reports([result.run_dir])
+            from arena.cli.cues import surface_cues
+
+            markdown, html = write_reports([result.run_dir], cues=surface_cues())
             print(f"report: {markdown}, {html}")
     return 0

@@ -77,7 +77,9 @@ def run(args) -> int:
                 saved = 1 - work["unique"] / work["requests"] if work["requests"] else 0.0
                 print(f"  {model}: {work['requests']} scoring requests, {work['unique']} after deduplication "
                       f"({saved:.0%} saved)")
-    markdown, html = write_reports([result.run_dir], plots=not args.no_plots)
+    from arena.cli.cues import surface_cues
+
+    markdown, html = write_reports([result.run_dir], plots=not args.no_plots, cues=surface_cues())
     print(format_leaderboards(build(result.run_dir)))
     print(f"report: {markdown}, {html} (leaderboards and plots in {result.run_dir / 'report'})")
     return 0

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine import transcripts
+from arena.present.cues import SurfaceCues
 from arena.present.plots import FEW_ROUNDS
 from arena.present.tables import fmt, fmt_ci
 
@@ -281,9 +282,11 @@ PLOT_TITLES = {
 }
 
 
-def run_context(run_dir: Path, plots: bool = True) -> dict[str, Any]:
+def run_context(run_dir: Path, plots: bool = True, cues: SurfaceCues | None = None) -> dict[str, Any]:
     """Everything one run's report shows; writes the leaderboards and PNG plots into
-    ``RUN/report/`` on the way (:func:`arena.present.leaderboards.write_report`)."""
+    ``RUN/report/`` on the way (:func:`arena.present.leaderboards.write_report`).  ``cues``:
+    builders of the surface Claudes for the *Surface cues* section (:mod:`arena.present.cues`)."""
+    from arena.present import cues as cue_section
     from arena.present.leaderboards import build, write_report
 
     run_dir = Path(run_dir)
@@ -303,7 +306,11 @@ def run_context(run_dir: Path, plots: bool = True) -> dict[str, Any]:
                   for label, text in entries.items()]
     quick = [] if experiment.get("discrepancy", True) else [
         "1-best decoding was skipped (discrepancy: false): no discrepancy and no generative rate."]
+    surface = cue_section.run_section(run_dir, cues)
+    leaderboards = leaderboard_tables(boards)
+    cue_section.mark_confounded(leaderboards, surface["confounded"] if surface else {})
     return {
+        "surface_cues": surface,
         "name": experiment["name"],
         "description": experiment.get("description", ""),
         "run_dir": str(run_dir),
@@ -311,7 +318,7 @@ def run_context(run_dir: Path, plots: bool = True) -> dict[str, Any]:
         "performer_signatures": signatures,
         "notes": quick,
         "cell_tables": cell_tables(scores),
-        "leaderboards": leaderboard_tables(boards),
+        "leaderboards": leaderboards,
         "paired": paired_tables(scores),
         "breakdowns": breakdown_tables(scores, boards),
         "generative": generative_table(scores),
@@ -367,15 +374,17 @@ def render(runs: Sequence[Mapping[str, Any]], markdown_links: bool = True) -> tu
             environment.get_template("report.html.j2").render(**context))
 
 
-def write_reports(run_dirs: Sequence[Path], out: Path | None = None, plots: bool = True) -> tuple[Path, Path]:
+def write_reports(run_dirs: Sequence[Path], out: Path | None = None, plots: bool = True,
+                  cues: SurfaceCues | None = None) -> tuple[Path, Path]:
     """Write ``report.md`` and ``report.html``: into the run directory for one run
-    (``out`` defaults to it), into ``out`` for several side by side.  Returns the paths."""
+    (``out`` defaults to it), into ``out`` for several side by side.  Returns the paths.
+    ``cues``: the surface Claudes' builders for the *Surface cues* section (none: no section)."""
     run_dirs = [Path(d) for d in run_dirs]
     if not run_dirs:
         raise ValueError("no run directory given")
     if len(run_dirs) > 1 and out is None:
         raise ValueError("several runs: give --out DIR for the side-by-side report")
-    runs = [run_context(d, plots) for d in run_dirs]
+    runs = [run_context(d, plots, cues) for d in run_dirs]
     target = Path(out) if out is not None else run_dirs[0]
     # the Markdown links the PNGs relative to the run directory it sits in
     markdown, html = render(runs, markdown_links=len(run_dirs) == 1 and target.resolve() == run_dirs[0].resolve())

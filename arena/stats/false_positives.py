@@ -50,7 +50,7 @@ import numpy as np
 
 from arena.engine import transcripts
 from arena.engine.match import OneBest
-from arena.stats import aggregate
+from arena.stats import aggregate, fp_adjust
 from arena.stats.aggregate import greater_p_value, mean_std, ratio_variance, wilson_ci
 
 logger = logging.getLogger(__name__)
@@ -271,11 +271,14 @@ def pool_one_bests(
 
 
 def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
-          alpha: float = ALPHA) -> dict[str, Any]:
-    """The report of a run or tournament directory (its transcripts so far)."""
+          alpha: float = ALPHA, calibrations: Mapping[str, Any] | None = None,
+          cues: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The report of a run or tournament directory (its transcripts so far); ``calibrations`` (by
+    Zellig label) and ``cues`` (by Zellig label and phenomenon): see :mod:`arena.stats.fp_adjust`."""
     manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
     outcomes = aggregate.join(rounds, judgements, one_bests)
     rows = report_rows(manifest["experiment"], outcomes, one_bests, pool, alpha)
+    fp_adjust.adjust(rows, calibrations, cues, alpha)
     return {
         "run": str(run_dir),
         "signature": manifest.get("signature", ""),
@@ -320,6 +323,9 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
         headers.insert(5, "generative on pool % [95% CI] (n)")
     if replicas:
         headers += ["error over seeds %", "generative over seeds %"]
+    extra = [(name, title) for name, title in (("generative_corrected", "corrected generative % [95% CI]"),
+                                               ("cue", "strongest cue [95% CI]")) if any(name in r for r in rows)]
+    headers += [title for _, title in extra]
     if zelligs:
         headers.insert(1, "zellig")
     cells = []
@@ -336,6 +342,7 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
         ]
         if replicas:
             line += [_over_seeds(row, "contrastive_error"), _over_seeds(row, "generative")]
+        line += [fp_adjust.cell(row.get(name), name) for name, _ in extra]
         if zelligs:
             line.insert(1, row["zellig"])
         cells.append(line)
@@ -349,7 +356,8 @@ def _legend(report: Mapping[str, Any]) -> str:
             f"({report['test']}, α = {report['alpha']}); 95% intervals: bootstrap over instances for the error, "
             "Wilson for the generative rate; gap = error − generative, in percentage points; a detector that "
             "needs something in the source (a negation to drop, two clauses) counts only translations of "
-            "sources that have it")
+            "sources that have it" + (fp_adjust.LEGEND if any("generative_corrected" in r or "cue" in r
+                                                                for r in report["rows"]) else ""))
 
 
 def format_text(report: Mapping[str, Any]) -> str:
