@@ -1,6 +1,6 @@
-"""``adaptive`` Zellig: several Zelligs (phenomena) as one, offering the phenomenon
-the Claude it observes finds hardest (Smith 2012, §7: a Zellig that adapts during
-the game).
+"""``adaptive`` Zellig: several Zelligs (phenomena) as one, offering the candidate
+the Claude it observes is least likely to find (Smith 2012, §7: a Zellig that adapts
+during the game).
 
 Source: Smith (2012) §7 — performers that observe outcomes and adapt; the bandit is
 Thompson sampling (Thompson 1933) over phenomena.
