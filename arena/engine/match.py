@@ -309,9 +309,9 @@ def judge_rounds(
     sees_source: bool = True,
     sees_metadata: bool = False,
 ) -> list[JudgementRecord]:
-    """Ask one Claude about every judged round, in one batched call (or in timed chunks
-    when a time budget is set), and resolve ties, abstentions and lateness by coins.
-    ``sees_source``/``sees_metadata``: the Claude's visibility (:class:`PerformerSpec`)."""
+    """Ask one Claude about every judged round in one batched call (timed chunks under a budget, where
+    a :class:`~arena.roles.Clocked` Claude's cached answers cost what they took); coins resolve ties,
+    abstentions and lateness.  ``sees_source``/``sees_metadata``: its visibility (:class:`PerformerSpec`)."""
     judged = [r for r in rounds if r.judged]
     asked = [r for r in judged if r.status == STATUS_OK]
     answers: dict[str, tuple[Judgement | None, bool]] = {}
@@ -321,12 +321,9 @@ def judge_rounds(
     for chunk in chunks:
         if not chunk:
             continue
-        replayed = claude.replayed_seconds() if isinstance(claude, Clocked) else 0.0
-        started = time.perf_counter()
+        started = time.perf_counter() + (claude.replayed_seconds() if isinstance(claude, Clocked) else 0.0)
         judgements = claude.judge([r.pair(sees_source, sees_metadata) for r in chunk])
-        elapsed = time.perf_counter() - started
-        if isinstance(claude, Clocked):  # the honest clock: cached answers cost what they took
-            elapsed += claude.replayed_seconds() - replayed
+        elapsed = time.perf_counter() + (claude.replayed_seconds() if isinstance(claude, Clocked) else 0.0) - started
         if not isinstance(judgements, list) or len(judgements) != len(chunk):
             got = len(judgements) if isinstance(judgements, list) else type(judgements).__name__
             raise ValueError(f"Claude {label} returned {got} judgements for {len(chunk)} pairs")
