@@ -58,12 +58,3 @@ def test_fit_is_deterministic_and_symmetric():
     labels = [1, 0, 1, 0]
     assert fit_logistic(rows, labels, 1.0) == fit_logistic(rows, labels, 1.0)
     assert fit_logistic(rows, labels, 1.0)[0] > 0
-
-
-def test_fit_logistic_with_offsets_corrects_the_offset_only_where_labels_disagree():
-    rows = [[float(n % 2)] for n in range(200)]
-    offsets = [2.0 if n % 3 else -2.0 for n in range(200)]
-    agreeing = [int(o > 0) for o in offsets]  # labels that the offsets already predict
-    assert abs(fit_logistic(rows, agreeing, l2=1.0, offsets=offsets)[0]) < 0.5
-    overruled = [0 if row[0] else label for row, label in zip(rows, agreeing)]  # the feature says: the first
-    assert fit_logistic(rows, overruled, l2=1.0, offsets=offsets)[0] < -2.0
