@@ -10,24 +10,18 @@ It wraps a scoring Claude (``claude``, e.g. ``toy-en-de``).  For a pair it finds
 edit (the words where the candidates differ) and decides by the log-odds that the
 second candidate is the corrupted one, the sum of
 
-1. **what it was taught** — the base model's decision (``−Δmean / s``, with ``s`` the
-   mean absolute Δmean of the pairs it has seen) corrected by a logistic model over edit
-   features (the base model's
+1. **what it was taught** — a logistic model over edit features (the base model's
    log-probability of the edited tokens, of them and their right neighbour, of the
    rest of the sentence; the full mean and sum; surface features of the edited words;
    whether they occur in the base model's 1-best translation), refitted after each
-   block on every round *transparent* to it (answer key shown), with the base decision
-   as a fixed offset: the L2 penalty shrinks it towards the base model, so a feature
-   moves a decision only where the labels say it helps.  Before it has
-   ``min_examples`` such rounds the correction is zero;
+   block on every round *transparent* to it (answer key shown).  Before it has
+   ``min_examples`` such rounds this term is the base model's own decision:
+   ``−Δmean / s``, with ``s`` the mean absolute Δmean of the pairs it has seen;
 2. **what it inferred** (``unlabeled: em``, the default) — the Zellig's edit
    signature, estimated by EM from *every* pair it has been shown, labelled or not
    (the rounds of unsupervised and semi-supervised phases, and the evaluation rounds
    it judged), with term 1 as the prior.  It is used once ``min_examples`` pairs have
-   been seen.  Once ``min_examples`` rounds are labelled it is checked on them (fitted
-   with their answers hidden, it must decide them at least as well as term 1 alone)
-   and dropped if it does not; without labels it is trusted.  ``unlabeled: none``
-   turns it off (then it learns from labels only).
+   been seen.  ``unlabeled: none`` turns it off (then it learns from labels only).
 
 So under zero observation it still learns, from the evaluation rounds it has judged;
 under supervision it also learns what the edits look like with their answers.  Its
@@ -59,7 +53,7 @@ class EditAwareClaude:
     ``min_examples`` (default 20), ``unlabeled`` (``em``, default, or ``none``),
     ``one_best`` (use the base model's 1-best translation as a feature, default true)."""
 
-    version = "2"
+    version = "1"
 
     def __init__(self, claude: Any, l2: float = 1.0, min_examples: int = 20, unlabeled: str = "em",
                  one_best: bool = True):
@@ -104,14 +98,11 @@ class EditAwareClaude:
             result.append((row, sides, (chunk[0].mean, chunk[1].mean)))
         return result
 
-    def _base(self, row: Sequence[float]) -> float:
-        """The base model's decision as log-odds: its mean-score margin, scaled."""
-        return -row[0] / self._margin_scale if self._margin_scale > 0 else -row[0]
-
     def _taught(self, row: Sequence[float]) -> float:
-        """Term 1: the base model's scaled margin, plus the supervised model's correction."""
-        correction = sum(w * f for w, f in zip(self.weights, row)) if self.weights is not None else 0.0
-        return self._base(row) + correction
+        """Term 1: the supervised model's log-odds, else the base model's scaled margin."""
+        if self.weights is not None:
+            return sum(w * f for w, f in zip(self.weights, row))
+        return -row[0] / self._margin_scale if self._margin_scale > 0 else -row[0]
 
     def logit(self, row: Sequence[float], sides: tuple[Sequence[str], Sequence[str]]) -> float:
         """The log-odds that the second candidate is the corrupted one."""
@@ -149,7 +140,7 @@ class EditAwareClaude:
         if len(labelled) >= self.min_examples:
             rows = [row for row, _ in labelled] + [[-v for v in row] for row, _ in labelled]
             labels = [label for _, label in labelled] + [1 - label for _, label in labelled]
-            self.weights = fit_logistic(rows, labels, self.l2, offsets=[self._base(row) for row in rows])
+            self.weights = fit_logistic(rows, labels, self.l2)
             logger.info("edit-aware: %d labelled rounds, weights %s", len(labelled),
                         dict(zip(ef.FEATURES, (round(w, 3) for w in self.weights))))
         if self.unlabeled == "em" and len(self.rows) >= self.min_examples:

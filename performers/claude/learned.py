@@ -54,25 +54,19 @@ def features(source_scores: Sequence[SequenceScore], candidates: Sequence[str]) 
     ]
 
 
-def fit_logistic(
-    rows: Sequence[Sequence[float]], labels: Sequence[int], l2: float, steps: int = 50,
-    offsets: Sequence[float] | None = None,
-) -> list[float]:
+def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[int], l2: float, steps: int = 50) -> list[float]:
     """Weights (no intercept) of an L2-penalised logistic regression, by Newton's
-    method on standardised features; returned on the original scale.  ``offsets``: a
-    fixed log-odds per row that the weights correct (the penalty then shrinks towards
-    the offset's decision, not towards a coin)."""
+    method on standardised features; returned on the original scale."""
     import numpy as np
 
     x = np.asarray(rows, dtype=float)
     y = np.asarray(labels, dtype=float)
-    offset = np.zeros(len(x)) if offsets is None else np.asarray(offsets, dtype=float)
     scale = x.std(axis=0)
     scale[scale == 0] = 1.0
     z = x / scale
     w = np.zeros(z.shape[1])
     for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(z @ w + offset)))
+        p = 1.0 / (1.0 + np.exp(-(z @ w)))
         gradient = z.T @ (p - y) + l2 * w
         hessian = (z * (p * (1 - p))[:, None]).T @ z + l2 * np.eye(z.shape[1])
         step = np.linalg.solve(hessian, gradient)
