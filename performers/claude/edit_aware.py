@@ -21,7 +21,10 @@ second candidate is the corrupted one, the sum of
    signature, estimated by EM from *every* pair it has been shown, labelled or not
    (the rounds of unsupervised and semi-supervised phases, and the evaluation rounds
    it judged), with term 1 as the prior.  It is used once ``min_examples`` pairs have
-   been seen.  ``unlabeled: none`` turns it off (then it learns from labels only).
+   been seen.  Once ``min_examples`` rounds are labelled it is checked on them (fitted
+   with their answers hidden, it must decide them at least as well as term 1 alone)
+   and dropped if it does not; without labels it is trusted.  ``unlabeled: none``
+   turns it off (then it learns from labels only).
 
 So under zero observation it still learns, from the evaluation rounds it has judged;
 under supervision it also learns what the edits look like with their answers.  Its
