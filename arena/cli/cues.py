@@ -5,12 +5,10 @@ and phenomenon."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from arena.cli import add_verb
-from arena.errors import ArenaError, DataError, UsageError
+from arena.errors import DataError, UsageError
 
 logger = logging.getLogger(__name__)
 
@@ -50,42 +48,6 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def factories(names: Sequence[str] | None = None, strict: bool = True) -> dict[str, Callable[[], Any]]:
-    """Builders of the surface Claudes ``names`` (default: the catalog's ``SURFACE_CUES``).  A cue
-    that cannot be built is an error, or (``strict=False``, for reports) left out with a warning."""
-    from arena.cli import catalog
-    from arena.specs.registry import build, validate
-    from arena.specs.spec import PerformerSpec
-    from performers.catalog import SURFACE_CUES
-
-    result: dict[str, Callable[[], Any]] = {}
-    for name in names or SURFACE_CUES:
-        spec = PerformerSpec(name, {})
-        validate("claude", spec, catalog(), where=f"--cue {name}")
-        if name not in SURFACE_CUES:
-            raise UsageError(f"--cue {name}: not a surface Claude; choose from {', '.join(SURFACE_CUES)}", key="--cue")
-        try:
-            built = build("claude", spec, catalog(), where=f"cue {name}")
-        except ArenaError as error:
-            if strict:
-                raise
-            logger.warning("surface cue %s left out: %s", name, error)
-            continue
-        # a cue that is not fitted is built once (target-lm loads its model once); fitted ones per fold
-        result[name] = (lambda built=built: built) if not hasattr(built, "fit") else \
-            (lambda spec=spec: build("claude", spec, catalog()))
-    return result
-
-
-def surface_cues(strict: bool = False) -> Any:
-    """The catalog's surface Claudes for a report's *Surface cues* section (a cue that cannot be
-    built, e.g. target-lm without its corpus, is left out with a warning)."""
-    from arena.present.cues import SurfaceCues
-    from performers.catalog import NOT_COMPARED_WITH_CUES
-
-    return SurfaceCues(factories(strict=strict), NOT_COMPARED_WITH_CUES)
-
-
 def _input(args) -> tuple[str, Path]:
     if args.run_dir and args.testset:
         raise UsageError("give a RUN directory or --testset, not both", key="--testset")
@@ -105,6 +67,7 @@ def _input(args) -> tuple[str, Path]:
 def run(args) -> int:
     import json
 
+    from arena.api import cue_factories
     from arena.cli import check_output
     from arena.present import cues as present
     from arena.stats import cue_items, cues
@@ -119,7 +82,7 @@ def run(args) -> int:
     if not data.items:
         raise DataError(f"{path}: no pair of two candidates to audit", file=path,
                         key="RUN" if kind == "run" else "--testset")
-    tables = cues.audit(data, factories(args.cue), folds=args.folds, seed=args.seed, threshold=args.threshold)
+    tables = cues.audit(data, cue_factories(args.cue), folds=args.folds, seed=args.seed, threshold=args.threshold)
     print(present.console(tables, data.skipped))
     if args.json:
         objects = [table.to_json() for table in tables]

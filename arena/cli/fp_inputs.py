@@ -56,7 +56,7 @@ def calibrations(run_dir: Path, path: Path | None) -> dict[str, Any]:
 def _labels(spec: dict[str, Any]) -> list[str]:
     from arena.specs.spec import PerformerSpec
 
-    labels = [spec.get("alias")] if spec.get("alias") else []
+    labels = [str(spec["alias"])] if spec.get("alias") else []
     try:
         labels.append(PerformerSpec(spec["name"], spec.get("params") or {}).label)
     except (KeyError, TypeError, ValueError):
@@ -66,7 +66,7 @@ def _labels(spec: dict[str, Any]) -> list[str]:
 
 def cue_verdicts(run_dir: Path) -> dict[tuple[str, str], dict[str, Any]]:
     """The strongest cue of every Zellig and phenomenon of the run, with the audit's verdict."""
-    from arena.cli.cues import surface_cues
+    from arena.api import surface_cues
     from arena.stats import cue_items, cues
 
     setup = surface_cues()

@@ -31,8 +31,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from arena.api import surface_cues
     from arena.cli import check_output
-    from arena.cli.cues import surface_cues
     from arena.present.report import write_reports
 
     if args.out:

@@ -76,7 +76,7 @@ def run(args) -> int:
                 saved = 1 - work["unique"] / work["requests"] if work["requests"] else 0.0
                 print(f"  {model}: {work['requests']} scoring requests, {work['unique']} after deduplication "
                       f"({saved:.0%} saved)")
-    from arena.cli.cues import surface_cues
+    from arena.api import surface_cues
 
     markdown, html = write_reports([result.run_dir], plots=not args.no_plots, cues=surface_cues())
     print(format_leaderboards(build(result.run_dir)))

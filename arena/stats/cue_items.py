@@ -88,7 +88,7 @@ def from_lingeval97(path: Path) -> CueInput:
 def _labels_of(manifest: Mapping, names: Collection[str]) -> set[str]:
     """The labels (alias, else name) of the run's Claudes whose catalog name is in ``names``."""
     claudes = manifest.get("experiment", {}).get("claudes", [])
-    return {c.get("alias") or c.get("name") for c in claudes if isinstance(c, Mapping) and c.get("name") in names}
+    return {str(c.get("alias") or c.get("name")) for c in claudes if isinstance(c, Mapping) and c.get("name") in names}
 
 
 def from_run(run_dir: Path, baselines: Collection[str] = ()) -> CueInput:
@@ -104,7 +104,8 @@ def from_run(run_dir: Path, baselines: Collection[str] = ()) -> CueInput:
                              hint="give the directory 'arena run' or 'arena tournament' printed")
     manifest, rounds, judgements, one_bests = aggregate.read_run(run_dir)
     left_out = _labels_of(manifest, baselines)
-    items, skipped = [], defaultdict(int)
+    items: list[CueItem] = []
+    skipped: dict[str, int] = defaultdict(int)
     for r in rounds:
         if not r.judged or r.candidates is None or r.corrupted is None or len(r.candidates) != 2:
             skipped["not judged"] += 1

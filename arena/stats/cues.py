@@ -219,8 +219,8 @@ def audit(data: CueInput, factories: Mapping[str, Callable[[], Claude]], folds: 
     result = []
     for (set_name, phenomenon), items in tables.items():
         scores = {name: score_cue(name, built[name], factories[name], items, folds, seed) for name in factories}
-        fitted = [s for s in scores.values() if s.accuracy is not None]
-        strongest = max(fitted, key=lambda s: s.accuracy).name if fitted else None
+        fitted = {s.name: s.accuracy for s in scores.values() if s.accuracy is not None}
+        strongest = max(fitted, key=lambda name: fitted[name]) if fitted else None
         table = TableAudit(set_name, phenomenon, items, scores, strongest, False)
         claudes = {label: {i.id: c[i.id] for i in items if i.id in c} for label, c in data.claudes.items()}
         verdict(table, {k: v for k, v in claudes.items() if v}, threshold, alpha)

@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from arena.formats.distil_lingeval import find_sets, read_distil_lingeval
-    from arena.roles import Detector
+    from arena.roles import ConditionalDetector, Detector
     from arena.specs.registry import build
     from arena.specs.spec import PerformerSpec
     from performers.catalog import CATALOG
@@ -156,6 +156,15 @@ def main(argv: list[str] | None = None) -> int:
         row = {"set": set_name, "detector": name, "pairs": n, "recall": hits / n if n else None,
                "fires_on_correct": false / n if n else None}
         row["paired_precision"] = hits / (hits + false) if hits + false else None
+        # what the Rogan-Gladen correction needs: a conditional detector's generative rate counts only the
+        # translations of sources it applies to, so it is calibrated on those pairs only
+        zellig = detectors[name]
+        counted = [p for p in pairs if zellig.applies(p.source)] if isinstance(zellig, ConditionalDetector) else pairs
+        row["calibration"] = {
+            "pairs": len(counted),
+            "hits": fire_rate(zellig, [p.incorrect for p in counted], [p.source for p in counted], 0)[0],
+            "false_alarms": fire_rate(zellig, [p.correct for p in counted], [p.source for p in counted], 0)[0],
+        }
         row["false_alarm_examples"] = shown
         if args.examples:
             row["miss_examples"] = [
@@ -196,15 +205,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_calibration(path: Path, rows: list[dict], args) -> None:
-    """Hits and false alarms of each detector, pooled over its sets (published sets only where it has one)."""
+    """Hits and false alarms of each detector, pooled over its sets (published sets only where it has one);
+    a conditional detector's only on the pairs whose source it applies to."""
     detectors: dict[str, dict] = {}
     for row in rows:
         entry = detectors.setdefault(row["detector"], {"hits": 0, "positives": 0, "false_alarms": 0, "negatives": 0,
                                                        "sets": []})
-        entry["hits"] += round(row["recall"] * row["pairs"])
-        entry["false_alarms"] += round(row["fires_on_correct"] * row["pairs"])
-        entry["positives"] += row["pairs"]
-        entry["negatives"] += row["pairs"]
+        entry["hits"] += row["calibration"]["hits"]
+        entry["false_alarms"] += row["calibration"]["false_alarms"]
+        entry["positives"] += row["calibration"]["pairs"]
+        entry["negatives"] += row["calibration"]["pairs"]
         entry["sets"].append(row["set"])
     for entry in detectors.values():
         entry["recall"] = entry["hits"] / entry["positives"] if entry["positives"] else None

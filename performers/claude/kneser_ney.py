@@ -148,21 +148,22 @@ class KneserNeyLM:
         return np.split(logs, np.cumsum(lengths)[:-1]) if lengths else []
 
     def save(self, path: Path) -> None:
-        arrays = {"vocabulary": np.asarray(self.vocabulary, dtype=object).astype(str)}
+        arrays: dict[str, np.ndarray] = {"vocabulary": np.asarray(self.vocabulary, dtype=object).astype(str),
+                                         "order": np.asarray(self.order)}
         for k, level in enumerate(self.levels):
             for name in ("keys", "counts", "contexts", "totals", "types"):
                 arrays[f"{k}_{name}"] = getattr(level, name)
             arrays[f"{k}_discount"] = np.asarray(level.discount)
         with open(path, "wb") as handle:
-            np.savez(handle, order=np.asarray(self.order), **arrays)
+            np.savez(handle, **arrays)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, path: Path) -> KneserNeyLM:
         with np.load(path, allow_pickle=False) as data:
             order = int(data["order"])
             levels = [
-                Level(*(data[f"{k}_{name}"] for name in ("keys", "counts", "contexts", "totals", "types")),
-                      float(data[f"{k}_discount"]))
+                Level(data[f"{k}_keys"], data[f"{k}_counts"], data[f"{k}_contexts"], data[f"{k}_totals"],
+                      data[f"{k}_types"], float(data[f"{k}_discount"]))
                 for k in range(order)
             ]
             return cls([str(word) for word in data["vocabulary"]], levels)

@@ -1,5 +1,4 @@
-"""``length`` Claude: which candidate is longer?  A surface-cue baseline that reads nothing but
-the candidates' lengths.
+"""``length`` Claude: a surface-cue baseline that reads nothing but the candidates' lengths.
 
 Features (second candidate minus first): the difference in characters and in tokens (words and
 punctuation marks).  The direction and weight of each are *fitted* (an L2-penalised logistic
