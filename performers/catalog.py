@@ -14,7 +14,7 @@ JOHNS: dict[str, str] = {
     "lingeval97": "performers.john.lingeval97:LingEval97John",
     "newstest": "performers.john.newstest:NewstestJohn",
     "mt-reference": "performers.john.mt_reference:MTReferenceJohn",
-    "select": "performers.john.selection:SelectJohn",
+    "select": "performers.john.select:SelectJohn",
     "template": "performers.john.template:TemplateJohn",
     "adaptive": "performers.john.adaptive:AdaptiveJohn",
 }
