@@ -7,7 +7,8 @@ CLI); concrete performers live in the sibling package :mod:`performers`.
 
 The public Python API (:mod:`arena.api`): :func:`run` plays an experiment (as the ``arena run`` command does),
 :func:`load_run` loads a finished run (its tables as pandas data frames),
-:func:`performer` builds a performer from a SPEC.  ``import arena`` stays light: the
+:func:`performer` builds a performer from a SPEC; :func:`score_pairs` scores one's own
+minimal pairs into a DataFrame and :func:`run_pairs` plays them (:mod:`arena.pairs_api`).  ``import arena`` stays light: the
 API is imported on first use.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["Run", "load_run", "performer", "run", "__version__"]
+__all__ = ["Run", "load_run", "performer", "run", "run_pairs", "score_pairs", "__version__"]
 
 
 def __getattr__(name: str) -> Any:
@@ -24,4 +25,8 @@ def __getattr__(name: str) -> Any:
         from arena import api
 
         return getattr(api, name)
+    if name in ("score_pairs", "run_pairs"):  # own pairs (arena/pairs_api.py)
+        from arena import pairs_api
+
+        return getattr(pairs_api, name)
     raise AttributeError(f"module 'arena' has no attribute {name!r}")

@@ -63,6 +63,15 @@ class Run:
         """One row per leaderboard entry (a pandas DataFrame)."""
         return self._tables["leaderboards"]
 
+    def to_frame(self):
+        """The cells (one row per John × Zellig × Claude × seed) as a pandas DataFrame."""
+        return self.cells
+
+    def _repr_html_(self) -> str:  # Jupyter
+        from arena.run_view import run_html
+
+        return run_html(self)
+
     def records(self) -> list[dict[str, Any]]:
         """The rounds as plain dicts (no pandas needed)."""
         from arena.formats.tidy import round_rows

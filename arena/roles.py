@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from arena.records import Instance, Judgement, Pair, RoundOutcome, SequenceScore, Variant
+from arena.records import Instance, Judgement, Pair, RoundOutcome, SequenceScore, TokenScores, Variant
 
 
 @runtime_checkable
@@ -76,6 +76,15 @@ class ScoringClaude(Claude, Protocol):
     def score(self, sources: Sequence[str], targets: Sequence[str]) -> list[SequenceScore]: ...
 
     def translate(self, sources: Sequence[str], beam: int = 5) -> list[str]: ...
+
+
+@runtime_checkable
+class TokenScorer(Protocol):
+    """A scoring Claude that also gives per-token log-probabilities (``--tokens``): one
+    :class:`TokenScores` per (source, target), whose sum equals ``score``'s ``logprob``.
+    Computed on request only; the default scoring path is untouched by it."""
+
+    def token_scores(self, sources: Sequence[str], targets: Sequence[str]) -> list[TokenScores]: ...
 
 
 @runtime_checkable

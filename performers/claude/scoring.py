@@ -44,7 +44,7 @@ from typing import Any
 
 from arena.engine.match import SCORE_CONVENTIONS as CONVENTIONS
 from arena.engine.match import candidate_score, judgement_from_scores
-from arena.records import Judgement, Pair, SequenceScore
+from arena.records import Judgement, Pair, SequenceScore, TokenScores
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +122,16 @@ def check_texts(sources: Sequence[str], targets: Sequence[str] | None = None) ->
         for index, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(f"{name} {index} is a {type(text).__name__}, not a str")
+
+
+def distinct_token_scores(sources: Sequence[str], targets: Sequence[str], compute) -> list[TokenScores]:
+    """Per-token scores of each (source, target), ``compute`` called once on the distinct pairs
+    (sorted by source, so that each source is encoded once) and returning one
+    :class:`TokenScores` per pair in its order."""
+    check_texts(sources, targets)
+    distinct = sorted(dict.fromkeys(zip(sources, targets)))
+    computed = dict(zip(distinct, compute(distinct))) if distinct else {}
+    return [computed[pair] for pair in zip(sources, targets)]
 
 
 def _check_complete(results: Sequence[Any], what: str) -> None:
