@@ -23,6 +23,7 @@ for Parquet and Arrow, counting from 1) and the column.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -177,34 +178,29 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def _open_text(path: Path):
+def _read_text(path: Path) -> str:
+    """The file as text (UTF-8, a byte-order mark dropped); bad bytes are a DataError naming the line."""
     try:
-        return path.open(encoding="utf-8-sig", newline="")
+        data = path.read_bytes()
     except IsADirectoryError:
         raise DataError("is a directory, not a file", file=path) from None
-
-
-def _decode_guard(path: Path, lines: Iterable[Any]):
-    """Re-raise a decoding error as a :class:`DataError` naming the line."""
-    line = 0
     try:
-        for line, item in enumerate(lines, 1):
-            yield line, item
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise DataError(f"not UTF-8 ({error.reason} at byte {error.start} of the line)", file=path,
-                        line=line + 1) from None
+        line = data[: error.start].count(b"\n") + 1
+        raise DataError(f"not UTF-8 ({error.reason} at byte {error.start})", file=path, line=line) from None
 
 
 def _delimited_rows(path: Path, delimiter: str):
     """``(line, dict)`` rows of a TSV or CSV file with a header line."""
-    with _open_text(path) as handle:
+    with io.StringIO(_read_text(path), newline="") as handle:
         options: dict[str, Any] = {"delimiter": delimiter}
         if delimiter == "\t":
             options["quoting"] = csv.QUOTE_NONE
         reader = csv.reader(handle, **options)
         header: list[str] | None = None
         try:
-            for _, fields in _decode_guard(path, reader):
+            for fields in reader:
                 line = reader.line_num
                 if header is None:
                     header = [name.strip() for name in fields]
@@ -227,8 +223,8 @@ def _delimited_rows(path: Path, delimiter: str):
 
 
 def _jsonl_rows(path: Path):
-    with _open_text(path) as handle:
-        for line, text in _decode_guard(path, handle):
+    with io.StringIO(_read_text(path), newline="") as handle:
+        for line, text in enumerate(handle, 1):
             if not text.strip():
                 continue
             try:
