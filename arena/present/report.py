@@ -250,8 +250,10 @@ def misjudged_pairs(run_dir: Path, per_claude: int = MISJUDGED_PER_CLAUDE) -> li
     """A handful of rounds each Claude got wrong: those where it preferred the corrupted
     candidate by the widest margin first (in round order without scores)."""
     from arena.present.leaderboards import load
+    from arena.run_tokens import load_tokens
 
     _, outcomes_by_claude, _ = load(run_dir)
+    views = load_tokens(run_dir)  # token views computed by `arena report --tokens` / `arena show --tokens`
     pairs = []
     for claude, outcomes in outcomes_by_claude.items():
         wrong = [o for o in outcomes if not o.judgement.correct and o.round.variant is not None]
@@ -265,6 +267,8 @@ def misjudged_pairs(run_dir: Path, per_claude: int = MISJUDGED_PER_CLAUDE) -> li
                 "corrupted": o.round.variant.text,
                 "scores": f"correct {scores[0]:.4f}, corrupted {scores[1]:.4f}" if scores is not None else "",
                 "one_best": o.one_best.translation if o.one_best is not None else "",
+                "reference": o.round.instance.reference,
+                "blame": views.get((claude, o.round.id), {}).get("summary", ""),
             })
     return pairs
 
