@@ -130,4 +130,14 @@ class Fingerprinted(Protocol):
     def fingerprint(self, params: Mapping[str, Any]) -> str: ...
 
 
+@runtime_checkable
+class Available(Protocol):
+    """A performer *class* that can tell, without building anything, whether what its params
+    name can be had on this machine (a hub model offline: in the cache or not);
+    ``check_available(params)`` raises :class:`arena.errors.EnvError` when not.  ``arena
+    validate`` calls it, so that its OK means the models will load."""
+
+    def check_available(self, params: Mapping[str, Any]) -> None: ...
+
+
 ROLES = ("john", "zellig", "claude")

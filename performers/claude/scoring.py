@@ -178,6 +178,19 @@ class ScoringClaude:
         return [params.get("model"), params.get("tokenizer")]
 
     @classmethod
+    def check_available(cls, params: Mapping[str, Any]) -> None:
+        """Raise :class:`arena.errors.EnvError` unless every model ``params`` name is a local
+        directory, in the Hugging Face cache, or downloadable now (``arena validate``; nothing loads)."""
+        from arena.errors import EnvError
+        from performers.claude.hub import require_model
+
+        for source in dict.fromkeys(s for s in cls.model_sources(params) if s):
+            try:
+                require_model(str(source), params.get("revision"), "model")
+            except ValueError as error:
+                raise EnvError(str(error), key="model") from None
+
+    @classmethod
     def fingerprint(cls, params: Mapping[str, Any]) -> str:
         """A digest of the model files ``params`` name, without loading the model."""
         from performers.claude.fingerprint import sources_fingerprint
