@@ -216,11 +216,19 @@ def _mean_std(entry: Mapping[str, Any]) -> str:
     return f"{fmt(entry['S_mean'])} ± {fmt(entry['S_std'])}"
 
 
+# entries with fewer rounds are marked in the text leaderboards, as the plots grey and hatch them
+FEW_ROUNDS = 30
+
+
+def _n(rounds: Any) -> Any:
+    return f"{rounds}*" if isinstance(rounds, int) and rounds < FEW_ROUNDS else rounds
+
+
 def format_leaderboards(boards: Mapping[str, Any], width: int = 36) -> str:
     """Plain-text leaderboards (what ``arena tournament`` and ``arena leaderboard`` print)."""
     parts = ["Claudes by S (higher is better; vs next: paired bootstrap on the same rounds)"]
     rows = [
-        [e.get("rank", "-"), shorten(e["claude"], width), e["rounds"], e["S"], fmt_ci(e.get("S_ci95")),
+        [e.get("rank", "-"), shorten(e["claude"], width), _n(e["rounds"]), e["S"], fmt_ci(e.get("S_ci95")),
          _mean_std(e), e["seeds"], e.get("accuracy"), _vs(e)]
         for e in boards["claudes"]
     ]
@@ -229,7 +237,7 @@ def format_leaderboards(boards: Mapping[str, Any], width: int = 36) -> str:
     for claude, entries in boards["zelligs"].items():
         parts += ["", f"Zelligs by S against {claude} (lower is better; vs next: paired bootstrap on common instances)"]
         rows = [
-            [e.get("rank", "-"), shorten(e["zellig"], width), e["rounds"], e["S"], fmt_ci(e.get("S_ci95")),
+            [e.get("rank", "-"), shorten(e["zellig"], width), _n(e["rounds"]), e["S"], fmt_ci(e.get("S_ci95")),
              _mean_std(e), e.get("yield"), _vs(e)]
             for e in entries
         ]
@@ -237,7 +245,7 @@ def format_leaderboards(boards: Mapping[str, Any], width: int = 36) -> str:
                             rows, align="rlrrllrl"))
     parts += ["", "Johns by S (higher is better; vs next: sign test over matched (Zellig, Claude, seed) cells)"]
     rows = [
-        [e.get("rank", "-"), shorten(e["john"], width), e["rounds"], e["S"], fmt_ci(e.get("S_ci95")), _mean_std(e), _vs(e)]
+        [e.get("rank", "-"), shorten(e["john"], width), _n(e["rounds"]), e["S"], fmt_ci(e.get("S_ci95")), _mean_std(e), _vs(e)]
         for e in boards["johns"]
     ]
     parts.append(render(["#", "john", "rounds", "S", "S 95% CI", "S over seeds", "vs next"], rows, align="rlrrlll"))
@@ -248,6 +256,9 @@ def format_leaderboards(boards: Mapping[str, Any], width: int = 36) -> str:
             for e in boards["agreement"]
         ]
         parts.append(render(["people", "rounds", "agreement", "kappa", "measure"], rows, align="lrrrl"))
+    entries = [*boards["claudes"], *(e for v in boards["zelligs"].values() for e in v), *boards["johns"]]
+    if any(isinstance(e.get("rounds"), int) and e["rounds"] < FEW_ROUNDS for e in entries):
+        parts += ["", f"* fewer than {FEW_ROUNDS} rounds: too few to rank with confidence (greyed in the plots)"]
     parts += [
         "",
         f"CIs and tests: {boards['bootstrap_samples']} bootstrap samples over instances; "
