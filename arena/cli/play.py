@@ -105,7 +105,7 @@ def play_claude(experiment, run_dir: Path, rounds, name: str, limit: int | None)
             if r is None:
                 break
             done, total = session.progress()
-            print(f"\n[{done + 1}/{total}] round {r.id}")
+            print(f"\n[{done + 1}/{total}]")  # no round id: it names the Zellig and the instance
             print(f"  source: {r.instance.source}")
             for index, text in enumerate(r.candidates):
                 print(f"  {index + 1}  {text}")
