@@ -33,6 +33,9 @@ def run(args) -> int:
     from werkzeug.serving import make_server
 
     from arena.cli.play import prepare
+    from arena.extras import require
+
+    require("flask", "people", "arena serve")
     from arena.people.web import Arena, create_app, is_loopback
 
     if not 0 <= args.port <= 65535:

@@ -81,7 +81,9 @@ class CTranslate2Claude(ScoringClaude):
 
         self.threads = resolve_threads(threads)
         prepare()  # before CTranslate2 loads its OpenMP runtime
-        import ctranslate2
+        from arena.extras import require
+
+        ctranslate2 = require("ctranslate2", "ct2", "a CTranslate2 Claude")
         import transformers
 
         from performers.claude.ct2_convert import cached_conversion, is_ct2_dir, stored_positions, stored_precision
