@@ -44,6 +44,7 @@ VERBS = [
     "train",
     "play",
     "serve",
+    "repair",
 ]
 
 EPILOG = """examples:
