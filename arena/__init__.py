@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from arena.version import __version__
+
 __all__ = ["Run", "load_run", "performer", "run", "run_pairs", "score_pairs", "__version__"]
 
 

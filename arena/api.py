@@ -13,9 +13,12 @@
     arena.load_run(run.run_dir)            # the same from a run directory, later
     arena.performer("claude", "random:seed=3").judge(pairs)
 
-``arena.run`` plays exactly what the ``arena run`` command plays (same run directory, resume, report);
-the tables are those of ``arena export --format csv|parquet|jsonl`` (columns in
-``docs/exports.md``).  Data frames need pandas; everything else does not.
+``arena run`` calls :func:`run` (same run directory, resume, report); ``arena tournament``
+calls :func:`play`, which plays a run with the game driving the engine when the
+experiment has one (:func:`arena.game.play.driver_for`).  This module and the CLI are
+the top layer: the only ones that hand the catalog of :mod:`performers` to the framework
+(:func:`catalog`).  The tables are those of ``arena export --format csv|parquet|jsonl``
+(columns in ``docs/exports.md``).  Data frames need pandas; everything else does not.
 """
 
 from __future__ import annotations
@@ -25,18 +28,28 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.specs.config import Experiment
+
+if TYPE_CHECKING:
+    from arena.engine.backends import Backend
+    from arena.engine.core import RunResult
+    from arena.engine.match import Round
+    from arena.specs.registry import Catalog
 
 
 @dataclass
 class Run:
-    """A finished run directory and its results."""
+    """A finished run directory and its results; :func:`run` also says what it did
+    (``already_finished``, ``resumed``, the reports it wrote)."""
 
     run_dir: Path
     manifest: dict[str, Any] = field(repr=False)
     scores: dict[str, Any] = field(repr=False)
+    already_finished: bool = False  # run(): the run was finished before this call
+    resumed: bool = False  # run(): an interrupted run was resumed
+    reports: tuple[Path, ...] = ()  # run(): report.md and report.html, when written now
 
     @property
     def signature(self) -> str:
@@ -134,6 +147,53 @@ def _listed(specs: str | Sequence[str]) -> list[str]:
     return [specs] if isinstance(specs, str) else list(specs)
 
 
+def catalog() -> Catalog:
+    """The catalog of the performers shipped with the project (:mod:`performers.catalog`)."""
+    from performers.catalog import CATALOG
+
+    return CATALOG
+
+
+def play(
+    experiment: Experiment,
+    out: str | Path = "runs",
+    backend: str | Backend | None = None,
+    *,
+    address: str | None = None,
+    num_cpus: int | None = None,
+    progress: bool = False,
+    performers: Catalog | None = None,
+) -> RunResult:
+    """Play (or resume) ``experiment`` under ``out`` on ``backend`` (default: the
+    config's ``executor``) with the shipped catalog (or ``performers``), the game
+    driving the engine when the experiment has a schedule or performers that observe or
+    choose; the engine's :class:`~arena.engine.core.RunResult`."""
+    from arena import engine
+    from arena.game.play import driver_for
+
+    chosen = catalog() if performers is None else performers
+    return engine.run(
+        experiment, chosen, Path(out), experiment.executor if backend is None else backend,
+        address=address, num_cpus=num_cpus, progress=progress, driver=driver_for(experiment, chosen, progress),
+    )
+
+
+def prepare(
+    experiment: Experiment, out: str | Path = "runs", *, progress: bool = False, performers: Catalog | None = None
+) -> tuple[Path, list[Round]]:
+    """Plan a run without playing it (people judge its rounds: ``arena play``, ``arena
+    serve``); its run directory and rounds.  A game is refused: it is planned block by
+    block while it is played."""
+    from arena import engine
+    from arena.game.play import schedule_of
+
+    chosen = catalog() if performers is None else performers
+    if schedule_of(experiment, chosen) is not None:
+        raise ValueError(f"{experiment.source or 'config'}: a game (schedule, or a performer that chooses or "
+                         "observes) is planned block by block while it is played; people judge static runs only")
+    return engine.prepare(experiment, chosen, Path(out), progress)
+
+
 def run(
     config: str | Path | Mapping[str, Any] | Experiment | None = None,
     *,
@@ -147,25 +207,24 @@ def run(
 ) -> Run:
     """Play an experiment (see :func:`experiment_of` for the ways to give one) into a run
     directory under ``out`` and return its :class:`Run`; a finished run is loaded, not
-    played again.  ``report`` writes ``report.md`` and ``report.html`` as ``arena run`` does."""
-    from arena import engine
-    from arena.cli import catalog
-
+    played again.  ``report`` writes ``report.md`` and ``report.html`` (unless a finished
+    run has them already).  ``arena run`` is this function."""
     experiment = experiment_of(config, john=john, zellig=zellig, claude=claude, options=options)
-    result = engine.run(experiment, catalog(), Path(out), experiment.executor, progress=progress)
+    result = play(experiment, out, progress=progress)
+    reports: tuple[Path, ...] = ()
     if report:
         from arena.present.report import MARKDOWN, write_reports
 
         if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
-            write_reports([result.run_dir])
-    return load_run(result.run_dir)
+            reports = tuple(write_reports([result.run_dir]))
+    loaded = load_run(result.run_dir)
+    return Run(loaded.run_dir, loaded.manifest, loaded.scores, result.already_finished, result.resumed, reports)
 
 
 def performer(role: str, spec: str | Mapping[str, Any]):
     """Build a performer of the catalog (or a ``module:Class``) from a SPEC string
     (``"random:seed=3"``, ``"hf-seq2seq:model=Helsinki-NLP/opus-mt-en-de"``) or a
     ``{name, params}`` mapping; ``role`` is ``john``, ``zellig`` or ``claude``."""
-    from arena.cli import catalog
     from arena.specs.registry import build
     from arena.specs.spec import spec_from_mapping
 

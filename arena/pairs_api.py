@@ -53,7 +53,7 @@ def scoring_claude(claude: Any, *, where: str = "claude", overrides: Mapping[str
         built = claude
         label = type(claude).__name__
     else:
-        from arena.cli import catalog
+        from arena.api import catalog
         from arena.specs.registry import build, validate
         from arena.specs.spec import PerformerSpec, spec_from_mapping
 

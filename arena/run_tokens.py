@@ -44,7 +44,7 @@ def load_tokens(run_dir: Path) -> dict[tuple[str, str], dict[str, Any]]:
 def compute_tokens(run_dir: Path, items: Iterable[Mapping[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
     """Token views of ``items`` (``claude``, ``round``, ``source``, ``reference``, ``corrupted``),
     reusing stored ones, stored again with the new ones; returns all views by (Claude, round)."""
-    from arena.cli import catalog
+    from arena.api import catalog
     from arena.roles import TokenScorer
     from arena.specs.registry import build
 

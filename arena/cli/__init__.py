@@ -8,8 +8,9 @@ file or directory, named in the message) exit with status 2 in one line; a close
 pipe (``arena show RUN | head -1``) ends quietly with status 141 (128 + SIGPIPE), as
 other Unix tools do; other failures with status 1.
 
-The CLI is the one place where :mod:`performers` (the catalog) is handed to the
-framework.
+The CLI and :mod:`arena.api` are the top layer, the only place where :mod:`performers`
+(the catalog, :func:`arena.api.catalog`) is handed to the framework; the verbs that play
+call :mod:`arena.api` (``arena run`` is :func:`arena.api.run`).
 """
 
 from __future__ import annotations
@@ -58,10 +59,10 @@ Run 'arena VERB --help' for a verb's options and examples."""
 
 
 def catalog():
-    """The catalog of the performers shipped with the project."""
-    from performers.catalog import CATALOG
+    """The catalog of the performers shipped with the project (:func:`arena.api.catalog`)."""
+    from arena import api
 
-    return CATALOG
+    return api.catalog()
 
 
 def zellig_specs(names: list[str]) -> list[str]:
@@ -73,7 +74,7 @@ def zellig_specs(names: list[str]) -> list[str]:
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``verb`` only that verb's module is imported (fast start-up),
     the others are registered by name so that argparse still knows them."""
-    from arena import __version__
+    from arena.version import __version__
 
     parser = argparse.ArgumentParser(
         prog="arena",

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.cli import UsageError, add_verb, catalog
+from arena.cli import UsageError, add_verb
 
 EXAMPLES = """
   # two test sets built by `arena build-testset`, replayed exactly, with the toy NMT model
@@ -102,7 +102,7 @@ def compare_johns(
     in one arena run (so each source's 1-best is decoded once) and return the
     comparison report (module docstring); ``pairs`` lists the (John label, John label)
     pairs to test, all pairs by default."""
-    from arena import engine
+    from arena import api
     from arena.specs.config import Experiment
 
     labels = [spec.label for spec in johns]
@@ -120,7 +120,7 @@ def compare_johns(
         discrepancy=True,
         generative_rate=False,
     )
-    result = engine.run(experiment, catalog(), Path(out), progress=progress)
+    result = api.play(experiment, out, progress=progress)
     report = compare_run(result.run_dir, bootstrap_samples, pairs)
     report["run_dir"] = str(result.run_dir)
     report["signature"] = result.scores.get("signature", "")

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from arena.cli import add_verb, catalog
+from arena.cli import add_verb
 
 EXAMPLES = """
   arena play experiments/quickstart.yaml --as claude --name ann
@@ -43,11 +43,11 @@ def add_parser(subparsers) -> None:
 
 def prepare(args):
     """The experiment, its run directory and its planned rounds (planned now if needed)."""
-    from arena.engine import prepare as prepare_run
+    from arena import api
     from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, args.overrides)
-    run_dir, rounds = prepare_run(experiment, catalog(), Path(args.out), progress=not args.no_progress)
+    run_dir, rounds = api.prepare(experiment, args.out, progress=not args.no_progress)
     return experiment, run_dir, rounds
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from arena.cli import add_verb, catalog
+from arena.cli import add_verb
 
 EXAMPLES = """
   arena run experiments/quickstart.yaml
@@ -53,21 +51,18 @@ def quick_overrides(args) -> list[str]:
 
 
 def run(args) -> int:
-    from arena import engine
+    """``arena run`` is :func:`arena.api.run`, the function a notebook calls."""
+    from arena import api
     from arena.present.summary import format_scores
     from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, quick_overrides(args))
-    result = engine.run(experiment, catalog(), Path(args.out), experiment.executor, progress=not args.no_progress)
+    result = api.run(experiment, out=args.out, progress=not args.no_progress, report=not args.no_report)
     if result.already_finished:
         print(f"run {result.run_dir} is already finished; its scores (rebuild with 'arena score {result.run_dir}'):")
     else:
         print(f"run directory: {result.run_dir}{' (resumed)' if result.resumed else ''}")
     print(format_scores(result.scores))
-    if not args.no_report:
-        from arena.present.report import MARKDOWN, write_reports
-
-        if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
-            markdown, html = write_reports([result.run_dir])
-            print(f"report: {markdown}, {html}")
+    if result.reports:
+        print(f"report: {', '.join(map(str, result.reports))}")
     return 0

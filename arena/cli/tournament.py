@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from arena.cli import add_verb, catalog
+from arena.cli import add_verb
 
 EXAMPLES = """
   arena tournament experiments/tournament/distil-lingeval.yaml
@@ -50,7 +49,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from arena import engine
+    from arena import api
     from arena.cli.run import quick_overrides
     from arena.present.leaderboards import build, format_leaderboards
     from arena.present.report import write_reports
@@ -58,8 +57,8 @@ def run(args) -> int:
 
     experiment = load_experiment(args.config, quick_overrides(args))
     try:
-        result = engine.run(
-            experiment, catalog(), Path(args.out), args.executor,
+        result = api.play(
+            experiment, args.out, args.executor,
             address=args.address, num_cpus=args.num_cpus, progress=not args.no_progress,
         )
     except KeyboardInterrupt:

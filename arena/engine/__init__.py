@@ -1,42 +1,43 @@
-"""The play engine: ``arena run`` and ``arena tournament`` are its two front ends.
+"""The play engine: plan a run, play its blocks of rounds on a backend, store the transcripts.
 
-- :func:`run` plays (or resumes) an experiment on a backend (``"in-process"``,
-  ``"ray"`` or a :class:`~arena.engine.backends.Backend`) and returns a
-  :class:`RunResult`; :func:`validate` checks an experiment without building anything.
-- :func:`prepare` plans a run without playing it (people judge its rounds).
-- Planning: :func:`plan_experiment` (instances → corruptions → rounds) and
-  :func:`blocks` (a schedule-less run: one :class:`Block` per (seed, John, Zellig)).
-- Blocks: ``run(..., on_block=callback)`` calls ``callback(block, {claude: judgements})``
-  after each block; :meth:`Session.play` plays a list of blocks as one wave.
+It owns everything a round needs to be played and recorded, and nothing of the game
+above it (schedules, visibility, observers: :mod:`arena.game`), of statistics or of
+presentation.  ``arena run`` and ``arena tournament`` are its two front ends
+(through :mod:`arena.api`).
 
-See :mod:`arena.engine.core` for the flow, :mod:`arena.engine.store` for the run
-directory (lock, plan check, cells) and :mod:`arena.engine.ray_backend` for Ray, the
-only module that imports ``ray``.  ``docs/ray-cluster.md`` shows cluster use.
+- :func:`run` (:mod:`arena.engine.core`) plays (or resumes) an experiment on a backend
+  (``"in-process"``, ``"ray"`` or a :class:`~arena.engine.backends.Backend`) and
+  returns a :class:`RunResult`; a :class:`Driver` (the game) may plan and play its
+  blocks one at a time.  :func:`prepare` plans a run without playing it (people judge
+  its rounds).
+- :mod:`arena.engine.manifest`: :func:`validate` checks an experiment without building
+  anything; the run directory's name, the signature and the manifest.
+- :mod:`arena.engine.plan`: :func:`plan_experiment` (instances → corruptions →
+  rounds) and :func:`blocks` (one :class:`Block` per (seed, John, Zellig) for a static
+  run, per (seed, John, block) for a game).
+- :mod:`arena.engine.session`: the run's one :class:`Session`, which plays a list of
+  blocks as one wave (:meth:`Session.play`) and assembles the transcripts.
+- :mod:`arena.engine.jobs` (the unit of work every backend runs), :mod:`arena.engine.match`
+  (rounds, pairs, judgements), :mod:`arena.engine.scoring` (deduplicated scoring),
+  :mod:`arena.engine.store` (the run directory: lock, plan check, cells) and
+  :mod:`arena.engine.transcripts` (the JSON lines files).
+
+:mod:`arena.engine.ray_backend` is the only module that imports ``ray``;
+``docs/ray-cluster.md`` shows cluster use.
 """
 
 from __future__ import annotations
 
 from arena.engine.backends import BACKENDS, Backend, InProcessBackend, make_backend
-from arena.engine.core import (
-    Block,
-    Model,
-    RunResult,
-    Session,
-    blocks,
-    config_hash,
-    load_instances,
-    models,
-    plan,
-    plan_experiment,
-    prepare,
-    run,
-    run_dir_for,
-    validate,
-)
+from arena.engine.core import RunResult, prepare, run
+from arena.engine.driver import Driver
+from arena.engine.manifest import config_hash, run_dir_for, validate
+from arena.engine.plan import Block, Model, blocks, load_instances, models, plan, plan_experiment
+from arena.engine.session import Session
 from arena.engine.store import CELLS, RunBusy
 
 __all__ = [
-    "BACKENDS", "CELLS", "Backend", "Block", "InProcessBackend", "Model", "RunBusy", "RunResult", "Session", "blocks",
-    "config_hash", "load_instances", "make_backend", "models", "plan", "plan_experiment", "prepare", "run", "run_dir_for",
-    "validate",
+    "BACKENDS", "CELLS", "Backend", "Block", "Driver", "InProcessBackend", "Model", "RunBusy", "RunResult", "Session",
+    "blocks", "config_hash", "load_instances", "make_backend", "models", "plan", "plan_experiment", "prepare", "run",
+    "run_dir_for", "validate",
 ]

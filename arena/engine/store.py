@@ -6,7 +6,8 @@
   with its process, so a killed run never leaves a stale lock.
 - **Plan.** ``rounds.jsonl`` is written first, then ``manifest.json`` with the plan's
   round count and SHA-256; the manifest is the commit point, so a run that fails
-  before it is planned leaves no run directory behind.  On resume ``rounds.jsonl``
+  before it is planned leaves no run directory behind.  A game, planned block by
+  block while it is played, commits its manifest first and adds the plan at the end.  On resume ``rounds.jsonl``
   must match the recorded plan, else the run is refused with what to do.
 - **Cells.** Each finished cell (one Claude on one block of rounds) is one file under
   ``cells/`` written atomically; on resume a cell file is kept only when it holds
@@ -121,6 +122,16 @@ class RunStore:
         except json.JSONDecodeError as error:
             raise ValueError(f"{path}: not valid JSON ({error.msg}, line {error.lineno}); "
                              f"delete {self.run_dir} to start the run over") from None
+
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
+        """Commit a run whose plan is written later, block by block (a game): its
+        manifest, without a plan yet, unless the run has one already."""
+        if self.manifest() is None:
+            transcripts.atomic_write_json(self.path(transcripts.MANIFEST), manifest)
+
+    def write_file(self, name: str, text: str) -> None:
+        """A further file of the run directory (e.g. a game's ``observations.jsonl``), atomically."""
+        transcripts.atomic_write_text(self.path(name), text)
 
     def write_plan(self, rounds: Sequence[dict[str, Any]], manifest: dict[str, Any]) -> None:
         """Write ``rounds.jsonl``, then the manifest recording its count and hash."""

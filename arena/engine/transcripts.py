@@ -122,7 +122,7 @@ def package_versions(names: Iterable[str] = ("numpy", "torch", "transformers", "
     """Installed versions of the packages that can change numbers."""
     from importlib import metadata
 
-    from arena import __version__
+    from arena.version import __version__
 
     versions = {"arena": __version__}
     for name in names:

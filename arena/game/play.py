@@ -2,17 +2,20 @@
 performers that observe the outcomes and adapt.
 
 A run with a ``schedule:`` (:mod:`arena.game.schedule`) is played by the one engine
-(:mod:`arena.engine`) per seed and John as a sequence of blocks, one engine wave each:
+(:mod:`arena.engine`) per seed and John as a sequence of blocks, one engine wave each.
+The game is the engine's :class:`~arena.engine.driver.Driver` (:func:`driver_for`
+gives it, or ``None`` for a static run); the engine never imports this package:
 
 1. take the next ``block_size`` instances from the John (a John's ``instances()`` is
    consumed block by block, so a John that observes can change what it yields next);
 2. every Zellig corrupts them (the engine's chunked jobs: pure, on any backend); the
    rounds are planned with each round's own RNG, a :class:`~arena.roles.Chooser`
    Zellig picking the candidate it offers;
-3. every Claude judges the block as one engine wave (deduplicated, batched scoring;
-   one cell file per Claude under ``cells/``);
+3. every Claude judges the block as one wave of the run's one engine
+   :class:`~arena.engine.session.Session` (deduplicated, batched scoring; one cell file
+   per Claude under ``cells/``);
 4. every :class:`~arena.roles.Observer` is handed what the schedule lets it see of the
-   block (:func:`shown`): Johns and Zelligs on the driver, Claudes where they live (an
+   block (:func:`arena.game.visibility.shown`): Johns and Zelligs on the driver, Claudes where they live (an
    :class:`~arena.engine.jobs.ObserveJob`, in process or on their Ray actor);
 5. the block's rounds and what each observer was shown are written as cells, and a
    last cell naming the block's instances commits it.
@@ -37,10 +40,12 @@ from typing import Any
 
 from arena.engine import jobs, match, transcripts
 from arena.engine.backends import Backend
-from arena.engine.core import Block, Session, corrupt
+from arena.engine.plan import Block, corrupt
 from arena.engine.resources import actor_count
+from arena.engine.session import Session
 from arena.engine.store import RunStore
-from arena.game.schedule import Phase, Schedule, preset
+from arena.game.schedule import Schedule, preset
+from arena.game.visibility import shown
 from arena.records import Instance, RoundOutcome
 from arena.roles import Chooser, Observer
 from arena.specs.config import Experiment
@@ -56,15 +61,24 @@ IMPLICIT = Schedule(preset("zero-observation"), preset="zero-observation")
 def schedule_of(experiment: Experiment, catalog: Catalog) -> Schedule | None:
     """The schedule a run plays: the config's, else ``zero-observation`` when a
     performer chooses or observes (it needs the game to act), else ``None`` (the
-    static evaluation of a schedule-less config, unchanged)."""
+    static evaluation of a schedule-less config, unchanged).  An unknown performer name
+    is reported as :func:`arena.engine.validate` reports it (file, line, key)."""
     if experiment.schedule is not None:
         return experiment.schedule
     for role, specs in (("john", experiment.johns), ("zellig", experiment.zelligs), ("claude", experiment.claudes)):
-        for spec in specs:
-            cls = resolve(role, spec.name, catalog)
+        for index, spec in enumerate(specs):
+            where = f"{experiment.where(role + 's', str(index))}: {role}s[{index}]"
+            cls = resolve(role, spec.name, catalog, where)
             if issubclass(cls, Observer) or (role == "zellig" and issubclass(cls, Chooser)):
                 return IMPLICIT
     return None
+
+
+def driver_for(experiment: Experiment, catalog: Catalog, progress: bool = True) -> Game | None:
+    """The engine's driver for a run: the :class:`Game` of its schedule
+    (:func:`schedule_of`), or ``None`` for a static run."""
+    schedule = schedule_of(experiment, catalog)
+    return None if schedule is None else Game(experiment, schedule, catalog, progress)
 
 
 def collusion(experiment: Experiment) -> list[dict[str, str]]:
@@ -99,46 +113,6 @@ def collusion(experiment: Experiment) -> list[dict[str, str]]:
     return found
 
 
-def shown(
-    role: str,
-    label: str,
-    round_: match.Round,
-    phase: Phase,
-    judgements: dict[str, match.JudgementRecord],
-    claude: PerformerSpec | None = None,
-) -> RoundOutcome:
-    """What performer ``label`` of ``role`` may see of a played round (see
-    :class:`~arena.records.RoundOutcome`); ``judgements`` are the round's, per Claude."""
-    transparent = role in phase.transparent
-    base = {"round": round_.id, "seed": round_.seed, "phase": round_.phase or 0, "counts": round_.counts,
-            "transparent": transparent}
-    choices = {name: record.choice for name, record in judgements.items()}
-    if role == "claude":
-        assert claude is not None
-        own = judgements[label]
-        source = round_.instance.source if claude.sees_source else ""
-        if transparent:
-            return RoundOutcome(
-                **base, instance=round_.instance if claude.sees_source else None, source=source,
-                candidates=round_.candidates, variant=round_.variant, corrupted=round_.corrupted,
-                choices=choices, scores={label: own.scores},
-            )
-        return RoundOutcome(
-            **base, source=source, candidates=round_.candidates,
-            choices={label: own.choice}, scores={label: own.scores},
-        )
-    if transparent:
-        return RoundOutcome(
-            **base, instance=round_.instance, source=round_.instance.source, candidates=round_.candidates,
-            variant=round_.variant, corrupted=round_.corrupted, choices=choices,
-        )
-    if role == "zellig":
-        return RoundOutcome(**base, instance=round_.instance, variant=round_.variant)
-    return RoundOutcome(**base, instance=round_.instance)
-
-
-
-
 @dataclasses.dataclass
 class _Stream:
     """The game state of one (seed, John): its instance iterator and rounds per cell."""
@@ -153,31 +127,45 @@ class _Stream:
 
     @property
     def name(self) -> str:
-        """The block's name, as :func:`arena.engine.core.blocks` gives it."""
+        """The block's name, as :func:`arena.engine.plan.blocks` gives it."""
         return f"s{self.seed}-j{self.index}-b{self.block}"
 
 
 class Game:
-    """Plays (or resumes) every seed's game of an experiment on the engine's backend."""
+    """Plays (or resumes) every seed's game of an experiment through the engine's
+    session: the engine's :class:`~arena.engine.driver.Driver` for a run with a schedule."""
 
-    def __init__(
-        self,
-        experiment: Experiment,
-        schedule: Schedule,
-        store: RunStore,
-        backend: Backend,
-        catalog: Catalog,
-        progress: bool = True,
-    ):
+    def __init__(self, experiment: Experiment, schedule: Schedule, catalog: Catalog, progress: bool = True):
         self.experiment = experiment
         self.schedule = schedule
-        self.store = store
-        self.backend = backend
         self.catalog = catalog
         self.progress = progress
         self.zelligs: dict[str, Any] = {}
         self.johns: dict[str, Any] = {}
         self.observing_claudes: list[PerformerSpec] = []
+        self.session: Session | None = None
+
+    @property
+    def _session(self) -> Session:
+        if self.session is None:
+            raise RuntimeError("Game: play() hands over the engine's session first")
+        return self.session
+
+    @property
+    def store(self) -> RunStore:
+        return self._session.store
+
+    @property
+    def backend(self) -> Backend:
+        return self._session.backend
+
+    def manifest(self) -> dict[str, Any]:
+        """The schedule and any collusion (logged as a warning), for ``manifest.json``."""
+        colluding = collusion(self.experiment)
+        for entry in colluding:
+            logger.warning("collusion: Zellig %s consults Claude %s under test (params.%s)",
+                           entry["zellig"], entry["claude"], entry["param"])
+        return {"game": self.schedule.to_json(), **({"collusion": colluding} if colluding else {})}
 
     # -- the backend -----------------------------------------------------------------------
 
@@ -231,15 +219,17 @@ class Game:
 
     # -- play ------------------------------------------------------------------------------
 
-    def play(self, manifest: dict[str, Any]) -> list[match.Round]:
-        """Play every block (replaying committed ones); write ``rounds.jsonl`` with the
-        plan's hash and ``observations.jsonl``; return every round in transcript order."""
+    def play(self, session: Session, manifest: dict[str, Any]) -> list[match.Round]:
+        """Play every block through ``session`` (replaying committed ones); write
+        ``rounds.jsonl`` with the plan's hash and ``observations.jsonl``; return every
+        round in transcript order."""
         from arena.engine.progress import progress_bar
 
-        if self.store.manifest() is None:
-            transcripts.atomic_write_json(self.store.path(transcripts.MANIFEST), manifest)
+        self.session = session
+        self.store.write_manifest(manifest)
         self.store.cells.mkdir(exist_ok=True)
         self._find_observers()
+        session.hold = [spec.label for spec in self.observing_claudes]
         rounds: list[match.Round] = []
         observations: list[str] = []
         with progress_bar(total=None, desc="game rounds", enabled=self.progress, unit="round") as bar:
@@ -260,7 +250,8 @@ class Game:
                         bar.update(sum(1 for r in block if r.judged))
                         stream.block += 1
         self.store.write_plan([r.to_json() for r in rounds], manifest)
-        transcripts.atomic_write_text(self.store.path(OBSERVATIONS), "".join(observations))
+        self.store.write_file(OBSERVATIONS, "".join(observations))
+        session.hold = ()
         return rounds
 
     def _finished(self, stream: _Stream) -> bool:
@@ -331,11 +322,9 @@ class Game:
         rounds, played = self._plan(stream, instances)
         self.store.write_cell(f"{stream.name}-rounds", (r.to_json() for r in rounds))
         block = Block(stream.name, stream.seed, tuple(rounds))
-        held = [spec.label for spec in self.observing_claudes]
-        session = Session(self.experiment, self.backend, self.store, rounds, False, one_best=False, hold=held)
-        session.play([block])
+        self._session.play([block], one_best=False, quiet=True)
         by_round: dict[str, dict[str, match.JudgementRecord]] = {}
-        for claude, records in session.judgements(block).items():
+        for claude, records in self._session.judgements(block).items():
             for record in records:
                 by_round.setdefault(record.round, {})[claude] = record
         lines = self._observations(stream, rounds, by_round)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 ROLES = ("john", "zellig", "claude")
 PRESETS = ("zero-observation", "supervised", "semi-supervised", "unsupervised")
@@ -134,18 +134,7 @@ class ScheduleError(ValueError):
 def parse_schedule(value: Any, path: str = "<config>", lines: Mapping[tuple[str, ...], int] | None = None) -> Schedule:
     """Check a raw ``schedule:`` value and map it onto :class:`Schedule`; errors name
     the file, line and key (``schedule.phases.1.rounds``)."""
-    lines = lines or {}
-
-    def fail(keys: tuple[str, ...], message: str) -> None:
-        for cut in range(len(keys), 0, -1):  # the nearest key that has a line
-            line = lines.get(("schedule", *keys[:cut]))
-            if line:
-                break
-        else:
-            line = lines.get(("schedule",))
-        where = f"{path}:{line}" if line else path
-        raise ScheduleError(f"{where}: '{'.'.join(('schedule', *keys))}' {message}")
-
+    fail = _Failure(path, lines or {})
     if isinstance(value, str):
         value = {"preset": value}
     if not isinstance(value, Mapping):
@@ -153,6 +142,44 @@ def parse_schedule(value: Any, path: str = "<config>", lines: Mapping[tuple[str,
     unknown = sorted(set(value) - set(SCHEDULE_KEYS))
     if unknown:
         fail((unknown[0],), f"is not a schedule key; allowed keys: {', '.join(SCHEDULE_KEYS)}")
+    block_size, window, epsilon = _cutting(value, fail)
+    name = value.get("preset")
+    if name is not None:
+        phases, label = _preset_phases(value, name, fail)
+        return Schedule(phases, block_size, window, epsilon, label)
+    if "rounds" in value:
+        fail(("rounds",), "is the observation rounds of a 'preset'; with 'phases' give rounds per phase")
+    raw_phases = value.get("phases")
+    if not isinstance(raw_phases, list) or not raw_phases:
+        fail(("phases",), "must be a non-empty list of phases ({rounds, transparent, counts})")
+    last = len(raw_phases) - 1
+    phases = tuple(_phase(raw, ("phases", str(number)), number == last, fail) for number, raw in enumerate(raw_phases))
+    if not any(phase.counts and phase.rounds != 0 for phase in phases):
+        fail(("phases",), "has no evaluation phase (a phase with counts: true and rounds > 0 or null); S would be empty")
+    return Schedule(phases, block_size, window, epsilon)
+
+
+class _Failure:
+    """Raises a :class:`ScheduleError` naming the file, the line of the nearest key that
+    has one, and the dotted key (``schedule.phases.1.rounds``)."""
+
+    def __init__(self, path: str, lines: Mapping[tuple[str, ...], int]):
+        self.path = path
+        self.lines = lines
+
+    def __call__(self, keys: tuple[str, ...], message: str) -> NoReturn:
+        for cut in range(len(keys), 0, -1):  # the nearest key that has a line
+            line = self.lines.get(("schedule", *keys[:cut]))
+            if line:
+                break
+        else:
+            line = self.lines.get(("schedule",))
+        where = f"{self.path}:{line}" if line else self.path
+        raise ScheduleError(f"{where}: '{'.'.join(('schedule', *keys))}' {message}")
+
+
+def _cutting(value: Mapping[str, Any], fail: _Failure) -> tuple[int, int | None, float]:
+    """``block_size``, ``window`` and ``epsilon``, checked."""
     block_size = value.get("block_size", DEFAULT_BLOCK_SIZE)
     if not _positive_int(block_size):
         fail(("block_size",), f"must be an integer ≥ 1, not {block_size!r}")
@@ -162,60 +189,54 @@ def parse_schedule(value: Any, path: str = "<config>", lines: Mapping[tuple[str,
     epsilon = value.get("epsilon", DEFAULT_EPSILON)
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0 < epsilon < 1:
         fail(("epsilon",), f"must be a number between 0 and 1, not {epsilon!r}")
+    return block_size, window, float(epsilon)
 
-    name = value.get("preset")
-    if name is not None:
-        if "phases" in value:
-            fail(("phases",), "give either 'preset' or 'phases', not both")
-        if not isinstance(name, str):
-            fail(("preset",), f"must be one of {', '.join(PRESETS)}")
-        base, _, counts = name.partition(":")
-        rounds_value = value.get("rounds", counts or None)
-        try:
-            rounds = _preset_rounds(rounds_value)
-            phases = preset(base, rounds)
-        except ValueError as error:
-            fail(("rounds",) if "rounds" in value else ("preset",), str(error).replace("\n", " "))
-        return Schedule(phases, block_size, window, float(epsilon), name if not counts else base)
-    if "rounds" in value:
-        fail(("rounds",), "is the observation rounds of a 'preset'; with 'phases' give rounds per phase")
-    raw_phases = value.get("phases")
-    if not isinstance(raw_phases, list) or not raw_phases:
-        fail(("phases",), "must be a non-empty list of phases ({rounds, transparent, counts})")
-    phases = []
-    for number, raw in enumerate(raw_phases):
-        key = ("phases", str(number))
-        if not isinstance(raw, Mapping):
-            fail(key, "must be a mapping {rounds, transparent, counts}")
-        unknown = sorted(set(raw) - set(PHASE_KEYS))
-        if unknown:
-            fail((*key, unknown[0]), f"is not a phase key; allowed keys: {', '.join(PHASE_KEYS)}")
-        if "rounds" not in raw:
-            fail(key, "has no 'rounds' (an integer ≥ 0; null for the rest in the last phase)")
-        rounds = raw["rounds"]
-        if rounds is None:
-            if number != len(raw_phases) - 1:
-                fail((*key, "rounds"), "may be null (the rest) only in the last phase")
-        elif isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
-            fail((*key, "rounds"), f"must be an integer ≥ 0, not {rounds!r}")
-        transparent = raw.get("transparent", [])
-        if isinstance(transparent, str):
-            transparent = [transparent]
-        if not isinstance(transparent, list):
-            fail((*key, "transparent"), f"must be a list of roles ({', '.join(ROLES)})")
-        for role_index, role in enumerate(transparent):
-            if role not in ROLES:
-                fail((*key, "transparent", str(role_index)), f"names unknown role {role!r}; roles: {', '.join(ROLES)}")
-        counts = raw.get("counts", True)
-        if not isinstance(counts, bool):
-            fail((*key, "counts"), f"must be true or false, not {counts!r}")
-        label = raw.get("name", "evaluation" if counts else "observation")
-        if not isinstance(label, str):
-            fail((*key, "name"), "must be a string")
-        phases.append(Phase(rounds, frozenset(transparent), counts, label))
-    if not any(phase.counts and phase.rounds != 0 for phase in phases):
-        fail(("phases",), "has no evaluation phase (a phase with counts: true and rounds > 0 or null); S would be empty")
-    return Schedule(tuple(phases), block_size, window, float(epsilon))
+
+def _preset_phases(value: Mapping[str, Any], name: Any, fail: _Failure) -> tuple[tuple[Phase, ...], str]:
+    """The phases of ``preset: name`` (``supervised:200`` or ``rounds: 200``) and the
+    preset's name as the schedule records it."""
+    if "phases" in value:
+        fail(("phases",), "give either 'preset' or 'phases', not both")
+    if not isinstance(name, str):
+        fail(("preset",), f"must be one of {', '.join(PRESETS)}")
+    base, _, counts = name.partition(":")
+    try:
+        phases = preset(base, _preset_rounds(value.get("rounds", counts or None)))
+    except ValueError as error:
+        fail(("rounds",) if "rounds" in value else ("preset",), str(error).replace("\n", " "))
+    return phases, name if not counts else base
+
+
+def _phase(raw: Any, key: tuple[str, ...], last: bool, fail: _Failure) -> Phase:
+    """One entry of ``phases``, checked; ``last``: the last phase (which may be open-ended)."""
+    if not isinstance(raw, Mapping):
+        fail(key, "must be a mapping {rounds, transparent, counts}")
+    unknown = sorted(set(raw) - set(PHASE_KEYS))
+    if unknown:
+        fail((*key, unknown[0]), f"is not a phase key; allowed keys: {', '.join(PHASE_KEYS)}")
+    if "rounds" not in raw:
+        fail(key, "has no 'rounds' (an integer ≥ 0; null for the rest in the last phase)")
+    rounds = raw["rounds"]
+    if rounds is None:
+        if not last:
+            fail((*key, "rounds"), "may be null (the rest) only in the last phase")
+    elif isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+        fail((*key, "rounds"), f"must be an integer ≥ 0, not {rounds!r}")
+    transparent = raw.get("transparent", [])
+    if isinstance(transparent, str):
+        transparent = [transparent]
+    if not isinstance(transparent, list):
+        fail((*key, "transparent"), f"must be a list of roles ({', '.join(ROLES)})")
+    for role_index, role in enumerate(transparent):
+        if role not in ROLES:
+            fail((*key, "transparent", str(role_index)), f"names unknown role {role!r}; roles: {', '.join(ROLES)}")
+    counts = raw.get("counts", True)
+    if not isinstance(counts, bool):
+        fail((*key, "counts"), f"must be true or false, not {counts!r}")
+    label = raw.get("name", "evaluation" if counts else "observation")
+    if not isinstance(label, str):
+        fail((*key, "name"), "must be a string")
+    return Phase(rounds, frozenset(transparent), counts, label)
 
 
 def _positive_int(value: Any) -> bool:

@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 from arena.engine.match import Round
@@ -71,7 +71,7 @@ class Arena:
 def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> Any:
     """The Flask app; ``token`` (if any) is required once per browser session;
     ``allowed_hosts`` (``host:port``) are the Host headers accepted without a token."""
-    from flask import Flask, abort, jsonify, redirect, render_template, request, session, url_for
+    from flask import Flask
 
     app = Flask(__name__)
     app.config.update(
@@ -82,13 +82,37 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
         JSON_AS_ASCII=False,
     )
     app.json.ensure_ascii = False
+    _add_error_pages(app, arena)
+    _add_guard(app, token, allowed_hosts)
+    _add_pages(app, arena)
+    _add_api(app, arena)
+    return app
 
-    def fail(status: int, message: str):
-        if request.path.startswith("/api/"):
-            response = jsonify(error=message)
-            response.status_code = status
-            abort(response)
-        abort(status, description=message)
+
+def _fail(status: int, message: str) -> NoReturn:
+    """End the request with ``status``: a JSON ``{"error": message}`` under ``/api/``,
+    else the error page."""
+    from flask import abort, jsonify, request
+
+    if request.path.startswith("/api/"):
+        response = jsonify(error=message)
+        response.status_code = status
+        abort(response)
+    abort(status, description=message)
+
+
+def _person() -> str:
+    """The signed-in person's name (401 under ``/api/``, else 403, when nobody is)."""
+    from flask import request, session
+
+    name = session.get("name")
+    if name is None:
+        _fail(401 if request.path.startswith("/api/") else 403, "sign in with your name first")
+    return name
+
+
+def _add_error_pages(app: Any, arena: Arena) -> None:
+    from flask import jsonify, render_template, request
 
     @app.errorhandler(400)
     @app.errorhandler(403)
@@ -101,14 +125,24 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
             return jsonify(error=error.description), error.code
         return render_template("error.html", title=arena.title, error=error), error.code
 
+    @app.errorhandler(401)
+    def unauthorised(error):
+        return jsonify(error=error.description), 401
+
+
+def _add_guard(app: Any, token: str | None, allowed_hosts: Sequence[str]) -> None:
+    """Before every request: the host (no DNS rebinding) or the access token, then the
+    session's CSRF token and, on a POST, the origin and the CSRF token sent."""
+    from flask import request, session
+
     @app.before_request
     def guard():
         if token is None and request.host not in allowed_hosts:
-            fail(400, f"unknown host {request.host!r}: open the address arena serve printed")
+            _fail(400, f"unknown host {request.host!r}: open the address arena serve printed")
         if token is not None and not session.get("access"):
             given = request.args.get("token") or request.headers.get("X-Access-Token") or ""
             if not hmac.compare_digest(given.encode(), token.encode()):
-                fail(403, "an access token is required: open the address (with ?token=) that arena serve printed")
+                _fail(403, "an access token is required: open the address (with ?token=) that arena serve printed")
             session["access"] = True
         session.setdefault("csrf", secrets.token_urlsafe(32))
         if request.method == "POST":
@@ -116,20 +150,15 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
             if origin is not None:
                 parts = urlsplit(origin)
                 if f"{parts.scheme}://{parts.netloc}" != request.host_url.rstrip("/"):
-                    fail(403, f"cross-site request refused (origin {origin!r})")
+                    _fail(403, f"cross-site request refused (origin {origin!r})")
             given = request.headers.get("X-CSRF-Token") or request.form.get("csrf") or ""
             if not hmac.compare_digest(given.encode(), session["csrf"].encode()):
-                fail(403, "missing or invalid CSRF token: reload the page")
+                _fail(403, "missing or invalid CSRF token: reload the page")
 
-    def person() -> str:
-        name = session.get("name")
-        if name is None:
-            fail(401 if request.path.startswith("/api/") else 403, "sign in with your name first")
-        return name
 
-    @app.errorhandler(401)
-    def unauthorised(error):
-        return jsonify(error=error.description), 401
+def _add_pages(app: Any, arena: Arena) -> None:
+    """The HTML pages: sign in and out, play, the summary."""
+    from flask import redirect, render_template, request, session, url_for
 
     @app.get("/")
     def index():
@@ -143,7 +172,7 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
         try:
             store.check_name(name)
         except ValueError as error:
-            fail(400, str(error))
+            _fail(400, str(error))
         session["name"] = name
         return redirect(url_for("play"))
 
@@ -160,9 +189,20 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
         return render_template("play.html", title=arena.title, name=name, csrf=session["csrf"],
                                budget=arena.seconds_per_pair)
 
+    @app.get("/summary")
+    def summary_page():
+        name = _person()
+        return render_template("summary.html", title=arena.title, name=name, csrf=session["csrf"],
+                               summary=summary(arena.run_dir, name))
+
+
+def _add_api(app: Any, arena: Arena) -> None:
+    """The JSON API: the next round, a judgement, the summary."""
+    from flask import jsonify, request
+
     @app.get("/api/next")
     def next_round():
-        name = person()
+        name = _person()
         current = arena.session(name)
         r = current.next_round()
         done, total = current.progress()
@@ -177,38 +217,30 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
 
     @app.post("/api/judge")
     def judge():
-        name = person()
+        name = _person()
         data = request.get_json(silent=True)
         if not isinstance(data, dict) or set(data) != {"round", "choice"}:
-            fail(400, 'expected a JSON object {"round": ROUND_ID, "choice": 0 or 1}')
+            _fail(400, 'expected a JSON object {"round": ROUND_ID, "choice": 0 or 1}')
         round_id, choice = data["round"], data["choice"]
         current = arena.session(name)
         if not isinstance(round_id, str) or round_id not in current.by_id:
-            fail(404, f"unknown round {round_id!r}")
+            _fail(404, f"unknown round {round_id!r}")
         if not isinstance(choice, int) or isinstance(choice, bool) or choice not in (0, 1):
-            fail(400, f"choice must be 0 or 1, not {choice!r}")
+            _fail(400, f"choice must be 0 or 1, not {choice!r}")
         shown = arena.shown(name, round_id)
         if round_id in current.done():
-            fail(409, "this round is already judged; the first answer stands")
+            _fail(409, "this round is already judged; the first answer stands")
         if shown is None:
-            fail(409, "this round was not shown to you by this server; reload the page")
+            _fail(409, "this round was not shown to you by this server; reload the page")
         record, written = current.answer(round_id, choice, time.monotonic() - shown)
         if not written:
-            fail(409, "this round is already judged; the first answer stands")
+            _fail(409, "this round is already judged; the first answer stands")
         done, total = current.progress()
         return jsonify(written=True, resolved_by=record["resolved_by"], seconds=record["seconds"], done=done, total=total)
 
-    @app.get("/summary")
-    def summary_page():
-        name = person()
-        return render_template("summary.html", title=arena.title, name=name, csrf=session["csrf"],
-                               summary=summary(arena.run_dir, name))
-
     @app.get("/api/summary")
     def summary_json():
-        return jsonify(summary(arena.run_dir, person()))
-
-    return app
+        return jsonify(summary(arena.run_dir, _person()))
 
 
 def is_loopback(host: str) -> bool:

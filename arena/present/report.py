@@ -358,7 +358,7 @@ def _environment():
 
 def render(runs: Sequence[Mapping[str, Any]], markdown_links: bool = True) -> tuple[str, str]:
     """``(markdown, html)`` of one run or of several side by side."""
-    from arena import __version__
+    from arena.version import __version__
 
     environment = _environment()
     context = {

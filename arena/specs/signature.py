@@ -105,7 +105,7 @@ def signed_config(experiment: Mapping[str, Any]) -> dict[str, Any]:
 
 def run_signature(manifest: Mapping[str, Any], rounds: Iterable[Mapping[str, Any]]) -> str:
     """The one-line signature of a run from its manifest and its ``rounds.jsonl`` records."""
-    from arena import __version__
+    from arena.version import __version__
 
     experiment = manifest["experiment"]
     signatures = manifest.get("signatures", {})

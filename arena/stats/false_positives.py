@@ -224,7 +224,7 @@ def pool_one_bests(
     it is done, so an interrupted pool resumes and a finished one is read back).  Runs in this process,
     one model at a time."""
     from arena.engine import jobs
-    from arena.engine.core import models
+    from arena.engine.plan import models
     from arena.engine.progress import progress_bar
 
     directory = Path(run_dir) / "report" / f"{POOL_PREFIX}{pool_digest(sources)}"

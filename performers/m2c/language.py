@@ -64,7 +64,7 @@ LANGUAGE_KEYS = {
 DESCRIPTIVE_KEYS = {"format", "rule_properties", "provenance", "items_file", "items_note", "description", "name"}
 
 
-def language_from_mapping(data: Mapping[str, Any], where: str, fixture: bool | None = None) -> Language:
+def language_from_mapping(data: Any, where: str, fixture: bool | None = None) -> Language:
     """Build a :class:`Language` from a spec's language section."""
     if not isinstance(data, Mapping):
         raise TemplateError(f"{where}: a language section must be a mapping")

@@ -158,7 +158,9 @@ def split_template(template: str, where: str = "template") -> list[str | Occurre
 
 def split_parts(text: str, separator: str = ".") -> list[str]:
     """Split on ``separator`` outside ``<…>``."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char == "<":
             depth += 1
@@ -197,7 +199,8 @@ class KeyParser:
         return self._ref(key, here)
 
     def _strip_modifiers(self, parts: list[str]) -> tuple[list[str], tuple[str, ...]]:
-        kept, modifiers = [], []
+        kept: list[str] = []
+        modifiers: list[str] = []
         for part in parts:
             (modifiers if part in self.modifiers else kept).append(part)
         return kept, tuple(modifiers)
@@ -224,7 +227,7 @@ class KeyParser:
 
     def _choice(self, key: str, here: str) -> tuple[Choice, tuple[str, ...]]:
         options = []
-        front = None
+        front: str | None = None
         modifiers: tuple[str, ...] = ()
         raw_options = key.split("|")
         for index, option in enumerate(raw_options):
@@ -247,6 +250,7 @@ class KeyParser:
                 raise TemplateError(f"{here}: option {option!r} names no features")
             self._check_bundle(features, f"{here} option {option!r}")
             options.append((value, tuple(features)))
+        assert front is not None  # key.split('|') gives at least one option
         canonical = "|".join(f"{value}:{front}.{'.'.join(features)}" for value, features in options)
         return Choice(canonical, front, tuple(options)), modifiers
 

@@ -3,33 +3,61 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from arena.cli import main
-from arena.engine import Block, run, transcripts
-from arena.specs.config import load_experiment
+from arena.engine import Driver, Session, blocks, match, plan_experiment, run, transcripts
+from arena.specs.config import Experiment, load_experiment
 from performers.catalog import CATALOG
 from tests.arena.engine.helpers import HERE
 from tests.arena.engine.test_engine import contents, write_config
 
 
-def test_on_block_sees_every_block_once_in_order_with_each_claudes_judgements(tmp_path, distil_dir):
+class BlockByBlock:
+    """A minimal :class:`Driver`: the static plan, played one block at a time through the
+    engine's session, each block's judgements read back as an observer would."""
+
+    def __init__(self, experiment: Experiment):
+        self.experiment = experiment
+        self.seen: list[tuple[str, dict[str, list]]] = []
+        self.sessions: set[int] = set()
+
+    def manifest(self) -> dict[str, Any]:
+        return {}
+
+    def play(self, session: Session, manifest: dict[str, Any]) -> list[match.Round]:
+        session.store.write_manifest(manifest)
+        rounds = plan_experiment(self.experiment, CATALOG, session.backend, progress=False)
+        for block in blocks(self.experiment, rounds):
+            session.play([block], one_best=False, quiet=True)
+            self.seen.append((block.name, session.judgements(block)))
+            self.sessions.add(id(session))
+        session.store.write_plan([r.to_json() for r in rounds], manifest)
+        return rounds
+
+
+def test_a_driver_plays_block_by_block_through_one_session_to_the_same_transcripts(tmp_path, distil_dir):
     experiment = load_experiment(write_config(tmp_path, distil_dir, f"[oracle, {{name: '{HERE}:HashScorer', alias: hash}}]",
                                               limit=8))
-    seen: list[tuple[str, dict[str, list]]] = []
-
-    def on_block(block: Block, judgements: dict[str, list]) -> None:
-        seen.append((block.name, judgements))
-
-    result = run(experiment, CATALOG, tmp_path / "out", progress=False, on_block=on_block)
-    assert [name for name, _ in seen] == [f"s{s}-j{j}-z{z}" for s in (1, 2, 3) for j in range(2) for z in range(3)]
+    driver = BlockByBlock(experiment)
+    assert isinstance(driver, Driver)
+    result = run(experiment, CATALOG, tmp_path / "driven", progress=False, driver=driver)
+    assert [name for name, _ in driver.seen] == [f"s{s}-j{j}-z{z}" for s in (1, 2, 3) for j in range(2) for z in range(3)]
+    assert len(driver.sessions) == 1  # one Session per run, however many blocks
     lines = list(transcripts.read_jsonl(result.run_dir / transcripts.JUDGEMENTS))
     for claude in ("oracle", "hash"):
-        played = [j.to_json() for _, judgements in seen for j in judgements[claude]]
+        played = [j.to_json() for _, judgements in driver.seen for j in judgements[claude]]
         assert played == [line for line in lines if line["claude"] == claude]
-    assert all(j.correct for _, judgements in seen for j in judgements["oracle"])
-    seen.clear()
-    assert run(experiment, CATALOG, tmp_path / "out", progress=False, on_block=on_block).already_finished
-    assert seen == []  # a finished run plays no block
+    assert all(j.correct for _, judgements in driver.seen for j in judgements["oracle"])
+    assert result.cells_before == 0  # cells this session played are not "finished before"
+    plain = run(experiment, CATALOG, tmp_path / "plain", progress=False)
+    assert contents(result.run_dir) == contents(plain.run_dir)
+    # the same requests, summed over the blocks; deduplicated within each block only
+    assert result.work["hash"]["requests"] == plain.work["hash"]["requests"]
+    assert result.work["hash"]["unique"] > plain.work["hash"]["unique"]
+    driver.seen.clear()
+    again = run(experiment, CATALOG, tmp_path / "driven", progress=False, driver=driver)
+    assert again.already_finished and driver.seen == []  # a finished run plays no block
 
 
 def test_arena_run_and_arena_tournament_are_front_ends_of_one_engine(tmp_path, distil_dir, capsys):

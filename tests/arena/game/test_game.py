@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from arena import api
 from arena.engine import match, transcripts
-from arena.engine import run as run_engine
 from arena.game import play as game
+from arena.game import visibility
 from arena.game.schedule import Phase
 from arena.records import Instance, Variant
 from arena.specs.config import load_experiment
@@ -59,7 +60,7 @@ def contents(run_dir: Path) -> dict[str, bytes]:
 
 
 def run(path: Path, out: Path, backend="in-process"):
-    return run_engine(load_experiment(path), CATALOG, out, backend, progress=False)
+    return api.play(load_experiment(path), out, backend)
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +192,7 @@ def test_shown_by_role_and_transparency(role, transparent, visible, hidden):
     judgements = {name: match.JudgementRecord("r", name, choice, choice, "claude", choice == 1, (0.1, 0.2))
                   for name, choice in (("a", 1), ("b", 0))}
     phase = Phase(5, frozenset({role}) if transparent else frozenset(), False)
-    outcome = game.shown(role, "a", round_, phase, judgements, PerformerSpec("x") if role == "claude" else None)
+    outcome = visibility.shown(role, "a", round_, phase, judgements, PerformerSpec("x") if role == "claude" else None)
     assert outcome.transparent == transparent and not outcome.counts
     for key in visible:
         assert getattr(outcome, key) is not None, key
@@ -209,7 +210,7 @@ def test_a_fluency_claude_is_shown_no_source():
     assert round_.pair(sees_source=False).source == "" and round_.pair(sees_source=False).meta == {}
     assert round_.pair(sees_metadata=True).meta == {"genre": "news"}
     record = match.JudgementRecord("r", "a", 1, 1, "claude", True)
-    outcome = game.shown("claude", "a", round_, Phase(1), {"a": record}, PerformerSpec("x", sees={"source": False}))
+    outcome = visibility.shown("claude", "a", round_, Phase(1), {"a": record}, PerformerSpec("x", sees={"source": False}))
     assert outcome.source == ""
 
 

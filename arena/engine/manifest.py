@@ -1,0 +1,86 @@
+"""What a run is checked against and records before it plays: the performers' names,
+params and resources (:func:`validate`, nothing built), the run directory's name
+(:func:`run_dir_for`), the signature and ``manifest.json`` (:func:`make_manifest`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from arena.engine import transcripts
+from arena.engine.plan import models
+from arena.engine.resources import actor_count, resource_options
+from arena.specs.config import Experiment
+from arena.specs.registry import Catalog, signature
+from arena.specs.registry import validate as validate_spec
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
+
+
+def validate(experiment: Experiment, catalog: Catalog) -> dict[str, dict[str, str]]:
+    """Check every performer's name and params (every Claude replica's too) and its Ray
+    resources without building anything; return the signatures
+    ``{role: {label: name@version(params)}}`` (a replica's under ``"<label> (seed <s>)"``)."""
+    check_name(experiment)
+    signatures: dict[str, dict[str, str]] = {}
+    for role, specs in (("john", experiment.johns), ("zellig", experiment.zelligs), ("claude", experiment.claudes)):
+        signatures[role + "s"] = {}
+        for index, spec in enumerate(specs):
+            at = f"{experiment.where(role + 's', str(index))}: {role}s[{index}]"
+            validate_spec(role, spec, catalog, where=at)
+            signatures[role + "s"][spec.label] = signature(role, spec, catalog)
+            if role != "john":
+                resource_options(role, spec, at)
+    for model in models(experiment):
+        at = f"{experiment.where('claudes', str(model.claude_index))}: claudes[{model.claude_index}]"
+        actor_count(model.spec, at)
+        if model.replica is not None:
+            validate_spec("claude", model.spec, catalog, where=f"{at}.replicas.{model.replica}")
+            signatures["claudes"][f"{model.spec.label} (seed {model.replica})"] = signature("claude", model.spec, catalog)
+    return signatures
+
+
+def config_hash(experiment: Experiment) -> str:
+    text = json.dumps(experiment.to_json(), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
+def run_dir_for(experiment: Experiment, out: Path) -> Path:
+    """``OUT/<name>-<config hash>``; a name that is no plain file name (``../x``, ``a/b``)
+    is an error, so a run never leaves ``out``."""
+    check_name(experiment)
+    return Path(out) / f"{experiment.name}-{config_hash(experiment)}"
+
+
+def check_name(experiment: Experiment) -> None:
+    if not _NAME.match(experiment.name):
+        raise ValueError(
+            f"{experiment.where('name')}: name {experiment.name!r} must be a plain name (letters, digits and "
+            "'._+-', not starting with '.' or '-'): it names the run directory under --out"
+        )
+
+
+def run_signature(experiment: Experiment) -> str:
+    """The sacrebleu-style signature printed with every score."""
+    from arena.version import __version__
+
+    seeds = ",".join(map(str, experiment.seeds))
+    return f"arena:{__version__}|k:{experiment.variants_per_instance}|seeds:{seeds}|ties:{experiment.contrastive_ties}"
+
+
+def make_manifest(experiment: Experiment, signatures: dict[str, dict[str, str]], **extra: Any) -> dict[str, Any]:
+    """What ``manifest.json`` records: resolved config, signatures, versions, commit."""
+    return {
+        "experiment": experiment.to_json(),
+        "config_file": experiment.source,
+        "config_hash": config_hash(experiment),
+        "signature": run_signature(experiment),
+        "signatures": signatures,
+        "versions": transcripts.package_versions(),
+        "git_commit": transcripts.git_commit(),
+        **extra,
+    }

@@ -1,0 +1,168 @@
+"""Planning a run: its instances, their corruptions, the rounds, and the blocks they fall into.
+
+1. Every John's instances on the driver (:func:`load_instances`), capped by
+   ``max_instances``.
+2. Every Zellig on every John's instances as chunked jobs on the backend
+   (:func:`corrupt`): pure work, the same on every backend.
+3. Rounds sampled per seed with each round's own RNG (:func:`plan`;
+   :func:`arena.engine.match.plan_rounds`): what ``rounds.jsonl`` holds.
+4. The rounds fall into :class:`Block` s played in order (:func:`blocks`): a
+   schedule-less run's one per (seed, John, Zellig); a game's one per (seed, John,
+   block number).  A *cell* is one Claude :class:`Model` on one block.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.engine import jobs, match
+from arena.engine.backends import Backend
+from arena.records import Instance
+from arena.roles import John
+from arena.specs.config import Experiment
+from arena.specs.registry import Catalog, build
+from arena.specs.spec import PerformerSpec
+
+logger = logging.getLogger(__name__)
+
+@dataclass(frozen=True)
+class Block:
+    """Rounds played together: judged by every Claude, then observed.  ``name``
+    (``s<seed>-j<John index>-z<Zellig index>`` for a schedule-less run) names its cell
+    files; ``rounds`` are all its rounds in transcript order."""
+
+    name: str
+    seed: int
+    rounds: tuple[match.Round, ...]
+
+    @property
+    def judged(self) -> list[match.Round]:
+        return [r for r in self.rounds if r.judged]
+
+
+@dataclass(frozen=True)
+class Model:
+    """One Claude model: a Claude, or one replica of it, and the seeds it plays."""
+
+    claude_index: int
+    spec: PerformerSpec  # with the replica's params
+    seeds: tuple[int, ...]
+    replica: int | None = None  # the seed of a replica; None for a Claude without replicas
+
+    @property
+    def name(self) -> str:
+        return self.spec.label if self.replica is None else f"{self.spec.label}#seed{self.replica}"
+
+    @property
+    def one_best_cell(self) -> str:
+        return f"onebest-c{self.claude_index}" + (f"-s{self.replica}" if self.replica is not None else "")
+
+    def cell(self, block: Block) -> str:
+        return f"{block.name}-c{self.claude_index}"
+
+
+def models(experiment: Experiment) -> list[Model]:
+    """The Claude models of an experiment, in config order (replicas in seed order)."""
+    result = []
+    for index, claude in enumerate(experiment.claudes):
+        if claude.replicas:
+            result.extend(Model(index, claude.for_seed(seed), (seed,), seed) for seed in experiment.seeds)
+        else:
+            result.append(Model(index, claude, experiment.seeds))
+    return result
+
+
+def load_instances(experiment: Experiment, catalog: Catalog) -> dict[str, list[Instance]]:
+    """Every John's instances (on the driver), capped by ``max_instances``; ids must be unique."""
+    result: dict[str, list[Instance]] = {}
+    for spec in experiment.johns:
+        john: John = build("john", spec, catalog, where=f"john {spec.label}")
+        instances: list[Instance] = []
+        for instance in john.instances():
+            instances.append(instance)
+            if experiment.max_instances is not None and len(instances) >= experiment.max_instances:
+                break
+        duplicates = [key for key, count in Counter(i.id for i in instances).items() if count > 1]
+        if duplicates:
+            raise ValueError(f"John {spec.label} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
+        logger.info("John %s: %d instances", spec.label, len(instances))
+        result[spec.label] = instances
+    return result
+
+
+def corrupt(
+    experiment: Experiment, instances: Mapping[str, Sequence[Instance]], backend: Backend, progress: bool = True
+) -> dict[tuple[str, str], list[match.Corruption]]:
+    """Every Zellig on every John's instances, as chunked jobs (one per Zellig group and
+    chunk); the corruptions per (John, Zellig), in instance order."""
+    from arena.engine.progress import progress_bar
+
+    groups = jobs.zellig_groups(experiment.zelligs)
+    pending: dict[Any, tuple[tuple[PerformerSpec, ...], str, int, int]] = {}
+    parts: dict[tuple[str, str], list[list[match.Corruption]]] = {}
+    for john in experiment.johns:
+        chunked = jobs.chunks(instances[john.label], experiment.ray.chunk_size)
+        for zellig in experiment.zelligs:
+            parts[john.label, zellig.label] = [[] for _ in chunked]
+        for group in groups:
+            for position, chunk in enumerate(chunked):
+                job = jobs.CorruptJob(group, tuple(chunk), experiment.time_budget.zellig_seconds)
+                pending[backend.submit(job)] = (group, john.label, position, len(chunk))
+    total = sum(len(items) for items in instances.values()) * len(experiment.zelligs)
+    with progress_bar(total=total, desc="corrupt", enabled=progress, unit="inst") as bar:
+        while pending:
+            for handle, result in backend.wait(list(pending)):
+                group, john, position, count = pending.pop(handle)
+                for zellig, corruptions in zip(group, result):
+                    parts[john, zellig.label][position] = corruptions
+                bar.update(count * len(group))
+    return {key: [c for chunk in chunks for c in chunk] for key, chunks in parts.items()}
+
+
+def plan(experiment: Experiment, corruptions: Mapping[tuple[str, str], Sequence[match.Corruption]]) -> list[match.Round]:
+    """Rounds sampled per seed; seeds → Johns → Zelligs → instances is the transcript order."""
+    rounds: list[match.Round] = []
+    for seed in experiment.seeds:
+        for john in experiment.johns:
+            for zellig in experiment.zelligs:
+                rounds.extend(
+                    match.plan_rounds(
+                        corruptions[john.label, zellig.label], seed, john.label, zellig.label,
+                        experiment.variants_per_instance,
+                    )
+                )
+    return rounds
+
+
+def plan_experiment(experiment: Experiment, catalog: Catalog, backend: Backend, progress: bool = True) -> list[match.Round]:
+    """Instances, corruptions and rounds of an experiment (what ``rounds.jsonl`` holds)."""
+    return plan(experiment, corrupt(experiment, load_instances(experiment, catalog), backend, progress))
+
+
+def blocks(experiment: Experiment, rounds: Sequence[match.Round]) -> list[Block]:
+    """A run's blocks, in transcript order: a schedule-less run's one per (seed, John,
+    Zellig); a game's (rounds that carry their block) one per
+    (seed, John, block)."""
+    if rounds and rounds[0].block is not None:
+        johns = {john.label: j for j, john in enumerate(experiment.johns)}
+        played: dict[tuple[int, str, int], list[match.Round]] = defaultdict(list)
+        for r in rounds:
+            played[r.seed, r.john, r.block or 0].append(r)
+        return [
+            Block(f"s{seed}-j{johns[john]}-b{number}", seed, tuple(items))
+            for (seed, john, number), items in played.items()
+        ]
+    groups: dict[tuple[int, str, str], list[match.Round]] = defaultdict(list)
+    for r in rounds:
+        groups[r.seed, r.john, r.zellig].append(r)
+    return [
+        Block(f"s{seed}-j{j}-z{z}", seed, tuple(groups.get((seed, john.label, zellig.label), ())))
+        for seed in experiment.seeds
+        for j, john in enumerate(experiment.johns)
+        for z, zellig in enumerate(experiment.zelligs)
+    ]
+

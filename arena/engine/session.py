@@ -1,0 +1,265 @@
+"""One session of play: a run's cells played on a backend, each written as soon as it is in.
+
+A :class:`Session` serves one run.  :meth:`Session.play` plays the unfinished cells of
+a *wave* (a list of blocks; a schedule-less run is one wave of all its blocks, a game
+one wave per block), with Claude models held one at a time in process (all at once
+on Ray).  A :class:`~arena.roles.ScoringClaude` gets every distinct (source,
+candidate) pair of the wave's cells once (:mod:`arena.engine.scoring`) and decodes
+each distinct source once (1-best for the discrepancy), which every Zellig's detector
+checks (generative rate); other Claudes judge cell by cell.  :meth:`Session.judgements`
+reads a played block back; :meth:`Session.assemble` writes ``judgements.jsonl`` and
+``onebest.jsonl`` from the cells.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from arena.engine import jobs, match, transcripts
+from arena.engine.backends import Backend
+from arena.engine.plan import Block, Model, models
+from arena.engine.scoring import ScoreBook
+from arena.engine.store import RunStore
+from arena.specs.config import Experiment
+from arena.specs.spec import PerformerSpec
+
+logger = logging.getLogger(__name__)
+
+
+class Session:
+    """The one session of play of a run: submits the jobs of the unfinished cells, writes
+    each cell as soon as its answers are in, frees each Claude model when its work is
+    done (unless :attr:`hold` names it)."""
+
+    def __init__(self, experiment: Experiment, backend: Backend, store: RunStore, progress: bool = True):
+        self.experiment = experiment
+        self.backend = backend
+        self.store = store
+        self.progress = progress
+        self.models = models(experiment)
+        # labels of Claudes kept built when their work is done (a game's observing
+        # Claudes, whose state lives where they were built)
+        self.hold: Sequence[str] = ()
+        self.one_best = False  # whether the wave being played decodes 1-bests
+        self.sources: list[str] = []  # the distinct sources of that wave's played rounds
+        self.pending: dict[Any, tuple[Callable[[Any], None], Model | None]] = {}
+        self.outstanding: dict[str, int] = defaultdict(int)
+        self.waiting: list[tuple[Model, list[Block]]] = []
+        self.work: dict[str, dict[str, int]] = {}
+        self.cells_before = 0  # cells found finished that no wave of this session played
+        self.written: set[str] = set()  # cells this session wrote
+        self._bar: Any = None
+
+    def _finished(self, model: Model, block: Block) -> bool:
+        return self.store.cell_finished(model.cell(block), [r.id for r in block.judged], model.spec.label)
+
+    def _one_best_due(self, model: Model) -> bool:
+        # a Claude that judges fluency (no source) has no 1-best comparable to its scores
+        return (
+            self.one_best and self.experiment.discrepancy and model.spec.sees_source
+            and not self.store.cell_path(model.one_best_cell).exists()
+        )
+
+    def submit(self, job: jobs.Job, callback: Callable[[Any], None], model: Model | None = None) -> None:
+        self.pending[self.backend.submit(job)] = (callback, model)
+        if model is not None:
+            self.outstanding[model.name] += 1
+
+    def play(self, wave: Sequence[Block], *, one_best: bool = True, quiet: bool = False) -> None:
+        """Play every unfinished cell of ``wave`` (a list of blocks) to its file; with
+        ``one_best``, also decode the 1-bests of the wave's sources (once per run: a
+        game plays its blocks without, then every block again with, finding their cells
+        finished); ``quiet``: no progress bar."""
+        from arena.engine.progress import progress_bar
+
+        self.store.cells.mkdir(exist_ok=True)
+        self.one_best = one_best
+        if one_best:
+            self.sources = list(dict.fromkeys(
+                r.instance.source for block in wave for r in block.rounds if r.status == match.STATUS_OK
+            ))
+        total = finished = before = 0
+        for model in self.models:
+            mine = [b for b in wave if b.seed in model.seeds]
+            todo = [b for b in mine if not self._finished(model, b)]
+            done = {model.cell(b) for b in mine} - {model.cell(b) for b in todo}
+            total += len(mine)
+            finished += len(done)
+            before += len(done - self.written)
+            if todo or self._one_best_due(model):
+                self.waiting.append((model, todo))
+        self.cells_before += before
+        if before:
+            logger.info("%d of %d cells were finished before; playing the rest", before, total)
+        with progress_bar(total=total, desc="cells", enabled=self.progress and not quiet, unit="cell") as bar:
+            self._bar = bar
+            bar.update(finished)
+            self._activate()
+            self._drain()
+
+    def _drain(self) -> None:
+        """Wait for every submitted job, handing each result to its callback; release a
+        model when its last job is in and start the next."""
+        while self.pending:
+            for handle, result in self.backend.wait(list(self.pending)):
+                callback, model = self.pending.pop(handle)
+                callback(result)
+                if model is not None:
+                    self.outstanding[model.name] -= 1
+                    if self.outstanding[model.name] == 0:
+                        logger.info("Claude %s: done", model.name)
+                        if model.spec.label not in self.hold:
+                            self.backend.release(model.spec)
+                        self._activate()
+
+    def judgements(self, block: Block) -> dict[str, list[match.JudgementRecord]]:
+        """The judgements of a played block per Claude (config order)."""
+        result: dict[str, list[match.JudgementRecord]] = {}
+        for model in self.models:
+            if block.seed in model.seeds:
+                path = self.store.cell_path(model.cell(block))
+                result[model.spec.label] = [match.JudgementRecord.from_json(j) for j in transcripts.read_jsonl(path)]
+        return result
+
+    def assemble(self, wave: Sequence[Block]) -> None:
+        """``judgements.jsonl`` and ``onebest.jsonl`` from the cells of ``wave``."""
+        cells = [m.cell(b) for m in self.models for b in wave if b.seed in m.seeds]
+        self.store.assemble(cells, [m.one_best_cell for m in self.models] if self.experiment.discrepancy else [])
+
+    def _activate(self) -> None:
+        """Start models while the backend allows (all at once on Ray: it queues actors
+        beyond the cluster's capacity; one at a time in process)."""
+        limit = self.backend.concurrent_models
+        while self.waiting and (limit is None or sum(1 for n in self.outstanding.values() if n) < limit):
+            model, todo = self.waiting.pop(0)
+            self.submit(jobs.DescribeJob(model.spec), lambda kind, m=model, t=todo: self._start(m, kind, t), model)
+
+    def _start(self, model: Model, kind: jobs.ClaudeKind, todo: list[Block]) -> None:
+        budget = self.experiment.time_budget.claude_seconds_per_pair
+        if kind.scoring and budget is None:
+            self._score_cells(model, kind, todo)
+        else:
+            for block in todo:
+                self.submit(
+                    jobs.JudgeJob(model.spec, model.spec.label, tuple(block.judged), budget),
+                    lambda records, b=block: self._finish(model, b, records),
+                    model,
+                )
+        if self._one_best_due(model):
+            if kind.scoring:
+                self._one_best(model, kind)
+            else:
+                self.store.write_cell(model.one_best_cell, [])
+
+    def _finish(self, model: Model, block: Block, records: Sequence[match.JudgementRecord]) -> None:
+        self.store.write_cell(model.cell(block), (r.to_json() for r in records))
+        self.written.add(model.cell(block))
+        self._bar.update(1)
+
+    # -- scoring Claudes: deduplicated requests -------------------------------------------
+
+    def _score_cells(self, model: Model, kind: jobs.ClaudeKind, todo: list[Block]) -> None:
+        book = ScoreBook(kind.convention)
+        missing: dict[str, int] = {}
+        waiting: dict[tuple[str, str], list[Block]] = defaultdict(list)
+        for block in todo:
+            keys: set[tuple[str, str]] = set()
+            for r in block.judged:
+                if r.status == match.STATUS_OK:
+                    keys.update(book.add(r.pair(model.spec.sees_source).source, r.candidates or ()))
+            missing[block.name] = len(keys)
+            for key in keys:
+                waiting[key].append(block)
+        work = self.work.setdefault(model.name, {})  # summed over the waves of a game
+        work["requests"] = work.get("requests", 0) + book.requested
+        work["unique"] = work.get("unique", 0) + book.unique
+        logger.info("Claude %s: %d scoring requests, %d after deduplication", model.name, book.requested, book.unique)
+
+        def judge(block: Block) -> None:
+            records = match.judge_rounds(book, model.spec.label, block.judged, sees_source=model.spec.sees_source)
+            self._finish(model, block, records)
+
+        def scored(sources: Sequence[str], targets: Sequence[str], results: Sequence[tuple[float, int]]) -> None:
+            book.record(sources, targets, results)
+            for key in zip(sources, targets):
+                for block in waiting.pop(key, ()):
+                    missing[block.name] -= 1
+                    if missing[block.name] == 0:
+                        judge(block)
+
+        for block in todo:
+            if missing[block.name] == 0:
+                judge(block)
+        for sources, targets in book.chunks(self.experiment.ray.chunk_size):
+            self.submit(
+                jobs.ScoreJob(model.spec, sources, targets),
+                lambda results, s=sources, t=targets: scored(s, t, results),
+                model,
+            )
+
+    # -- 1-best translations and detectors ------------------------------------------------
+
+    def _one_best(self, model: Model, kind: jobs.ClaudeKind) -> None:
+        chunked = jobs.chunks(self.sources, self.experiment.ray.chunk_size)
+        groups = jobs.zellig_groups(self.experiment.zelligs) if self.experiment.generative_rate else []
+        translations: list[list[tuple[str, float, int]]] = [[] for _ in chunked]
+        verdicts: dict[str, list[list[bool | None] | None]] = {z.label: [None] * len(chunked) for g in groups for z in g}
+        remaining = [len(chunked) * (1 + len(groups))]
+        self.work.setdefault(model.name, {})["one_best_sources"] = len(self.sources)
+
+        def done() -> None:
+            remaining[0] -= 1
+            if remaining[0] == 0:
+                self._write_one_best(model, kind, chunked, translations, verdicts)
+
+        def detected(group: Sequence[PerformerSpec], position: int, results: Sequence[list[bool | None] | None]) -> None:
+            for zellig, result in zip(group, results):
+                verdicts[zellig.label][position] = result
+            done()
+
+        def translated(position: int, chunk: Sequence[str], result: list[tuple[str, float, int]]) -> None:
+            translations[position] = result
+            texts = tuple(t for t, _, _ in result)
+            for group in groups:
+                self.submit(
+                    jobs.DetectJob(group, texts, tuple(chunk)),
+                    lambda results, g=group, p=position: detected(g, p, results),
+                )
+            done()
+
+        if not chunked:
+            self.store.write_cell(model.one_best_cell, [])
+            return
+        for position, chunk in enumerate(chunked):
+            self.submit(
+                jobs.TranslateJob(model.spec, tuple(chunk), self.experiment.beam),
+                lambda result, p=position, c=chunk: translated(p, c, result),
+                model,
+            )
+
+    def _write_one_best(
+        self,
+        model: Model,
+        kind: jobs.ClaudeKind,
+        chunked: Sequence[Sequence[str]],
+        translations: Sequence[Sequence[tuple[str, float, int]]],
+        verdicts: Mapping[str, Sequence[list[bool | None] | None]],
+    ) -> None:
+        records = []
+        for position, (sources, results) in enumerate(zip(chunked, translations)):
+            # in config order, Zelligs without a detector left out
+            detectors = [
+                z.label for z in self.experiment.zelligs
+                if z.label in verdicts and verdicts[z.label][position] is not None
+            ]
+            for offset, (source, (translation, logprob, tokens)) in enumerate(zip(sources, results)):
+                flags = {label: flag for label in detectors  # None: the detector does not apply to this source
+                         if (flag := verdicts[label][position][offset]) is not None}  # type: ignore[index]
+                one_best = match.OneBest(
+                    model.spec.label, source, translation, logprob, tokens, flags, kind.convention, model.replica
+                )
+                records.append(one_best.to_json())
+        self.store.write_cell(model.one_best_cell, records)
