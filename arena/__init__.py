@@ -22,12 +22,8 @@ __all__ = ["Run", "load_run", "performer", "run", "run_pairs", "score_pairs", "_
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Run", "load_run", "performer", "run"):
+    if name in ("Run", "load_run", "performer", "run", "score_pairs", "run_pairs"):
         from arena import api
 
         return getattr(api, name)
-    if name in ("score_pairs", "run_pairs"):  # own pairs (arena/pairs_api.py)
-        from arena import pairs_api
-
-        return getattr(pairs_api, name)
     raise AttributeError(f"module 'arena' has no attribute {name!r}")

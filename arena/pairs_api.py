@@ -1,4 +1,6 @@
-"""Score one's own minimal pairs from Python (and ``arena score-pairs --pairs``).
+"""Score one's own minimal pairs from Python (and ``arena score-pairs --pairs``); the public
+functions are :func:`arena.score_pairs` and :func:`arena.run_pairs` (:mod:`arena.api`, which
+hands the catalog down).
 
 ::
 
@@ -46,19 +48,19 @@ log = logging.getLogger(__name__)
 DECISIONS = ("correct", "incorrect", "tie")
 
 
-def scoring_claude(claude: Any, *, where: str = "claude", overrides: Mapping[str, Any] | None = None):
-    """A scoring Claude from a SPEC string, a ``{name, params}`` mapping or a built Claude;
+def scoring_claude(claude: Any, catalog: Any, *, where: str = "claude", overrides: Mapping[str, Any] | None = None):
+    """A scoring Claude from a SPEC string, a ``{name, params}`` mapping or a built Claude
+    (``catalog``: the performers' catalog, which the API and the CLI hand down);
     ``overrides`` (``batch_tokens``, ``device``, ``dtype``) are checked against its constructor."""
     if not isinstance(claude, (str, Mapping)):
         built = claude
         label = type(claude).__name__
     else:
-        from arena.api import catalog
         from arena.specs.registry import build, validate
         from arena.specs.spec import PerformerSpec, spec_from_mapping
 
         spec = spec_from_mapping(claude, where=where)
-        cls = validate("claude", spec, catalog(), where=where)
+        cls = validate("claude", spec, catalog, where=where)
         params = dict(spec.params)
         for key, value in (overrides or {}).items():
             if value is None:
@@ -68,7 +70,7 @@ def scoring_claude(claude: Any, *, where: str = "claude", overrides: Mapping[str
             if key not in inspect.signature(cls).parameters:
                 raise UsageError(f"{cls.__name__} has no parameter {key!r}", key=f"--{key.replace('_', '-')}")
             params[key] = value
-        built = build("claude", PerformerSpec(spec.name, params), catalog(), where=where)
+        built = build("claude", PerformerSpec(spec.name, params), catalog, where=where)
         label = spec.label
     if not callable(getattr(built, "score", None)):
         raise UsageError(f"{label} has no score() method: scoring pairs needs a scoring Claude", key=where,
@@ -127,7 +129,7 @@ def token_columns(correct, incorrect) -> dict[str, Any]:
     }
 
 
-def score_pairs(pairs: Any, claude: Any = "toy-en-de", *, tokens: bool = False,
+def score_pairs(pairs: Any, claude: Any, catalog: Any, *, tokens: bool = False,
                 columns: str | Mapping[str, str] | None = None):
     """Score minimal pairs with one scoring Claude; a pandas DataFrame, one row per pair
     (columns in the module docstring).  ``claude``: a SPEC (``"toy-en-de"``,
@@ -135,19 +137,17 @@ def score_pairs(pairs: Any, claude: Any = "toy-en-de", *, tokens: bool = False,
     Claude built before (to score several sets without loading the model again)."""
     import pandas as pd
 
-    rows = score_rows(load_pairs(pairs, columns), scoring_claude(claude), tokens=tokens)
+    rows = score_rows(load_pairs(pairs, columns), scoring_claude(claude, catalog), tokens=tokens)
     return pd.DataFrame(rows)
 
 
-def run_pairs(pairs: Any, claude: str | Sequence[str] = "toy-en-de", *, columns: str | Mapping[str, str] | None = None,
+def run_pairs(pairs: Any, claude: str | Sequence[str], play: Any, *, columns: str | Mapping[str, str] | None = None,
               out: str | Path = "runs", name: str = "pairs", options: Mapping[str, Any] | None = None, **kwargs):
     """Play the pairs in the arena (the ``pairs`` John and the ``replay`` Zellig) against
     one or several Claudes, as ``arena run`` does, and return the :class:`arena.api.Run`
     (``.leaderboards``, ``.cells``, ``.to_frame()``).  A DataFrame or list of dicts is
     written to ``OUT/pairs/<digest>.jsonl`` first, so that the run directory can be
-    reproduced from files; ``kwargs`` go to :func:`arena.run` (``report``, ``progress``)."""
-    from arena.api import run
-
+    reproduced from files; ``play`` is :func:`arena.run`, ``kwargs`` go to it (``report``, ``progress``)."""
     if isinstance(pairs, (str, Path)):
         path = Path(pairs)
         load_pairs(path, columns)  # bad files fail here, before any model loads
@@ -164,7 +164,7 @@ def run_pairs(pairs: Any, claude: str | Sequence[str] = "toy-en-de", *, columns:
         "claudes": [claude] if isinstance(claude, (str, Mapping)) else list(claude),
         **dict(options or {}),
     }
-    return run(config, out=out, **kwargs)
+    return play(config, out=out, **kwargs)
 
 
 def write_pairs_jsonl(pairs: Sequence[OwnPair], directory: Path) -> Path:

@@ -41,10 +41,10 @@ def load_tokens(run_dir: Path) -> dict[tuple[str, str], dict[str, Any]]:
     return {(r["claude"], r["round"]): r for r in records}
 
 
-def compute_tokens(run_dir: Path, items: Iterable[Mapping[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+def compute_tokens(run_dir: Path, items: Iterable[Mapping[str, str]], catalog: Any) -> dict[tuple[str, str], dict[str, Any]]:
     """Token views of ``items`` (``claude``, ``round``, ``source``, ``reference``, ``corrupted``),
-    reusing stored ones, stored again with the new ones; returns all views by (Claude, round)."""
-    from arena.api import catalog
+    reusing stored ones, stored again with the new ones; returns all views by (Claude, round).
+    ``catalog``: the performers' catalog (the CLI's)."""
     from arena.roles import TokenScorer
     from arena.specs.registry import build
 
@@ -60,7 +60,7 @@ def compute_tokens(run_dir: Path, items: Iterable[Mapping[str, str]]) -> dict[tu
     skipped = 0
     for label, wanted in missing.items():
         spec = specs.get(label)
-        claude = build("claude", spec, catalog(), where=f"claude {label}") if spec is not None else None
+        claude = build("claude", spec, catalog, where=f"claude {label}") if spec is not None else None
         if claude is None or not isinstance(claude, TokenScorer):
             skipped += len(wanted)
             continue

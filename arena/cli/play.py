@@ -63,6 +63,7 @@ def run(args) -> int:
         return play_claude(experiment, run_dir, rounds, args.name, args.rounds)
     live = None
     if args.live:
+        from arena.cli import catalog
         from arena.people.live import LiveScorer
 
         live = LiveScorer(experiment.claudes, catalog())

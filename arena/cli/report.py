@@ -43,11 +43,12 @@ def run(args) -> int:
         if not Path(run_dir).is_dir():
             raise ValueError(f"{run_dir}: no such run directory")
     if args.tokens:
+        from arena.cli import catalog
         from arena.present.report import misjudged_pairs
         from arena.run_tokens import compute_tokens
 
         for run_dir in args.run_dirs:
-            compute_tokens(Path(run_dir), misjudged_pairs(Path(run_dir)))
+            compute_tokens(Path(run_dir), misjudged_pairs(Path(run_dir)), catalog())
     markdown, html = write_reports([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None,
                                    plots=not args.no_plots)
     print(f"report: {markdown}, {html}")

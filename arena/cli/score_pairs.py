@@ -157,7 +157,9 @@ def run_own_pairs(args, out) -> int:
                          key="--score")
     kind = "tsv" if out is None else table_format(out)
     pairs = read_pairs(args.pairs, args.columns)
-    claude = scoring_claude(args.claude, where="--claude",
+    from arena.cli import catalog
+
+    claude = scoring_claude(args.claude, catalog(), where="--claude",
                             overrides={"batch_tokens": args.batch_tokens, "device": args.device, "dtype": args.dtype})
     log.info("scoring %d pairs of %s", len(pairs), args.pairs)
     rows = score_rows(pairs, claude, tokens=args.tokens)

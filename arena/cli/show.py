@@ -98,4 +98,6 @@ def token_views(run_dir, chosen) -> dict:
 
     items = [{"claude": claude, "round": o.round.id, "source": o.round.instance.source,
               "reference": o.round.instance.reference, "corrupted": o.round.variant.text} for claude, o in chosen]
-    return compute_tokens(run_dir, items)
+    from arena.cli import catalog
+
+    return compute_tokens(run_dir, items, catalog())
