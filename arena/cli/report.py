@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 EXAMPLES = """
   arena report runs/quickstart-1a2b3c4d5e                 # rebuild RUN/report.md and RUN/report.html
@@ -34,6 +35,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from arena.api import surface_cues
     from arena.cli import check_output
     from arena.present.report import write_reports
 
@@ -41,15 +43,16 @@ def run(args) -> int:
         check_output(args.out, "directory")
     for run_dir in args.run_dirs:
         if not Path(run_dir).is_dir():
-            raise ValueError(f"{run_dir}: no such run directory")
+            raise UsageError(f"{run_dir}: no such run directory")
     if args.tokens:
         from arena.cli import catalog
         from arena.present.report import misjudged_pairs
         from arena.run_tokens import compute_tokens
+        from arena.stats.run import load_run
 
         for run_dir in args.run_dirs:
-            compute_tokens(Path(run_dir), misjudged_pairs(Path(run_dir)), catalog())
+            compute_tokens(Path(run_dir), misjudged_pairs(load_run(Path(run_dir))), catalog())
     markdown, html = write_reports([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None,
-                                   plots=not args.no_plots)
+                                   plots=not args.no_plots, cues=surface_cues())
     print(f"report: {markdown}, {html}")
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from arena.cli import add_verb, run_directory
+from arena.cli.ranges import integer
 
 EXAMPLES = """
   arena show runs/quickstart-1a2b3c4d5e --wrong
@@ -21,7 +22,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--zellig", help="only this Zellig (label)")
     parser.add_argument("--seed", type=int, help="only this seed")
     parser.add_argument("--wrong", action="store_true", help="only rounds the Claude got wrong")
-    parser.add_argument("--limit", type=int, default=20, help="at most this many pairs (default 20; 0 = all)")
+    parser.add_argument("--limit", type=integer(0), default=20, help="at most this many pairs (default 20; 0 = all)")
     parser.add_argument("--no-color", action="store_true", help="mark edits with [before→after] instead of colour")
     parser.add_argument("--tokens", action="store_true",
                         help="per-token log-probabilities of both candidates and the token the decision turned on "
@@ -78,6 +79,8 @@ def run(args) -> int:
             print(f"   blame:     {view['summary'] or '(no difference)'}")
             print("\n".join("   " + line for line in render_view(view).splitlines()))
     shown = len(chosen)
+    if matched == 0:
+        _check_names(args, rounds, judgements)
     print(f"{shown} of {matched} matching pairs shown" + (" (raise --limit for more)" if shown < matched else ""))
     return 0
 
@@ -101,3 +104,21 @@ def token_views(run_dir, chosen) -> dict:
     from arena.cli import catalog
 
     return compute_tokens(run_dir, items, catalog())
+
+
+def _check_names(args, rounds, judgements) -> None:
+    """A filter naming something the run does not have is a usage error that lists what it has
+    (instead of answering "0 of 0")."""
+    from arena.errors import UsageError
+
+    known = {
+        "--claude": sorted({j.claude for j in judgements}),
+        "--zellig": sorted({r.zellig for r in rounds}),
+        "--phenomenon": sorted({r.variant.phenomenon for r in rounds if r.variant is not None}),
+        "--seed": sorted({r.seed for r in rounds}),
+    }
+    given = {"--claude": args.claude, "--zellig": args.zellig, "--phenomenon": args.phenomenon, "--seed": args.seed}
+    for flag, value in given.items():
+        if value is not None and value not in known[flag]:
+            names = ", ".join(str(name) for name in known[flag]) or "none"
+            raise UsageError(f"{value!r} is not in {args.run_dir}; it has: {names}", key=flag)

@@ -14,6 +14,7 @@ from typing import Any
 from arena.engine import transcripts
 from arena.engine.plan import models
 from arena.engine.resources import actor_count, resource_options
+from arena.errors import ConfigError
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, signature
 from arena.specs.registry import validate as validate_spec
@@ -58,27 +59,20 @@ def run_dir_for(experiment: Experiment, out: Path) -> Path:
 
 def check_name(experiment: Experiment) -> None:
     if not _NAME.match(experiment.name):
-        raise ValueError(
+        raise ConfigError(
             f"{experiment.where('name')}: name {experiment.name!r} must be a plain name (letters, digits and "
             "'._+-', not starting with '.' or '-'): it names the run directory under --out"
         )
 
 
-def run_signature(experiment: Experiment) -> str:
-    """The sacrebleu-style signature printed with every score."""
-    from arena.version import __version__
-
-    seeds = ",".join(map(str, experiment.seeds))
-    return f"arena:{__version__}|k:{experiment.variants_per_instance}|seeds:{seeds}|ties:{experiment.contrastive_ties}"
-
-
 def make_manifest(experiment: Experiment, signatures: dict[str, dict[str, str]], **extra: Any) -> dict[str, Any]:
-    """What ``manifest.json`` records: resolved config, signatures, versions, commit."""
+    """What ``manifest.json`` records: resolved config, performer signatures, versions, commit.
+    The run's one-line signature needs the played instances; it is derived with the scores
+    (:func:`arena.specs.signature.run_signature`), not written here."""
     return {
         "experiment": experiment.to_json(),
         "config_file": experiment.source,
         "config_hash": config_hash(experiment),
-        "signature": run_signature(experiment),
         "signatures": signatures,
         "versions": transcripts.package_versions(),
         "git_commit": transcripts.git_commit(),
