@@ -14,7 +14,7 @@ claudes: [{claude}]
 
 
 @pytest.mark.parametrize("claude,status,words", [
-    ("{name: hf-seq2seq, params: {model: no-such-org/no-such-model-h7}}", 2, "claudes.0.params.model: cannot load"),
+    ("{name: hf-seq2seq, params: {model: no-such-org/no-such-model-h7}}", 2, "cannot load"),
     ("{name: hf-seq2seq, params: {model: ./no/such/dir}}", 2, "no such directory"),
     ("toy-en-de", 0, "OK"),                    # must not fire: the bundled model
     ("random", 0, "OK"),                       # must not fire: no model at all
