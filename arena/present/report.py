@@ -92,6 +92,9 @@ def _segments(reference: str, edits: Sequence[Any]) -> list[tuple[str, str]]:
 def misjudged_pairs(run: RunData, per_claude: int = MISJUDGED_PER_CLAUDE) -> list[dict[str, Any]]:
     """A handful of rounds each Claude got wrong: those where it preferred the corrupted
     candidate by the widest margin first (in round order without scores)."""
+    from arena.run_tokens import load_tokens
+
+    views = load_tokens(run.run_dir)  # token views computed by `arena report --tokens` / `arena show --tokens`
     pairs = []
     for claude, outcomes in run.outcomes.items():
         wrong = [o for o in outcomes if not o.judgement.correct and o.round.variant is not None]
@@ -106,6 +109,8 @@ def misjudged_pairs(run: RunData, per_claude: int = MISJUDGED_PER_CLAUDE) -> lis
                 "corrupted": variant.text,
                 "scores": f"correct {scores[0]:.4f}, corrupted {scores[1]:.4f}" if scores is not None else "",
                 "one_best": o.one_best.translation if o.one_best is not None else "",
+                "reference": o.round.instance.reference,
+                "blame": views.get((claude, o.round.id), {}).get("summary", ""),
             })
     return pairs
 
