@@ -88,9 +88,9 @@ class CTranslate2Claude(ScoringClaude):
         import transformers
 
         from performers.claude.ct2_convert import cached_conversion, is_ct2_dir, stored_positions, stored_precision
+        from performers.claude.engine_settings import config_positions
         from performers.claude.fingerprint import TOKENIZER_PATTERNS, WEIGHT_PATTERNS, source_identity
         from performers.claude.score_cache import default_cache_dir
-        from performers.claude.seq2seq_engine import config_positions
 
         if compute_type not in COMPUTE_TYPES:
             raise ConfigError(f"compute_type must be one of {', '.join(COMPUTE_TYPES)}, not {compute_type!r}")

@@ -36,9 +36,9 @@ from typing import Any
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
 from arena.records import TokenScores
+from performers.claude.engine_settings import Engine
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
 from performers.claude.scoring import ScoringClaude, distinct_token_scores
-from performers.claude.seq2seq_engine import Engine
 
 log = logging.getLogger(__name__)
 
