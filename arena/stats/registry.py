@@ -16,6 +16,10 @@ A metric with ``ci`` is the pooled rate over instances (``Σ values / Σ rounds`
 with a 95% bootstrap CI resampling instances; one without is the plain mean of its
 per-round values.  A metric appears in a summary only when at least one round defines it.
 
+A metric's value for a group of rounds is a :class:`MetricValue` (over seeds a
+:class:`MeanStd`), the typed records :mod:`arena.stats.results` flattens into each summary;
+they live here so that the results import the registry and never the other way round.
+
 To add one, call :func:`register` (or add it to :data:`BUILTIN` below); ``docs/metrics.md``
 shows the diff of a metric added in one file.
 """
@@ -24,11 +28,42 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from arena.stats.aggregate import Outcome, Tally, accurate, discrepancy, mean_std
-from arena.stats.results import MeanStd, MetricValue
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    """One registered metric of a group of rounds: its value, its 95% CI where the metric
+    has one (``with_ci``) and the counts it writes next to it (accuracy: ``ties``)."""
+
+    name: str
+    value: float | None
+    ci95: tuple[float, float] | None = None
+    with_ci: bool = False
+    counts: tuple[tuple[str, int], ...] = ()
+
+    def __json__(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {self.name: self.value}
+        if self.with_ci:
+            entry[f"{self.name}_ci95"] = list(self.ci95) if self.ci95 is not None else None
+        entry.update(self.counts)
+        return entry
+
+
+@dataclass(frozen=True)
+class MeanStd:
+    """A registered metric over seeds: mean and sample standard deviation of the per-seed values."""
+
+    name: str
+    mean: float
+    std: float
+
+    def __json__(self) -> dict[str, Any]:
+        return {f"{self.name}_mean": self.mean, f"{self.name}_std": self.std}
 
 
 @dataclass(frozen=True)
