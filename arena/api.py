@@ -24,12 +24,14 @@ the top layer: the only ones that hand the catalog of :mod:`performers` to the f
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.errors import ConfigError, UsageError
 from arena.specs.config import Experiment
 
 if TYPE_CHECKING:
@@ -37,6 +39,8 @@ if TYPE_CHECKING:
     from arena.engine.core import RunResult
     from arena.engine.match import Round
     from arena.specs.registry import Catalog
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -89,9 +93,11 @@ def load_run(path: str | Path) -> Run:
 
     run_dir = Path(path)
     if not transcripts.is_finished(run_dir):
-        raise ValueError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
-    scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
+    from arena.engine.verify import load_run as verified
+
+    manifest = verified(run_dir).manifest  # a damaged run is refused, naming file and line
+    scores = transcripts.read_json(run_dir / transcripts.SCORES)
     return Run(run_dir, manifest, scores)
 
 
@@ -111,12 +117,12 @@ def experiment_of(
 
     if isinstance(config, Experiment):
         if options or john or zellig or claude:
-            raise ValueError("give options and SPECs with a path or mapping, not with an Experiment")
+            raise UsageError("give options and SPECs with a path or mapping, not with an Experiment")
         return config
     path, lines = "<arena.run>", None
     if config is None:
         if not (john and zellig and claude):
-            raise ValueError("arena.run: give a config, or all of john=, zellig= and claude= SPECs")
+            raise UsageError("arena.run: give a config, or all of john=, zellig= and claude= SPECs")
         data: dict[str, Any] = {"name": "run", "johns": _listed(john), "zelligs": _listed(zellig),
                                 "claudes": _listed(claude)}
     elif isinstance(config, Mapping):
@@ -126,10 +132,10 @@ def experiment_of(
         data = load_yaml(Path(config))
         lines = yaml_key_lines(Path(config))
     if (john or zellig or claude) and config is not None:
-        raise ValueError("arena.run: give either a config or john=/zellig=/claude= SPECs, not both")
+        raise UsageError("arena.run: give either a config or john=/zellig=/claude= SPECs, not both")
     if options:
         if not isinstance(data, dict):
-            raise ValueError(f"{path}: an experiment is a YAML mapping")
+            raise UsageError(f"{path}: an experiment is a YAML mapping")
         data = apply_overrides(data, [f"{key}={json.dumps(value)}" for key, value in options.items()])
     return experiment_from_dict(data, path, lines)
 
@@ -180,7 +186,7 @@ def prepare(
 
     chosen = catalog() if performers is None else performers
     if schedule_of(experiment, chosen) is not None:
-        raise ValueError(f"{experiment.source or 'config'}: a game (schedule, or a performer that chooses or "
+        raise ConfigError(f"{experiment.source or 'config'}: a game (schedule, or a performer that chooses or "
                          "observes) is planned block by block while it is played; people judge static runs only")
     return engine.prepare(experiment, chosen, Path(out), progress)
 
@@ -207,9 +213,56 @@ def run(
         from arena.present.report import MARKDOWN, write_reports
 
         if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
-            reports = tuple(write_reports([result.run_dir]))
+            reports = tuple(write_reports([result.run_dir], cues=surface_cues()))
     loaded = load_run(result.run_dir)
     return Run(loaded.run_dir, loaded.manifest, loaded.scores, result.already_finished, result.resumed, reports)
+
+
+def cue_factories(names: Sequence[str] | None = None, strict: bool = True) -> dict[str, Callable[[], Any]]:
+    """Builders of the surface-cue Claudes ``names`` (default: the catalog's ``SURFACE_CUES``:
+    ``length``, ``edit-words``, ``target-lm``; see docs/cues.md).  A cue that cannot be built is an
+    error, or (``strict=False``, for reports) left out with a warning.  A fitted cue is built anew
+    for every cross-validation fold; one that is not fitted (``target-lm``) once."""
+    from arena.errors import ArenaError, UsageError
+    from arena.roles import Fittable
+    from arena.specs.registry import build, validate
+    from arena.specs.spec import PerformerSpec
+    from performers.catalog import SURFACE_CUES
+
+    result: dict[str, Callable[[], Any]] = {}
+    for name in names or SURFACE_CUES:
+        spec = PerformerSpec(name, {})
+        validate("claude", spec, catalog(), where=f"--cue {name}")
+        if name not in SURFACE_CUES:
+            raise UsageError(f"--cue {name}: not a surface Claude; choose from {', '.join(SURFACE_CUES)}", key="--cue")
+        try:
+            built = build("claude", spec, catalog(), where=f"cue {name}")
+        except ArenaError as error:
+            if strict:
+                raise
+            logger.warning("surface cue %s left out: %s", name, error)
+            continue
+        result[name] = _builder(spec) if isinstance(built, Fittable) else _built(built)
+    return result
+
+
+def _built(claude: Any) -> Callable[[], Any]:
+    return lambda: claude
+
+
+def _builder(spec: Any) -> Callable[[], Any]:
+    from arena.specs.registry import build
+
+    return lambda: build("claude", spec, catalog())
+
+
+def surface_cues(strict: bool = False) -> Any:
+    """The catalog's surface Claudes for a report's *Surface cues* section (a cue that cannot be
+    built, e.g. ``target-lm`` without its corpus, is left out with a warning)."""
+    from arena.present.cues import SurfaceCues
+    from performers.catalog import NOT_COMPARED_WITH_CUES
+
+    return SurfaceCues(cue_factories(strict=strict), NOT_COMPARED_WITH_CUES)
 
 
 def performer(role: str, spec: str | Mapping[str, Any]):

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import UsageError, add_verb
+from arena.cli.ranges import integer
 
 EXAMPLES = """
   # two test sets built by `arena build-testset`, replayed exactly, with the toy NMT model
@@ -59,10 +60,11 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--claude", required=True, metavar="SPEC", help="the Claude (a scoring one for discrepancy)")
     parser.add_argument("--out", default="runs", help="directory under which the run directory is made (default: runs)")
     parser.add_argument("--name", default="compare-johns", help="experiment name, the run directory's prefix")
-    parser.add_argument("--seed", type=int, default=1, help="the arena's seed (default: 1)")
-    parser.add_argument("--variants-per-instance", type=int, default=1000, metavar="K",
+    parser.add_argument("--seed", type=integer(0), default=1, help="the arena's seed (default: 1)")
+    parser.add_argument("--variants-per-instance", type=integer(1), default=1000, metavar="K",
                         help="rounds per instance (default: 1000, i.e. every variant a John attaches)")
-    parser.add_argument("--bootstrap-samples", type=int, default=1000, metavar="N", help="bootstrap resamples")
+    parser.add_argument("--bootstrap-samples", type=integer(1, 1_000_000), default=1000, metavar="N",
+                        help="bootstrap resamples, 1 to 1,000,000 (default: 1000)")
     parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.set_defaults(func=run)
@@ -108,7 +110,7 @@ def compare_johns(
     labels = [spec.label for spec in johns]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
-        raise ValueError(f"John {duplicates[0]!r} is given twice; give one of them an alias (a YAML spec)")
+        raise UsageError(f"John {duplicates[0]!r} is given twice; give one of them an alias (a YAML spec)")
     experiment = Experiment(
         name=name,
         johns=tuple(johns),
@@ -132,15 +134,16 @@ def compare_run(
 ) -> dict[str, Any]:
     """The comparison report of a finished run with one Zellig and one Claude; ``pairs``
     of John labels to test (all pairs by default)."""
+    from arena.engine import transcripts
     from arena.stats import aggregate
 
     manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
-    scores = json.loads((Path(run_dir) / "scores.json").read_text(encoding="utf-8"))
+    scores = transcripts.read_json(Path(run_dir) / "scores.json")
     experiment = manifest["experiment"]
     ties = experiment.get("contrastive_ties", "wrong")
     by_claude = aggregate.join(rounds, judgements, one_bests, counted_only=True)
     if len(by_claude) != 1 or len({r.zellig for r in rounds}) != 1 or len({r.seed for r in rounds}) != 1:
-        raise ValueError(f"{run_dir}: compare-johns expects a run of one Zellig, one Claude and one seed")
+        raise UsageError(f"{run_dir}: compare-johns expects a run of one Zellig, one Claude and one seed")
     (claude, outcomes), = by_claude.items()
     johns = list(dict.fromkeys(r.john for r in rounds))
     per_john: dict[str, list[Any]] = defaultdict(list)
@@ -176,7 +179,7 @@ def compare_run(
         pairs = list(itertools.combinations(johns, 2))
     unknown = sorted({label for pair in pairs for label in pair} - set(johns))
     if unknown:
-        raise ValueError(f"{run_dir}: no John {unknown[0]!r} in this run; Johns: {', '.join(johns)}")
+        raise UsageError(f"{run_dir}: no John {unknown[0]!r} in this run; Johns: {', '.join(johns)}")
     tests = []
     for a, b in pairs:
         entry: dict[str, Any] = {"a": a, "b": b}

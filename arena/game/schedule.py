@@ -36,6 +36,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from arena.errors import ConfigError
+
 ROLES = ("john", "zellig", "claude")
 PRESETS = ("zero-observation", "supervised", "semi-supervised", "unsupervised")
 PHASE_KEYS = ("rounds", "transparent", "counts", "name")
@@ -84,6 +86,34 @@ class Schedule:
             return None
         return sum(phase.rounds or 0 for phase in self.phases)
 
+    @property
+    def observation_rounds(self) -> int | None:
+        """Rounds per cell played before the first phase that counts toward S
+        (``None`` when an open-ended observation phase comes first)."""
+        total = 0
+        for phase in self.phases:
+            if phase.counts:
+                return total
+            if phase.rounds is None:
+                return None
+            total += phase.rounds
+        return total
+
+    def check_counted(self, played: int, cell: str, file: str | None = None, line: int | None = None) -> None:
+        """Refuse a cell whose John ran out after ``played`` rounds, every one of them an
+        observation round: S would have no rounds (a :class:`~arena.errors.ConfigError`)."""
+        from arena.errors import ConfigError
+
+        observation = self.observation_rounds
+        if played == 0 or observation is None or played > observation:
+            return
+        name = f"schedule {self.preset}" if self.preset else "the schedule"
+        raise ConfigError(
+            f"{cell}: the John ran out after {played} played rounds, all within the {observation} observation "
+            f"rounds of {name}: no round is left to count toward S", file=file, line=line, key="schedule",
+            hint=f"use fewer observation rounds than {played} (e.g. supervised:{max(1, played // 2)}) "
+                 "or give the John more instances")
+
     def phase_of(self, index: int) -> int | None:
         """The phase of a cell's ``index``-th played round (0-based); ``None`` past the end."""
         start = 0
@@ -108,12 +138,12 @@ def preset(name: str, rounds: tuple[int, ...] = ()) -> tuple[Phase, ...]:
     evaluation = Phase(None, frozenset(), True, "evaluation")
     if name == "zero-observation":
         if rounds:
-            raise ValueError("zero-observation takes no rounds")
+            raise ConfigError("zero-observation takes no rounds")
         return (evaluation,)
     expected = 2 if name == "semi-supervised" else 1
     if len(rounds) != expected:
         example = "semi-supervised:100+300" if expected == 2 else f"{name}:200"
-        raise ValueError(f"{name} needs {expected} round count(s), e.g. {example}")
+        raise ConfigError(f"{name} needs {expected} round count(s), e.g. {example}")
     if name == "supervised":
         return (Phase(rounds[0], frozenset({"claude"}), False, "supervised observation"), evaluation)
     if name == "unsupervised":
@@ -124,10 +154,10 @@ def preset(name: str, rounds: tuple[int, ...] = ()) -> tuple[Phase, ...]:
             Phase(rounds[1], frozenset(), False, "unsupervised observation"),
             evaluation,
         )
-    raise ValueError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+    raise ConfigError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
 
 
-class ScheduleError(ValueError):
+class ScheduleError(ConfigError):
     pass
 
 
@@ -252,8 +282,8 @@ def _preset_rounds(value: Any) -> tuple[int, ...]:
         try:
             number = int(part)
         except (TypeError, ValueError):
-            raise ValueError(f"observation rounds must be integers, not {value!r}") from None
+            raise ConfigError(f"observation rounds must be integers, not {value!r}") from None
         if isinstance(part, bool) or number < 0:
-            raise ValueError(f"observation rounds must be integers ≥ 0, not {value!r}")
+            raise ConfigError(f"observation rounds must be integers ≥ 0, not {value!r}")
         result.append(number)
     return tuple(result)

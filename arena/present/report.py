@@ -29,6 +29,7 @@ from typing import Any
 
 from arena.engine import transcripts
 from arena.present.console import format_leaderboards, mean_std
+from arena.present.cues import SurfaceCues, with_surface_cues
 from arena.present.sections import ReportInput, sections, table
 from arena.present.tables import fmt
 from arena.stats.results import Scores, from_json, to_json
@@ -121,9 +122,10 @@ PLOT_TITLES = {
 }
 
 
-def run_context(run_dir: Path, plots: bool = True) -> dict[str, Any]:
+def run_context(run_dir: Path, plots: bool = True, cues: SurfaceCues | None = None) -> dict[str, Any]:
     """Everything one run's report shows; writes the leaderboards and PNG plots into
-    ``RUN/report/`` on the way (:func:`write_report_dir`)."""
+    ``RUN/report/`` on the way (:func:`write_report_dir`).  ``cues``: builders of the surface
+    Claudes for the *Surface cues* section (:mod:`arena.present.cues`; none: no section)."""
     data = report_input(Path(run_dir))
     paths = write_report_dir(data, plots=plots)
     experiment, scores = data.run.experiment, data.scores
@@ -143,7 +145,8 @@ def run_context(run_dir: Path, plots: bool = True) -> dict[str, Any]:
         "signature": scores.signature,
         "performer_signatures": signatures,
         "notes": quick,
-        "sections": [{"title": s.title, "tables": list(s.tables)} for s in sections(data)],
+        "sections": with_surface_cues([{"title": s.title, "tables": list(s.tables)} for s in sections(data)],
+                                      data.run.run_dir, cues),
         "figures": figures,
         "misjudged": misjudged_pairs(data.run),
         "over_seeds": scores.over_seeds,
@@ -194,15 +197,17 @@ def render(runs: Sequence[Mapping[str, Any]], markdown_links: bool = True) -> tu
             environment.get_template("report.html.j2").render(**context))
 
 
-def write_reports(run_dirs: Sequence[Path], out: Path | None = None, plots: bool = True) -> tuple[Path, Path]:
+def write_reports(run_dirs: Sequence[Path], out: Path | None = None, plots: bool = True,
+                  cues: SurfaceCues | None = None) -> tuple[Path, Path]:
     """Write ``report.md`` and ``report.html``: into the run directory for one run
-    (``out`` defaults to it), into ``out`` for several side by side.  Returns the paths."""
+    (``out`` defaults to it), into ``out`` for several side by side.  Returns the paths.
+    ``cues``: the surface Claudes' builders for the *Surface cues* section (none: no section)."""
     run_dirs = [Path(d) for d in run_dirs]
     if not run_dirs:
         raise ValueError("no run directory given")
     if len(run_dirs) > 1 and out is None:
         raise ValueError("several runs: give --out DIR for the side-by-side report")
-    runs = [run_context(d, plots) for d in run_dirs]
+    runs = [run_context(d, plots, cues) for d in run_dirs]
     target = Path(out) if out is not None else run_dirs[0]
     # the Markdown links the PNGs relative to the run directory it sits in
     markdown, html = render(runs, markdown_links=len(run_dirs) == 1 and target.resolve() == run_dirs[0].resolve())

@@ -14,7 +14,6 @@ Cohen's or Fleiss' kappa; single proportions get Wilson intervals and the false-
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -23,12 +22,28 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine import transcripts
 from arena.engine.match import JudgementRecord, OneBest, Round
+from arena.errors import DataError
 
 # -- resampling statistics over per-instance outcomes ----------------------------------------
 
 DEFAULT_SEED = 12345
+RESAMPLE_CELLS = 1 << 21  # indices drawn at once: 16 MiB, whatever the number of instances
+
+
+def resampled_sums(arrays: tuple[np.ndarray, ...], samples: int, seed: int) -> list[np.ndarray]:
+    """For each array, its sum over each of ``samples`` resamples (with replacement) of its
+    positions.  The resamples are drawn a block of rows at a time, so memory stays bounded for any
+    number of instances; the draws, and so the sums, equal those of one ``(samples, n)`` draw."""
+    rng = np.random.default_rng(seed)
+    n = len(arrays[0])
+    rows = max(1, RESAMPLE_CELLS // max(n, 1))
+    totals: list[list[np.ndarray]] = [[] for _ in arrays]
+    for start in range(0, samples, rows):
+        index = rng.integers(0, n, size=(min(rows, samples - start), n))
+        for total, array in zip(totals, arrays):
+            total.append(array[index].sum(axis=1))
+    return [np.concatenate(parts) for parts in totals]
 
 
 def bootstrap_ci(
@@ -39,10 +54,8 @@ def bootstrap_ci(
     counts = np.asarray(counts, dtype=float)
     if samples <= 0 or counts.sum() == 0:
         return None
-    rng = np.random.default_rng(seed)
-    index = rng.integers(0, len(sums), size=(samples, len(sums)))
-    totals = counts[index].sum(axis=1)
-    estimates = np.divide(sums[index].sum(axis=1), totals, out=np.zeros(samples), where=totals > 0)
+    resampled, totals = resampled_sums((sums, counts), samples, seed)
+    estimates = np.divide(resampled, totals, out=np.zeros(samples), where=totals > 0)
     low, high = np.quantile(estimates, [alpha / 2, 1 - alpha / 2])
     return float(low), float(high)
 
@@ -66,10 +79,8 @@ def paired_bootstrap(
     delta = float((a.sum() - b.sum()) / total)
     if samples <= 0:
         return {"delta": delta, "low": float("nan"), "high": float("nan"), "p_value": float("nan"), "n": len(a)}
-    rng = np.random.default_rng(seed)
-    index = rng.integers(0, len(a), size=(samples, len(a)))
-    totals = counts[index].sum(axis=1)
-    deltas = np.divide((a - b)[index].sum(axis=1), totals, out=np.zeros(samples), where=totals > 0)
+    differences, totals = resampled_sums((a - b, counts), samples, seed)
+    deltas = np.divide(differences, totals, out=np.zeros(samples), where=totals > 0)
     low, high = np.quantile(deltas, [0.025, 0.975])
     if delta > 0:
         p_value = (np.count_nonzero(deltas <= 0) + 1) / (samples + 1)
@@ -178,11 +189,15 @@ class Outcome:
 
 
 def read_run(run_dir: Path) -> tuple[dict, list[Round], list[JudgementRecord], list[OneBest]]:
-    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
-    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
-    judgements = [JudgementRecord.from_json(j) for j in transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS)]
-    one_bests = [OneBest.from_json(o) for o in transcripts.read_jsonl(run_dir / transcripts.ONEBEST)]
-    return manifest, rounds, judgements, one_bests
+    """A run's manifest and transcripts, verified first (:mod:`arena.engine.verify`
+    refuses a damaged run naming file and line)."""
+    from arena.engine.verify import load_run
+
+    run = load_run(run_dir)
+    rounds = [Round.from_json(r) for r in run.rounds]
+    judgements = [JudgementRecord.from_json(j) for j in run.judgements]
+    one_bests = [OneBest.from_json(o) for o in run.one_bests]
+    return run.manifest, rounds, judgements, one_bests
 
 
 def join(
@@ -199,7 +214,7 @@ def join(
     for j in judgements:
         r = by_id.get(j.round)
         if r is None:
-            raise ValueError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
+            raise DataError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
         if counted_only and not r.counts:
             continue
         one_best = best.get((j.claude, r.seed, r.instance.source)) or best.get((j.claude, None, r.instance.source))

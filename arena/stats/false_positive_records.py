@@ -74,6 +74,13 @@ class FalsePositiveRow:
     gap: float | None = None
     p_value: float | None = None
     verdict: str = ""
+    # issue 25 (arena/stats/fp_adjust.py): the Rogan-Gladen corrected generative rate and the strongest
+    # surface cue, with the verdicts they replaced
+    generative_corrected: dict | None = field(default=None, metadata=_omit_none())
+    cue: dict | None = field(default=None, metadata=_omit_none())
+    p_value_uncorrected: float | None = field(default=None, metadata=_omit_none())
+    verdict_uncorrected: str | None = field(default=None, metadata=_omit_none())
+    verdict_without_cue: str | None = field(default=None, metadata=_omit_none())
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ import numpy as np
 
 from arena.engine import transcripts
 from arena.engine.match import OneBest
-from arena.stats import aggregate
+from arena.stats import aggregate, fp_adjust
 from arena.stats.aggregate import greater_p_value, mean_std, ratio_variance, wilson_ci
 from arena.stats.false_positive_records import (
     ClusteredRate,
@@ -277,13 +277,15 @@ def pool_one_bests(
 
 
 def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
-          alpha: float = ALPHA) -> FalsePositiveReport:
-    """The report of a run or tournament directory (its transcripts so far)."""
+          alpha: float = ALPHA, calibrations: Mapping[str, Any] | None = None,
+          cues: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> FalsePositiveReport:
+    """The report of a run or tournament directory (its transcripts so far); ``calibrations`` (by
+    Zellig label) and ``cues`` (by Zellig label and phenomenon): see :mod:`arena.stats.fp_adjust`."""
     from arena.stats.run import load_run
 
     run = load_run(Path(run_dir))
     outcomes = aggregate.join(run.rounds, run.judgements, run.one_bests)
-    rows = report_rows(run.experiment, outcomes, run.one_bests, pool, alpha)
+    rows = fp_adjust.adjust(report_rows(run.experiment, outcomes, run.one_bests, pool, alpha), calibrations, cues, alpha)
     return FalsePositiveReport(
         run=str(run_dir),
         signature=run.signature,
@@ -345,7 +347,7 @@ def table_rows(report: FalsePositiveReport) -> tuple[list[str], list[list[str]]]
         if zelligs:
             line.insert(1, row.zellig)
         cells.append(line)
-    return headers, cells
+    return fp_adjust.extend_table(rows, headers, cells)
 
 
 def _legend(report: FalsePositiveReport) -> str:
@@ -355,7 +357,7 @@ def _legend(report: FalsePositiveReport) -> str:
             f"({report.test}, α = {report.alpha}); 95% intervals: bootstrap over instances for the error, "
             "Wilson for the generative rate; gap = error − generative, in percentage points; a detector that "
             "needs something in the source (a negation to drop, two clauses) counts only translations of "
-            "sources that have it")
+            "sources that have it" + fp_adjust.legend(report.rows))
 
 
 def format_text(report: FalsePositiveReport) -> str:

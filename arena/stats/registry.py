@@ -16,10 +16,6 @@ A metric with ``ci`` is the pooled rate over instances (``Σ values / Σ rounds`
 with a 95% bootstrap CI resampling instances; one without is the plain mean of its
 per-round values.  A metric appears in a summary only when at least one round defines it.
 
-A metric's value for a group of rounds is a :class:`MetricValue` (over seeds a
-:class:`MeanStd`), the typed records :mod:`arena.stats.results` flattens into each summary;
-they live here so that the results import the registry and never the other way round.
-
 To add one, call :func:`register` (or add it to :data:`BUILTIN` below); ``docs/metrics.md``
 shows the diff of a metric added in one file.
 """
@@ -34,6 +30,7 @@ import numpy as np
 
 from arena.stats.aggregate import Outcome, Tally, accurate, discrepancy, mean_std
 
+# -- the registered metrics of a group of rounds ---------------------------------------------
 
 @dataclass(frozen=True)
 class MetricValue:
@@ -49,7 +46,7 @@ class MetricValue:
     def __json__(self) -> dict[str, Any]:
         entry: dict[str, Any] = {self.name: self.value}
         if self.with_ci:
-            entry[f"{self.name}_ci95"] = list(self.ci95) if self.ci95 is not None else None
+            entry[f"{self.name}_ci95"] = None if self.ci95 is None else list(self.ci95)
         entry.update(self.counts)
         return entry
 

@@ -47,6 +47,14 @@ def _flatten(parse: Callable[[Mapping[str, Any]], Any]) -> dict[str, Any]:
     return {"flatten": True, "parse": parse}
 
 
+def _metrics(data: Mapping[str, Any]) -> tuple[MetricValue, ...]:
+    return parse_metric_values(data)
+
+
+def _means(data: Mapping[str, Any]) -> tuple[MeanStd, ...]:
+    return parse_means(data)
+
+
 # -- scores.json -----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -59,7 +67,7 @@ class Summary:
     S_ci95: tuple[float, float] | None
     correct: int
     resolved_by: Mapping[str, int]
-    metrics: tuple[MetricValue, ...] = field(default=(), metadata=_flatten(parse_metric_values))
+    metrics: tuple[MetricValue, ...] = field(default=(), metadata=_flatten(_metrics))
 
     def metric(self, name: str) -> MetricValue | None:
         return next((m for m in self.metrics if m.name == name), None)
@@ -148,7 +156,7 @@ class OverSeeds:
     seeds: int
     S_mean: float
     S_std: float
-    metrics: tuple[MeanStd, ...] = field(default=(), metadata=_flatten(parse_means))
+    metrics: tuple[MeanStd, ...] = field(default=(), metadata=_flatten(_means))
 
 
 @dataclass(frozen=True)

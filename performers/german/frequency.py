@@ -26,6 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
+from arena.errors import ConfigError
+
 logger = logging.getLogger(__name__)
 
 WORD = re.compile(r"\w+(?:[-'’]\w+)*")
@@ -37,6 +39,9 @@ class FrequencySource(Protocol):
     def frequency(self, word: str) -> float: ...
 
 
+CACHE_LIMIT = 100_000  # words per WordfreqFrequency cache
+
+
 class WordfreqFrequency:
     """wordfreq's Zipf frequency of a German word (``unit = "zipf"``)."""
 
@@ -45,13 +50,15 @@ class WordfreqFrequency:
 
     def __init__(self, wordlist: str = "best") -> None:
         self.wordlist = wordlist
-        self._cache: dict[str, float] = {}
+        self._cache: dict[str, float] = {}  # emptied at CACHE_LIMIT words: bounded in streaming use
 
     def frequency(self, word: str) -> float:
         value = self._cache.get(word)
         if value is None:
             from wordfreq import zipf_frequency
 
+            if len(self._cache) >= CACHE_LIMIT:
+                self._cache.clear()
             value = self._cache[word] = float(zipf_frequency(word, "de", wordlist=self.wordlist))
         return value
 
@@ -84,7 +91,7 @@ class CorpusFrequency:
 def _corpus_from_file(path: str) -> CorpusFrequency:
     file = Path(path)
     if not file.is_file():
-        raise ValueError(f"training corpus {path!r} does not exist or is not a file")
+        raise ConfigError(f"training corpus {path!r} does not exist or is not a file")
     logger.info("counting words in %s", path)
     with file.open(encoding="utf-8") as handle:
         return CorpusFrequency.from_lines(handle, name=path)

@@ -273,7 +273,9 @@ def test_cli_on_a_run(run_dir, capsys):
         assert row["contrastive_error"]["n"] == 20  # two seeds of one model: each pair once
         if row["zellig"] == "ding":
             assert row["generative"]["n"] == 20
-            assert row["verdict"] in (false_positives.FALSE_POSITIVE, false_positives.CONSISTENT)
+            # *Ding* pairs: the edit's own words give the corrupted side away, so the cue column takes the verdict
+            assert row["verdict"] == f"confounded by {row['cue']['name']}" and row["cue"]["accuracy"] >= 0.75
+            assert row["verdict_without_cue"] in (false_positives.FALSE_POSITIVE, false_positives.CONSISTENT)
         else:
             assert row["verdict"] == false_positives.NO_DETECTOR
     assert (run_dir / "report" / "false_positives.png").stat().st_size > 0
