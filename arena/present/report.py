@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine import transcripts
+from arena.errors import UsageError
 from arena.present.console import format_leaderboards, mean_std
 from arena.present.cues import SurfaceCues, with_surface_cues
 from arena.present.sections import ReportInput, sections, table
@@ -209,9 +210,10 @@ def write_reports(run_dirs: Sequence[Path], out: Path | None = None, plots: bool
     ``cues``: the surface Claudes' builders for the *Surface cues* section (none: no section)."""
     run_dirs = [Path(d) for d in run_dirs]
     if not run_dirs:
-        raise ValueError("no run directory given")
+        raise UsageError("no run directory given", key="RUN_DIR", hint="arena report RUN_DIR")
     if len(run_dirs) > 1 and out is None:
-        raise ValueError("several runs: give --out DIR for the side-by-side report")
+        raise UsageError("several runs: give --out DIR for the side-by-side report", key="--out",
+                         hint="arena report RUN1 RUN2 --out DIR")
     runs = [run_context(d, plots, cues) for d in run_dirs]
     target = Path(out) if out is not None else run_dirs[0]
     # the Markdown links the PNGs relative to the run directory it sits in
