@@ -24,7 +24,8 @@ the top layer: the only ones that hand the catalog of :mod:`performers` to the f
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from arena.engine.core import RunResult
     from arena.engine.match import Round
     from arena.specs.registry import Catalog
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -210,9 +213,56 @@ def run(
         from arena.present.report import MARKDOWN, write_reports
 
         if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
-            reports = tuple(write_reports([result.run_dir]))
+            reports = tuple(write_reports([result.run_dir], cues=surface_cues()))
     loaded = load_run(result.run_dir)
     return Run(loaded.run_dir, loaded.manifest, loaded.scores, result.already_finished, result.resumed, reports)
+
+
+def cue_factories(names: Sequence[str] | None = None, strict: bool = True) -> dict[str, Callable[[], Any]]:
+    """Builders of the surface-cue Claudes ``names`` (default: the catalog's ``SURFACE_CUES``:
+    ``length``, ``edit-words``, ``target-lm``; see docs/cues.md).  A cue that cannot be built is an
+    error, or (``strict=False``, for reports) left out with a warning.  A fitted cue is built anew
+    for every cross-validation fold; one that is not fitted (``target-lm``) once."""
+    from arena.errors import ArenaError, UsageError
+    from arena.roles import Fittable
+    from arena.specs.registry import build, validate
+    from arena.specs.spec import PerformerSpec
+    from performers.catalog import SURFACE_CUES
+
+    result: dict[str, Callable[[], Any]] = {}
+    for name in names or SURFACE_CUES:
+        spec = PerformerSpec(name, {})
+        validate("claude", spec, catalog(), where=f"--cue {name}")
+        if name not in SURFACE_CUES:
+            raise UsageError(f"--cue {name}: not a surface Claude; choose from {', '.join(SURFACE_CUES)}", key="--cue")
+        try:
+            built = build("claude", spec, catalog(), where=f"cue {name}")
+        except ArenaError as error:
+            if strict:
+                raise
+            logger.warning("surface cue %s left out: %s", name, error)
+            continue
+        result[name] = _builder(spec) if isinstance(built, Fittable) else _built(built)
+    return result
+
+
+def _built(claude: Any) -> Callable[[], Any]:
+    return lambda: claude
+
+
+def _builder(spec: Any) -> Callable[[], Any]:
+    from arena.specs.registry import build
+
+    return lambda: build("claude", spec, catalog())
+
+
+def surface_cues(strict: bool = False) -> Any:
+    """The catalog's surface Claudes for a report's *Surface cues* section (a cue that cannot be
+    built, e.g. ``target-lm`` without its corpus, is left out with a warning)."""
+    from arena.present.cues import SurfaceCues
+    from performers.catalog import NOT_COMPARED_WITH_CUES
+
+    return SurfaceCues(cue_factories(strict=strict), NOT_COMPARED_WITH_CUES)
 
 
 def performer(role: str, spec: str | Mapping[str, Any]):

@@ -79,6 +79,26 @@ class ScoringClaude(Claude, Protocol):
 
 
 @runtime_checkable
+class Clocked(Protocol):
+    """A Claude that can serve answers it computed earlier (a score cache).
+    ``replayed_seconds()`` is a running total of the seconds those served answers took
+    to compute; the arena charges its change over a ``judge`` call to that call's time
+    (Smith's time budget: a cached answer costs what it cost)."""
+
+    def replayed_seconds(self) -> float: ...
+
+
+@runtime_checkable
+class Fittable(Protocol):
+    """A Claude fitted on labelled pairs (the surface-cue Claudes): ``fit`` replaces what it
+    has learned by what ``pairs`` with their answer key (``corrupted``: the index of the
+    corrupted candidate of each pair) teach.  The cue audit (:mod:`arena.stats.cues`) fits a
+    fresh one per cross-validation fold and judges the held-out pairs with it."""
+
+    def fit(self, pairs: Sequence[Pair], corrupted: Sequence[int]) -> None: ...
+
+
+@runtime_checkable
 class AnswerKeyAware(Protocol):
     """A Claude that is told the answer key before judging (the ``oracle``; for tests
     and upper bounds only).  ``answers`` maps pair id to the corrupted index."""

@@ -40,6 +40,7 @@ ZELLIGS: dict[str, str] = {
     "polarity-particle-kein-ins": "performers.zellig.polarity_particle_kein_ins:PolarityParticleKeinInsZellig",
     "adaptive": "performers.zellig.adaptive:AdaptiveZellig",
     "model-guided": "performers.zellig.model_guided:ModelGuidedZellig",
+    "search": "performers.zellig.search:SearchZellig",
     "mt-system": "performers.zellig.mt_system:MTSystemZellig",
 }
 
@@ -54,6 +55,10 @@ CLAUDES: dict[str, str] = {
     "causal-lm": "performers.claude.causal_lm:CausalLMClaude",
     "ensemble": "performers.claude.ensemble:EnsembleClaude",
     "learned": "performers.claude.learned:LearnedClaude",
+    "edit-aware": "performers.claude.edit_aware:EditAwareClaude",
+    "target-lm": "performers.claude.target_lm:TargetLMClaude",
+    "length": "performers.claude.length:LengthClaude",
+    "edit-words": "performers.claude.edit_words:EditWordsClaude",
 }
 
 # groups of Zelligs for commands that take several (`arena corrupt --zellig all`): "all" is every rule
@@ -66,5 +71,10 @@ ZELLIG_GROUPS: dict[str, tuple[str, ...]] = {
         "verb-particle", "polarity-particle-kein-del", "polarity-particle-kein-ins",
     ),
 }
+
+# the surface-cue Claudes that `arena cues` and every report's "Surface cues" section run (issue 25),
+# and the Claudes a cue is not compared with (chance, the answer key, the cues themselves)
+SURFACE_CUES: tuple[str, ...] = ("length", "edit-words", "target-lm")
+NOT_COMPARED_WITH_CUES: tuple[str, ...] = ("random", "oracle", *SURFACE_CUES)
 
 CATALOG = Catalog(johns=JOHNS, zelligs=ZELLIGS, claudes=CLAUDES, zellig_groups=ZELLIG_GROUPS)

@@ -45,6 +45,7 @@ VERBS = [
     "report",
     "score-pairs",
     "false-positives",
+    "cues",
     "train",
     "play",
     "serve",

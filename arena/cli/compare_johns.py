@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import UsageError, add_verb
+from arena.cli.ranges import integer
 
 EXAMPLES = """
   # two test sets built by `arena build-testset`, replayed exactly, with the toy NMT model
@@ -59,10 +60,11 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--claude", required=True, metavar="SPEC", help="the Claude (a scoring one for discrepancy)")
     parser.add_argument("--out", default="runs", help="directory under which the run directory is made (default: runs)")
     parser.add_argument("--name", default="compare-johns", help="experiment name, the run directory's prefix")
-    parser.add_argument("--seed", type=int, default=1, help="the arena's seed (default: 1)")
-    parser.add_argument("--variants-per-instance", type=int, default=1000, metavar="K",
+    parser.add_argument("--seed", type=integer(0), default=1, help="the arena's seed (default: 1)")
+    parser.add_argument("--variants-per-instance", type=integer(1), default=1000, metavar="K",
                         help="rounds per instance (default: 1000, i.e. every variant a John attaches)")
-    parser.add_argument("--bootstrap-samples", type=int, default=1000, metavar="N", help="bootstrap resamples")
+    parser.add_argument("--bootstrap-samples", type=integer(1, 1_000_000), default=1000, metavar="N",
+                        help="bootstrap resamples, 1 to 1,000,000 (default: 1000)")
     parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.set_defaults(func=run)

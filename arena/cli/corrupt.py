@@ -19,17 +19,25 @@ whose phenomenon needs something in the source (a negation to drop or insert, tw
 ``null`` (text: ``n/a``) for a line whose ``--source`` line does not have it, or without ``--source``.  Lines are
 processed in blocks of ``--batch`` (256) lines; with ``--workers N`` the blocks (analysis and every
 Zellig) run in N processes, each building the Zelligs once, and are written in input order.
+
+Input is UTF-8 (:func:`arena.formats.textlines.stream_lines`): lines end at ``\n`` or ``\r\n``
+(a lone ``\r`` stays inside its line), a leading byte order mark is dropped, and bytes that are
+not UTF-8 (a latin-1 file) stop the command with exit 2 naming the input and the line.  Memory
+stays flat however many lines stream through: the German analysis keeps a few blocks' analyses
+and a bounded number of words (``experiments/bench/corrupt_memory.py``).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, BinaryIO
 
 from arena.cli import add_verb, catalog, zellig_specs
-from arena.errors import UsageError
+from arena.cli.ranges import integer
+from arena.errors import DataError, UsageError
+from arena.formats.textlines import stream_lines
 
 EXAMPLES = """
   echo "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus." | arena corrupt --zellig placeholder-ding
@@ -48,8 +56,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--source", metavar="FILE", help="aligned English sources, one per line (optional)")
     parser.add_argument("--format", choices=("jsonl", "text"), default="jsonl", help="output format (jsonl)")
     parser.add_argument("--detect", action="store_true", help="run the Zelligs' detectors instead of corrupting")
-    parser.add_argument("--batch", type=int, default=256, help="lines per block (256)")
-    parser.add_argument("--workers", type=int, default=1, help="processes, each running every Zellig (1)")
+    parser.add_argument("--batch", type=integer(1, 100_000), default=256, help="lines per block (256)")
+    parser.add_argument("--workers", type=integer(1, 256), default=1, help="processes, each running every Zellig (1)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -69,7 +77,7 @@ class Corruptor:
             zellig = build("zellig", spec, catalog(), where="--zellig")
             if detect and not isinstance(zellig, Detector):
                 if explicit:
-                    raise UsageError(f"--zellig {spec.name} has no detector (detect)")
+                    raise UsageError(f"{spec.name} has no detector (detect)", key="--zellig")
                 continue  # a group member without a detector
             self.zelligs.append((spec.label, zellig))
         self.several = len(specs) > 1
@@ -109,29 +117,31 @@ class Corruptor:
         yield json.dumps({"line": number, "input": line, "detected": detected}, ensure_ascii=False) + "\n"
 
 
-def _open(path: str | None, what: str):
-    """The binary stream of ``--input``/``--source`` (stdin for none or ``-``)."""
+def _open(path: str | None, what: str) -> tuple[Iterable[bytes], BinaryIO | None]:
+    """The input as lines of bytes, and the file to close (``None`` for stdin): decoding
+    (UTF-8 only), line ends and a BOM are :func:`arena.formats.textlines.stream_lines`'s
+    business.  A stdin replaced by a text stream (an embedding program, a test) is
+    re-encoded line by line."""
     if path is None or path == "-":
-        return sys.stdin.buffer
+        binary = getattr(sys.stdin, "buffer", None)
+        if binary is not None:
+            return binary, None
+        return (line.encode("utf-8", "surrogateescape") for line in sys.stdin), None
     try:
-        return open(path, "rb")
+        handle = open(path, "rb")
     except OSError as error:
         raise UsageError(f"--{what} {path}: {error.strerror}") from None
+    return handle, handle
 
 
-def _blocks(lines, sources, size: int, names: tuple[str, str] = ("stdin", "stdin")):
-    """Blocks of ``(number, line, source)``; lines are read by one rule for files and stdin
-    (:func:`arena.formats.textlines.iter_lines`: UTF-8, ``\\n`` or ``\\r\\n``, BOM dropped)."""
-    from arena.formats.textlines import iter_lines
-
-    source_lines = iter_lines(sources, names[1]) if sources is not None else None
+def _blocks(lines: Iterator[str], sources: Iterator[str] | None, size: int):
     block = []
-    for number, line in enumerate(iter_lines(lines, names[0]), start=1):
+    for number, line in enumerate(lines, start=1):
         source = None
-        if source_lines is not None:
-            source = next(source_lines, None)
+        if sources is not None:
+            source = next(sources, None)
             if source is None:
-                raise UsageError(f"--source has fewer lines than the input (input line {number})")
+                raise DataError(f"--source has fewer lines than the input (input line {number})", key="--source")
         block.append((number, line, source))
         if len(block) >= size:
             yield block
@@ -141,10 +151,25 @@ def _blocks(lines, sources, size: int, names: tuple[str, str] = ("stdin", "stdin
 
 
 _WORKER: Corruptor | None = None
+WORD_CACHE = 20_000  # words per word-level cache of the German analysis in a streaming run
 
 
-def _start_worker(arguments: tuple) -> None:
+def bound_caches(batch: int) -> None:
+    """Each line is analysed for its own block only: keep a few blocks' analyses and a
+    bounded number of words (memory stays flat however many lines stream through)."""
+    from performers.german.analysis import limit_caches
+
+    limit_caches(texts=max(1024, 2 * batch), words=WORD_CACHE)
+
+
+def _start_worker(arguments: tuple, batch: int) -> None:
+    """A worker process: Ctrl-C is the parent's business (it ends the pool), so a
+    worker does not die with a traceback of its own."""
+    import signal
+
     global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    bound_caches(batch)
     _WORKER = Corruptor(*arguments)
 
 
@@ -163,24 +188,26 @@ def _count_lines(path: str | None) -> int | None:
 def run(args) -> int:
     from arena.engine.progress import progress_bar
 
-    if args.batch < 1 or args.workers < 1:
-        raise UsageError("--batch and --workers must be at least 1")
     specs = zellig_specs(args.zellig)
     explicit = not any(name in catalog().zellig_groups for name in args.zellig)
     arguments = (specs, args.detect, args.format == "text", args.input or "stdin", explicit)
+    bound_caches(args.batch)
     corruptor = Corruptor(*arguments)  # checks every SPEC (and detector) before reading any input
     if args.detect and not corruptor.zelligs:
-        raise UsageError("none of the --zellig Zelligs has a detector (detect)")
-    lines = _open(args.input, "input")
-    sources = _open(args.source, "source") if args.source else None
+        raise UsageError("none of the --zellig Zelligs has a detector (detect)", key="--zellig")
+    lines, own_lines = _open(args.input, "input")
+    sources, own_sources = _open(args.source, "source") if args.source else (None, None)
+    input_name = "<stdin>" if args.input in (None, "-") else args.input
     out = sys.stdout
     pool = None
     try:
-        blocks = _blocks(lines, sources, args.batch, (args.input or "stdin", args.source or "stdin"))
+        results: Iterator[tuple[int, str]]
+        blocks = _blocks(stream_lines(lines, input_name),
+                         stream_lines(sources, args.source) if sources is not None else None, args.batch)
         if args.workers > 1:
             import multiprocessing
 
-            pool = multiprocessing.get_context("fork").Pool(args.workers, _start_worker, (arguments,))
+            pool = multiprocessing.get_context("fork").Pool(args.workers, _start_worker, (arguments, args.batch))
             results = pool.imap(_work, blocks)
         else:
             results = ((len(block), corruptor.lines(block)) for block in blocks)
@@ -194,8 +221,7 @@ def run(args) -> int:
     finally:
         if pool is not None:
             pool.terminate()
-        if lines is not sys.stdin.buffer:
-            lines.close()
-        if sources is not None and sources is not sys.stdin.buffer:
-            sources.close()
+        for handle in (own_lines, own_sources):
+            if handle is not None:
+                handle.close()
     return 0

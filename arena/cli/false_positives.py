@@ -44,6 +44,11 @@ def add_parser(subparsers) -> None:
     output.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--no-plot", action="store_true", help="do not draw the PNG")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars while translating the pool")
+    parser.add_argument("--calibration", metavar="FILE", type=Path,
+                        help="detectors' measured recall and false alarms (JSON of experiments/bench/detectors.py "
+                             "--calibration; default: the one shipped in performers/zellig/) for the Rogan-Gladen "
+                             "corrected generative rate")
+    parser.add_argument("--no-cues", action="store_true", help="no surface-cue column (no 'confounded by CUE')")
     parser.set_defaults(func=run)
 
 
@@ -86,12 +91,17 @@ def run(args) -> int:
         sources = _pool_sources(args.pool_sources, args.pool_limit)
         progress = not args.no_progress and os.environ.get("ARENA_PROGRESS", "1") != "0"
         pool = false_positives.pool_one_bests(run_dir, experiment, sources, catalog(), progress=progress)
-    report = false_positives.build(run_dir, pool, args.alpha)
+    from arena.cli.fp_inputs import calibrations, cue_verdicts
+
+    report = false_positives.build(run_dir, pool, args.alpha, calibrations(run_dir, args.calibration),
+                                   None if args.no_cues else cue_verdicts(run_dir))
     if not transcripts.is_finished(run_dir):
         print(f"note: {run_dir} is not finished; this report covers the transcripts so far", file=sys.stderr)
     paths = false_positives.write(run_dir, report, plot=not args.no_plot)
     if args.json:
-        print(json.dumps(report, ensure_ascii=False, indent=2))
+        from arena.stats.results import to_json
+
+        print(json.dumps(to_json(report), ensure_ascii=False, indent=2))
     else:
         print(false_positives.format_markdown(report) if args.markdown else false_positives.format_text(report))
         print("report: " + ", ".join(str(path) for path in paths.values()), file=sys.stderr)

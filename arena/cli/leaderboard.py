@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.cli import add_verb
-from arena.errors import UsageError
 
 EXAMPLES = """
   arena leaderboard runs/tournament-1a2b3c4d5e
@@ -28,15 +27,14 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     import json
 
-    from arena.engine import transcripts
-    from arena.present.leaderboards import build, format_leaderboards, write_report
+    from arena.present.console import format_leaderboards
+    from arena.present.report import report_input, write_report_dir
+    from arena.stats.results import to_json
 
-    run_dir = Path(args.run_dir)
-    if not transcripts.is_finished(run_dir):
-        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    paths = write_report(run_dir, plots=not args.no_plots)
-    boards = build(run_dir)
-    print(json.dumps(boards, ensure_ascii=False, indent=2) if args.json else format_leaderboards(boards))
+    data = report_input(Path(args.run_dir))
+    paths = write_report_dir(data, plots=not args.no_plots)
+    print(json.dumps(to_json(data.boards), ensure_ascii=False, indent=2) if args.json
+          else format_leaderboards(data.boards))
     if not args.json:
         print("report: " + ", ".join(str(path) for path in paths.values()))
     return 0

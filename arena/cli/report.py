@@ -32,6 +32,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from arena.api import surface_cues
     from arena.cli import check_output
     from arena.present.report import write_reports
 
@@ -41,6 +42,6 @@ def run(args) -> int:
         if not Path(run_dir).is_dir():
             raise UsageError(f"{run_dir}: no such run directory")
     markdown, html = write_reports([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None,
-                                   plots=not args.no_plots)
+                                   plots=not args.no_plots, cues=surface_cues())
     print(f"report: {markdown}, {html}")
     return 0

@@ -53,7 +53,7 @@ def quick_overrides(args) -> list[str]:
 def run(args) -> int:
     """``arena run`` is :func:`arena.api.run`, the function a notebook calls."""
     from arena import api
-    from arena.present.summary import format_scores
+    from arena.present.console import format_scores
     from arena.specs.config import load_experiment
 
     experiment = load_experiment(args.config, quick_overrides(args))

@@ -23,7 +23,7 @@ def run(args) -> int:
     import json
 
     from arena.engine import transcripts
-    from arena.present.summary import format_scores
+    from arena.present.console import format_scores
     from arena.stats.metrics import compute_scores
 
     run_dir = Path(args.run_dir)

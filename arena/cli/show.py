@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from arena.cli import add_verb, run_directory
+from arena.cli.ranges import integer
 
 EXAMPLES = """
   arena show runs/quickstart-1a2b3c4d5e --wrong
@@ -20,7 +21,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--zellig", help="only this Zellig (label)")
     parser.add_argument("--seed", type=int, help="only this seed")
     parser.add_argument("--wrong", action="store_true", help="only rounds the Claude got wrong")
-    parser.add_argument("--limit", type=int, default=20, help="at most this many pairs (default 20; 0 = all)")
+    parser.add_argument("--limit", type=integer(0), default=20, help="at most this many pairs (default 20; 0 = all)")
     parser.add_argument("--no-color", action="store_true", help="mark edits with [before→after] instead of colour")
     parser.set_defaults(func=run)
 
@@ -74,5 +75,25 @@ def run(args) -> int:
                 print(f"   scores:    correct {fmt(scores[0], 4)}  corrupted {fmt(scores[1], 4)}")
             if outcome.one_best is not None:
                 print(f"   1-best:    {outcome.one_best.translation}  ({fmt(outcome.one_best.score, 4)})")
+    if matched == 0:
+        _check_names(args, rounds, judgements)
     print(f"{shown} of {matched} matching pairs shown" + (" (raise --limit for more)" if shown < matched else ""))
     return 0
+
+
+def _check_names(args, rounds, judgements) -> None:
+    """A filter naming something the run does not have is a usage error that lists what it has
+    (instead of answering "0 of 0")."""
+    from arena.errors import UsageError
+
+    known = {
+        "--claude": sorted({j.claude for j in judgements}),
+        "--zellig": sorted({r.zellig for r in rounds}),
+        "--phenomenon": sorted({r.variant.phenomenon for r in rounds if r.variant is not None}),
+        "--seed": sorted({r.seed for r in rounds}),
+    }
+    given = {"--claude": args.claude, "--zellig": args.zellig, "--phenomenon": args.phenomenon, "--seed": args.seed}
+    for flag, value in given.items():
+        if value is not None and value not in known[flag]:
+            names = ", ".join(str(name) for name in known[flag]) or "none"
+            raise UsageError(f"{value!r} is not in {args.run_dir}; it has: {names}", key=flag)

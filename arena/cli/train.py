@@ -24,11 +24,13 @@ import logging
 from pathlib import Path
 
 from arena.cli import add_verb
+from arena.cli.ranges import integer, real
 from arena.errors import UsageError
 
 log = logging.getLogger(__name__)
 
 DATA = "../shared/data/parallel-toy"
+MAX_LENGTH = 4096  # tokens; the position table grows with it
 
 EXAMPLES = """
   arena train teacher --out models/teacher-s1 --seed 1 --minutes 30
@@ -57,21 +59,21 @@ def add_parser(subparsers) -> None:
             sub.add_argument("--data", required=True, metavar="DIR",
                              help="distilled corpus directory (DIR/train.en, DIR/train.de)")
         sub.add_argument("--preset", default=preset, help=f"model size: {', '.join(_presets())} (default: %(default)s)")
-        sub.add_argument("--seed", type=int, default=1, help="seed of weights, dropout and batch order (default: 1)")
-        sub.add_argument("--minutes", type=float, default=30.0,
+        sub.add_argument("--seed", type=integer(0, 2**63 - 1), default=1, help="seed of weights, dropout and batch order (default: 1)")
+        sub.add_argument("--minutes", type=real(0, low_open=True), default=30.0,
                          help="training time budget in minutes, summed over resumed runs (default: 30)")
-        sub.add_argument("--max-steps", type=int, metavar="N", help="stop after N updates (also within the budget)")
-        sub.add_argument("--max-pairs", type=int, metavar="N", help="train on the first N pairs only")
-        sub.add_argument("--batch-tokens", type=int, default=4096, metavar="N",
+        sub.add_argument("--max-steps", type=integer(1), metavar="N", help="stop after N updates (also within the budget)")
+        sub.add_argument("--max-pairs", type=integer(1), metavar="N", help="train on the first N pairs only")
+        sub.add_argument("--batch-tokens", type=integer(1, 10**7), default=4096, metavar="N",
                          help="padded tokens per batch (default: 4096)")
-        sub.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (default: 1e-3)")
-        sub.add_argument("--warmup", type=int, default=400, metavar="N", help="warm-up updates (default: 400)")
-        sub.add_argument("--max-length", type=int, default=128, metavar="N",
+        sub.add_argument("--lr", type=real(0, 1, low_open=True), default=1e-3, help="peak learning rate (default: 1e-3)")
+        sub.add_argument("--warmup", type=integer(0, 10**9), default=400, metavar="N", help="warm-up updates (default: 400)")
+        sub.add_argument("--max-length", type=integer(1, MAX_LENGTH), default=128, metavar="N",
                          help="leave out pairs with a side longer than N tokens (default: 128)")
         sub.add_argument("--tokenizer", default=None, metavar="DIR",
                          help="Marian tokenizer directory (source.spm, target.spm, vocab.json); "
                               "default: the shipped toy model's 8k SentencePiece vocabulary")
-        sub.add_argument("--save-minutes", type=float, default=5.0, metavar="M",
+        sub.add_argument("--save-minutes", type=real(0, low_open=True), default=5.0, metavar="M",
                          help="write a checkpoint every M minutes (default: 5)")
         _common(sub)
         _bleu_options(sub)
@@ -85,11 +87,11 @@ def add_parser(subparsers) -> None:
     sub.add_argument("--out", required=True, metavar="DIR", help="distilled corpus directory (train.en, train.de)")
     sub.add_argument("--train", default=f"{DATA}/train", metavar="PREFIX",
                      help="the sources to translate: PREFIX.en (default: %(default)s)")
-    sub.add_argument("--max-pairs", type=int, metavar="N", help="translate the first N sources only")
-    sub.add_argument("--max-source-tokens", type=int, metavar="N",
+    sub.add_argument("--max-pairs", type=integer(1), metavar="N", help="translate the first N sources only")
+    sub.add_argument("--max-source-tokens", type=integer(1), metavar="N",
                      help="leave out sources longer than N tokens (counted): the longest few percent cost "
                           "as much beam search as the rest")
-    sub.add_argument("--beam", type=int, default=5, help="beam size (default: 5)")
+    sub.add_argument("--beam", type=integer(1, 100), default=5, help="beam size (default: 5)")
     _common(sub)
     sub.set_defaults(func=run_distill)
 
@@ -110,7 +112,7 @@ def _presets() -> list[str]:
 
 def _common(sub) -> None:
     sub.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or auto (default: cpu)")
-    sub.add_argument("--threads", type=int, metavar="N", help="CPU threads (default: the CPUs this process may use)")
+    sub.add_argument("--threads", type=integer(1, 4096), metavar="N", help="CPU threads (default: the CPUs this process may use)")
     sub.add_argument("--compute-type", default="int8", metavar="TYPE",
                      help="CTranslate2 compute type for decoding (default: int8; float32 for exact scores)")
     sub.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -120,17 +122,12 @@ def _bleu_options(sub) -> None:
     sub.add_argument("--held-out", default=DATA, metavar="DIR",
                      help="directory of the held-out sets newstest2014.{en,de}, multi30k_test2016.{en,de} "
                           "(default: %(default)s)")
-    sub.add_argument("--limit", type=int, default=1000, metavar="N",
+    sub.add_argument("--limit", type=integer(0), default=1000, metavar="N",
                      help="BLEU on the first N sentences of each set; 0 = all (default: 1000)")
 
 
-def _positive(value, flag: str) -> None:
-    if value is not None and value <= 0:
-        raise UsageError(f"{flag} must be positive, not {value}")
-
-
 def _bleu(args, out: Path) -> None:
-    from performers.claude.training import evaluate_bleu
+    from performers.claude.distillation import evaluate_bleu
 
     record = evaluate_bleu(out, args.held_out, limit=args.limit or None, device=args.device, threads=args.threads or 0,
                            compute_type=args.compute_type, progress=not args.no_progress)
@@ -140,14 +137,11 @@ def _bleu(args, out: Path) -> None:
 
 
 def run_train(args) -> int:
-    from performers.claude.training import DEFAULT_TOKENIZER, PRESETS, TrainSettings, export_ct2, train
+    from performers.claude.distillation import export_ct2
+    from performers.claude.training import DEFAULT_TOKENIZER, PRESETS, TrainSettings, train
 
     if args.preset not in PRESETS:
-        raise UsageError(f"--preset {args.preset!r}: presets are {', '.join(PRESETS)}")
-    for flag, value in (("--minutes", args.minutes), ("--max-steps", args.max_steps), ("--max-pairs", args.max_pairs),
-                        ("--batch-tokens", args.batch_tokens), ("--lr", args.lr), ("--max-length", args.max_length),
-                        ("--save-minutes", args.save_minutes), ("--threads", args.threads)):
-        _positive(value, flag)
+        raise UsageError(f"--preset {args.preset!r}: presets are {', '.join(PRESETS)}", key="--preset")
     prefix = args.train if args.step == "teacher" else str(Path(args.data) / "train")
     settings = TrainSettings(
         preset=args.preset, seed=args.seed, train_source=f"{prefix}.en", train_target=f"{prefix}.de",
@@ -167,12 +161,8 @@ def run_train(args) -> int:
 
 
 def run_distill(args) -> int:
-    from performers.claude.training import distill
+    from performers.claude.distillation import distill
 
-    _positive(args.max_pairs, "--max-pairs")
-    _positive(args.beam, "--beam")
-    _positive(args.max_source_tokens, "--max-source-tokens")
-    _positive(args.threads, "--threads")
     out = Path(args.out)
     record = distill(args.teacher, f"{args.train}.en", out, max_pairs=args.max_pairs, beam=args.beam,
                      device=args.device, threads=args.threads or 0, compute_type=args.compute_type,
@@ -186,6 +176,6 @@ def run_distill(args) -> int:
 def run_bleu(args) -> int:
     out = Path(args.model)
     if not (out / "hf").is_dir() and not (out / "ct2").is_dir():
-        raise UsageError(f"{out}: not a model directory of 'arena train' (no hf/ or ct2/)")
+        raise UsageError("not a model directory of 'arena train' (no hf/ or ct2/)", file=out)
     _bleu(args, out)
     return 0

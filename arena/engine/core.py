@@ -78,7 +78,7 @@ def prepare(
                     rounds = plan_experiment(experiment, catalog, backend, progress)
                 finally:
                     backend.close()
-                store.write_plan([r.to_json() for r in rounds], make_manifest(experiment, signatures, backend=backend.name))
+                store.write_plan((r.to_json() for r in rounds), make_manifest(experiment, signatures, backend=backend.name))
                 return store.run_dir, rounds
     _check_same_config(store, manifest, experiment)
     return store.run_dir, [match.Round.from_json(r) for r in store.planned_rounds(manifest)]
@@ -134,11 +134,13 @@ def run(
                 engine_backend.close()
         session.assemble(the_blocks)
         store.record_written(verify.written(store.run_dir))
+        cells, cells_before, work = len(the_blocks) * len(experiment.claudes), session.cells_before, session.work
+        del session, rounds, the_blocks  # scores are derived from the transcripts on disk: free the plan first
         scores = compute_scores(store.run_dir)
         transcripts.atomic_write_json(store.path(transcripts.SCORES), scores)
     return RunResult(
-        store.run_dir, scores, engine_backend.name, len(the_blocks) * len(experiment.claudes), session.cells_before,
-        resumed=manifest is not None, seconds=time.perf_counter() - started, work=session.work,
+        store.run_dir, scores, engine_backend.name, cells, cells_before, resumed=manifest is not None,
+        seconds=time.perf_counter() - started, work=work,
     )
 
 
@@ -180,7 +182,7 @@ def _static_plan(
     begun = time.perf_counter()
     rounds = plan_experiment(experiment, catalog, session.backend, session.progress)
     session.store.write_plan(
-        [r.to_json() for r in rounds], make_manifest(experiment, signatures, backend=session.backend.name)
+        (r.to_json() for r in rounds), make_manifest(experiment, signatures, backend=session.backend.name)
     )
     logger.info("planned %d rounds in %.1f s", len(rounds), time.perf_counter() - begun)
     return rounds

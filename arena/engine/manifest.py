@@ -65,21 +65,14 @@ def check_name(experiment: Experiment) -> None:
         )
 
 
-def run_signature(experiment: Experiment) -> str:
-    """The sacrebleu-style signature printed with every score."""
-    from arena.version import __version__
-
-    seeds = ",".join(map(str, experiment.seeds))
-    return f"arena:{__version__}|k:{experiment.variants_per_instance}|seeds:{seeds}|ties:{experiment.contrastive_ties}"
-
-
 def make_manifest(experiment: Experiment, signatures: dict[str, dict[str, str]], **extra: Any) -> dict[str, Any]:
-    """What ``manifest.json`` records: resolved config, signatures, versions, commit."""
+    """What ``manifest.json`` records: resolved config, performer signatures, versions, commit.
+    The run's one-line signature needs the played instances; it is derived with the scores
+    (:func:`arena.specs.signature.run_signature`), not written here."""
     return {
         "experiment": experiment.to_json(),
         "config_file": experiment.source,
         "config_hash": config_hash(experiment),
-        "signature": run_signature(experiment),
         "signatures": signatures,
         "versions": transcripts.package_versions(),
         "git_commit": transcripts.git_commit(),

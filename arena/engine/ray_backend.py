@@ -35,6 +35,57 @@ from arena.specs.spec import PerformerSpec
 logger = logging.getLogger(__name__)
 
 LOCAL_ADDRESSES = (None, "", "local")
+CONNECT_TIMEOUT = 10.0  # seconds; ARENA_RAY_CONNECT_TIMEOUT overrides
+DEFAULT_PORTS = {"ray": 10001, "gcs": 6379}
+
+
+def connect_timeout() -> float:
+    """Seconds to wait for a Ray head to answer (``ARENA_RAY_CONNECT_TIMEOUT``, default 10)."""
+    from arena.errors import UsageError
+
+    text = os.environ.get("ARENA_RAY_CONNECT_TIMEOUT")
+    if not text:
+        return CONNECT_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise UsageError(f"must be a positive number of seconds, not {text!r}", key="ARENA_RAY_CONNECT_TIMEOUT")
+    return value
+
+
+def check_reachable(address: str, timeout: float | None = None) -> None:
+    """Refuse, within ``timeout`` seconds, a Ray address whose host does not answer on
+    its port (``ray://HOST[:PORT]``, Ray Client, port 10001 by default; ``HOST[:PORT]``,
+    the head's GCS, port 6379): :func:`ray.init` would wait for it forever and ignore
+    Ctrl-C.  ``auto`` (the cluster this machine belongs to) is left to Ray."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from arena.errors import EnvError, UsageError
+
+    if address == "auto":
+        return
+    client = address.startswith("ray://")
+    try:
+        parts = urlsplit(address if "://" in address else f"gcs://{address}")
+        host, port = parts.hostname, parts.port or DEFAULT_PORTS["ray" if client else "gcs"]
+    except ValueError as error:
+        raise UsageError(f"{address!r} is not a Ray address ({error})", key="--address",
+                         hint="give HOST:PORT of the head, ray://HOST:10001 or auto") from None
+    if not host:
+        raise UsageError(f"{address!r} is not a Ray address (no host)", key="--address",
+                         hint="give HOST:PORT of the head, ray://HOST:10001 or auto")
+    timeout = connect_timeout() if timeout is None else timeout
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as error:
+        reason = "no answer" if isinstance(error, TimeoutError) else (error.strerror or str(error))
+        raise EnvError(f"cannot reach the Ray head at {address} ({reason} within {timeout:g} s)", key="--address",
+                       hint="is the head running ('ray start --head') and reachable from here? "
+                            "ARENA_RAY_CONNECT_TIMEOUT sets the wait") from None
 
 
 def ray_address(address: str | None = None, options: RayOptions | None = None) -> str | None:
@@ -61,7 +112,11 @@ def start_ray(options: RayOptions | None = None, address: str | None = None, num
     if ray.is_initialized():
         return False
     if address is None:
-        cpus = num_cpus or options.num_cpus or os.cpu_count() or 1
+        if num_cpus is not None and num_cpus < 1:
+            from arena.errors import UsageError
+
+            raise UsageError(f"must be at least 1, not {num_cpus} (leave it out for all CPUs)", key="--num-cpus")
+        cpus = num_cpus if num_cpus is not None else options.num_cpus or os.cpu_count() or 1
         logger.info("starting a local Ray (%d CPUs, object store %d MiB)", cpus, options.object_store_memory >> 20)
         ray.init(
             # always a fresh instance of our own: without "local", ray.init() joins a Ray
@@ -78,6 +133,7 @@ def start_ray(options: RayOptions | None = None, address: str | None = None, num
             _system_config={"kill_idle_workers_interval_ms": 0},
         )
     else:
+        check_reachable(address)
         logger.info("joining the Ray cluster at %s", address)
         ray.init(address=address, logging_level=logging.WARNING)
     return True

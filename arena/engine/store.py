@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import logging
 import os
@@ -43,10 +42,6 @@ LOCK = ".lock"
 
 class RunBusy(UsageError):
     """Another process is writing the run directory."""
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 class RunStore:
@@ -141,11 +136,18 @@ class RunStore:
         """A further file of the run directory (e.g. a game's ``observations.jsonl``), atomically."""
         transcripts.atomic_write_text(self.path(name), text)
 
-    def write_plan(self, rounds: Sequence[dict[str, Any]], manifest: dict[str, Any]) -> None:
-        """Write ``rounds.jsonl``, then the manifest recording its count and hash."""
-        text = "".join(transcripts.dumps_line(r) for r in rounds)
-        transcripts.atomic_write_text(self.path(transcripts.ROUNDS), text)
-        manifest = {**manifest, "plan": {"rounds": len(rounds), "sha256": _sha256(text.encode("utf-8"))}}
+    def write_plan(self, rounds: Iterable[dict[str, Any]], manifest: dict[str, Any]) -> None:
+        """Write ``rounds.jsonl`` (streamed: one round in memory at a time), then the manifest
+        recording its count and hash."""
+        count = [0]
+
+        def lines() -> Iterator[str]:
+            for r in rounds:
+                count[0] += 1
+                yield transcripts.dumps_line(r)
+
+        digest = transcripts.atomic_write_parts(self.path(transcripts.ROUNDS), lines())
+        manifest = {**manifest, "plan": {"rounds": count[0], "sha256": digest}}
         transcripts.atomic_write_json(self.path(transcripts.MANIFEST), manifest)
 
     def planned_rounds(self, manifest: dict[str, Any]) -> list[dict[str, Any]]:
@@ -155,9 +157,8 @@ class RunStore:
         if not isinstance(plan, dict):
             raise DataError(f"{self.path(transcripts.MANIFEST)}: records no plan (a run begun by an earlier arena); "
                              f"delete {self.run_dir} to start the run over")
-        data = path.read_bytes() if path.exists() else b""
-        if _sha256(data) != plan.get("sha256"):
-            lines = data.count(b"\n")
+        if transcripts.file_sha256(path) != plan.get("sha256"):
+            lines = sum(1 for _ in path.open("rb")) if path.exists() else 0
             raise DataError(
                 f"{path}: does not match the plan recorded in {transcripts.MANIFEST} ({lines} rounds where "
                 f"the plan has {plan.get('rounds')}; the file was truncated or edited); delete {self.run_dir} "
@@ -194,9 +195,9 @@ class RunStore:
         """Write ``judgements.jsonl`` and ``onebest.jsonl`` from the cell files, atomically
         (a file with no lines is not written)."""
         for name, cells in ((transcripts.JUDGEMENTS, judgement_cells), (transcripts.ONEBEST, one_best_cells)):
-            text = "".join(self.cell_path(c).read_text(encoding="utf-8") for c in cells if self.cell_path(c).exists())
-            if text:
-                transcripts.atomic_write_text(self.path(name), text)
+            present = [self.cell_path(c) for c in cells if self.cell_path(c).exists()]
+            if any(path.stat().st_size for path in present):  # streamed: one cell in memory at a time
+                transcripts.atomic_write_parts(self.path(name), (path.read_text(encoding="utf-8") for path in present))
             else:
                 self.path(name).unlink(missing_ok=True)
 

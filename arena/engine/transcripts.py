@@ -20,6 +20,7 @@ and marks a run as finished; a finished run is never overwritten.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import subprocess
@@ -45,16 +46,27 @@ def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically; an ``OSError`` (read-only directory, full
     disk, …) names ``path`` and leaves whatever was there before untouched.  A target
     that exists but is no regular file (``/dev/stdout``, a FIFO) is written in place."""
+    atomic_write_parts(path, (text,))
+
+
+def atomic_write_parts(path: Path, parts: Iterable[str]) -> str:
+    """:func:`atomic_write_text` of the concatenated ``parts``, written one part at a time
+    (memory stays that of one part); returns the SHA-256 hex digest of what was written."""
+    digest = hashlib.sha256()
     with _naming(path):
         if path.exists() and not path.is_file():
             with open(path, "w", encoding="utf-8", newline="") as file:
-                file.write(text)
-            return
+                for part in parts:
+                    file.write(part)
+                    digest.update(part.encode("utf-8"))
+            return digest.hexdigest()
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
         try:
             with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-                file.write(text)
+                for part in parts:
+                    file.write(part)
+                    digest.update(part.encode("utf-8"))
                 file.flush()
                 os.fsync(file.fileno())
             mask = os.umask(0)
@@ -64,6 +76,17 @@ def atomic_write_text(path: Path, text: str) -> None:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+    return digest.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 hex digest of a file (empty when it does not exist), read in blocks."""
+    digest = hashlib.sha256()
+    if path.exists():
+        with open(path, "rb") as file:
+            for block in iter(lambda: file.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
 
 
 @contextlib.contextmanager
@@ -82,7 +105,7 @@ def atomic_write_json(path: Path, data: Any) -> None:
 
 
 def atomic_write_jsonl(path: Path, records: Iterable[Any]) -> None:
-    atomic_write_text(path, "".join(dumps_line(record) for record in records))
+    atomic_write_parts(path, (dumps_line(record) for record in records))
 
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:

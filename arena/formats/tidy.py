@@ -10,10 +10,13 @@ Three tables, each loadable with one ``pandas.read_csv`` / ``read_parquet`` /
   of the instance (``john.<key>``) and of the variant (``variant.<key>``);
 - ``cells``: one row per (John, Zellig, Claude, seed) from ``scores.json``;
 - ``leaderboards``: one row per entry of the three leaderboards
-  (:func:`arena.present.leaderboards.build`).
+  (:func:`arena.stats.leaderboards.build`).
 
-Nothing is aggregated here: ``cells`` and ``leaderboards`` are flattened from what
-:mod:`arena.stats.metrics` and :mod:`arena.present.leaderboards` computed.  Metadata values that are not
+Nothing is aggregated here: ``cells`` and ``leaderboards`` are flattened from the typed
+results (:mod:`arena.stats.results`) that :mod:`arena.stats.metrics` and
+:mod:`arena.stats.leaderboards` computed; every registered metric
+(:mod:`arena.stats.registry`) is a column ``NAME`` (with ``NAME_low`` and ``NAME_high``
+where it has a CI, and the counts it writes beside it) of both.  The run is read once.  Metadata values that are not
 scalars (lists, mappings) are left out of the columns (they stay in ``rounds.jsonl``);
 a metadata column whose values mix kinds (numbers and text) is written as text, so
 that every column has one type.
@@ -26,29 +29,54 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.errors import UsageError
+from arena.stats import registry
+from arena.stats.leaderboards import Leaderboards, SignTest, Standing
+from arena.stats.registry import MetricValue
+from arena.stats.results import Scores
+from arena.stats.run import RunData
 
 TIDY_FORMATS = ("csv", "parquet", "jsonl")
 TABLES = ("rounds", "cells", "leaderboards")
-# numeric columns that may be empty throughout (a run without scoring Claudes)
-_FLOAT_COLUMNS = ("score_correct", "score_corrupted", "one_best_score", "accuracy", "accuracy_low", "accuracy_high",
-                  "discrepancy", "generative_rate", "S", "S_low", "S_high", "S_mean", "S_std", "yield",
-                  "vs_next_delta", "vs_next_low", "vs_next_high", "vs_next_p")
+# numeric columns that may be empty throughout (a run without scoring Claudes); and every metric's
+_FLOAT_COLUMNS = ("score_correct", "score_corrupted", "one_best_score", "generative_rate", "S", "S_low", "S_high",
+                  "S_mean", "S_std", "yield", "vs_next_delta", "vs_next_low", "vs_next_high", "vs_next_p")
 _SCALAR = (str, int, float, bool)
+
+
+def float_columns() -> tuple[str, ...]:
+    """The numeric columns that may be empty throughout: the fixed ones and every registered metric's."""
+    metric_columns = [c for m in registry.metrics() for c in ((m.name, f"{m.name}_low", f"{m.name}_high")
+                                                              if m.ci else (m.name,))]
+    return (*_FLOAT_COLUMNS, *metric_columns)
+
+
+def metric_columns(values: Sequence[MetricValue], metrics: Sequence[registry.Metric]) -> dict[str, Any]:
+    """The columns of ``metrics`` (empty where a group does not define one)."""
+    found = {v.name: v for v in values}
+    row: dict[str, Any] = {}
+    for metric in metrics:
+        value = found.get(metric.name)
+        row[metric.name] = value.value if value else None
+        if metric.ci:
+            row[f"{metric.name}_low"] = _ci(value.ci95 if value else None, 0)
+            row[f"{metric.name}_high"] = _ci(value.ci95 if value else None, 1)
+        counts = dict(value.counts) if value else {}
+        row.update({key: counts.get(key) for key in metric.counts})
+    return row
 
 
 def _scalars(prefix: str, meta: Mapping[str, Any]) -> dict[str, Any]:
     return {f"{prefix}.{key}": value for key, value in meta.items() if value is None or isinstance(value, _SCALAR)}
 
 
-def round_rows(run_dir: Path) -> list[dict[str, Any]]:
+def round_rows(run: RunData | Path) -> list[dict[str, Any]]:
     """One record per judged round × Claude (see the module docstring)."""
-    from arena.present.leaderboards import load
+    from arena.stats.run import load_run
 
-    run_dir = Path(run_dir)
-    _, outcomes_by_claude, _ = load(run_dir)
+    run = run if isinstance(run, RunData) else load_run(Path(run))
+    run_dir = run.run_dir
     rows = []
-    for claude, outcomes in outcomes_by_claude.items():
+    for claude, outcomes in run.outcomes.items():
         for o in outcomes:
             r, j, variant = o.round, o.judgement, o.round.variant
             scores = o.scores
@@ -79,48 +107,54 @@ def _ci(value: Sequence[float] | None, index: int) -> float | None:
     return value[index] if value else None
 
 
-def cell_rows(scores: Mapping[str, Any]) -> list[dict[str, Any]]:
+def cell_rows(scores: Scores) -> list[dict[str, Any]]:
     """One record per cell of ``scores.json``."""
     rows = []
-    for c in scores.get("cells", []):
-        rate = c.get("generative_rate") or {}
+    for c in scores.cells:
+        rate, summary = c.generative_rate, c.summary
         rows.append({
-            "john": c["john"], "zellig": c["zellig"], "claude": c["claude"], "seed": c["seed"],
-            "rounds": c["rounds"], "correct": c["correct"], "S": c["S"],
-            "S_low": _ci(c.get("S_ci95"), 0), "S_high": _ci(c.get("S_ci95"), 1),
-            "accuracy": c.get("accuracy"),
-            "accuracy_low": _ci(c.get("accuracy_ci95"), 0), "accuracy_high": _ci(c.get("accuracy_ci95"), 1),
-            "ties": c.get("ties"), "discrepancy": c.get("discrepancy"),
-            "generative_rate": rate.get("rate"), "generative_detected": rate.get("detected"),
-            "generative_sources": rate.get("sources"),
-            "yield": c["yield"]["share"], "instances": c["yield"]["instances"],
-            "applicable": c["yield"]["applicable"],
-            "signature": scores.get("signature", ""),
+            "john": c.john, "zellig": c.zellig, "claude": c.claude, "seed": c.seed,
+            "rounds": summary.rounds, "correct": summary.correct, "S": summary.S,
+            "S_low": _ci(summary.S_ci95, 0), "S_high": _ci(summary.S_ci95, 1),
+            **metric_columns(summary.metrics, registry.metrics()),
+            "generative_rate": rate.rate if rate else None, "generative_detected": rate.detected if rate else None,
+            "generative_sources": rate.sources if rate else None,
+            "yield": c.yield_.share, "instances": c.yield_.instances, "applicable": c.yield_.applicable,
+            "signature": scores.signature,
         })
     return rows
 
 
-def leaderboard_rows(boards: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _versus_columns(test: Any) -> dict[str, Any]:
+    bootstrap = None if test is None or isinstance(test, SignTest) else test.test
+    sign = test if isinstance(test, SignTest) else None
+    return {
+        "vs_next": test.other if test is not None else None,
+        "vs_next_delta": bootstrap.delta if bootstrap else None, "vs_next_low": bootstrap.low if bootstrap else None,
+        "vs_next_high": bootstrap.high if bootstrap else None,
+        "vs_next_p": test.p_value if sign else (bootstrap.p_value if bootstrap else None),
+        "vs_next_wins": sign.wins if sign else None, "vs_next_losses": sign.losses if sign else None,
+    }
+
+
+def leaderboard_rows(boards: Leaderboards) -> list[dict[str, Any]]:
     """One record per leaderboard entry: ``board`` is ``claudes``, ``zelligs`` (ranked
     against the Claude in ``against``) or ``johns``."""
-    entries: list[tuple[str, str | None, str, Mapping[str, Any]]] = []
-    entries += [("claudes", None, e["claude"], e) for e in boards["claudes"]]
-    entries += [("zelligs", claude, e["zellig"], e) for claude, items in boards["zelligs"].items() for e in items]
-    entries += [("johns", None, e["john"], e) for e in boards["johns"]]
+    entries: list[tuple[str, str | None, str, Standing, int | None, float | None, Any]] = []
+    entries += [("claudes", None, e.claude, e.standing, e.rank, None, e.vs_next) for e in boards.claudes]
+    entries += [("zelligs", claude, e.zellig, e.standing, e.rank, e.yield_, e.vs_next)
+                for claude, items in boards.zelligs.items() for e in items]
+    entries += [("johns", None, e.john, e.standing, e.rank, None, e.vs_next) for e in boards.johns]
     rows = []
-    for board, against, name, e in entries:
-        test = e.get("vs_next") or {}
+    for board, against, name, e, rank, share, test in entries:
         rows.append({
-            "board": board, "against": against, "rank": e.get("rank"), "name": name,
-            "rounds": e["rounds"], "instances": e.get("instances"), "S": e["S"],
-            "S_low": _ci(e.get("S_ci95"), 0), "S_high": _ci(e.get("S_ci95"), 1),
-            "S_mean": e.get("S_mean"), "S_std": e.get("S_std"), "seeds": e.get("seeds"),
-            "accuracy": e.get("accuracy"),
-            "accuracy_low": _ci(e.get("accuracy_ci95"), 0), "accuracy_high": _ci(e.get("accuracy_ci95"), 1),
-            "yield": e.get("yield"), "vs_next": test.get("other"),
-            "vs_next_delta": test.get("delta"), "vs_next_low": test.get("low"), "vs_next_high": test.get("high"),
-            "vs_next_p": test.get("p_value"), "vs_next_wins": test.get("wins"), "vs_next_losses": test.get("losses"),
-            "signature": boards.get("signature", ""),
+            "board": board, "against": against, "rank": rank, "name": name,
+            "rounds": e.rounds, "instances": e.instances, "S": e.S,
+            "S_low": _ci(e.S_ci95, 0), "S_high": _ci(e.S_ci95, 1),
+            "S_mean": e.S_mean, "S_std": e.S_std, "seeds": e.seeds,
+            **metric_columns(e.metrics, registry.leaderboard_metrics()),
+            "yield": share, **_versus_columns(test),
+            "signature": boards.signature,
         })
     return rows
 
@@ -130,7 +164,7 @@ def frame(rows: Iterable[Mapping[str, Any]]):
     import pandas as pd
 
     data = pd.DataFrame(list(rows))
-    for column in _FLOAT_COLUMNS:
+    for column in float_columns():
         if column in data.columns:
             data[column] = data[column].astype("float64")
     for column in data.columns:
@@ -143,18 +177,18 @@ def frame(rows: Iterable[Mapping[str, Any]]):
 
 
 def tables(run_dir: Path) -> dict[str, Any]:
-    """The three tables of a finished run as pandas DataFrames."""
+    """The three tables of a finished run as pandas DataFrames (the run read once)."""
     from arena.engine import transcripts
-    from arena.present.leaderboards import build
+    from arena.stats.leaderboards import build
+    from arena.stats.results import from_json
+    from arena.stats.run import load_finished
 
-    run_dir = Path(run_dir)
-    if not transcripts.is_finished(run_dir):
-        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    scores = transcripts.read_json(run_dir / transcripts.SCORES)
+    run = load_finished(Path(run_dir))
+    scores = from_json(Scores, json.loads((run.run_dir / transcripts.SCORES).read_text(encoding="utf-8")))
     return {
-        "rounds": frame(round_rows(run_dir)),
+        "rounds": frame(round_rows(run)),
         "cells": frame(cell_rows(scores)),
-        "leaderboards": frame(leaderboard_rows(build(run_dir))),
+        "leaderboards": frame(leaderboard_rows(build(run))),
     }
 
 
@@ -164,12 +198,12 @@ def write_tables(run_dir: Path, out: Path, format: str, force: bool = False) -> 
     from arena.engine import transcripts
 
     if format not in TIDY_FORMATS:
-        raise UsageError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")
+        raise ValueError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")
     out = Path(out)
     paths = {name: out / f"{name}.{format}" for name in TABLES}
     existing = [str(path) for path in paths.values() if path.exists()]
     if existing and not force:
-        raise UsageError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
+        raise ValueError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
     data = tables(run_dir)
     out.mkdir(parents=True, exist_ok=True)
     for name, path in paths.items():

@@ -250,6 +250,10 @@ class Game:
                         observations.append(self.store.cell_path(f"{stream.name}-observations").read_text("utf-8"))
                         bar.update(sum(1 for r in block if r.judged))
                         stream.block += 1
+                    for zellig, played in stream.played.items():
+                        cell = f"seed {seed}, john {john_spec.label}, zellig {zellig}"
+                        self.schedule.check_counted(played, cell, self.experiment.source or None,
+                                                    self.experiment.key_lines.get(("schedule",)))
         self.store.write_plan([r.to_json() for r in rounds], manifest)
         self.store.write_file(OBSERVATIONS, "".join(observations))
         session.hold = ()

@@ -86,6 +86,34 @@ class Schedule:
             return None
         return sum(phase.rounds or 0 for phase in self.phases)
 
+    @property
+    def observation_rounds(self) -> int | None:
+        """Rounds per cell played before the first phase that counts toward S
+        (``None`` when an open-ended observation phase comes first)."""
+        total = 0
+        for phase in self.phases:
+            if phase.counts:
+                return total
+            if phase.rounds is None:
+                return None
+            total += phase.rounds
+        return total
+
+    def check_counted(self, played: int, cell: str, file: str | None = None, line: int | None = None) -> None:
+        """Refuse a cell whose John ran out after ``played`` rounds, every one of them an
+        observation round: S would have no rounds (a :class:`~arena.errors.ConfigError`)."""
+        from arena.errors import ConfigError
+
+        observation = self.observation_rounds
+        if played == 0 or observation is None or played > observation:
+            return
+        name = f"schedule {self.preset}" if self.preset else "the schedule"
+        raise ConfigError(
+            f"{cell}: the John ran out after {played} played rounds, all within the {observation} observation "
+            f"rounds of {name}: no round is left to count toward S", file=file, line=line, key="schedule",
+            hint=f"use fewer observation rounds than {played} (e.g. supervised:{max(1, played // 2)}) "
+                 "or give the John more instances")
+
     def phase_of(self, index: int) -> int | None:
         """The phase of a cell's ``index``-th played round (0-based); ``None`` past the end."""
         start = 0

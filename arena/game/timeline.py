@@ -15,46 +15,42 @@ first window from which every later window is within ε (0 when all are).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from arena.stats.aggregate import Outcome, Tally
+from arena.stats.results import Convergence, Timeline, Window
 
 
-def windows(outcomes: Sequence[Outcome], window: int, samples: int = 1000) -> list[dict[str, Any]]:
+def windows(outcomes: Sequence[Outcome], window: int, samples: int = 1000) -> list[Window]:
     """``outcomes``: one cell's played rounds in play order."""
     result = []
     for start in range(0, len(outcomes), window):
         chunk = outcomes[start : start + window]
         tally = Tally.of(chunk)
-        result.append({
-            "first": start + 1,
-            "last": start + len(chunk),
-            "rounds": len(chunk),
-            "phases": sorted({o.round.phase for o in chunk if o.round.phase is not None}),
-            "counts": all(o.round.counts for o in chunk),
-            "S": tally.rate(),
-            "S_ci95": tally.ci(samples),
-        })
+        result.append(Window(
+            first=start + 1,
+            last=start + len(chunk),
+            rounds=len(chunk),
+            phases=tuple(sorted({o.round.phase for o in chunk if o.round.phase is not None})),
+            counts=all(o.round.counts for o in chunk),
+            S=tally.rate(),
+            S_ci95=tally.ci(samples),
+        ))
     return result
 
 
-def convergence(windows: Sequence[dict[str, Any]], epsilon: float) -> dict[str, Any] | None:
+def convergence(windows: Sequence[Window], epsilon: float) -> Convergence | None:
     """Rounds until S stays within ``epsilon`` of the last window's S."""
     if not windows:
         return None
-    final = windows[-1]["S"]
+    final = windows[-1].S
     settled = len(windows) - 1
-    while settled > 0 and abs(windows[settled - 1]["S"] - final) <= epsilon:
+    while settled > 0 and abs(windows[settled - 1].S - final) <= epsilon:  # type: ignore[operator]
         settled -= 1
-    return {
-        "epsilon": epsilon,
-        "final_S": final,
-        "rounds": windows[settled - 1]["last"] if settled else 0,
-        "window": settled,
-    }
+    return Convergence(epsilon=epsilon, final_S=final, rounds=windows[settled - 1].last if settled else 0,
+                       window=settled)
 
 
-def timeline(outcomes: Sequence[Outcome], window: int, epsilon: float, samples: int = 1000) -> dict[str, Any]:
-    """The ``timeline`` entry of a cell in ``scores.json``."""
+def timeline(outcomes: Sequence[Outcome], window: int, epsilon: float, samples: int = 1000) -> Timeline:
+    """The ``timeline`` of a cell in ``scores.json``."""
     cut = windows(outcomes, window, samples)
-    return {"window": window, "windows": cut, "convergence": convergence(cut, epsilon)}
+    return Timeline(window=window, windows=tuple(cut), convergence=convergence(cut, epsilon))

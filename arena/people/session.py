@@ -101,6 +101,8 @@ def summary(run_dir: Path, name: str) -> dict[str, Any]:
     """A person's S with its CI and how rounds were resolved, S per phenomenon, and the
     run's model Claudes (once they have judged) and the other people on the same rounds."""
     from arena.stats import aggregate
+    from arena.stats.metrics import summarise
+    from arena.stats.results import to_json
 
     run_dir = Path(run_dir)
     experiment = read_manifest(run_dir)["experiment"]
@@ -110,7 +112,7 @@ def summary(run_dir: Path, name: str) -> dict[str, Any]:
     mine = [JudgementRecord.from_json(r) for r in store.judgement_file(run_dir, name).read().values()]
     ids = {r.round for r in mine}
     own = aggregate.join(rounds, mine, []).get(store.label(name), [])
-    result: dict[str, Any] = {"name": name, **aggregate.summary(own, ties, samples)}
+    result: dict[str, Any] = {"name": name, **to_json(summarise(own, ties, samples))}
     result["phenomena"] = {
         phenomenon: {"rounds": len(items), "S": aggregate.Tally.of(items).rate()}
         for phenomenon, items in sorted(aggregate.group(own, _phenomenon).items())
@@ -119,8 +121,8 @@ def summary(run_dir: Path, name: str) -> dict[str, Any]:
     others += [r for r in store.read_judgements(run_dir) if r.claude != store.label(name)]
     comparison = []
     for claude, outcomes in aggregate.join(rounds, [r for r in others if r.round in ids], []).items():
-        entry = aggregate.summary(outcomes, ties, samples)
-        comparison.append({"claude": claude, "rounds": entry["rounds"], "S": entry["S"], "S_ci95": entry["S_ci95"]})
+        entry = summarise(outcomes, ties, samples)
+        comparison.append({"claude": claude, "rounds": entry.rounds, "S": entry.S, "S_ci95": entry.S_ci95})
     result["comparison"] = comparison
     return result
 

@@ -1,3 +1,4 @@
-"""Presentation: console summaries and tables, leaderboards, Markdown/HTML reports and
-PNG plots, all fed by the aggregated results.
+"""Presentation, fed by the typed results (arena.stats.results, arena.stats.leaderboards)
+of a run read once: the console (console), the Markdown/HTML report (report, its section
+renderers in sections, templates/), the PNG plots (plots) and text tables (tables).
 """

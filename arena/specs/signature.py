@@ -60,12 +60,22 @@ def _performer(spec: Mapping[str, Any], signatures: Mapping[str, str]) -> str:
 def data_digests(rounds: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     """Per John, the digest of the instances of the rounds (each instance once, in
     order of first appearance); ``rounds`` are ``rounds.jsonl`` records."""
-    seen: dict[str, dict[str, Any]] = {}
+    # streamed: the SHA-256 of the JSON list of a John's instances, one instance at a time (the
+    # same text json.dumps writes for the whole list), so memory holds ids, not instances
+    seen: dict[str, set[str]] = {}
+    hashes: dict[str, Any] = {}
     for record in rounds:
-        instances = seen.setdefault(record["john"], {})
         instance = record["instance"]
-        instances.setdefault(instance["id"], instance)
-    return {john: digest(list(instances.values())) for john, instances in seen.items()}
+        ids = seen.setdefault(record["john"], set())
+        if instance["id"] in ids:
+            continue
+        hashed = hashes.setdefault(record["john"], hashlib.sha256(b"["))
+        text = json.dumps(instance, sort_keys=True, ensure_ascii=False, default=str)
+        hashed.update(((", " if ids else "") + text).encode("utf-8"))
+        ids.add(instance["id"])
+    for hashed in hashes.values():
+        hashed.update(b"]")
+    return {john: hashed.hexdigest()[:DIGEST_LENGTH] for john, hashed in hashes.items()}
 
 
 def _schedule(experiment: Mapping[str, Any]) -> str:

@@ -8,13 +8,13 @@ share one reference), so CIs and paired tests resample *instances* (vectorised w
 NumPy, with a fixed seed, so reports are reproducible); agreement between raters is
 Cohen's or Fleiss' kappa; single proportions get Wilson intervals and the false-positive report
 (:mod:`arena.stats.false_positives`) a cluster-robust variance and a one-sided Wald test.  ``scores.json``
-(:mod:`arena.stats.metrics`), the leaderboards (:mod:`arena.present.leaderboards`), the plots and
+(:mod:`arena.stats.metrics`, its per-round metrics in :mod:`arena.stats.registry`), the leaderboards (:mod:`arena.stats.leaderboards`), the plots and
 ``arena compare-johns`` all use this module.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +28,22 @@ from arena.errors import DataError
 # -- resampling statistics over per-instance outcomes ----------------------------------------
 
 DEFAULT_SEED = 12345
+RESAMPLE_CELLS = 1 << 21  # indices drawn at once: 16 MiB, whatever the number of instances
+
+
+def resampled_sums(arrays: tuple[np.ndarray, ...], samples: int, seed: int) -> list[np.ndarray]:
+    """For each array, its sum over each of ``samples`` resamples (with replacement) of its
+    positions.  The resamples are drawn a block of rows at a time, so memory stays bounded for any
+    number of instances; the draws, and so the sums, equal those of one ``(samples, n)`` draw."""
+    rng = np.random.default_rng(seed)
+    n = len(arrays[0])
+    rows = max(1, RESAMPLE_CELLS // max(n, 1))
+    totals: list[list[np.ndarray]] = [[] for _ in arrays]
+    for start in range(0, samples, rows):
+        index = rng.integers(0, n, size=(min(rows, samples - start), n))
+        for total, array in zip(totals, arrays):
+            total.append(array[index].sum(axis=1))
+    return [np.concatenate(parts) for parts in totals]
 
 
 def bootstrap_ci(
@@ -38,10 +54,8 @@ def bootstrap_ci(
     counts = np.asarray(counts, dtype=float)
     if samples <= 0 or counts.sum() == 0:
         return None
-    rng = np.random.default_rng(seed)
-    index = rng.integers(0, len(sums), size=(samples, len(sums)))
-    totals = counts[index].sum(axis=1)
-    estimates = np.divide(sums[index].sum(axis=1), totals, out=np.zeros(samples), where=totals > 0)
+    resampled, totals = resampled_sums((sums, counts), samples, seed)
+    estimates = np.divide(resampled, totals, out=np.zeros(samples), where=totals > 0)
     low, high = np.quantile(estimates, [alpha / 2, 1 - alpha / 2])
     return float(low), float(high)
 
@@ -65,10 +79,8 @@ def paired_bootstrap(
     delta = float((a.sum() - b.sum()) / total)
     if samples <= 0:
         return {"delta": delta, "low": float("nan"), "high": float("nan"), "p_value": float("nan"), "n": len(a)}
-    rng = np.random.default_rng(seed)
-    index = rng.integers(0, len(a), size=(samples, len(a)))
-    totals = counts[index].sum(axis=1)
-    deltas = np.divide((a - b)[index].sum(axis=1), totals, out=np.zeros(samples), where=totals > 0)
+    differences, totals = resampled_sums((a - b, counts), samples, seed)
+    deltas = np.divide(differences, totals, out=np.zeros(samples), where=totals > 0)
     low, high = np.quantile(deltas, [0.025, 0.975])
     if delta > 0:
         p_value = (np.count_nonzero(deltas <= 0) + 1) / (samples + 1)
@@ -305,27 +317,6 @@ class Tally:
         if equal_weight:
             return paired_bootstrap(left / counts, right / other.counts[theirs], None, samples)
         return paired_bootstrap(left, right, counts, samples)
-
-
-def summary(outcomes: Sequence[Outcome], ties: str, samples: int) -> dict[str, Any]:
-    """S, its CI, resolution counts, accuracy and discrepancy of a group of outcomes."""
-    s = Tally.of(outcomes)
-    result: dict[str, Any] = {
-        "rounds": len(outcomes),
-        "S": s.rate(),
-        "S_ci95": s.ci(samples),
-        "correct": int(s.sums.sum()),
-        "resolved_by": dict(sorted(Counter(o.judgement.resolved_by for o in outcomes).items())),
-    }
-    accuracy = Tally.of(outcomes, accurate(ties))
-    if accuracy.rounds:
-        result["accuracy"] = accuracy.rate()
-        result["accuracy_ci95"] = accuracy.ci(samples)
-        result["ties"] = sum(1 for o in outcomes if o.scores is not None and o.scores[0] == o.scores[1])
-    values = [d for d in (discrepancy(o) for o in outcomes) if d is not None]
-    if values:
-        result["discrepancy"] = float(np.mean(values))
-    return result
 
 
 def over_seeds(

@@ -50,8 +50,16 @@ import numpy as np
 
 from arena.engine import transcripts
 from arena.engine.match import OneBest
-from arena.stats import aggregate
+from arena.stats import aggregate, fp_adjust
 from arena.stats.aggregate import greater_p_value, mean_std, ratio_variance, wilson_ci
+from arena.stats.false_positive_records import (
+    ClusteredRate,
+    FalsePositiveReport,
+    FalsePositiveRow,
+    Rate,
+    SeedRates,
+    Spread,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -75,9 +83,9 @@ class Key:
     reference_kind: str
 
 
-def _rate(count: float, n: int) -> dict[str, Any]:
+def _rate(count: float, n: int) -> Rate:
     """A proportion of ``n`` independent items with its Wilson interval."""
-    return {"count": count, "n": n, "rate": count / n if n else None, "ci95": wilson_ci(count, n)}
+    return Rate(count, n, count / n if n else None, wilson_ci(count, n))
 
 
 def _error(ties: str):
@@ -91,14 +99,11 @@ def _error(ties: str):
     return value
 
 
-def _clustered_rate(tally: aggregate.Tally, samples: int) -> dict[str, Any]:
+def _clustered_rate(tally: aggregate.Tally, samples: int) -> ClusteredRate:
     """The pooled rate of a tally over instances, with a bootstrap interval that resamples instances
     and the cluster-robust variance the verdict uses."""
-    return {
-        "count": float(tally.sums.sum()), "n": tally.rounds, "instances": len(tally.keys),
-        "rate": tally.rate(), "ci95": tally.ci(samples),
-        "variance": ratio_variance(tally.sums, tally.counts),
-    }
+    return ClusteredRate(float(tally.sums.sum()), tally.rounds, len(tally.keys), tally.rate(), tally.ci(samples),
+                         ratio_variance(tally.sums, tally.counts))
 
 
 def _replica_key(replicated: set[str]):
@@ -117,7 +122,7 @@ def report_rows(
     one_bests: Sequence[OneBest],
     pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
     alpha: float = ALPHA,
-) -> list[dict[str, Any]]:
+) -> list[FalsePositiveRow]:
     """The report's rows from joined outcomes (:func:`arena.stats.aggregate.join`), the run's 1-bests and
     an optional pool of 1-bests per (Claude, replica seed)."""
     ties = experiment.get("contrastive_ties", "wrong")
@@ -152,31 +157,31 @@ def report_rows(
             detected[replica] = [float(o.detected[key.zellig]) for o in found if o is not None and key.zellig in o.detected]
         flags = [d for values in detected.values() for d in values]
         discrepancies = [d for d in (aggregate.discrepancy(o) for o in pairs) if d is not None]
-        row: dict[str, Any] = {
-            "claude": key.claude, "zellig": key.zellig, "phenomenon": key.phenomenon,
-            "reference_kind": key.reference_kind, "contrastive_ties": ties,
-            "contrastive_error": _clustered_rate(aggregate.Tally.of(pairs, error, cluster_of), samples),
-            "generative": _rate(float(sum(flags)), len(flags)) if flags else None,
-            "distributional_discrepancy": float(np.mean(discrepancies)) if discrepancies else None,
-        }
-        if pool is not None:
-            row["generative_pool"] = _pool_rate(pool, key)
-        if len(by_replica) > 1:
-            row["per_seed"] = [
-                {"seed": replica, "contrastive_error": aggregate.Tally.of(by_replica[replica], error).rate(),
-                 "generative": float(np.mean(detected[replica])) if detected[replica] else None}
-                for replica in sorted(by_replica)
-            ]
-            for name in ("contrastive_error", "generative"):
-                values = [entry[name] for entry in row["per_seed"] if entry[name] is not None]
-                if values:
-                    row[f"{name}_over_seeds"] = dict(zip(("mean", "std"), mean_std(values)))
-        _verdict(row, alpha)
-        rows.append(row)
+        per_seed = tuple(
+            SeedRates(replica, aggregate.Tally.of(by_replica[replica], error).rate(),
+                      float(np.mean(detected[replica])) if detected[replica] else None)
+            for replica in sorted(by_replica, key=lambda r: (r is None, r or 0))
+        ) if len(by_replica) > 1 else ()
+        row = FalsePositiveRow(
+            key.claude, key.zellig, key.phenomenon, key.reference_kind, ties,
+            contrastive_error=_clustered_rate(aggregate.Tally.of(pairs, error, cluster_of), samples),
+            generative=_rate(float(sum(flags)), len(flags)) if flags else None,
+            distributional_discrepancy=float(np.mean(discrepancies)) if discrepancies else None,
+            generative_pool=_pool_rate(pool, key) if pool is not None else None,
+            per_seed=per_seed,
+            contrastive_error_over_seeds=_spread([e.contrastive_error for e in per_seed]),
+            generative_over_seeds=_spread([e.generative for e in per_seed]),
+        )
+        rows.append(_verdict(row, alpha))
     return rows
 
 
-def _pool_rate(pool: Mapping[tuple[str, int | None], Sequence[OneBest]], key: Key) -> dict[str, Any] | None:
+def _spread(values: Sequence[float | None]) -> Spread | None:
+    known = [v for v in values if v is not None]
+    return Spread(*mean_std(known)) if known else None
+
+
+def _pool_rate(pool: Mapping[tuple[str, int | None], Sequence[OneBest]], key: Key) -> Rate | None:
     verdicts = [
         float(o.detected[key.zellig])
         for (claude, _), items in pool.items() if claude == key.claude
@@ -185,27 +190,28 @@ def _pool_rate(pool: Mapping[tuple[str, int | None], Sequence[OneBest]], key: Ke
     return _rate(float(sum(verdicts)), len(verdicts)) if verdicts else None
 
 
-def _verdict(row: dict[str, Any], alpha: float) -> None:
-    """Gap, p-value and verdict of a row: against the pool's generative rate when the pool has at
-    least :data:`MIN_ITEMS` translations the detector applies to, else against the run's."""
-    pool = row.get("generative_pool")
-    use_pool = pool is not None and (pool["n"] >= MIN_ITEMS or row.get("generative") is None)
-    generative = pool if use_pool else row.get("generative")
-    error = row["contrastive_error"]
-    if generative is None or not error["n"]:
-        row.update({"gap": None, "p_value": None, "verdict": NO_DETECTOR})
-        return
-    row["generative_used"] = "pool" if use_pool else "run"
-    row["gap"] = error["rate"] - generative["rate"]
-    if error["n"] < MIN_ITEMS or generative["n"] < MIN_ITEMS:
-        row.update({"p_value": None, "verdict": TOO_FEW})
-        return
+def _verdict(row: FalsePositiveRow, alpha: float) -> FalsePositiveRow:
+    """The row with its gap, p-value and verdict: against the pool's generative rate when the pool has
+    at least :data:`MIN_ITEMS` translations the detector applies to, else against the run's."""
+    from dataclasses import replace
+
+    pool = row.generative_pool
+    use_pool = pool is not None and (pool.n >= MIN_ITEMS or row.generative is None)
+    generative = pool if use_pool else row.generative
+    error = row.contrastive_error
+    if generative is None or not error.n:
+        return replace(row, verdict=NO_DETECTOR)
+    gap = error.rate - generative.rate  # type: ignore[operator]  # both have items
+    used = "pool" if use_pool else "run"
+    if error.n < MIN_ITEMS or generative.n < MIN_ITEMS:
+        return replace(row, generative_used=used, gap=gap, verdict=TOO_FEW)
     # the generative rate's binomial variance with one pseudo-success and -failure (Agresti & Coull),
     # so that a rate of 0 still has a spread
-    n = generative["n"] + 2
-    adjusted = (generative["count"] + 1) / n
-    row["p_value"] = greater_p_value(error["rate"], error["variance"], generative["rate"], adjusted * (1 - adjusted) / n)
-    row["verdict"] = FALSE_POSITIVE if row["p_value"] < alpha else CONSISTENT
+    n = generative.n + 2
+    adjusted = (generative.count + 1) / n
+    p_value = greater_p_value(error.rate, error.variance, generative.rate, adjusted * (1 - adjusted) / n)  # type: ignore[arg-type]
+    return replace(row, generative_used=used, gap=gap, p_value=p_value,
+                   verdict=FALSE_POSITIVE if p_value < alpha else CONSISTENT)
 
 
 # ---------------------------------------------------------------- the pool of further sources
@@ -271,27 +277,31 @@ def pool_one_bests(
 
 
 def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
-          alpha: float = ALPHA) -> dict[str, Any]:
-    """The report of a run or tournament directory (its transcripts so far)."""
-    manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
-    outcomes = aggregate.join(rounds, judgements, one_bests)
-    rows = report_rows(manifest["experiment"], outcomes, one_bests, pool, alpha)
-    return {
-        "run": str(run_dir),
-        "signature": manifest.get("signature", ""),
-        "alpha": alpha,
-        "test": "one-sided Wald test of H1: contrastive error rate > generative rate (cluster-robust variance "
-                "of the error rate over instances, binomial variance of the generative rate)",
-        "pool_sources": len(next(iter(pool.values()))) if pool else None,
-        "rows": rows,
-    }
+          alpha: float = ALPHA, calibrations: Mapping[str, Any] | None = None,
+          cues: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> FalsePositiveReport:
+    """The report of a run or tournament directory (its transcripts so far); ``calibrations`` (by
+    Zellig label) and ``cues`` (by Zellig label and phenomenon): see :mod:`arena.stats.fp_adjust`."""
+    from arena.stats.run import load_run
+
+    run = load_run(Path(run_dir))
+    outcomes = aggregate.join(run.rounds, run.judgements, run.one_bests)
+    rows = fp_adjust.adjust(report_rows(run.experiment, outcomes, run.one_bests, pool, alpha), calibrations, cues, alpha)
+    return FalsePositiveReport(
+        run=str(run_dir),
+        signature=run.signature,
+        alpha=alpha,
+        test="one-sided Wald test of H1: contrastive error rate > generative rate (cluster-robust variance "
+             "of the error rate over instances, binomial variance of the generative rate)",
+        pool_sources=len(next(iter(pool.values()))) if pool else None,
+        rows=tuple(rows),
+    )
 
 
-def _pct(rate: Mapping[str, Any] | None) -> str:
-    if not rate or rate["rate"] is None:
+def _pct(rate: Rate | ClusteredRate | None) -> str:
+    if not rate or rate.rate is None or rate.ci95 is None:
         return "-"
-    low, high = rate["ci95"]
-    return f"{100 * rate['rate']:.1f} [{100 * low:.1f}, {100 * high:.1f}] (n={rate['n']})"
+    low, high = rate.ci95
+    return f"{100 * rate.rate:.1f} [{100 * low:.1f}, {100 * high:.1f}] (n={rate.n})"
 
 
 def _p(value: float | None) -> str:
@@ -300,21 +310,20 @@ def _p(value: float | None) -> str:
     return "<0.001" if value < 0.001 else f"{value:.3f}"
 
 
-def _over_seeds(row: Mapping[str, Any], name: str) -> str:
-    entry = row.get(f"{name}_over_seeds")
-    return f"{100 * entry['mean']:.1f} ± {100 * entry['std']:.1f}" if entry else "-"
+def _over_seeds(entry: Spread | None) -> str:
+    return f"{100 * entry.mean:.1f} ± {100 * entry.std:.1f}" if entry else "-"
 
 
 COLUMNS = ["phenomenon", "refs", "claude", "contrastive error % [95% CI] (n)", "generative % [95% CI] (n)",
            "gap (pp)", "p", "verdict", "dist. discr."]
 
 
-def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+def table_rows(report: FalsePositiveReport) -> tuple[list[str], list[list[str]]]:
     """Headers and cells of the report's table (shared by the text and the Markdown output)."""
-    rows = report["rows"]
-    pooled = report.get("pool_sources") is not None
-    replicas = any("per_seed" in row for row in rows)
-    zelligs = len({(r["zellig"], r["phenomenon"]) for r in rows}) != len({r["phenomenon"] for r in rows})
+    rows = report.rows
+    pooled = report.pool_sources is not None
+    replicas = any(row.per_seed for row in rows)
+    zelligs = len({(r.zellig, r.phenomenon) for r in rows}) != len({r.phenomenon for r in rows})
     headers = list(COLUMNS)
     if pooled:
         headers.insert(5, "generative on pool % [95% CI] (n)")
@@ -324,54 +333,53 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
         headers.insert(1, "zellig")
     cells = []
     for row in rows:
-        line = [row["phenomenon"], row["reference_kind"], row["claude"], _pct(row["contrastive_error"]),
-                _pct(row["generative"])]
+        line = [row.phenomenon, row.reference_kind, row.claude, _pct(row.contrastive_error), _pct(row.generative)]
         if pooled:
-            line.append(_pct(row.get("generative_pool")))
+            line.append(_pct(row.generative_pool))
         line += [
-            "-" if row["gap"] is None else f"{100 * row['gap']:+.1f}",
-            _p(row["p_value"]),
-            row["verdict"],
-            "-" if row["distributional_discrepancy"] is None else f"{row['distributional_discrepancy']:.3f}",
+            "-" if row.gap is None else f"{100 * row.gap:+.1f}",
+            _p(row.p_value),
+            row.verdict,
+            "-" if row.distributional_discrepancy is None else f"{row.distributional_discrepancy:.3f}",
         ]
         if replicas:
-            line += [_over_seeds(row, "contrastive_error"), _over_seeds(row, "generative")]
+            line += [_over_seeds(row.contrastive_error_over_seeds), _over_seeds(row.generative_over_seeds)]
         if zelligs:
-            line.insert(1, row["zellig"])
+            line.insert(1, row.zellig)
         cells.append(line)
-    return headers, cells
+    return fp_adjust.extend_table(rows, headers, cells)
 
 
-def _legend(report: Mapping[str, Any]) -> str:
+def _legend(report: FalsePositiveReport) -> str:
     used = (f"the pool's generative rate (the run's where fewer than {MIN_ITEMS} pool translations count)"
-            if report.get("pool_sources") else "the generative rate on the run's sources")
+            if report.pool_sources else "the generative rate on the run's sources")
     return (f"verdict: '{FALSE_POSITIVE}' when the contrastive error rate significantly exceeds {used} "
-            f"({report['test']}, α = {report['alpha']}); 95% intervals: bootstrap over instances for the error, "
+            f"({report.test}, α = {report.alpha}); 95% intervals: bootstrap over instances for the error, "
             "Wilson for the generative rate; gap = error − generative, in percentage points; a detector that "
             "needs something in the source (a negation to drop, two clauses) counts only translations of "
-            "sources that have it")
+            "sources that have it" + fp_adjust.legend(report.rows))
 
 
-def format_text(report: Mapping[str, Any]) -> str:
+def format_text(report: FalsePositiveReport) -> str:
     from arena.present.tables import render
 
     headers, cells = table_rows(report)
     parts = [render(headers, cells, align="l" * len(headers)), "", _legend(report)]
-    if report.get("signature"):
-        parts.append(f"signature: {report['signature']}")
+    if report.signature:
+        parts.append(f"signature: {report.signature}")
     return "\n".join(parts)
 
 
-def format_markdown(report: Mapping[str, Any]) -> str:
+def format_markdown(report: FalsePositiveReport) -> str:
     headers, cells = table_rows(report)
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in line) + " |" for line in cells]
     return "\n".join(lines) + "\n\n" + _legend(report) + "\n"
 
 
-def write(run_dir: Path, report: Mapping[str, Any], plot: bool = True) -> dict[str, Path]:
+def write(run_dir: Path, report: FalsePositiveReport, plot: bool = True) -> dict[str, Path]:
     """Write ``RUN/report/false_positives.{json,md,txt}`` and (with ``plot``) the PNG; return the paths."""
-    import json
+    from arena.stats.results import to_json
 
     directory = Path(run_dir) / "report"
     directory.mkdir(exist_ok=True)
@@ -380,11 +388,11 @@ def write(run_dir: Path, report: Mapping[str, Any], plot: bool = True) -> dict[s
         "markdown": directory / f"{REPORT_NAME}.md",
         "text": directory / f"{REPORT_NAME}.txt",
     }
-    transcripts.atomic_write_text(paths["json"], json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    transcripts.atomic_write_json(paths["json"], to_json(report))
     transcripts.atomic_write_text(paths["markdown"], format_markdown(report))
     transcripts.atomic_write_text(paths["text"], format_text(report) + "\n")
-    if plot and report["rows"]:
+    if plot and report.rows:
         from arena.present.plots import false_positives
 
-        paths["plot"] = false_positives(report["rows"], directory / f"{REPORT_NAME}.png")
+        paths["plot"] = false_positives(report.rows, directory / f"{REPORT_NAME}.png")
     return paths

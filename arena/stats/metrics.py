@@ -18,14 +18,16 @@ Per cell (John, Zellig, Claude, seed):
 
 Across cells: mean ± std of S over seeds, and paired bootstrap tests between Claudes
 (same rounds) and between Zelligs (same instances) per John and seed.  Every number
-comes from the aggregation core (:mod:`arena.stats.aggregate`).
+comes from the aggregation core (:mod:`arena.stats.aggregate`); the per-round metrics from
+the metric registry (:mod:`arena.stats.registry`); the results are the typed records of
+:mod:`arena.stats.results`, written by its one serialiser.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,23 +35,51 @@ import numpy as np
 
 from arena.engine.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.game.timeline import timeline
-from arena.stats.aggregate import Outcome, Tally, group, join, mean_std, read_run, summary
+from arena.stats import registry
+from arena.stats.aggregate import Outcome, Tally, group, join, mean_std
+from arena.stats.results import (
+    Bootstrap,
+    Cell,
+    ClaudePair,
+    GenerativeRate,
+    OverSeeds,
+    Paired,
+    Scores,
+    Summary,
+    Yield,
+    ZelligPair,
+    to_json,
+)
 
 JOHN_META_PREFIX = "john."  # breakdowns by the John's instance metadata m_n
 
 
-def breakdown(outcomes: Sequence[Outcome], key, ties: str, order: Sequence[str] | None = None) -> dict[str, Any]:
-    """Accuracy and S per bucket of ``key(outcome)`` (``None`` keys are left out)."""
+def summarise(outcomes: Sequence[Outcome], ties: str, samples: int) -> Summary:
+    """S, its CI, resolution counts and every registered metric of a group of outcomes."""
+    s = Tally.of(outcomes)
+    return Summary(
+        rounds=len(outcomes),
+        S=s.rate(),
+        S_ci95=s.ci(samples),
+        correct=int(s.sums.sum()),
+        resolved_by=dict(sorted(Counter(o.judgement.resolved_by for o in outcomes).items())),
+        metrics=registry.summarise(outcomes, registry.Context(ties), samples),
+    )
+
+
+def breakdown(outcomes: Sequence[Outcome], key: Callable[[Outcome], Hashable | None], ties: str,
+              order: Sequence[str] | None = None) -> dict[str, Summary]:
+    """S and every metric per bucket of ``key(outcome)`` (``None`` keys are left out)."""
     groups = group(outcomes, key)
     names = [b for b in order if b in groups] if order is not None else sorted(groups)
-    return {name: summary(groups[name], ties, 0) for name in names}
+    return {name: summarise(groups[name], ties, 0) for name in names}
 
 
 def _phenomenon(outcome: Outcome) -> str | None:
     return outcome.round.variant.phenomenon if outcome.round.variant is not None else None
 
 
-def _meta_bin(field: str):
+def _meta_bin(field: str) -> Callable[[Outcome], str | None]:
     from arena.stats import bins
 
     binner = bins.distance_bin if field == "distance" else bins.frequency_bin
@@ -63,7 +93,7 @@ def _meta_bin(field: str):
     return key
 
 
-def _meta_value(field: str):
+def _meta_value(field: str) -> Callable[[Outcome], str | None]:
     """A breakdown key: a variant meta key, or ``john.KEY`` for the John's metadata m_n."""
     john_key = field.removeprefix(JOHN_META_PREFIX) if field.startswith(JOHN_META_PREFIX) else None
 
@@ -78,40 +108,93 @@ def _meta_value(field: str):
     return key
 
 
-def zellig_yield(rounds: Sequence[Round]) -> dict[str, Any]:
+def zellig_yield(rounds: Sequence[Round]) -> Yield:
     """How many of the John's instances the Zellig applied to, and with how many candidates."""
     instances: dict[str, Round] = {}
     for r in rounds:
         instances.setdefault(r.instance.id, r)
     applicable = [r for r in instances.values() if r.status == STATUS_OK]
-    return {
-        "instances": len(instances),
-        "applicable": len(applicable),
-        "share": len(applicable) / len(instances) if instances else None,
-        "timeouts": sum(1 for r in instances.values() if r.status not in (STATUS_OK, STATUS_NOT_APPLICABLE)),
-        "mean_candidates": float(np.mean([r.n_candidates for r in applicable])) if applicable else 0.0,
-    }
+    return Yield(
+        instances=len(instances),
+        applicable=len(applicable),
+        share=len(applicable) / len(instances) if instances else None,
+        timeouts=sum(1 for r in instances.values() if r.status not in (STATUS_OK, STATUS_NOT_APPLICABLE)),
+        mean_candidates=float(np.mean([r.n_candidates for r in applicable])) if applicable else 0.0,
+    )
 
 
-def generative_rate(rounds: Sequence[Round], zellig: str, one_bests: Mapping[str, OneBest]) -> dict[str, Any] | None:
+def generative_rate(rounds: Sequence[Round], zellig: str, one_bests: Mapping[str, OneBest]) -> GenerativeRate | None:
     """Share of the 1-best translations of the cell's sources that show the phenomenon."""
     sources = {r.instance.source for r in rounds if r.status == STATUS_OK}
     verdicts = [one_bests[s].detected[zellig] for s in sources if s in one_bests and zellig in one_bests[s].detected]
     if not verdicts:
         return None
-    return {"sources": len(verdicts), "detected": int(sum(verdicts)), "rate": float(np.mean(verdicts))}
+    return GenerativeRate(sources=len(verdicts), detected=int(sum(verdicts)), rate=float(np.mean(verdicts)))
 
 
 def compute_scores(run_dir: Path) -> dict[str, Any]:
-    """Derive ``scores.json`` from a run directory's transcripts."""
-    from arena.specs.signature import run_signature
+    """``scores.json`` of a run directory, derived from its transcripts (as JSON values)."""
+    return to_json(score_run(Path(run_dir)))
 
-    manifest, rounds, judgements, one_bests = read_run(Path(run_dir))
-    experiment = manifest["experiment"]
-    signature = run_signature(manifest, (r.to_json() for r in rounds))
-    scores = score_transcripts(experiment, rounds, judgements, one_bests, signature, manifest.get("game"))
-    scores["signatures"] = manifest.get("signatures", {})
-    return scores
+
+def score_run(run_dir: Path) -> Scores:
+    """The typed scores of a run directory (its transcripts read once, :mod:`arena.stats.run`)."""
+    from arena.stats.run import load_run
+
+    run = load_run(run_dir)
+    scores = score_transcripts(run.experiment, run.rounds, run.judgements, run.one_bests, run.signature,
+                               run.manifest.get("game"))
+    return Scores(scores.signature, scores.contrastive_ties, scores.cells, scores.over_seeds, scores.paired,
+                  scores.cues, run.manifest.get("signatures", {}))
+
+
+class _Index:
+    """A run's rounds, outcomes and 1-bests grouped by cell."""
+
+    def __init__(self, rounds: Sequence[Round], outcomes: Mapping[str, Sequence[Outcome]],
+                 one_bests: Sequence[OneBest]) -> None:
+        self.best: dict[tuple[str, int | None], dict[str, OneBest]] = defaultdict(dict)
+        for best in one_bests:
+            self.best[best.claude, best.seed][best.source] = best
+        self.rounds: dict[tuple[str, str, int], list[Round]] = defaultdict(list)
+        for r in rounds:
+            self.rounds[r.john, r.zellig, r.seed].append(r)
+        self.counted: dict[tuple[str, str, str, int], list[Outcome]] = defaultdict(list)
+        self.played: dict[tuple[str, str, str, int], list[Outcome]] = defaultdict(list)
+        for claude, items in outcomes.items():
+            for o in items:
+                self.played[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
+                if o.round.counts:  # observation phases of a game do not count toward S
+                    self.counted[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
+
+    def one_bests(self, claude: str, seed: int) -> dict[str, OneBest]:
+        return self.best.get((claude, seed)) or self.best.get((claude, None), {})
+
+
+def _cell(index: _Index, key: tuple[str, str, str, int], experiment: Mapping[str, Any],
+          game: Mapping[str, Any] | None) -> Cell:
+    from arena.stats import bins
+
+    john, zellig, claude, seed = key
+    ties = experiment.get("contrastive_ties", "wrong")
+    samples = int(experiment.get("bootstrap_samples", 1000))
+    cell = index.counted.get(key, [])
+    cell_rounds = index.rounds[john, zellig, seed]
+    played = index.played.get(key, []) if game is not None else None
+    return Cell(
+        john, zellig, claude, seed,
+        summary=summarise(cell, ties, samples),
+        yield_=zellig_yield(cell_rounds),
+        generative_rate=generative_rate(cell_rounds, zellig, index.one_bests(claude, seed)),
+        phenomena=breakdown(cell, _phenomenon, ties),
+        by_distance=breakdown(cell, _meta_bin("distance"), ties, bins.DISTANCE_BINS),
+        by_frequency=breakdown(cell, _meta_bin("frequency"), ties, bins.FREQUENCY_BINS),
+        by_meta={k: breakdown(cell, _meta_value(k), ties) for k in experiment["breakdowns"]}
+        if experiment.get("breakdowns") else None,
+        observation_rounds=len(played) - len(cell) if played is not None else None,
+        timeline=timeline(played, int(game["window"]), float(game["epsilon"]), samples)
+        if game is not None and played is not None else None,
+    )
 
 
 def score_transcripts(
@@ -121,65 +204,25 @@ def score_transcripts(
     one_bests: Sequence[OneBest],
     signature: str = "",
     game: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> Scores:
     """Scores of a run.  In a game (``game``: the schedule the run played, see
     :mod:`arena.game.play`) S and everything else count only rounds of phases that count
     toward S, and each cell gets a ``timeline`` of all its played rounds."""
-    from arena.stats import bins
-
     ties = experiment.get("contrastive_ties", "wrong")
     samples = int(experiment.get("bootstrap_samples", 1000))
     claudes = [c.get("alias") or _label(c) for c in experiment["claudes"]]
-    outcomes = join(rounds, judgements, one_bests)
-    best_by_claude: dict[tuple[str, int | None], dict[str, OneBest]] = defaultdict(dict)
-    for o in one_bests:
-        best_by_claude[o.claude, o.seed][o.source] = o
-    rounds_by_cell: dict[tuple[str, str, int], list[Round]] = defaultdict(list)
-    for r in rounds:
-        rounds_by_cell[r.john, r.zellig, r.seed].append(r)
-    outcomes_by_cell: dict[tuple[str, str, str, int], list[Outcome]] = defaultdict(list)
-    played_by_cell: dict[tuple[str, str, str, int], list[Outcome]] = defaultdict(list)
-    for claude, items in outcomes.items():
-        for o in items:
-            played_by_cell[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
-            if o.round.counts:  # observation phases of a game do not count toward S
-                outcomes_by_cell[o.round.john, o.round.zellig, claude, o.round.seed].append(o)
-
-    cells = []
-    for (john, zellig, seed), cell_rounds in rounds_by_cell.items():
-        for claude in claudes:
-            cell = outcomes_by_cell.get((john, zellig, claude, seed), [])
-            entry = {"john": john, "zellig": zellig, "claude": claude, "seed": seed}
-            entry.update(summary(cell, ties, samples))
-            entry["yield"] = zellig_yield(cell_rounds)
-            replica = best_by_claude.get((claude, seed)) or best_by_claude.get((claude, None), {})
-            rate = generative_rate(cell_rounds, zellig, replica)
-            if rate is not None:
-                entry["generative_rate"] = rate
-            entry["phenomena"] = breakdown(cell, _phenomenon, ties)
-            by_distance = breakdown(cell, _meta_bin("distance"), ties, bins.DISTANCE_BINS)
-            if by_distance:
-                entry["by_distance"] = by_distance
-            by_frequency = breakdown(cell, _meta_bin("frequency"), ties, bins.FREQUENCY_BINS)
-            if by_frequency:
-                entry["by_frequency"] = by_frequency
-            if experiment.get("breakdowns"):
-                entry["by_meta"] = {key: breakdown(cell, _meta_value(key), ties) for key in experiment["breakdowns"]}
-            if game is not None:
-                played = played_by_cell.get((john, zellig, claude, seed), [])
-                entry["observation_rounds"] = len(played) - len(cell)
-                entry["timeline"] = timeline(played, int(game["window"]), float(game["epsilon"]), samples)
-            cells.append(entry)
-    return {
-        "signature": signature,
-        "contrastive_ties": ties,
-        "cells": cells,
-        "over_seeds": _over_seeds(cells),
-        "paired": {
-            "claudes": _paired_claudes(outcomes_by_cell, claudes, samples),
-            "zelligs": _paired_zelligs(outcomes_by_cell, samples),
-        },
-    }
+    index = _Index(rounds, join(rounds, judgements, one_bests), one_bests)
+    cells = tuple(
+        _cell(index, (john, zellig, claude, seed), experiment, game)
+        for (john, zellig, seed) in index.rounds for claude in claudes
+    )
+    return Scores(
+        signature=signature,
+        contrastive_ties=ties,
+        cells=cells,
+        over_seeds=_over_seeds(cells),
+        paired=Paired(_paired_claudes(index.counted, claudes, samples), _paired_zelligs(index.counted, samples)),
+    )
 
 
 def _label(spec: Mapping[str, Any]) -> str:
@@ -188,23 +231,24 @@ def _label(spec: Mapping[str, Any]) -> str:
     return PerformerSpec(spec["name"], spec.get("params") or {}).label
 
 
-def _over_seeds(cells: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    groups: dict[tuple[str, str, str], list[Mapping[str, Any]]] = defaultdict(list)
+def _over_seeds(cells: Sequence[Cell]) -> tuple[OverSeeds, ...]:
+    groups: dict[tuple[str, str, str], list[Cell]] = defaultdict(list)
     for cell in cells:
-        groups[cell["john"], cell["zellig"], cell["claude"]].append(cell)
+        groups[cell.john, cell.zellig, cell.claude].append(cell)
     result = []
     for (john, zellig, claude), items in groups.items():
-        s_values = [c["S"] for c in items if c["S"] is not None]
-        entry = {"john": john, "zellig": zellig, "claude": claude, "seeds": len(items)}
-        entry["S_mean"], entry["S_std"] = mean_std(s_values)
-        accuracies = [c["accuracy"] for c in items if c.get("accuracy") is not None]
-        if accuracies:
-            entry["accuracy_mean"], entry["accuracy_std"] = mean_std(accuracies)
-        result.append(entry)
-    return result
+        s_mean, s_std = mean_std([c.summary.S for c in items if c.summary.S is not None])
+        means = registry.over_seeds([c.summary.metrics for c in items])
+        result.append(OverSeeds(john, zellig, claude, len(items), s_mean, s_std, means))
+    return tuple(result)
 
 
-def _paired_claudes(outcomes_by_cell, claudes: Sequence[str], samples: int) -> list[dict[str, Any]]:
+def _bootstrap(test: Mapping[str, Any]) -> Bootstrap:
+    return Bootstrap(test["delta"], test["low"], test["high"], test["p_value"], test["n"])
+
+
+def _paired_claudes(outcomes_by_cell: Mapping[tuple[str, str, str, int], Sequence[Outcome]], claudes: Sequence[str],
+                    samples: int) -> tuple[ClaudePair, ...]:
     """Claudes compared on the same rounds, per John, Zellig and seed."""
     result = []
     cells = sorted({(j, z, s) for (j, z, _, s) in outcomes_by_cell})
@@ -213,11 +257,12 @@ def _paired_claudes(outcomes_by_cell, claudes: Sequence[str], samples: int) -> l
             left = Tally.of(outcomes_by_cell.get((john, zellig, a, seed), []))
             test = left.paired(Tally.of(outcomes_by_cell.get((john, zellig, b, seed), [])), samples)
             if test is not None:
-                result.append({"john": john, "zellig": zellig, "seed": seed, "a": a, "b": b, **test})
-    return result
+                result.append(ClaudePair(john, zellig, seed, a, b, _bootstrap(test)))
+    return tuple(result)
 
 
-def _paired_zelligs(outcomes_by_cell, samples: int) -> list[dict[str, Any]]:
+def _paired_zelligs(outcomes_by_cell: Mapping[tuple[str, str, str, int], Sequence[Outcome]],
+                    samples: int) -> tuple[ZelligPair, ...]:
     """Zelligs compared on the instances both apply to (per-instance S, equal weight)."""
     result = []
     groups = sorted({(j, c, s) for (j, _, c, s) in outcomes_by_cell})
@@ -227,5 +272,5 @@ def _paired_zelligs(outcomes_by_cell, samples: int) -> list[dict[str, Any]]:
             left = Tally.of(outcomes_by_cell[john, a, claude, seed])
             test = left.paired(Tally.of(outcomes_by_cell[john, b, claude, seed]), samples, equal_weight=True)
             if test is not None:
-                result.append({"john": john, "claude": claude, "seed": seed, "a": a, "b": b, **test})
-    return result
+                result.append(ZelligPair(john, claude, seed, a, b, _bootstrap(test)))
+    return tuple(result)

@@ -27,6 +27,12 @@ the first candidate of every reference it corrupts, "fires on correct" on those 
     python experiments/bench/detectors.py                        # all sets, 1000 lines each
     python experiments/bench/detectors.py --sets np_agreement --examples 10
     python experiments/bench/detectors.py --limit 300 --years 2014 --json detectors.json
+    python experiments/bench/detectors.py --split heldback --calibration performers/zellig/detector_calibration.json
+
+``--split heldback`` measures on the odd-numbered lines of every set only (``dev``: the even ones, which
+detector work may look at); ``--calibration FILE`` writes each detector's hits and false alarms pooled over
+its sets (the Rogan–Gladen correction of ``arena false-positives`` reads it, see
+:mod:`arena.stats.rogan_gladen`).
 """
 
 from __future__ import annotations
@@ -96,10 +102,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="analysis processes")
     parser.add_argument("--examples", type=int, default=0, help="print this many firings and misses per detector")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--split", choices=("all", "dev", "heldback"), default="all",
+                        help="which lines of each set: all, dev (even-numbered) or heldback (odd-numbered)")
+    parser.add_argument("--calibration", type=Path, help="write the detectors' calibration (hits, false alarms) here")
     args = parser.parse_args(argv)
 
     from arena.formats.distil_lingeval import find_sets, read_distil_lingeval
-    from arena.roles import Detector
+    from arena.roles import ConditionalDetector, Detector
     from arena.specs.registry import build
     from arena.specs.spec import PerformerSpec
     from performers.catalog import CATALOG
@@ -121,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             detectors[name] = zellig
         if name in detectors:
-            pairs = read_distil_lingeval(directory, allow_empty=True).pairs[: args.limit]
+            pairs = read_distil_lingeval(directory, allow_empty=True).pairs
+            pairs = {"all": pairs, "dev": pairs[0::2], "heldback": pairs[1::2]}[args.split][: args.limit]
             plan.append((directory.name, name, pairs))
     references, ref_sources = newstest(args.newstest, args.years, args.limit)
     for name in CATALOG.zellig_groups["all"]:  # detectors without a DistilLingEval set: their own variants
@@ -134,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cpu, started = time.process_time(), time.perf_counter()
     texts = [t for _, _, pairs in plan for p in pairs for t in (p.correct, p.incorrect)] + references
-    analyze_many(texts, workers=args.workers, progress=True)
+    analyze_many(texts, workers=args.workers, progress=os.environ.get("ARENA_PROGRESS", "1") != "0")
     analysed = time.perf_counter() - started
 
     rows = []
@@ -146,6 +156,15 @@ def main(argv: list[str] | None = None) -> int:
         row = {"set": set_name, "detector": name, "pairs": n, "recall": hits / n if n else None,
                "fires_on_correct": false / n if n else None}
         row["paired_precision"] = hits / (hits + false) if hits + false else None
+        # what the Rogan-Gladen correction needs: a conditional detector's generative rate counts only the
+        # translations of sources it applies to, so it is calibrated on those pairs only
+        zellig = detectors[name]
+        counted = [p for p in pairs if zellig.applies(p.source)] if isinstance(zellig, ConditionalDetector) else pairs
+        row["calibration"] = {
+            "pairs": len(counted),
+            "hits": fire_rate(zellig, [p.incorrect for p in counted], [p.source for p in counted], 0)[0],
+            "false_alarms": fire_rate(zellig, [p.correct for p in counted], [p.source for p in counted], 0)[0],
+        }
         row["false_alarm_examples"] = shown
         if args.examples:
             row["miss_examples"] = [
@@ -180,7 +199,31 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({"sets": rows, "human_references": human}, ensure_ascii=False, indent=1),
                              encoding="utf-8")
+    if args.calibration:
+        write_calibration(args.calibration, rows, args)
     return 0
+
+
+def write_calibration(path: Path, rows: list[dict], args) -> None:
+    """Hits and false alarms of each detector, pooled over its sets (published sets only where it has one);
+    a conditional detector's only on the pairs whose source it applies to."""
+    detectors: dict[str, dict] = {}
+    for row in rows:
+        entry = detectors.setdefault(row["detector"], {"hits": 0, "positives": 0, "false_alarms": 0, "negatives": 0,
+                                                       "sets": []})
+        entry["hits"] += row["calibration"]["hits"]
+        entry["false_alarms"] += row["calibration"]["false_alarms"]
+        entry["positives"] += row["calibration"]["pairs"]
+        entry["negatives"] += row["calibration"]["pairs"]
+        entry["sets"].append(row["set"])
+    for entry in detectors.values():
+        entry["recall"] = entry["hits"] / entry["positives"] if entry["positives"] else None
+        entry["false_alarm_rate"] = entry["false_alarms"] / entry["negatives"] if entry["negatives"] else None
+        entry["source"] = (f"experiments/bench/detectors.py --split {args.split} --limit {args.limit}: "
+                           + ", ".join(entry.pop("sets")))
+    path.write_text(json.dumps({"split": args.split, "detectors": detectors}, ensure_ascii=False, indent=1) + "\n",
+                    encoding="utf-8")
+    print(f"calibration: {path}")
 
 
 if __name__ == "__main__":

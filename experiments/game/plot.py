@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 
 from arena.present import plots
-from arena.present.leaderboards import game_curves
+from arena.present.plots import game_curves
+from arena.stats.results import Scores, from_json
 
 
 def main() -> int:
@@ -25,7 +26,7 @@ def main() -> int:
     args = parser.parse_args()
     curves = []
     for run_dir in args.runs:
-        scores = json.loads((run_dir / "scores.json").read_text(encoding="utf-8"))
+        scores = from_json(Scores, json.loads((run_dir / "scores.json").read_text(encoding="utf-8")))
         name = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))["experiment"]["name"]
         curves += game_curves(scores, prefix=f"{name}: ")
     if not curves:

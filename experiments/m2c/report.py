@@ -14,7 +14,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from arena.stats.aggregate import join, read_run, summary
+from arena.stats.aggregate import join
+from arena.stats.metrics import summarise
+from arena.stats.run import load_run
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,11 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by", default="dimension", help="variant meta key to group by (default: dimension)")
     parser.add_argument("--samples", type=int, default=1000, help="bootstrap samples for the CIs")
     args = parser.parse_args(argv)
-    manifest, rounds, judgements, one_bests = read_run(args.run)
-    ties = manifest["experiment"].get("contrastive_ties", "wrong")
-    print(manifest.get("signature", ""))
+    run = load_run(args.run)
+    print(run.signature)
     print(f"{'claude':10s} {args.by:18s} {'rounds':>6s} {'S':>6s} {'accuracy':>8s}  95% CI (bootstrap over instances)")
-    for claude, outcomes in join(rounds, judgements, one_bests).items():
+    for claude, outcomes in join(run.rounds, run.judgements, run.one_bests).items():
         flips = [o for o in outcomes if o.round.variant is not None and o.round.variant.phenomenon == "feature_flip"]
         groups: dict[str, list] = defaultdict(list)
         for outcome in flips:
@@ -35,11 +36,12 @@ def main(argv: list[str] | None = None) -> int:
         for name, group in [*sorted(groups.items()), ("(all)", flips)]:
             if not group:
                 continue
-            result = summary(group, ties, args.samples)
-            accuracy, ci = result.get("accuracy"), result.get("accuracy_ci95")
+            result = summarise(group, run.ties, args.samples)
+            found = result.metric("accuracy")
+            accuracy, ci = (found.value, found.ci95) if found is not None else (None, None)
             shown_accuracy = f"{accuracy:8.3f}" if accuracy is not None else f"{'-':>8s}"
             shown_ci = f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""
-            print(f"{claude:10s} {name:18s} {result['rounds']:6d} {result['S']:6.3f} {shown_accuracy}  {shown_ci}")
+            print(f"{claude:10s} {name:18s} {result.rounds:6d} {result.S:6.3f} {shown_accuracy}  {shown_ci}")
     return 0
 
 

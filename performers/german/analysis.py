@@ -46,73 +46,32 @@ Cost and caching.  HanTa is the cost (~2-3 ms a sentence; SoMaJo ~1 ms).  Result
 (LRU, :data:`CACHE_SIZE` texts) and HanTa's tags per token sequence, so Zelligs that analyse the same
 reference share one analysis; :func:`analyze_many` with ``workers > 1`` analyses in a process pool and
 puts the results into this process's cache, after which :func:`analyze` is a dictionary look-up.
+Analyses and morphemes are also kept on disk per text and word (:mod:`performers.german.analysis_store`,
+``$ARENA_CACHE_DIR/german-analysis.sqlite``), keyed by the backend's name and version, so other runs,
+Zelligs and processes (Ray workers) read them instead of recomputing them; ``ARENA_ANALYSIS_CACHE=off``
+switches that off.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from arena.errors import ConfigError
+from performers.german.analysis_store import AnalysisStore, disable, store_for
+from performers.german.somajo_hanta import SomajoHantaBackend, punctuation_tag, stts
+from performers.german.tokens import DEFAULT_BACKEND, Analysis, Sentence, Token
+
+__all__ = ["DEFAULT_BACKEND", "Analysis", "Backend", "Sentence", "SomajoHantaBackend", "Token", "analyze",
+           "analyze_many", "morphemes", "punctuation_tag", "stts"]
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_BACKEND = "somajo-hanta"
+_T = TypeVar("_T")
 CACHE_SIZE = 100_000
-
-
-@dataclass(frozen=True)
-class Token:
-    """One token of an analysed text; ``text == analysis.text[start:end]``."""
-
-    index: int
-    text: str
-    start: int
-    end: int
-    pos: str
-    lemma: str
-    sentence: int
-    xpos: str = ""
-    space_after: bool = True
-    kind: str = "regular"
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """One sentence: character span ``[start, end)`` and token index range ``[first, last)``."""
-
-    index: int
-    start: int
-    end: int
-    first: int
-    last: int
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """The analysis of one text."""
-
-    text: str
-    tokens: tuple[Token, ...]
-    sentences: tuple[Sentence, ...]
-    backend: str = DEFAULT_BACKEND
-
-    def sentence_tokens(self, sentence: int) -> tuple[Token, ...]:
-        span = self.sentences[sentence]
-        return self.tokens[span.first : span.last]
-
-    def token_at(self, char: int) -> Token | None:
-        """The token covering character offset ``char``, or ``None``."""
-        for token in self.tokens:
-            if token.start <= char < token.end:
-                return token
-            if token.start > char:
-                break
-        return None
 
 
 @runtime_checkable
@@ -125,133 +84,13 @@ class Backend(Protocol):
 
 
 # ----------------------------------------------------------------------------------------------------
-# the default backend: SoMaJo + HanTa
-
-_HANTA_TAG_MAP = {"NNA": "NN", "NNI": "NN"}
-
-
-def stts(tag: str) -> str:
-    """Normalise a HanTa tag to STTS: ``ADJ(A)`` → ``ADJA``, ``VV(FIN)`` → ``VVFIN``, ``NNA`` → ``NN``."""
-    if "(" in tag and tag[0] != "$":
-        return tag.replace("(", "").replace(")", "")
-    return _HANTA_TAG_MAP.get(tag, tag)
-
-
-_SENTENCE_PUNCTUATION = frozenset(".?!;:…")
-
-
-def punctuation_tag(word: str) -> str | None:
-    """The STTS tag of a punctuation token (``$,``, ``$.`` for ``. ? ! ; : …``, ``$(`` for the rest:
-    quotes, brackets, dashes), or ``None`` when ``word`` has a letter or digit."""
-    if any(char.isalnum() for char in word):
-        return None
-    if word == ",":
-        return "$,"
-    if all(char in _SENTENCE_PUNCTUATION for char in word):
-        return "$."
-    return "$("
-
-
-def _memoise(method: Callable, limit: int = 500_000) -> Callable:
-    """Memoise a pure method by its arguments (keyword arguments included); emptied when ``limit`` is hit."""
-    memo: dict = {}
-
-    def wrapper(*args, **kwargs):
-        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-        found = memo.get(key)
-        if found is None:
-            if len(memo) >= limit:
-                memo.clear()
-            found = memo[key] = method(*args, **kwargs)
-        return found
-
-    wrapper.memo = memo  # type: ignore[attr-defined]
-    return wrapper
-
-
-class SomajoHantaBackend:
-    """SoMaJo tokenisation and sentence splitting (with character offsets) + HanTa STTS tags and lemmas."""
-
-    name = "somajo-hanta"
-
-    def __init__(self, sentence_cache_size: int = 200_000) -> None:
-        from HanTa import HanoverTagger
-        from somajo import SoMaJo
-
-        self._tokenizer = SoMaJo("de_CMC", split_camel_case=False, character_offsets=True)
-        self._tagger = HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
-        # HanTa recomputes each word's tag distribution (outside its precomputed lexicon) and each lemma's
-        # morpheme Viterbi for every occurrence; both are pure functions of the model, so memoise them per
-        # word on this instance (about 3x faster tagging of running text).
-        self._tagger._tag_word = _memoise(self._tagger._tag_word)
-        self._tagger._analyze = _memoise(self._tagger._analyze)
-        self._sentence_cache: OrderedDict[tuple[str, ...], tuple[tuple[str, str], ...]] = OrderedDict()
-        self._sentence_cache_size = sentence_cache_size
-        self._morphemes = lru_cache(maxsize=200_000)(self._morphemes_uncached)
-
-    def _tag(self, words: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-        cached = self._sentence_cache.get(words)
-        if cached is not None:
-            self._sentence_cache.move_to_end(words)
-            return cached
-        tagged = tuple((lemma, tag) for _, lemma, tag in self._tagger.tag_sent(list(words)))
-        self._sentence_cache[words] = tagged
-        if len(self._sentence_cache) > self._sentence_cache_size:
-            self._sentence_cache.popitem(last=False)
-        return tagged
-
-    def analyze(self, text: str) -> Analysis:
-        tokens: list[Token] = []
-        sentences: list[Sentence] = []
-        for sentence in self._tokenizer.tokenize_text([text]) if text.strip() else ():
-            spans = [token.character_offset for token in sentence]
-            words = tuple(text[start:end] for start, end in spans)
-            # HanTa expects SoMaJo's token text; it equals the span except for rare normalisations
-            tagged = self._tag(tuple(token.text for token in sentence))
-            first = len(tokens)
-            number = len(sentences)
-            for token, word, (start, end), (lemma, tag) in zip(sentence, words, spans, tagged):
-                punctuation = punctuation_tag(word)
-                tokens.append(
-                    Token(
-                        index=len(tokens),
-                        text=word,
-                        start=start,
-                        end=end,
-                        pos=punctuation or stts(tag),
-                        lemma=lemma,
-                        sentence=number,
-                        xpos=tag,
-                        space_after=bool(token.space_after),
-                        kind=token.token_class,
-                    )
-                )
-            sentences.append(Sentence(number, spans[0][0], spans[-1][1], first, len(tokens)))
-        return Analysis(text, tuple(tokens), tuple(sentences), self.name)
-
-    def clear(self) -> None:
-        """Forget the cached tags and morphemes."""
-        self._sentence_cache.clear()
-        self._morphemes.cache_clear()
-        self._tagger._tag_word.memo.clear()
-        self._tagger._analyze.memo.clear()
-
-    def _morphemes_uncached(self, word: str) -> tuple[tuple[str, str], ...]:
-        _, morphs, _ = self._tagger.analyze(word, taglevel=3)
-        return tuple((morph, tag) for morph, tag in morphs)
-
-    def morphemes(self, word: str) -> tuple[tuple[str, str], ...]:
-        """HanTa's morpheme segmentation of ``word`` (lower-cased morphs with tags such as ``PREF_NEG``,
-        ``NN``, ``FUGE``, ``SUF_PP``)."""
-        return self._morphemes(word)
-
-
-# ----------------------------------------------------------------------------------------------------
 # backend registry and the cached entry points
 
 _BACKEND_FACTORIES: dict[str, Callable[[], Backend]] = {"somajo-hanta": SomajoHantaBackend}
 _BACKENDS: dict[str, Backend] = {}
 _CACHE: OrderedDict[tuple[str, str], Analysis] = OrderedDict()
+_MORPHEMES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+_LIMITS: tuple[int, int] | None = None  # (texts, words) of limit_caches, for backends loaded later
 
 
 def register_backend(name: str, factory: Callable[[], Backend]) -> None:
@@ -272,6 +111,9 @@ def get_backend(name: str = DEFAULT_BACKEND) -> Backend:
             raise ConfigError(f"unknown German analysis backend {name!r}; known: {', '.join(backends())}")
         logger.debug("loading German analysis backend %s", name)
         backend = _BACKENDS[name] = _BACKEND_FACTORIES[name]()
+        limit = getattr(backend, "limit", None)
+        if _LIMITS is not None and callable(limit):
+            limit(*_LIMITS)
     return backend
 
 
@@ -281,8 +123,21 @@ def _remember(key: tuple[str, str], analysis: Analysis) -> None:
         _CACHE.popitem(last=False)
 
 
+def _disk(backend: str, call: Callable[[AnalysisStore], _T], default: _T) -> _T:
+    """``call(store)`` on the backend's on-disk store; ``default`` when it is off or fails."""
+    store = store_for(backend, get_backend(backend))
+    if store is None:
+        return default
+    try:
+        return call(store)
+    except sqlite3.Error as error:
+        disable(store, error)
+        return default
+
+
 def analyze(text: str, backend: str = DEFAULT_BACKEND) -> Analysis:
-    """The (cached) analysis of ``text``."""
+    """The (cached) analysis of ``text``: from memory, else from the on-disk store
+    (:mod:`performers.german.analysis_store`), else computed and stored."""
     if not isinstance(text, str):
         raise TypeError(f"analyze expects a str, got {type(text).__name__}")
     key = (backend, text)
@@ -290,9 +145,18 @@ def analyze(text: str, backend: str = DEFAULT_BACKEND) -> Analysis:
     if cached is not None:
         _CACHE.move_to_end(key)
         return cached
-    analysis = get_backend(backend).analyze(text)
+    analysis = _disk(backend, lambda store: store.get(text), None)
+    if analysis is None:
+        analysis = get_backend(backend).analyze(text)
+        _disk(backend, lambda store: store.put(text, analysis), None)
     _remember(key, analysis)
     return analysis
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
 
 def _analyze_chunk(args: tuple[str, list[str]]) -> list[Analysis]:
@@ -316,6 +180,10 @@ def analyze_many(
     texts = list(texts)
     missing = list(dict.fromkeys(text for text in texts if (backend, text) not in _CACHE))
     if missing:
+        for text, analysis in _disk(backend, lambda store: store.get_many(missing), {}).items():
+            _remember((backend, text), analysis)
+        missing = [text for text in missing if (backend, text) not in _CACHE]
+    if missing:
         bar = None
         if progress:
             from tqdm import tqdm
@@ -325,16 +193,22 @@ def analyze_many(
             from concurrent.futures import ProcessPoolExecutor
 
             chunks = [missing[i : i + chunk_size] for i in range(0, len(missing), chunk_size)]
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+            try:  # on Ctrl-C: cancel what is queued instead of waiting for every chunk
                 for chunk, results in zip(chunks, pool.map(_analyze_chunk, [(backend, c) for c in chunks])):
                     for text, analysis in zip(chunk, results):
                         _remember((backend, text), analysis)
+                        _disk(backend, lambda store, t=text, a=analysis: store.put(t, a), None)
                     if bar is not None:
                         bar.update(len(chunk))
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)
         else:
             engine = get_backend(backend)
             for text in missing:
-                _remember((backend, text), engine.analyze(text))
+                analysis = engine.analyze(text)
+                _remember((backend, text), analysis)
+                _disk(backend, lambda store, t=text, a=analysis: store.put(t, a), None)
                 if bar is not None:
                     bar.update(1)
         if bar is not None:
@@ -342,10 +216,25 @@ def analyze_many(
     return [analyze(text, backend) for text in texts]
 
 
+def limit_caches(texts: int, words: int = 20_000) -> None:
+    """Keep at most ``texts`` analyses (and tagged sentences) and ``words`` entries per word
+    cache, in loaded and later backends: for streaming verbs (``arena corrupt``), which see
+    each line once and would fill caches sized for a tournament (~1 GB at 200k lines)."""
+    global CACHE_SIZE, _LIMITS
+    CACHE_SIZE, _LIMITS = texts, (texts, words)
+    while len(_CACHE) > texts:
+        _CACHE.popitem(last=False)
+    for backend in _BACKENDS.values():
+        limit = getattr(backend, "limit", None)
+        if callable(limit):
+            limit(texts, words)
+
+
 def clear_cache(backends: bool = False) -> None:
     """Forget every cached analysis; with ``backends``, also the loaded backends' own caches (HanTa's tags
     per sentence, morphemes per word) — for benchmarks of uncached analysis.  Backends stay loaded."""
     _CACHE.clear()
+    _MORPHEMES.clear()
     if backends:
         for backend in _BACKENDS.values():
             clear = getattr(backend, "clear", None)
@@ -354,10 +243,23 @@ def clear_cache(backends: bool = False) -> None:
 
 
 def morphemes(word: str, backend: str = DEFAULT_BACKEND) -> tuple[tuple[str, str], ...]:
-    """Morpheme segmentation of ``word`` by the backend (cached), ``()`` where the backend has none."""
-    engine = get_backend(backend)
-    method = getattr(engine, "morphemes", None)
-    return method(word) if method is not None else ()
+    """Morpheme segmentation of ``word`` by the backend (cached in memory and on disk), ``()`` where the
+    backend has none."""
+    key = (backend, word)
+    found = _MORPHEMES.get(key)
+    if found is not None:
+        return found
+    method = getattr(get_backend(backend), "morphemes", None)
+    if method is None:
+        return ()
+    found = _disk(backend, lambda store: store.get_morphemes(word), None)
+    if found is None:
+        found = method(word)
+        _disk(backend, lambda store: store.put_morphemes(word, found), None)
+    if len(_MORPHEMES) >= CACHE_SIZE:
+        _MORPHEMES.clear()
+    _MORPHEMES[key] = found
+    return found
 
 
 def sentences_of(analyses: Sequence[Analysis]) -> int:

@@ -39,6 +39,9 @@ class FrequencySource(Protocol):
     def frequency(self, word: str) -> float: ...
 
 
+CACHE_LIMIT = 100_000  # words per WordfreqFrequency cache
+
+
 class WordfreqFrequency:
     """wordfreq's Zipf frequency of a German word (``unit = "zipf"``)."""
 
@@ -47,13 +50,15 @@ class WordfreqFrequency:
 
     def __init__(self, wordlist: str = "best") -> None:
         self.wordlist = wordlist
-        self._cache: dict[str, float] = {}
+        self._cache: dict[str, float] = {}  # emptied at CACHE_LIMIT words: bounded in streaming use
 
     def frequency(self, word: str) -> float:
         value = self._cache.get(word)
         if value is None:
             from wordfreq import zipf_frequency
 
+            if len(self._cache) >= CACHE_LIMIT:
+                self._cache.clear()
             value = self._cache[word] = float(zipf_frequency(word, "de", wordlist=self.wordlist))
         return value
 

@@ -15,12 +15,15 @@ Filters: *ein* has no plural, so a *kein-* whose noun phrase can only be plural 
 changed (*eine Probleme* would be an agreement error, not a polarity change); the noun phrase's number
 comes from the article and the head noun (:mod:`performers.german.inflection`).
 
-``detect(text, source)``: the English source negates a noun phrase (*no*, *none*, *nobody*, *nothing*,
-*neither*, *no one*, *not a/an/one/a single*, *not/n't/cannot/never/no longer … any* within five words; not the
-idioms *no longer*, *no more*, *no matter*, *no doubt*) and the German text has fewer negating article
-words, pronouns and *ohne* (*kein-*, *keinerlei*, *niemand*, *nichts*, *nie*, *weder*, *nirgends*, *ohne*:
-*with no gardens* → *ohne Gärten*) than the source has such negations — decidable only
-with a source; ``False`` without one.  *None of the other parties …* → *Eine andere Partei …* fires.
+``detect(text, source)`` (version 2, issue 25): the English source has a negation (*not*, *n't*, *no* — not
+*no matter* —, *never*, *none*, *nobody*, *nothing*, *neither*, *nor*, *nowhere*, *without*, *cannot*) and
+the German text has an indefinite article word *ein-* (what a deleted *k* leaves) and fewer negating words
+(*nicht*, *kein-*, *keinerlei*, *niemand*, *nichts*, *nie*, *niemals*, *weder*, *nirgends*, *ohne*,
+*nimmer*, *kaum*, *unmöglich*) than the source has negations — decidable only with a source; ``False``
+without one.  *None of the other parties …* → *Eine andere Partei …* fires.  Version 1 required a negated
+noun phrase in the source (*no*, *none*, *not … any*) and found about half of the published variants;
+on the held-back (odd-numbered) lines of DistilLingEval's sets this one finds ≥ 0.8 at ≤ 2% false alarms
+on their correct sides (``experiments/bench/detectors.py --split heldback``).
 """
 
 from __future__ import annotations
@@ -29,20 +32,22 @@ import re
 
 from arena.records import Instance, Variant
 from performers.german import inflection as inf
+from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.syntax import np_head
 from performers.zellig.spans import token_substitutions
 
 PHENOMENON = "polarity_particle_kein_del"
-ENGLISH_NP_NEGATION = re.compile(
-    r"(?:\bnot|n't|\bcannot|\bnever|\bno longer)(?:\W+\w+){0,4}?\W+any\b"
-    r"|\b(?:no(?![- ](?:longer|more|matter|doubt)\b)|none|nobody|nothing|neither|not (?:a|an|one|a single))\b",
+ENGLISH_NEGATION = re.compile(
+    r"\b(?:not|no(?! matter\b)|never|none|nobody|nothing|neither|nor|nowhere|without|cannot)\b|n't\b", re.IGNORECASE
+)
+GERMAN_NEGATION = re.compile(
+    r"^(?:nicht|kein(?:e|en|em|er|es)?|keinerlei|niemand(?:en|em|es)?|nichts|nie|niemals|weder|nirgends|nirgendwo"
+    r"|ohne|nimmer|kaum|unmöglich\w*)$",
     re.IGNORECASE,
 )
-GERMAN_NP_NEGATION = re.compile(
-    r"^(?:kein(?:e|en|em|er|es)?|keinerlei|niemand(?:en|em|es)?|nichts|nie|niemals|weder|nirgends|nirgendwo|ohne)$",
-    re.IGNORECASE,
-)
+INDEFINITE = re.compile(r"^(?:ein|eine|einen|einem|einer|eines)$", re.IGNORECASE)
+WORD = re.compile(r"\w+")
 
 
 def only_plural(analysis: Analysis, token: Token) -> bool:
@@ -55,7 +60,7 @@ def only_plural(analysis: Analysis, token: Token) -> bool:
     head = np_head(analysis.tokens, token.index)
     if head is None:
         return False
-    noun = inf.noun_analyses(analysis.tokens[head].text)
+    noun = noun_inf.noun_analyses(analysis.tokens[head].text)
     if not noun:
         return False
     agreeing = {
@@ -83,7 +88,7 @@ def kein_forms(analysis: Analysis) -> list[Token]:
 class PolarityParticleKeinDelZellig:
     """*kein-* → *ein-* (one candidate per *kein-* token)."""
 
-    version = "1"
+    version = "2"
 
     def __init__(self, backend: str = DEFAULT_BACKEND) -> None:
         self.backend = backend
@@ -95,13 +100,13 @@ class PolarityParticleKeinDelZellig:
         )
 
     def applies(self, source: str | None) -> bool:
-        """The source negates a noun phrase (*no*, *none*, *nobody*, …)."""
-        return source is not None and ENGLISH_NP_NEGATION.search(source) is not None
+        """The source has a negation (*not*, *no*, *never*, *without*, …)."""
+        return source is not None and ENGLISH_NEGATION.search(source) is not None
 
     def detect(self, text: str, source: str | None = None) -> bool:
-        """The source negates more noun phrases than the translation has negating article words and pronouns."""
+        """The translation has an *ein-* and fewer negating words than the source has negations."""
         if not self.applies(source):
             return False
-        negated = len(ENGLISH_NP_NEGATION.findall(source))
-        found = sum(1 for token in analyze(text, self.backend).tokens if GERMAN_NP_NEGATION.match(token.text))
-        return found < negated
+        words = WORD.findall(text)
+        found = sum(1 for word in words if GERMAN_NEGATION.match(word))
+        return found < len(ENGLISH_NEGATION.findall(source)) and any(INDEFINITE.match(word) for word in words)

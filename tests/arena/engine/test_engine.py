@@ -170,7 +170,7 @@ def test_model_replicas_vary_the_claude_with_the_seed(tmp_path, distil_dir):
     assert result.scores["over_seeds"][0]["claude"] == "nmt"
     signatures = json.loads((result.run_dir / transcripts.MANIFEST).read_text())["signatures"]["claudes"]
     assert signatures["nmt (seed 2)"] == f"{HERE}:HashScorer@1(salt=b)"
-    from arena.present.summary import format_scores
+    from arena.present.console import format_scores
 
     assert "claude nmt (seed 3) = " in format_scores(result.scores)
 
@@ -302,7 +302,7 @@ def test_cli_tournament_prints_leaderboards_and_writes_plots(tmp_path, distil_di
 
 
 def test_sign_test():
-    from arena.present.leaderboards import sign_test
+    from arena.stats.leaderboards import sign_test
 
     assert sign_test(0, 0) == 1.0
     assert sign_test(5, 0) == pytest.approx(2 / 32)

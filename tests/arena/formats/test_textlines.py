@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from arena.formats.textlines import LINE_BREAKS, check_line_text, read_lines, split_lines, write_lines
+from arena.formats.textlines import LINE_BREAKS, check_line_text, read_lines, split_lines, stream_lines, write_lines
 
 
 @pytest.mark.parametrize(
@@ -68,3 +68,34 @@ def test_write_lines_is_readable_and_not_private(tmp_path):
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # as open() would make it, not mkstemp's 0o600
     assert not [p for p in path.parent.iterdir() if p.name.endswith(".partial")]
+
+
+@pytest.mark.parametrize("data, lines", [
+    (b"a\nb\n", ["a", "b"]),
+    (b"a\r\nb", ["a", "b"]),                       # CRLF, no final newline
+    (b"a\rb\n", ["a\rb"]),                         # a lone CR is no line end
+    (b"\xef\xbb\xbfDer Hund.\n", ["Der Hund."]),   # a leading BOM is dropped
+    (b"a\n\xef\xbb\xbfb\n", ["a", "\ufeffb"]),     # ... only at the start of the stream
+    (b"a\x0bb\xc2\x85c\n", ["a\x0bb\x85c"]),       # nor vertical tab or NEL
+    (b"", []),
+    (b"\n\n", ["", ""]),
+])
+def test_stream_lines(data, lines):
+    import io
+
+    assert list(stream_lines(io.BytesIO(data), "x")) == lines
+
+
+@pytest.mark.parametrize("data, line, column", [
+    (b"gr\xfc\xdf\n", 1, 3),                       # latin-1
+    (b"ok\nok\n\xff\n", 3, 1),
+    (b"ok\nabc\xe4", 2, 4),                        # cut in the middle of a character
+])
+def test_stream_lines_refuses_bytes_that_are_not_utf8_naming_the_line(data, line, column):
+    import io
+
+    from arena.errors import DataError
+
+    with pytest.raises(DataError) as error:
+        list(stream_lines(io.BytesIO(data), "input.de"))
+    assert error.value.file == "input.de" and error.value.line == line and f"column {column}" in str(error.value)

@@ -7,9 +7,10 @@ import pytest
 from arena.engine.match import JudgementRecord, Round
 from arena.game.timeline import convergence, timeline, windows
 from arena.present import plots
-from arena.present.leaderboards import game_curves
+from arena.present.plots import game_curves
 from arena.records import Instance
 from arena.stats.aggregate import Outcome
+from arena.stats.results import Cell, Paired, Scores, Summary, Window, Yield
 
 
 def outcomes(pattern: str, phase: int = 1, counts: bool = True, start: int = 0):
@@ -25,12 +26,12 @@ def outcomes(pattern: str, phase: int = 1, counts: bool = True, start: int = 0):
 def test_windows_cut_in_play_order_with_cis():
     played = outcomes("0000", 0, False) + outcomes("1111", 1, True, 4) + outcomes("11", 1, True, 8)
     cut = windows(played, 4, samples=200)
-    assert [(w["first"], w["last"], w["rounds"], w["S"], w["counts"], w["phases"]) for w in cut] == [
-        (1, 4, 4, 0.0, False, [0]), (5, 8, 4, 1.0, True, [1]), (9, 10, 2, 1.0, True, [1])
+    assert [(w.first, w.last, w.rounds, w.S, w.counts, w.phases) for w in cut] == [
+        (1, 4, 4, 0.0, False, (0,)), (5, 8, 4, 1.0, True, (1,)), (9, 10, 2, 1.0, True, (1,))
     ]
-    assert cut[0]["S_ci95"] == (0.0, 0.0) and cut[1]["S_ci95"] == (1.0, 1.0)
+    assert cut[0].S_ci95 == (0.0, 0.0) and cut[1].S_ci95 == (1.0, 1.0)
     mixed = windows(outcomes("0101"), 4, samples=500)[0]
-    assert mixed["S_ci95"][0] < 0.5 < mixed["S_ci95"][1]
+    assert mixed.S_ci95[0] < 0.5 < mixed.S_ci95[1]
 
 
 @pytest.mark.parametrize(
@@ -43,9 +44,9 @@ def test_windows_cut_in_play_order_with_cis():
     ],
 )
 def test_convergence_is_rounds_until_s_stays_within_epsilon(values, epsilon, rounds):
-    cut = [{"first": 5 * i + 1, "last": 5 * (i + 1), "S": s} for i, s in enumerate(values)]
+    cut = [Window(5 * i + 1, 5 * (i + 1), 5, (1,), True, s, None) for i, s in enumerate(values)]
     settled = convergence(cut, epsilon)
-    assert settled["rounds"] == rounds and settled["final_S"] == values[-1] and settled["epsilon"] == epsilon
+    assert settled.rounds == rounds and settled.final_S == values[-1] and settled.epsilon == epsilon
 
 
 def test_convergence_of_nothing_is_none():
@@ -54,12 +55,15 @@ def test_convergence_of_nothing_is_none():
 
 def test_plots_of_a_game_and_none_of_a_static_run(tmp_path):
     entry = timeline(outcomes("0011", 0, False) + outcomes("1111", start=4), 2, 0.05, samples=50)
-    scores = {"cells": [
-        {"john": "j", "zellig": "z", "claude": "a", "seed": 1, "timeline": entry},
-        {"john": "j", "zellig": "z", "claude": "b", "seed": 1, "timeline": entry},
-    ]}
-    curves = game_curves(scores, prefix="run: ")
+    curves = game_curves(scores_of(("a", entry), ("b", entry)), prefix="run: ")
     assert [label for label, _ in curves] == ["run: a", "run: b"]
     assert plots.timeline(curves, tmp_path / "t.png").stat().st_size > 0
     assert plots.convergence(curves, tmp_path / "c.png").stat().st_size > 0
-    assert game_curves({"cells": [{"john": "j", "zellig": "z", "claude": "a", "seed": 1}]}) == []
+    assert game_curves(scores_of(("a", None))) == []
+
+
+def scores_of(*cells) -> Scores:
+    """Scores with one cell per ``(claude, timeline)`` (John ``j``, Zellig ``z``, seed 1)."""
+    summary, share = Summary(0, None, None, 0, {}), Yield(0, 0, None, 0, 0.0)
+    return Scores("", "wrong", tuple(Cell("j", "z", claude, 1, summary, share, timeline=entry)
+                                     for claude, entry in cells), (), Paired((), ()))

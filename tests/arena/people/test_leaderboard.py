@@ -9,9 +9,12 @@ from arena.engine import run as run_engine
 from arena.engine import transcripts
 from arena.engine.match import Round
 from arena.people.web import Arena, create_app
-from arena.present import leaderboards as report
+from arena.present.console import format_leaderboards
 from arena.specs.config import load_experiment
 from arena.stats.aggregate import cohen_kappa
+from arena.stats.leaderboards import build
+from arena.stats.results import to_json
+from arena.stats.run import load_run
 from performers.catalog import CATALOG
 from tests.arena.people.helpers import planned, write_config
 
@@ -45,19 +48,21 @@ def test_two_people_and_the_toy_claude_in_one_leaderboard(tmp_path, distil_dir):
     result = run_engine(load_experiment(config), CATALOG, tmp_path / "runs", progress=False)
     assert result.run_dir == run_dir and [Round.from_json(r).id for r in
                                           transcripts.read_jsonl(run_dir / transcripts.ROUNDS)] == order
-    boards = report.build(run_dir)
+    run = load_run(run_dir)
+    typed = build(run)
+    boards = to_json(typed)
     rows = {row["claude"]: row for row in boards["claudes"]}
     assert set(rows) == {"toy", "person:ann", "person:bob", "human"}
     assert rows["person:ann"]["S"] == 5 / 6 and rows["person:bob"]["S"] == 4 / 6
     assert all(row["rounds"] == 6 for row in rows.values())
     assert boards["johns"][0]["rounds"] == 18  # toy, ann and bob; not their majority vote
     # the majority: agreed rounds are right; the three split rounds go to the coin
-    human = [o for o in report.load(run_dir)[1]["human"]]
+    human = run.outcomes["human"]
     assert [o.judgement.resolved_by for o in human] == ["claude", "tie", "tie", "claude", "tie", "claude"]
     ann = [key[r] if i != 2 else 1 - key[r] for i, r in enumerate(order)]
     bob = [key[r] if i not in (1, 4) else 1 - key[r] for i, r in enumerate(order)]
     (agreement,) = boards["agreement"]
     assert agreement["people"] == ["person:ann", "person:bob"] and agreement["rounds"] == 6
     assert agreement["observed"] == 3 / 6 and agreement["kappa"] == cohen_kappa(ann, bob)
-    text = report.format_leaderboards(boards)
+    text = format_leaderboards(typed)
     assert "person:ann" in text and "person:bob" in text and "toy" in text and "Cohen's kappa" in text

@@ -6,27 +6,31 @@ from __future__ import annotations
 import pytest
 
 from arena.present import plots
+from arena.stats.leaderboards import PhenomenonRow
+from arena.stats.results import Cell, OverSeeds, Paired, Scores, Summary, Yield
 
 pytest.importorskip("matplotlib")
 
 
 def _cell(john, zellig, claude, seed, rounds, s):
-    return {"john": john, "zellig": zellig, "claude": claude, "seed": seed, "rounds": rounds, "S": s}
+    return Cell(john, zellig, claude, seed, Summary(rounds, s, None, 0, {}), Yield(0, 0, None, 0, 0.0))
 
 
-SCORES = {
-    "cells": [
+SCORES = Scores(
+    "", "wrong",
+    (
         _cell("j", "z1", "toy", 1, 200, 0.8), _cell("j", "z1", "toy", 2, 200, 0.7),
         _cell("j", "z1", "random", 1, 200, 0.5), _cell("j", "z1", "random", 2, 200, 0.52),
         _cell("j", "z2", "toy", 1, 6, 1.0), _cell("j", "z2", "toy", 2, 6, 0.5),   # 12 rounds: too few
         _cell("j", "z2", "random", 1, 6, 0.5), _cell("j", "z2", "random", 2, 6, 0.5),
-    ],
-    "over_seeds": [
-        {"john": "j", "zellig": z, "claude": c, "seeds": 2, "S_mean": m, "S_std": sd}
+    ),
+    tuple(
+        OverSeeds("j", z, c, 2, m, sd)
         for z, c, m, sd in (("z1", "toy", 0.75, 0.07), ("z1", "random", 0.51, 0.01),
                             ("z2", "toy", 0.75, 0.35), ("z2", "random", 0.5, 0.0))
-    ],
-}
+    ),
+    Paired((), ()),
+)
 
 
 def test_heatmap_shows_n_and_marks_few_rounds():
@@ -44,14 +48,14 @@ def test_heatmap_shows_n_and_marks_few_rounds():
     plots._pyplot().close(figure)
 
 
-ROWS = [
+ROWS = [PhenomenonRow(**row) for row in [
     {"claude": "toy", "phenomenon": "placeholder_ding", "reference_kind": "human", "metric": "accuracy",
      "rounds": 300, "value": 0.9, "ci95": (0.86, 0.93)},
     {"claude": "toy", "phenomenon": "placeholder_ding", "reference_kind": "machine", "metric": "accuracy",
      "rounds": 12, "value": 0.6, "ci95": (0.3, 0.85)},
     {"claude": "toy", "phenomenon": "clause_omission", "reference_kind": "human", "metric": "accuracy",
      "rounds": 80, "value": 0.95, "ci95": (0.9, 0.99)},
-]
+]]
 
 
 def test_bars_show_n_legend_outside_and_chance_inside():

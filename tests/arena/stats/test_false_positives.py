@@ -14,6 +14,7 @@ from arena.engine.match import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
 from arena.stats import aggregate, false_positives
 from arena.stats.aggregate import greater_p_value, ratio_variance, wilson_ci
+from arena.stats.results import to_json
 
 # -- statistics ---------------------------------------------------------------------------------
 
@@ -41,12 +42,13 @@ def test_wilson_bounds_are_exact_at_the_ends():
 
 def test_plot_survives_intervals_that_miss_their_estimate(tmp_path):
     from arena.present.plots import false_positives as plot
+    from arena.stats.false_positive_records import ClusteredRate, FalsePositiveRow, Rate
 
-    row = {
-        "claude": "nmt", "phenomenon": "placeholder_ding", "reference_kind": "human",
-        "contrastive_error": {"rate": 0.30, "ci95": (0.31, 0.40), "n": 50},  # a percentile bootstrap may do this
-        "generative": {"rate": 0.0, "ci95": (1e-18, 0.07), "n": 50},
-    }
+    row = FalsePositiveRow(
+        "nmt", "ding", "placeholder_ding", "human", "wrong",
+        ClusteredRate(15.0, 50, 50, 0.30, (0.31, 0.40), 0.004),  # a percentile bootstrap may do this
+        Rate(0.0, 50, 0.0, (1e-18, 0.07)), None,
+    )
     path = plot([row], tmp_path / "plot.png")
     assert path.stat().st_size > 0
 
@@ -72,6 +74,11 @@ def test_greater_p_value():
 
 
 # -- rows from synthetic transcripts -------------------------------------------------------------
+
+
+def report_rows(*args, **kwargs) -> list[dict]:
+    """The report's rows as its JSON writes them."""
+    return [to_json(row) for row in false_positives.report_rows(*args, **kwargs)]
 
 
 def outcomes_for(
@@ -108,7 +115,7 @@ def outcomes_for(
 )
 def test_verdict(errors, detected, verdict):
     outcomes, one_bests = outcomes_for([i < errors for i in range(100)], [i < detected for i in range(100)])
-    (row,) = false_positives.report_rows({}, {"nmt": outcomes}, one_bests)
+    (row,) = report_rows({}, {"nmt": outcomes}, one_bests)
     assert row["verdict"] == verdict
     assert row["contrastive_error"]["n"] == 100 and row["contrastive_error"]["rate"] == errors / 100
     assert row["generative"]["n"] == 100 and row["generative"]["rate"] == detected / 100
@@ -122,7 +129,7 @@ def test_rows_split_by_reference_kind_and_a_zellig_without_detector():
     machine, best_m = outcomes_for([False] * 10, [False] * 10, "machine", prefix="m")
     blind, best_b = outcomes_for([True] * 5, [False] * 5, "human", zellig="clause", prefix="b")
     best_b = [OneBest(o.claude, o.source, o.translation, o.logprob, o.tokens, {}) for o in best_b]
-    rows = false_positives.report_rows({}, {"nmt": human + machine + blind}, best_h + best_m + best_b)
+    rows = report_rows({}, {"nmt": human + machine + blind}, best_h + best_m + best_b)
     by_key = {(r["zellig"], r["reference_kind"]): r for r in rows}
     assert by_key["ding", "human"]["contrastive_error"]["rate"] == 1.0
     assert by_key["ding", "machine"]["contrastive_error"]["rate"] == 0.0
@@ -132,7 +139,7 @@ def test_rows_split_by_reference_kind_and_a_zellig_without_detector():
 
 def test_too_few_items_give_no_verdict():
     outcomes, best = outcomes_for([True] * 5, [False] * 5)
-    (row,) = false_positives.report_rows({}, {"nmt": outcomes}, best)
+    (row,) = report_rows({}, {"nmt": outcomes}, best)
     assert row["verdict"] == false_positives.TOO_FEW and row["gap"] == 1.0
 
 
@@ -146,8 +153,8 @@ def test_pairs_of_one_instance_are_one_cluster():
             o.judgement, o.one_best)
         for index, o in enumerate(outcomes)
     ]
-    (independent,) = false_positives.report_rows({}, {"nmt": outcomes}, best)
-    (grouped,) = false_positives.report_rows({}, {"nmt": clustered}, best)
+    (independent,) = report_rows({}, {"nmt": outcomes}, best)
+    (grouped,) = report_rows({}, {"nmt": clustered}, best)
     assert grouped["contrastive_error"]["rate"] == independent["contrastive_error"]["rate"] == 0.3
     assert grouped["contrastive_error"]["instances"] == 10
     assert grouped["contrastive_error"]["variance"] > independent["contrastive_error"]["variance"]
@@ -156,7 +163,7 @@ def test_pairs_of_one_instance_are_one_cluster():
 def test_seeds_of_one_model_count_each_pair_and_source_once():
     first, best = outcomes_for([True, False, False, False], [True, False, False, False], seed=1)
     second, _ = outcomes_for([True, False, False, False], [True, False, False, False], seed=2)
-    (row,) = false_positives.report_rows({}, {"nmt": first + second}, best)
+    (row,) = report_rows({}, {"nmt": first + second}, best)
     assert row["contrastive_error"]["n"] == 4 and row["generative"]["n"] == 4
     assert "per_seed" not in row
 
@@ -164,7 +171,7 @@ def test_seeds_of_one_model_count_each_pair_and_source_once():
 def test_replicas_are_pooled_with_mean_and_std_over_seeds():
     first, best1 = outcomes_for([True] * 2 + [False] * 8, [False] * 10, seed=1, replica=1)
     second, best2 = outcomes_for([True] * 4 + [False] * 6, [True] + [False] * 9, seed=2, replica=2)
-    (row,) = false_positives.report_rows({}, {"nmt": first + second}, best1 + best2)
+    (row,) = report_rows({}, {"nmt": first + second}, best1 + best2)
     assert row["contrastive_error"]["n"] == 20 and row["contrastive_error"]["rate"] == pytest.approx(0.3)
     assert row["generative"]["n"] == 20 and row["generative"]["rate"] == pytest.approx(0.05)
     assert [s["seed"] for s in row["per_seed"]] == [1, 2]
@@ -180,17 +187,17 @@ def test_ties_follow_the_policy():
         for o in outcomes
     ]
     for ties, rate in (("wrong", 1.0), ("correct", 0.0), ("half", 0.5)):
-        (row,) = false_positives.report_rows({"contrastive_ties": ties}, {"nmt": tied}, best)
+        (row,) = report_rows({"contrastive_ties": ties}, {"nmt": tied}, best)
         assert row["contrastive_error"]["rate"] == rate
 
 
 def test_the_pool_decides_the_verdict():
     outcomes, best = outcomes_for([i < 10 for i in range(100)], [False] * 100)
     pool = {("nmt", None): [OneBest("nmt", f"pool {i}", "x", -1.0, 2, {"ding": i < 100}) for i in range(1000)]}
-    (row,) = false_positives.report_rows({}, {"nmt": outcomes}, best, pool)
+    (row,) = report_rows({}, {"nmt": outcomes}, best, pool)
     assert row["generative_pool"]["n"] == 1000 and row["generative_used"] == "pool"
     assert row["verdict"] == false_positives.CONSISTENT  # 10% errors against a 10% pool rate
-    (alone,) = false_positives.report_rows({}, {"nmt": outcomes}, best)
+    (alone,) = report_rows({}, {"nmt": outcomes}, best)
     assert alone["verdict"] == false_positives.FALSE_POSITIVE  # against 0 of 100 on the run's sources
 
 
@@ -200,7 +207,7 @@ def test_a_small_pool_leaves_the_verdict_to_the_run():
     outcomes, best = outcomes_for([i < 40 for i in range(100)], [i < 35 for i in range(100)])
     pool = {("nmt", None): [OneBest("nmt", f"pool {i}", "x", -1.0, 2, {"ding": False} if i < 3 else {})
                             for i in range(500)]}
-    (row,) = false_positives.report_rows({}, {"nmt": outcomes}, best, pool)
+    (row,) = report_rows({}, {"nmt": outcomes}, best, pool)
     assert row["generative_pool"]["n"] == 3 and row["generative_used"] == "run"
     assert row["verdict"] == false_positives.CONSISTENT  # 40% against the run's 35%, not the pool's 0 of 3
 
@@ -266,7 +273,9 @@ def test_cli_on_a_run(run_dir, capsys):
         assert row["contrastive_error"]["n"] == 20  # two seeds of one model: each pair once
         if row["zellig"] == "ding":
             assert row["generative"]["n"] == 20
-            assert row["verdict"] in (false_positives.FALSE_POSITIVE, false_positives.CONSISTENT)
+            # *Ding* pairs: the edit's own words give the corrupted side away, so the cue column takes the verdict
+            assert row["verdict"] == f"confounded by {row['cue']['name']}" and row["cue"]["accuracy"] >= 0.75
+            assert row["verdict_without_cue"] in (false_positives.FALSE_POSITIVE, false_positives.CONSISTENT)
         else:
             assert row["verdict"] == false_positives.NO_DETECTOR
     assert (run_dir / "report" / "false_positives.png").stat().st_size > 0

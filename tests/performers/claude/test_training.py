@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from performers.claude import training
+from performers.claude import distillation, training
 
 PAIRS = [
     ("A man is riding a bicycle down the street.", "Ein Mann fährt mit dem Fahrrad die Straße hinunter."),
@@ -110,11 +110,11 @@ def test_teacher_distill_student_export_and_bleu(tmp_path):
 
     prefix = write_corpus(tmp_path / "data")
     held_out = tmp_path / "held-out"
-    for name in training.HELD_OUT:
+    for name in distillation.HELD_OUT:
         write_corpus(held_out, name, PAIRS[:3])
     teacher = tmp_path / "teacher"
     training.train(settings(prefix), teacher, progress=False)
-    training.export_ct2(teacher)
+    distillation.export_ct2(teacher)
 
     hf = HFSeq2SeqClaude(model=str(teacher / "hf"), cache=False, threads=1, progress=False)
     ct2 = CTranslate2Claude(model=str(teacher / "ct2"), compute_type="float32", threads=1, cache=False, progress=False)
@@ -122,23 +122,23 @@ def test_teacher_distill_student_export_and_bleu(tmp_path):
     for a, b in zip(hf.score(sources, targets), ct2.score(sources, targets)):
         assert a.tokens == b.tokens and math.isclose(a.mean, b.mean, abs_tol=1e-3)
 
-    record = training.evaluate_bleu(teacher, held_out, limit=2, compute_type="float32", threads=1, progress=False)
-    assert set(record["sets"]) == set(training.HELD_OUT)
+    record = distillation.evaluate_bleu(teacher, held_out, limit=2, compute_type="float32", threads=1, progress=False)
+    assert set(record["sets"]) == set(distillation.HELD_OUT)
     for result in record["sets"].values():
         assert result["sentences"] == 2 and 0.0 <= result["bleu"] <= 100.0 and "nrefs:1" in result["signature"]
     assert json.loads((teacher / "bleu.json").read_text()) == record
 
     distilled = tmp_path / "distilled"
-    made = training.distill(teacher, f"{prefix}.en", distilled, max_pairs=5, compute_type="float32", threads=1,
+    made = distillation.distill(teacher, f"{prefix}.en", distilled, max_pairs=5, compute_type="float32", threads=1,
                             progress=False)
     assert made["pairs"] == 5
     lines = (distilled / "train.de").read_text(encoding="utf-8").splitlines()
     assert lines == ct2.translate(sources + [PAIRS[4][0]], beam=5)  # the teacher's beam-5 1-best, in order
-    again = training.distill(teacher, f"{prefix}.en", distilled, max_pairs=5, compute_type="float32", threads=1,
+    again = distillation.distill(teacher, f"{prefix}.en", distilled, max_pairs=5, compute_type="float32", threads=1,
                              progress=False)  # served from the distillation's cache
     assert (distilled / "train.de").read_text(encoding="utf-8").splitlines() == lines and again["pairs"] == 5
 
-    short = training.distill(teacher, f"{prefix}.en", tmp_path / "short", max_source_tokens=9, compute_type="float32",
+    short = distillation.distill(teacher, f"{prefix}.en", tmp_path / "short", max_source_tokens=9, compute_type="float32",
                              threads=1, progress=False)
     kept = [s for s, ids in zip([s for s, _ in PAIRS], ct2.tokenizer([s for s, _ in PAIRS])["input_ids"]) if len(ids) <= 9]
     assert 0 < len(kept) < len(PAIRS) and short["left_out_long"] == len(PAIRS) - len(kept)

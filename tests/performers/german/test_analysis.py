@@ -15,6 +15,7 @@ from performers.german.analysis import (
     punctuation_tag,
     stts,
 )
+from performers.german.memo import WORD_CACHE_SIZE
 
 TEXTS = [
     "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.",
@@ -126,3 +127,19 @@ def test_a_registered_backend_is_used():
     result = analyze("a b  c", backend="whitespace-test")
     assert [t.text for t in result.tokens] == ["a", "b", "c"] and result.backend == "whitespace-test"
     assert morphemes("unklar", backend="whitespace-test") == ()
+
+
+def test_limit_caches_bounds_analyses_and_word_caches():
+    texts = [f"Der Hund Nummer {n} bellt." for n in range(12)]
+    before = (analysis.CACHE_SIZE, analysis._LIMITS)
+    try:
+        analysis.limit_caches(texts=5, words=7)
+        analysis.analyze_many(texts)
+        backend = analysis.get_backend()
+        assert len(analysis._CACHE) <= 5 and len(backend._sentence_cache) <= 5
+        assert len(backend._tagger._tag_word.memo) <= 7 and len(backend._tagger._analyze.memo) <= 7
+        assert analysis.analyze(texts[-1]).text == texts[-1]  # what is kept still answers
+        assert analysis.analyze(texts[0]).text == texts[0]    # what was evicted is analysed again
+    finally:
+        analysis.CACHE_SIZE, analysis._LIMITS = before[0], before[1]
+        analysis.get_backend().limit(200_000, WORD_CACHE_SIZE)

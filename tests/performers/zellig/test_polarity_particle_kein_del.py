@@ -41,6 +41,9 @@ def test_does_not_fire(zellig, reference):
         ("Wir können eine Zeit mehr verschwenden.", "We cannot waste any more time.", True),
         ("Unter den Kunden ist keine Panik ausgebrochen, ein Ansturm fand statt.",
          "No panic has emerged; no bank rush has taken place.", True),
+        # version 2: any negation of the source counts, not only a negated noun phrase
+        ("Er hatte einen Grund zu gehen.", "He never had a reason to leave.", True),
+        ("Es gibt eine Lösung ohne Risiko.", "There is not a solution without risk.", True),
         # must not fire
         ("Keine andere Partei hat die Hürde gemeistert.", "None of the other parties exceeded the mark.", False),
         ("Niemand kam.", "Nobody came.", False),
@@ -49,6 +52,9 @@ def test_does_not_fire(zellig, reference):
         ("Er arbeitet nicht mehr hier.", "He no longer works here.", False),  # an idiom, not a determiner
         ("Zweifellos kommt er.", "No doubt he will come.", False),
         ("Das ist eine gute Idee.", "That is a good idea.", False),
+        ("Er hatte nie einen Grund.", "He never had a reason.", False),
+        ("Er kam nicht.", "He did not come.", False),  # no ein- the deletion could have left
+        ("Das ist kaum ein Problem.", "That is hardly not a problem.", False),
         ("Eine andere Partei hat die Hürde gemeistert.", None, False),  # undecidable without a source
     ],
 )

@@ -1,0 +1,100 @@
+"""Calibration of the cost planner: seconds per unit of work measured on the user's machine.
+
+``experiments/bench/calibrate.py`` writes it (by default to ``$ARENA_CACHE_DIR/calibration.json``,
+else ``~/.cache/arena/calibration.json``); ``arena tournament CONFIG --plan`` reads it
+(``--calibration FILE`` for another).  The file::
+
+    {"format": 1, "date": "2026-11-25T12:00:00+00:00",
+     "machine": {"platform": "...", "processor": "...", "cpus": 2, "gpu": null, "load": [0.4, 0.5, 0.6]},
+     "driver": {"per_round": 0.00041, "per_cell": 0.0021},
+     "claudes": {"toy-en-de@1(cache=False,...)": {"unit": "CPU", "load": 0.9,
+                                                "score_per_word": 0.00012, "decode_per_word": 0.0021},
+                 "random@1()": {"unit": "CPU", "load": 0.0, "judge_per_round": 1e-06}}}
+
+Claudes are keyed by their signature (``name@version(params)``), so a calibration applies to the
+same model with the same settings; a Claude calibrated only with other params is matched by
+``name@version`` (the planner says so).  Units: ``CPU`` seconds (process time, for models on CPU)
+or ``GPU`` wall seconds (models on a GPU).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.errors import DataError
+from arena.specs.registry import Catalog, signature
+from arena.specs.spec import PerformerSpec
+
+FORMAT = 1
+FILE_NAME = "calibration.json"
+
+
+def default_path() -> Path:
+    base = os.environ.get("ARENA_CACHE_DIR")
+    return (Path(base).expanduser() if base else Path.home() / ".cache" / "arena") / FILE_NAME
+
+
+def claude_key(spec: PerformerSpec, catalog: Catalog) -> str:
+    return signature("claude", spec, catalog)
+
+
+@dataclass
+class Calibration:
+    date: str
+    machine: dict[str, Any]
+    driver_per_round: float
+    driver_per_cell: float
+    claudes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    path: Path | None = None
+    loose: list[str] = field(default_factory=list)  # keys matched by name@version only
+
+    def claude(self, key: str) -> dict[str, Any] | None:
+        """The rates of a Claude signature, else of one with the same ``name@version``."""
+        if key in self.claudes:
+            return self.claudes[key]
+        stem = key.split("(", 1)[0]
+        for known, rates in self.claudes.items():
+            if known.split("(", 1)[0] == stem:
+                self.loose.append(key)
+                return rates
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "date": self.date, "machine": self.machine,
+                "driver": {"per_round": self.driver_per_round, "per_cell": self.driver_per_cell},
+                "claudes": self.claudes}
+
+
+def load(path: Path | None = None) -> Calibration | None:
+    """The calibration at ``path`` (default :func:`default_path`); ``None`` when the default is
+    absent.  A named file that is missing or malformed is a :class:`DataError`."""
+    named = path is not None
+    path = Path(path) if named else default_path()
+    if not path.is_file():
+        if named:
+            raise DataError("no such calibration file", file=str(path),
+                            hint="write one with: python experiments/bench/calibrate.py --out " + str(path))
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:
+            raise DataError(f"calibration format {data.get('format')!r}, expected {FORMAT}",
+                            file=str(path), key="format", hint="write it again with experiments/bench/calibrate.py")
+        return Calibration(str(data["date"]), dict(data["machine"]), float(data["driver"]["per_round"]),
+                           float(data["driver"]["per_cell"]), dict(data["claudes"]), path)
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        if isinstance(error, DataError):
+            raise
+        raise DataError(f"not a calibration file ({type(error).__name__}: {error})", file=str(path),
+                        hint="write it again with experiments/bench/calibrate.py") from None
+
+
+def save(calibration: Calibration, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(calibration.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    temporary.replace(path)

@@ -1,0 +1,145 @@
+"""The labelled pairs a cue audit (:mod:`arena.stats.cues`) runs on, from every input ``arena
+cues`` reads: a DistilLingEval set (or a directory of sets), a LingEval97 JSON file, and a run
+or tournament directory (its judged rounds, with each Claude's per-round correctness so that
+the cues can be set beside the Claudes).
+
+A :class:`CueItem` is one minimal pair with its answer; ``group`` is its instance (the source
+sentence of a test set, the instance id of a run): cross-validation keeps a group in one fold.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena.errors import DataError, UsageError
+
+
+@dataclass(frozen=True)
+class CueItem:
+    """One labelled minimal pair: ``set`` and ``phenomenon`` name the table it belongs to."""
+
+    id: str
+    group: str
+    source: str
+    correct: str
+    corrupted: str
+    set: str
+    phenomenon: str
+
+
+@dataclass
+class CueInput:
+    """What an audit reads: the items, how many were left out and why, and for a run each
+    Claude's correctness (``claudes[label][item id]``: 1.0 right, 0.0 wrong) and contrastive
+    correctness (``contrastive[label][item id]``, where the Claude gave scores)."""
+
+    items: list[CueItem]
+    skipped: dict[str, int] = field(default_factory=dict)
+    claudes: dict[str, dict[str, float]] = field(default_factory=dict)
+    contrastive: dict[str, dict[str, float]] = field(default_factory=dict)
+    kind: str = "testset"
+
+
+def _phenomenon(set_name: str) -> str:
+    return set_name.split(".")[0]
+
+
+def from_distil_lingeval(path: Path) -> CueInput:
+    """A DistilLingEval set directory, or a directory holding several sets."""
+    from arena.formats.distil_lingeval import FILES, find_sets, read_distil_lingeval
+
+    if not path.is_dir():
+        raise UsageError(f"{path}: no such directory", file=path, key="--testset",
+                         hint=f"give a DistilLingEval set directory (with {', '.join(FILES)}) or a directory of sets")
+    directories = [path] if all((path / name).is_file() for name in FILES) else find_sets(path)
+    if not directories:
+        raise DataError(f"{path}: neither a DistilLingEval set ({', '.join(FILES)}) nor a directory of sets",
+                        file=path, key="--testset")
+    items: list[CueItem] = []
+    skipped: dict[str, int] = defaultdict(int)
+    for directory in directories:
+        test_set = read_distil_lingeval(directory, allow_empty=True)
+        for number, pair in enumerate(test_set.pairs, 1):
+            if not (pair.source.strip() and pair.correct.strip() and pair.incorrect.strip()):
+                skipped["empty line"] += 1
+                continue
+            items.append(CueItem(f"{test_set.name}:{number}", f"{test_set.name}:{pair.source}", pair.source,
+                                 pair.correct, pair.incorrect, test_set.name, _phenomenon(test_set.name)))
+    return CueInput(items, dict(skipped))
+
+
+def from_lingeval97(path: Path) -> CueInput:
+    """A LingEval97 JSON file: one table per error type."""
+    from arena.formats.lingeval97 import read_lingeval97
+
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file", file=path, key="--testset", hint="give a LingEval97 JSON file")
+    items = []
+    for index, sentence in enumerate(read_lingeval97(path)):
+        for number, error in enumerate(sentence.errors):
+            items.append(CueItem(f"{index}:{number}", str(index), sentence.source, sentence.reference,
+                                 error.contrastive, path.name, error.type))
+    return CueInput(items)
+
+
+def _labels_of(manifest: Mapping, names: Collection[str]) -> set[str]:
+    """The labels (alias, else name) of the run's Claudes whose catalog name is in ``names``."""
+    claudes = manifest.get("experiment", {}).get("claudes", [])
+    return {str(c.get("alias") or c.get("name")) for c in claudes if isinstance(c, Mapping) and c.get("name") in names}
+
+
+def from_run(run_dir: Path, baselines: Collection[str] = ()) -> CueInput:
+    """A run or tournament directory: its judged, counted rounds, one table per Zellig and
+    phenomenon, and each Claude's correctness on them; Claudes whose catalog name is in
+    ``baselines`` (chance, oracle, the surface cues themselves) are left out of the comparison."""
+    from arena.engine import transcripts
+    from arena.stats import aggregate
+
+    for name in (transcripts.MANIFEST, transcripts.ROUNDS):
+        if not (run_dir / name).is_file():
+            raise UsageError(f"{run_dir}: no {name}; not a run directory", file=run_dir,
+                             hint="give the directory 'arena run' or 'arena tournament' printed")
+    manifest, rounds, judgements, one_bests = aggregate.read_run(run_dir)
+    left_out = _labels_of(manifest, baselines)
+    items: list[CueItem] = []
+    skipped: dict[str, int] = defaultdict(int)
+    for r in rounds:
+        if not r.judged or r.candidates is None or r.corrupted is None or len(r.candidates) != 2:
+            skipped["not judged"] += 1
+            continue
+        if not r.counts:
+            skipped["observation phase"] += 1
+            continue
+        phenomenon = r.variant.phenomenon if r.variant is not None else r.zellig
+        items.append(CueItem(r.id, r.instance.id, r.instance.source, r.candidates[1 - r.corrupted],
+                             r.candidates[r.corrupted], r.zellig, phenomenon))
+    kept = {item.id for item in items}
+    claudes: dict[str, dict[str, float]] = defaultdict(dict)
+    contrastive: dict[str, dict[str, float]] = defaultdict(dict)
+    for label, outcomes in aggregate.join(rounds, judgements, one_bests, counted_only=True).items():
+        if label.split("#")[0] in left_out:
+            continue
+        for outcome in outcomes:
+            if outcome.round.id not in kept:
+                continue
+            claudes[label][outcome.round.id] = aggregate.correct(outcome)
+            if outcome.scores is not None:
+                contrastive[label][outcome.round.id] = float(outcome.scores[0] > outcome.scores[1])
+    return CueInput(items, dict(skipped), dict(claudes), dict(contrastive), kind="run")
+
+
+FORMATS = ("distil-lingeval", "lingeval97", "run")
+
+
+def load(kind: str, path: Path, baselines: Collection[str] = ()) -> CueInput:
+    """``kind``: ``distil-lingeval``, ``lingeval97`` or ``run`` (a tournament directory is a run)."""
+    if kind == "distil-lingeval":
+        return from_distil_lingeval(path)
+    if kind == "lingeval97":
+        return from_lingeval97(path)
+    if kind == "run":
+        return from_run(path, baselines)
+    raise UsageError(f"--format {kind!r} is not one of {', '.join(FORMATS)}", key="--format")

@@ -1,0 +1,228 @@
+"""Surface-cue audit: how well Claudes that see no translation model solve a set of minimal pairs.
+
+For each table (a test set or a run's Zellig, and a phenomenon) every surface Claude judges
+every pair, out of fold: the pairs are shown in a seeded random order, split into ``folds``
+folds *by instance* (all pairs of one source sentence in one fold), and a fittable Claude
+(:class:`arena.roles.Fittable`: ``length``, ``edit-words``) is fitted on the other folds before
+it judges a fold; a Claude that is not fitted (``target-lm``) judges all pairs as it is.  A tie
+(no cue) is settled by a coin seeded by the pair, as the arena settles abstentions.  So each
+cue's accuracy is an out-of-fold figure, reproducible by seed, with a Wilson 95% interval.
+
+Verdict: a table is **confounded** when its strongest cue reaches ``threshold`` (0.75), or —
+given a run — when the strongest cue is itself above chance (interval above 0.5) and not
+significantly below the best Claude of the run (exact sign test on the pairs they disagree on,
+``alpha`` 0.05): then a cheap cue explains the result as well as the model does.
+
+An unfittable cue (fewer than 10 pairs, fewer than 2 instances, one answer side only) reports
+why instead of an accuracy.  The *cue-neutral* subset is the pairs the strongest cue gets
+wrong or ties; :mod:`arena.stats.cue_controls` gives the Claudes' figures on it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.records import Pair
+from arena.roles import Claude, Fittable
+from arena.stats.aggregate import wilson_ci
+from arena.stats.cue_items import CueInput, CueItem
+
+MIN_PAIRS = 10
+THRESHOLD = 0.75
+
+
+@dataclass(frozen=True)
+class CueScore:
+    """One cue on one table: out-of-fold accuracy with its interval, or why it could not be fitted;
+    ``hits`` (1.0/0.0 per pair, coins included) and ``ties`` (no cue) per pair, in item order."""
+
+    name: str
+    n: int
+    accuracy: float | None
+    ci: tuple[float, float] | None
+    unfittable: str | None = None
+    hits: tuple[float, ...] = ()
+    ties: tuple[bool, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"accuracy": self.accuracy, "ci": list(self.ci) if self.ci else None}
+        if self.unfittable:
+            data["unfittable"] = self.unfittable
+        return data
+
+
+@dataclass
+class TableAudit:
+    """The audit of one table: its items, each cue's score, the strongest cue and the verdict."""
+
+    set: str
+    phenomenon: str
+    items: list[CueItem]
+    cues: dict[str, CueScore]
+    strongest: str | None
+    confounded: bool
+    reason: str = ""
+    comparisons: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.items)
+
+    def neutral(self) -> list[int]:
+        """Indices of the cue-neutral pairs: those the strongest cue gets wrong or ties."""
+        if self.strongest is None:
+            return list(range(self.n))
+        score = self.cues[self.strongest]
+        return [i for i, (hit, tie) in enumerate(zip(score.hits, score.ties)) if tie or not hit]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``arena cues --json`` object of this table."""
+        return {
+            "set": self.set,
+            "phenomenon": self.phenomenon,
+            "n": self.n,
+            "cues": {name: score.to_json() for name, score in self.cues.items()},
+            "strongest": self.strongest,
+            "confounded": self.confounded,
+        }
+
+
+def presented(items: Sequence[CueItem], seed: int) -> tuple[list[Pair], list[int]]:
+    """The pairs as a surface Claude sees them (no source; a seeded side per pair) and the key."""
+    pairs, answers = [], []
+    for item in items:
+        side = int(random.Random(f"{seed}/{item.id}/cues").random() < 0.5)
+        candidates = (item.correct, item.corrupted) if side == 1 else (item.corrupted, item.correct)
+        pairs.append(Pair(item.id, "", candidates))
+        answers.append(side)
+    return pairs, answers
+
+
+def fold_assignment(items: Sequence[CueItem], folds: int, seed: int) -> list[int]:
+    """The fold of each item: its group's place in a seeded shuffle of the groups, modulo ``folds``."""
+    groups = sorted({item.group for item in items})
+    random.Random(f"{seed}/folds").shuffle(groups)
+    fold_of = {group: index % folds for index, group in enumerate(groups)}
+    return [fold_of[item.group] for item in items]
+
+
+def unfittable(items: Sequence[CueItem], answers: Sequence[int]) -> str | None:
+    """Why a fitted cue cannot be fitted on these pairs, or ``None``."""
+    if len(items) < MIN_PAIRS:
+        return f"n < {MIN_PAIRS} ({len(items)} pairs)"
+    if len({item.group for item in items}) < 2:
+        return "one instance only: no fold to hold out"
+    if len(set(answers)) < 2:
+        return "one class only: the corrupted candidate is always on the same side"
+    return None
+
+
+def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Pair], answers: Sequence[int],
+             fold_of: Sequence[int], folds: int) -> list[int | None]:
+    if not isinstance(claude, Fittable):
+        return [j.corrupted for j in claude.judge(list(pairs))]
+    choices: list[int | None] = [None] * len(pairs)
+    for fold in range(folds):
+        test = [i for i, f in enumerate(fold_of) if f == fold]
+        train = [i for i, f in enumerate(fold_of) if f != fold]
+        if not test:
+            continue
+        fitted = factory()
+        fitted.fit([pairs[i] for i in train], [answers[i] for i in train])  # type: ignore[attr-defined]
+        for i, judgement in zip(test, fitted.judge([pairs[i] for i in test])):
+            choices[i] = judgement.corrupted
+    return choices
+
+
+def score_cue(name: str, claude: Claude, factory: Callable[[], Claude], items: Sequence[CueItem],
+              folds: int, seed: int) -> CueScore:
+    """One cue's out-of-fold accuracy on one table."""
+    pairs, answers = presented(items, seed)
+    if isinstance(claude, Fittable):
+        reason = unfittable(items, answers)
+        if reason:
+            return CueScore(name, len(items), None, None, reason)
+    fold_of = fold_assignment(items, folds, seed)
+    choices = _choices(claude, factory, pairs, answers, fold_of, folds)
+    hits, ties = [], []
+    for item, choice, answer in zip(items, choices, answers):
+        ties.append(choice is None)
+        if choice is None:
+            choice = random.Random(f"{seed}/{item.id}/{name}/tie").randrange(2)
+        hits.append(float(choice == answer))
+    accuracy = sum(hits) / len(hits) if hits else None
+    return CueScore(name, len(items), accuracy, wilson_ci(sum(hits), len(hits)), None, tuple(hits), tuple(ties))
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Two-sided sign test (ties dropped): exact up to 1,000 discordant pairs, else normal."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    k = min(wins, losses)
+    if n <= 1000:
+        return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n)
+    z = (abs(wins - losses) - 1) / math.sqrt(n)
+    return min(1.0, math.erfc(z / math.sqrt(2)))
+
+
+def compare(items: Sequence[CueItem], cue: CueScore, claude: str, correct: Mapping[str, float]) -> dict[str, Any]:
+    """A Claude against a cue on the pairs both judged: S of each, wins, losses, sign-test p."""
+    both = [(correct[item.id], hit) for item, hit in zip(items, cue.hits) if item.id in correct]
+    wins = sum(1 for c, h in both if c > h)
+    losses = sum(1 for c, h in both if c < h)
+    n = len(both)
+    return {
+        "claude": claude, "cue": cue.name, "n": n,
+        "s": sum(c for c, _ in both) / n if n else None,
+        "cue_accuracy": sum(h for _, h in both) / n if n else None,
+        "wins": wins, "losses": losses, "p": sign_test(wins, losses),
+    }
+
+
+def verdict(table: TableAudit, claudes: Mapping[str, Mapping[str, float]], threshold: float, alpha: float) -> None:
+    """Set ``table.confounded``, ``reason`` and the Claude-vs-cue ``comparisons``."""
+    if table.strongest is None:
+        table.reason = "no cue could be fitted"
+        return
+    cue = table.cues[table.strongest]
+    table.comparisons = [compare(table.items, cue, label, correct) for label, correct in sorted(claudes.items())]
+    table.comparisons = [c for c in table.comparisons if c["n"]]
+    if cue.accuracy is not None and cue.accuracy >= threshold:
+        table.confounded, table.reason = True, f"{cue.name} alone reaches {cue.accuracy:.3f} ≥ {threshold}"
+        return
+    if not table.comparisons or cue.ci is None or cue.ci[0] <= 0.5:
+        return
+    best = max(table.comparisons, key=lambda c: c["s"])
+    if best["s"] <= best["cue_accuracy"] or best["p"] >= alpha:
+        table.confounded = True
+        table.reason = (f"{cue.name} ({best['cue_accuracy']:.3f}) is not significantly below the best Claude "
+                        f"{best['claude']} ({best['s']:.3f}, sign test p = {best['p']:.3g})")
+
+
+def audit(data: CueInput, factories: Mapping[str, Callable[[], Claude]], folds: int = 5, seed: int = 0,
+          threshold: float = THRESHOLD, alpha: float = 0.05) -> list[TableAudit]:
+    """Every cue on every table of ``data``; ``factories`` build a fresh surface Claude (one
+    per fold for a fittable one; a cue that is not fitted is built once and reused)."""
+    if folds < 2:
+        from arena.errors import UsageError
+
+        raise UsageError(f"--folds must be at least 2, not {folds}", key="--folds")
+    built = {name: factory() for name, factory in factories.items()}
+    tables: dict[tuple[str, str], list[CueItem]] = {}
+    for item in data.items:
+        tables.setdefault((item.set, item.phenomenon), []).append(item)
+    result = []
+    for (set_name, phenomenon), items in tables.items():
+        scores = {name: score_cue(name, built[name], factories[name], items, folds, seed) for name in factories}
+        fitted = {s.name: s.accuracy for s in scores.values() if s.accuracy is not None}
+        strongest = max(fitted, key=lambda name: fitted[name]) if fitted else None
+        table = TableAudit(set_name, phenomenon, items, scores, strongest, False)
+        claudes = {label: {i.id: c[i.id] for i in items if i.id in c} for label, c in data.claudes.items()}
+        verdict(table, {k: v for k, v in claudes.items() if v}, threshold, alpha)
+        result.append(table)
+    return result

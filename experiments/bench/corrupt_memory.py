@@ -1,0 +1,111 @@
+"""Memory of ``arena corrupt`` on many distinct lines: bounded caches against the
+tournament-sized caches it used before (measured in the same run).
+
+Distinct German lines (``parallel-toy/train.de`` then ``newstest*.de``, duplicates left
+out; repeated with a line number prefix when ``--lines`` asks for more) stream through
+``arena corrupt --zellig ZELLIG`` in a fresh process per setting:
+
+- ``before``: the caches sized as before streaming verbs bounded them (100,000 analyses
+  and tagged sentences, 500,000 words per HanTa memo), set with
+  :func:`performers.german.analysis.limit_caches` before the verb runs;
+- ``bounded``: ``arena corrupt`` as shipped (a few blocks of analyses, 20,000 words).
+
+For each it prints the peak RSS, the RSS above that of the same process on 20 lines (the
+libraries and models), and the time per line; then the ratios.  The issue's target:
+200,000 distinct lines stay under 400 MB.  200,000 lines take about 1-2 hours per setting
+on one idle core; ``--lines`` measures fewer.
+
+    python experiments/bench/corrupt_memory.py --lines 200000
+    python experiments/bench/corrupt_memory.py --lines 5000 --zellig placeholder-ding
+
+Measured (2026-11-25, 2-core machine shared with other jobs, load average 12-24, so the
+times per line say little; placeholder-ding):
+
+- 8,000 lines: before 387 MB peak (44 above the libraries' 343), bounded 354 MB (11 above);
+  ratios 0.92 peak, 0.26 above the libraries.
+- 30,000 lines: before 529 MB peak (186 above 343), bounded 364 MB (22 above 342); ratios 0.69
+  peak, 0.12 above the libraries.  Before, ~6 KB stayed per distinct line up to the 100,000
+  analyses kept (~0.95 GB projected at 200,000 lines, the issue's 980 MB); bounded, the
+  analyses stop at 1,024 and each word cache at 20,000 entries.  200,000 lines were not run
+  here (1-3 hours per setting on this machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / ".." / "shared" / "data"
+
+CHILD = """
+import json, resource, sys, time
+from arena.cli import main
+if sys.argv[1] == "before":
+    from performers.german.analysis import limit_caches
+    import arena.cli.corrupt as corrupt
+    corrupt.bound_caches = lambda batch: limit_caches(texts=100_000, words=500_000)
+started = time.perf_counter()
+sys.stdout = open("/dev/null", "w")
+status = main(["corrupt", "--zellig", sys.argv[2], "--input", sys.argv[3], "--no-progress"])
+seconds = time.perf_counter() - started
+print(json.dumps({"status": status, "seconds": seconds,
+                  "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), file=sys.stderr)
+"""
+
+
+def distinct_lines(count: int) -> list[str]:
+    files = [DATA / "parallel-toy" / "train.de", *sorted((DATA / "wmt" / "newstest").glob("newstest*.de"))]
+    seen: dict[str, None] = {}
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                seen.setdefault(line, None)
+            if len(seen) >= count:
+                return list(seen)
+    lines = list(seen)
+    return [lines[i % len(lines)] if i < len(lines) else f"{i}: {lines[i % len(lines)]}" for i in range(count)]
+
+
+def measure(setting: str, zellig: str, path: Path) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), ARENA_PROGRESS="0", OMP_NUM_THREADS="1")
+    done = subprocess.run([sys.executable, "-c", CHILD, setting, zellig, str(path)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{setting}: failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lines", type=int, default=200_000)
+    parser.add_argument("--zellig", default="placeholder-ding")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        small, big = Path(scratch) / "small.de", Path(scratch) / "big.de"
+        lines = distinct_lines(args.lines)
+        small.write_text("".join(f"{line}\n" for line in lines[:20]), encoding="utf-8")
+        big.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        results = {}
+        for setting in ("before", "bounded"):
+            base = measure(setting, args.zellig, small)["max_rss_mb"]
+            result = measure(setting, args.zellig, big)
+            result["above_libraries_mb"] = result["max_rss_mb"] - base
+            results[setting] = result
+            print(f"{setting:8} {args.lines} lines: peak RSS {result['max_rss_mb']:.0f} MB "
+                  f"({result['above_libraries_mb']:.0f} MB above the 20-line run's {base:.0f} MB), "
+                  f"{1000 * result['seconds'] / args.lines:.2f} ms/line", flush=True)
+    before, bounded = results["before"], results["bounded"]
+    print(f"bounded / before: peak RSS {bounded['max_rss_mb'] / before['max_rss_mb']:.2f}, "
+          f"RSS above libraries {bounded['above_libraries_mb'] / max(before['above_libraries_mb'], 1e-9):.2f}, "
+          f"time per line {bounded['seconds'] / before['seconds']:.2f}")
+    print(f"target: under 400 MB peak -> {'met' if bounded['max_rss_mb'] < 400 else 'NOT met'} at {args.lines} lines")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+"""The report path reads a run's transcripts once (it read rounds.jsonl four times before)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from arena.engine import transcripts
+from arena.formats import tidy
+from arena.present.report import write_reports
+from tests.arena.stats.runs import finished_run
+
+
+def test_report_and_exports_read_each_transcript_once(tmp_path, distil_dir, monkeypatch):
+    run_dir = finished_run(tmp_path, distil_dir)
+    reads: Counter = Counter()
+    original = transcripts.read_jsonl
+
+    def counting(path: Path):
+        reads[Path(path).name] += 1
+        return original(path)
+
+    monkeypatch.setattr(transcripts, "read_jsonl", counting)
+    write_reports([run_dir], plots=False)
+    assert reads[transcripts.ROUNDS] == 1 and reads[transcripts.JUDGEMENTS] == 1
+    reads.clear()
+    tidy.tables(run_dir)
+    assert reads[transcripts.ROUNDS] == 1 and reads[transcripts.JUDGEMENTS] == 1
