@@ -22,7 +22,6 @@ the same transcripts gives the same files.
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,7 +46,7 @@ def report_input(run_dir: Path) -> ReportInput:
     from arena.stats.leaderboards import build
 
     run = load_finished(run_dir)
-    scores = from_json(Scores, json.loads((run.run_dir / transcripts.SCORES).read_text(encoding="utf-8")))
+    scores = from_json(Scores, transcripts.read_json(run.run_dir / transcripts.SCORES))
     return ReportInput(run, scores, build(run))
 
 
