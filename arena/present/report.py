@@ -146,7 +146,7 @@ def run_context(run_dir: Path, plots: bool = True, cues: SurfaceCues | None = No
         "performer_signatures": signatures,
         "notes": quick,
         "sections": with_surface_cues([{"title": s.title, "tables": list(s.tables)} for s in sections(data)],
-                                      data.run.run_dir, cues),
+                                      data.run, cues),
         "figures": figures,
         "misjudged": misjudged_pairs(data.run),
         "over_seeds": scores.over_seeds,
@@ -206,7 +206,9 @@ def write_reports(run_dirs: Sequence[Path], out: Path | None = None, plots: bool
     if not run_dirs:
         raise ValueError("no run directory given")
     if len(run_dirs) > 1 and out is None:
-        raise ValueError("several runs: give --out DIR for the side-by-side report")
+        from arena.errors import UsageError
+
+        raise UsageError("several runs: give --out DIR for the side-by-side report", key="--out")
     runs = [run_context(d, plots, cues) for d in run_dirs]
     target = Path(out) if out is not None else run_dirs[0]
     # the Markdown links the PNGs relative to the run directory it sits in
