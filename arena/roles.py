@@ -79,6 +79,16 @@ class ScoringClaude(Claude, Protocol):
 
 
 @runtime_checkable
+class Clocked(Protocol):
+    """A Claude that can serve answers it computed earlier (a score cache).
+    ``replayed_seconds()`` is a running total of the seconds those served answers took
+    to compute; the arena charges its change over a ``judge`` call to that call's time
+    (Smith's time budget: a cached answer costs what it cost)."""
+
+    def replayed_seconds(self) -> float: ...
+
+
+@runtime_checkable
 class Fittable(Protocol):
     """A Claude fitted on labelled pairs (the surface-cue Claudes): ``fit`` replaces what it
     has learned by what ``pairs`` with their answer key (``corrupted``: the index of the

@@ -14,7 +14,7 @@ JOHNS: dict[str, str] = {
     "lingeval97": "performers.john.lingeval97:LingEval97John",
     "newstest": "performers.john.newstest:NewstestJohn",
     "mt-reference": "performers.john.mt_reference:MTReferenceJohn",
-    "select": "performers.john.selection:SelectJohn",
+    "select": "performers.john.select:SelectJohn",
     "template": "performers.john.template:TemplateJohn",
     "adaptive": "performers.john.adaptive:AdaptiveJohn",
 }
@@ -40,6 +40,7 @@ ZELLIGS: dict[str, str] = {
     "polarity-particle-kein-ins": "performers.zellig.polarity_particle_kein_ins:PolarityParticleKeinInsZellig",
     "adaptive": "performers.zellig.adaptive:AdaptiveZellig",
     "model-guided": "performers.zellig.model_guided:ModelGuidedZellig",
+    "search": "performers.zellig.search:SearchZellig",
     "mt-system": "performers.zellig.mt_system:MTSystemZellig",
 }
 
@@ -54,6 +55,7 @@ CLAUDES: dict[str, str] = {
     "causal-lm": "performers.claude.causal_lm:CausalLMClaude",
     "ensemble": "performers.claude.ensemble:EnsembleClaude",
     "learned": "performers.claude.learned:LearnedClaude",
+    "edit-aware": "performers.claude.edit_aware:EditAwareClaude",
     "target-lm": "performers.claude.target_lm:TargetLMClaude",
     "length": "performers.claude.length:LengthClaude",
     "edit-words": "performers.claude.edit_words:EditWordsClaude",

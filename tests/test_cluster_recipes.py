@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from arena.engine.core import models, validate
+from arena.engine.manifest import validate
+from arena.engine.plan import models
 from arena.engine.resources import actor_count, resource_options
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG

@@ -84,7 +84,7 @@ def add_selection_arguments(parser) -> None:
 
 
 def selection_options(args) -> Any:
-    from performers.john.selection import SelectionOptions
+    from performers.john.selection_records import SelectionOptions
 
     phenomena = tuple(p.strip() for p in args.phenomena.split(",") if p.strip()) if args.phenomena else None
     return SelectionOptions(

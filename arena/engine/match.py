@@ -21,7 +21,7 @@ from typing import Any, Literal, get_args
 
 from arena.edits import apply_edits
 from arena.records import Instance, Judgement, Pair, SequenceScore, Variant
-from arena.roles import AnswerKeyAware, Claude, Zellig
+from arena.roles import AnswerKeyAware, Claude, Clocked, Zellig
 
 logger = logging.getLogger(__name__)
 
@@ -306,9 +306,9 @@ def judge_rounds(
     sees_source: bool = True,
     sees_metadata: bool = False,
 ) -> list[JudgementRecord]:
-    """Ask one Claude about every judged round, in one batched call (or in timed chunks
-    when a time budget is set), and resolve ties, abstentions and lateness by coins.
-    ``sees_source``/``sees_metadata``: the Claude's visibility (:class:`PerformerSpec`)."""
+    """Ask one Claude about every judged round in one batched call (timed chunks under a budget, where
+    a :class:`~arena.roles.Clocked` Claude's cached answers cost what they took); coins resolve ties,
+    abstentions and lateness.  ``sees_source``/``sees_metadata``: its visibility (:class:`PerformerSpec`)."""
     judged = [r for r in rounds if r.judged]
     asked = [r for r in judged if r.status == STATUS_OK]
     answers: dict[str, tuple[Judgement | None, bool]] = {}
@@ -318,9 +318,9 @@ def judge_rounds(
     for chunk in chunks:
         if not chunk:
             continue
-        started = time.perf_counter()
+        started = time.perf_counter() + (claude.replayed_seconds() if isinstance(claude, Clocked) else 0.0)
         judgements = claude.judge([r.pair(sees_source, sees_metadata) for r in chunk])
-        elapsed = time.perf_counter() - started
+        elapsed = time.perf_counter() + (claude.replayed_seconds() if isinstance(claude, Clocked) else 0.0) - started
         if not isinstance(judgements, list) or len(judgements) != len(chunk):
             got = len(judgements) if isinstance(judgements, list) else type(judgements).__name__
             raise ValueError(f"Claude {label} returned {got} judgements for {len(chunk)} pairs")

@@ -65,7 +65,8 @@ def build_testsets(config: dict[str, Any], out: Path, cap: int | None, progress:
     """Select and write the human and MT test set of every Zellig; returns one entry
     per (Zellig, kind) with its report and directory."""
     from performers.catalog import CATALOG
-    from performers.john.selection import SelectionOptions, select
+    from performers.john.selection import select
+    from performers.john.selection_records import SelectionOptions
     from performers.john.testset import write_testset
 
     seed = int(config.get("seed", 1))

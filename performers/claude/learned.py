@@ -36,6 +36,7 @@ from typing import Any
 from arena.engine.match import judgement_from_scores
 from arena.errors import ConfigError
 from arena.records import Judgement, Pair, RoundOutcome, SequenceScore
+from arena.roles import Clocked
 from arena.specs.typecheck import PositiveFloat, PositiveInt
 from performers.nested import build_nested
 
@@ -140,3 +141,7 @@ class LearnedClaude:
         if self.examples >= self.min_examples:
             self.weights = fit_logistic(self.rows, self.labels, self.l2)
             logger.info("learned: %d examples, weights %s", self.examples, dict(zip(FEATURES, self.weights)))
+
+    def replayed_seconds(self) -> float:
+        """The base model's honest clock (:class:`arena.roles.Clocked`)."""
+        return self.base.replayed_seconds() if isinstance(self.base, Clocked) else 0.0

@@ -11,7 +11,11 @@ writers wait for each other (``busy_timeout``).
 
 Location: ``$ARENA_CACHE_DIR/scores.sqlite``, else ``~/.cache/arena/scores.sqlite``;
 a Claude's ``cache`` parameter may name another directory or ``.sqlite`` file, or
-switch caching off.  Deleting the file is always safe: a file SQLite cannot read
+switch caching off.  Each score row also records ``seconds``, the time its
+computation took (its batch's time, shared equally by the batch's pairs), so that a
+cached answer can be charged what it cost (the honest clock of Smith's time budget,
+:class:`performers.claude.scoring.ScoringClaude.replayed_seconds`); rows written
+before that column existed have ``NULL`` there and count as unknown.  Deleting the file is always safe: a file SQLite cannot read
 (truncated, overwritten, not a database) is reported as :class:`CacheError` (a
 ``ValueError``, so the CLI exits 2 with one line) naming the file and saying so.
 """
@@ -41,7 +45,7 @@ _CHUNK = 500  # keys per SELECT … IN (…)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL);
 CREATE TABLE IF NOT EXISTS scores (
-    model INTEGER NOT NULL, pair BLOB NOT NULL, logprob REAL, tokens INTEGER NOT NULL,
+    model INTEGER NOT NULL, pair BLOB NOT NULL, logprob REAL, tokens INTEGER NOT NULL, seconds REAL,
     PRIMARY KEY (model, pair)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS translations (
     model INTEGER NOT NULL, request BLOB NOT NULL, translation TEXT NOT NULL,
@@ -123,8 +127,19 @@ class ScoreCache:
             self._connection.execute("PRAGMA synchronous=NORMAL")
             self._connection.execute("PRAGMA busy_timeout=120000")
             self._connection.executescript(_SCHEMA)
+            self._add_seconds_column()
             self._connection.commit()
         log.debug("score cache at %s", self.path)
+
+    def _add_seconds_column(self) -> None:
+        """Give a file from before the honest clock its ``seconds`` column (NULL = unknown)."""
+        columns = {row[1] for row in self._connection.execute("PRAGMA table_info(scores)")}
+        if "seconds" not in columns:
+            try:
+                self._connection.execute("ALTER TABLE scores ADD COLUMN seconds REAL")
+            except sqlite3.OperationalError as error:  # another process added it first
+                if "duplicate column" not in str(error):
+                    raise
 
     @classmethod
     def open(cls, setting: bool | str | os.PathLike) -> ScoreCache:
@@ -155,20 +170,34 @@ class ScoreCache:
     # -- scores ---------------------------------------------------------------------
     def get_scores(self, model: int, pairs: Sequence[tuple[str, str]]) -> dict[int, tuple[float, int]]:
         """``{index: (logprob, tokens)}`` for the pairs the cache has."""
+        return {index: (logprob, tokens) for index, (logprob, tokens, _) in self.get_timed_scores(model, pairs).items()}
+
+    def get_timed_scores(
+        self, model: int, pairs: Sequence[tuple[str, str]]
+    ) -> dict[int, tuple[float, int, float | None]]:
+        """``{index: (logprob, tokens, seconds)}`` for the pairs the cache has;
+        ``seconds`` (what computing the score took) is ``None`` where unrecorded."""
         keys = {pair_key(*pair): index for index, pair in enumerate(pairs)}
-        found: dict[int, tuple[float, int]] = {}
-        rows = self._select("SELECT pair, logprob, tokens FROM scores WHERE model = ? AND pair IN", model, list(keys))
-        for key, logprob, tokens in rows:
-            found[keys[key]] = (math.nan if logprob is None else float(logprob), int(tokens))
+        found: dict[int, tuple[float, int, float | None]] = {}
+        rows = self._select(
+            "SELECT pair, logprob, tokens, seconds FROM scores WHERE model = ? AND pair IN", model, list(keys)
+        )
+        for key, logprob, tokens, seconds in rows:
+            cost = None if seconds is None else float(seconds)
+            found[keys[key]] = (math.nan if logprob is None else float(logprob), int(tokens), cost)
         return found
 
-    def put_scores(self, model: int, rows: Sequence[tuple[tuple[str, str], float, int]]) -> None:
-        """Store ``((source, target), logprob, tokens)`` rows and commit."""
-        values = [
-            (model, pair_key(*pair), None if math.isnan(logprob) else float(logprob), int(tokens))
-            for pair, logprob, tokens in rows
-        ]
-        self._write("INSERT OR REPLACE INTO scores (model, pair, logprob, tokens) VALUES (?, ?, ?, ?)", values)
+    def put_scores(self, model: int, rows: Sequence[tuple]) -> None:
+        """Store ``((source, target), logprob, tokens[, seconds])`` rows and commit;
+        ``seconds`` is what computing the score took (``None``/absent: unknown)."""
+        values = []
+        for pair, logprob, tokens, *rest in rows:
+            seconds = rest[0] if rest else None
+            stored = None if math.isnan(logprob) else float(logprob)
+            values.append((model, pair_key(*pair), stored, int(tokens), None if seconds is None else float(seconds)))
+        self._write(
+            "INSERT OR REPLACE INTO scores (model, pair, logprob, tokens, seconds) VALUES (?, ?, ?, ?, ?)", values
+        )
 
     def count_scores(self, model: int | None = None) -> int:
         with _reported(self.path), self._lock:

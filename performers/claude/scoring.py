@@ -161,6 +161,7 @@ class ScoringClaude:
         self._cache_setting = cache
         self._cache: Any = None
         self._model_id: int | None = None
+        self._replayed = 0.0
 
     # -- model fingerprint (run signatures; arena.roles.Fingerprinted) -------------------
     @classmethod
@@ -220,6 +221,15 @@ class ScoringClaude:
         state["_cache"] = None  # an SQLite connection does not travel to another process
         return state
 
+    # -- the honest clock (arena.roles.Clocked) ----------------------------------------
+    def replayed_seconds(self) -> float:
+        """Seconds that the scores served from the persistent cache so far took to
+        compute when they were computed: a budgeted game adds the change over a
+        ``judge`` call to its wall time, so a warm cache does not make a slow Claude
+        punctual.  Scores whose cost the cache did not record are computed again
+        (and then recorded), so every served score has a price."""
+        return self._replayed
+
     # -- public API ---------------------------------------------------------------
     def score(self, sources: Sequence[str], targets: Sequence[str]) -> list[SequenceScore]:
         """Log-probability of each target given its source (see the module docstring)."""
@@ -231,10 +241,13 @@ class ScoringClaude:
             distinct.setdefault(pair, len(distinct))
         pairs = list(distinct)
         results: list[tuple[float, int] | None] = [None] * len(pairs)
+        seconds: list[float | None] = [None] * len(pairs)
         model = self._cache_model()
         if model is not None:
-            for index, value in self.cache.get_scores(model, pairs).items():
-                results[index] = value
+            for index, (logprob, tokens, cost) in self.cache.get_timed_scores(model, pairs).items():
+                if cost is not None:  # an unpriced (older) entry is computed again
+                    results[index], seconds[index] = (logprob, tokens), cost
+                    self._replayed += cost
         # pairs of one source stay in one chunk (it is encoded once)
         missing = sorted((index for index, value in enumerate(results) if value is None), key=lambda i: pairs[i][0])
         log.debug("score: %d requests, %d distinct, %d to compute", len(sources), len(pairs), len(missing))
@@ -243,11 +256,12 @@ class ScoringClaude:
                 in_chunks(self._score_uncached, [pairs[i] for i in missing]),
                 missing,
                 lambda index, logprob, tokens: results.__setitem__(index, (float(logprob), int(tokens))),
-                lambda done: self.cache.put_scores(model, [(pairs[i], *results[i]) for i in done]),
+                lambda done: self.cache.put_scores(model, [(pairs[i], *results[i], seconds[i]) for i in done]),
                 total=len(missing),
                 desc="score",
                 unit="pair",
                 persist=model is not None,
+                cost=seconds.__setitem__,
             )
             _check_complete(results, "score")
         return [SequenceScore(*results[distinct[pair]]) for pair in zip(sources, targets)]
@@ -298,10 +312,13 @@ class ScoringClaude:
         return judgements_from_scores(pairs, self.score(sources, targets), self.convention)
 
     # -- driver ---------------------------------------------------------------------
-    def _run(self, batches: Iterable[list[tuple]], index_map, store, persist_fn, total, desc, unit, persist) -> None:
+    def _run(
+        self, batches: Iterable[list[tuple]], index_map, store, persist_fn, total, desc, unit, persist, cost=None
+    ) -> None:
         """Consume a backend's result batches: map local indices to the caller's,
         store each result, and commit to the cache at least every ``COMMIT_SECONDS``
-        (so that a killed run loses at most that much work)."""
+        (so that a killed run loses at most that much work).  ``cost(index, seconds)``,
+        if given, receives each result's share of the time its batch took."""
         from arena.engine.progress import progress_bar
 
         pending: list[int] = []
@@ -309,15 +326,20 @@ class ScoringClaude:
         enabled = self.progress and total >= self.progress_threshold
         with progress_bar(total=total, desc=desc, enabled=enabled, unit=unit) as bar:
             try:
+                started = time.perf_counter()
                 for batch in batches:
+                    share = (time.perf_counter() - started) / max(len(batch), 1)
                     for local, *value in batch:
                         index = index_map[local]
                         store(index, *value)
+                        if cost is not None:
+                            cost(index, share)
                         pending.append(index)
                     bar.update(len(batch))
                     if persist and pending and time.monotonic() - last_commit >= COMMIT_SECONDS:
                         persist_fn(pending)
                         pending, last_commit = [], time.monotonic()
+                    started = time.perf_counter()
             finally:
                 if persist and pending:
                     persist_fn(pending)

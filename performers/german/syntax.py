@@ -290,11 +290,11 @@ def finite_verbs(analysis: Analysis) -> dict[int, str]:
     *dass Astronomen … entdeckt haben*), a participle (*die ihre Position missbraucht*) or an adjective
     (*Die Datenbank umfasst 1.034 Fahrzeuge*).  The recovered verb is the last candidate of a verb-final
     clause (one opened by a subordinating conjunction or a relative or interrogative word), else the first,
-    and it must have a finite reading (:func:`performers.german.inflection.verb_readings`, with the lemma
+    and it must have a finite reading (:func:`performers.german.verb_inflection.verb_readings`, with the lemma
     guessed from the form where the tagger's lemma is an adjective's).  Infinitives with *zu* and clauses
     opened by *um*, *ohne*, *statt* are never used.
     """
-    from performers.german.inflection import guess_verb_lemmas, verb_readings
+    from performers.german.verb_inflection import guess_verb_lemmas, verb_readings
 
     tokens = analysis.tokens
     found: dict[int, str] = {token.index: token.lemma for token in tokens if token.pos in FINITE}

@@ -35,7 +35,7 @@ from arena.formats.distil_lingeval import FILES as DISTIL_FILES
 from arena.formats.distil_lingeval import ContrastivePair, write_distil_lingeval
 from arena.formats.lingeval97 import Contrastive, Sentence, write_lingeval97
 from arena.formats.textlines import write_lines, write_text_atomic
-from performers.john.selection import Selected, Selection
+from performers.john.selection_records import Selected, Selection
 
 FORMATS = ("distil-lingeval", "lingeval97")
 REPORT = "report.json"

@@ -1,6 +1,6 @@
-"""``adaptive`` Zellig: several Zelligs (phenomena) as one, offering the phenomenon
-the Claude it observes finds hardest (Smith 2012, §7: a Zellig that adapts during
-the game).
+"""``adaptive`` Zellig: several Zelligs (phenomena) as one, offering the candidate
+the Claude it observes is least likely to find (Smith 2012, §7: a Zellig that adapts
+during the game).
 
 Source: Smith (2012) §7 — performers that observe outcomes and adapt; the bandit is
 Thompson sampling (Thompson 1933) over phenomena.
@@ -12,7 +12,18 @@ so the example of each wrapped Zellig holds, e.g. with ``placeholder-ding`` and
     Das ist ein unglaubliches Ergebnis.  →  Das ist ein glaubliches Ergebnis.   (polarity_affix_del)
     Das ist ein unglaubliches Ergebnis.  →  Das ist ein unglaubliches Ding.     (placeholder_ding)
 
-``choose`` picks which one to offer.  An *arm* is a phenomenon and, with
+``choose`` picks which one to offer.  With ``strategy: contextual`` (the default,
+version 3) it offers the candidate a Bayesian logistic model of "the Claude finds it"
+rates least likely to be found, with weights drawn from the model's posterior
+(Thompson sampling, :mod:`performers.zellig.contextual`): the arms are then every
+candidate's features — phenomenon, Zipf frequency of the changed word and its
+interaction with the phenomenon, edit length, position in the sentence, sentence
+length — so the Zellig chooses among all the candidates of an instance, not among
+phenomena.  Until its first observation it plays the uniform mixture.  It learns
+from the Claudes' choices only (each transparent round gives one example per
+Claude: found or not); scores are never used.
+
+With ``strategy: thompson`` an *arm* is a phenomenon and, with
 ``arms: phenomenon+frequency`` (the default), the Zipf-frequency band of the word the
 candidate changes (``meta["zipf_frequency"]``: low < 3, mid < 4.5, high; ``none``
 where the Zellig records none) — a candidate feature: a placeholder *Ding* for a rare
@@ -38,9 +49,11 @@ from annotated_types import MinLen
 
 from arena.errors import ConfigError
 from arena.records import Instance, RoundOutcome, Variant
+from arena.specs.typecheck import PositiveFloat
 from performers.nested import build_nested
+from performers.zellig.contextual import LogisticPosterior, candidate_features
 
-STRATEGIES = ("thompson", "uniform")
+STRATEGIES = ("contextual", "thompson", "uniform")
 ARMS = ("phenomenon+frequency", "phenomenon")
 
 
@@ -54,13 +67,19 @@ def frequency_band(variant: Variant) -> str:
 
 class AdaptiveZellig:
     """Params: ``zelligs`` (a list of Zellig SPECs, e.g. ``[placeholder-ding,
-    polarity-affix-del]``), ``strategy`` (``thompson``, default, or ``uniform``),
-    ``arms`` (``phenomenon+frequency``, default, or ``phenomenon``)."""
+    polarity-affix-del]``), ``strategy`` (``contextual``, default, ``thompson`` or
+    ``uniform``), ``arms`` (for ``thompson``: ``phenomenon+frequency``, default, or
+    ``phenomenon``), ``l2`` (the contextual model's prior precision, default 1.0)."""
 
-    version = "2"
+    version = "3"
 
-    def __init__(self, zelligs: Annotated[list[Any], MinLen(1)], strategy: Literal["thompson", "uniform"] = "thompson",
-                 arms: Literal["phenomenon+frequency", "phenomenon"] = "phenomenon+frequency"):
+    def __init__(
+        self,
+        zelligs: Annotated[list[Any], MinLen(1)],
+        strategy: Literal["contextual", "thompson", "uniform"] = "contextual",
+        arms: Literal["phenomenon+frequency", "phenomenon"] = "phenomenon+frequency",
+        l2: PositiveFloat = 1.0,
+    ):
         if isinstance(zelligs, str) or not isinstance(zelligs, list) or not zelligs:
             raise ConfigError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")
         if strategy not in STRATEGIES:
@@ -70,8 +89,13 @@ class AdaptiveZellig:
         self.strategy = strategy
         self.by_frequency = arms == "phenomenon+frequency"
         self.members = [build_nested("zellig", spec, where=f"adaptive: zelligs[{i}]")[1] for i, spec in enumerate(zelligs)]
+        if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
+            raise ConfigError(f"l2 must be a positive number, not {l2!r}")
         self.found: dict[str, int] = {}  # arm -> rounds in which a Claude found the corruption
         self.missed: dict[str, int] = {}
+        self.model = LogisticPosterior(float(l2))
+        self.phenomena: list[str] = []  # in order of first sight: the one-hot order
+        self._examples: list[tuple[Instance, Variant, int]] = []
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         return [variant for member in self.members for variant in member.corrupt(instance)]
@@ -84,8 +108,15 @@ class AdaptiveZellig:
         """The Beta(α, β) posterior of the Claudes finding the corruptions of ``arm``."""
         return 1 + self.found.get(arm, 0), 1 + self.missed.get(arm, 0)
 
+    def features(self, instance: Instance, variant: Variant) -> list[float]:
+        return candidate_features(instance, variant, self.phenomena)
+
     def choose(self, instance: Instance, candidates: Sequence[Variant], rng: random.Random) -> int:
-        if self.strategy == "uniform":  # the uniform mixture: a phenomenon, then one of its candidates
+        weights = self.model.sample(rng) if self.strategy == "contextual" else None
+        if weights is not None:
+            logits = [self.model.logit(weights, self.features(instance, variant)) for variant in candidates]
+            return logits.index(min(logits))
+        if self.strategy != "thompson":  # the uniform mixture: a phenomenon, then one of its candidates
             phenomena = sorted({variant.phenomenon for variant in candidates})
             chosen = phenomena[rng.randrange(len(phenomena))]
             options = [index for index, variant in enumerate(candidates) if variant.phenomenon == chosen]
@@ -97,10 +128,21 @@ class AdaptiveZellig:
         return options[rng.randrange(len(options))]
 
     def observe(self, outcomes: Sequence[RoundOutcome]) -> None:
+        learned = False
         for outcome in outcomes:
             if not outcome.transparent or outcome.variant is None or outcome.corrupted is None:
                 continue
             arm = self.arm(outcome.variant)
+            if outcome.variant.phenomenon not in self.phenomena:
+                self.phenomena.append(outcome.variant.phenomenon)
             for choice in outcome.choices.values():
                 counter = self.found if choice == outcome.corrupted else self.missed
                 counter[arm] = counter.get(arm, 0) + 1
+                if outcome.instance is not None:
+                    self._examples.append((outcome.instance, outcome.variant, int(choice == outcome.corrupted)))
+                    learned = True
+        if learned and self.strategy == "contextual":
+            self.model = LogisticPosterior(self.model.l2)
+            for instance, variant, found in self._examples:
+                self.model.add(self.features(instance, variant), found)
+            self.model.fit()

@@ -10,7 +10,7 @@ Source: Sennrich (2017), LingEval97 ``auxiliary`` ("some German verbs are accomp
 Where it applies: a form of *haben* or *sein* (finite ``VAFIN`` or infinitive ``VAINF``) with a past
 participle (``VVPP``, ``VAPP``, ``VMPP``) in its clause (:func:`performers.german.syntax.clause_bounds`;
 the nearest one), provided the participle's verb takes that auxiliary per ablaut
-(:func:`performers.german.inflection.auxiliary`).  That condition keeps copulas and stative passives out
+(:func:`performers.german.verb_inflection.auxiliary`).  That condition keeps copulas and stative passives out
 (*die Tür ist geschlossen*: *schließen* takes *haben*, so *ist* is not a perfect auxiliary there).
 
 What it changes: the auxiliary to the other one in the same tense, mood, person and number (*hat* →
@@ -26,6 +26,7 @@ from __future__ import annotations
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
 from performers.german import inflection as inf
+from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
 from performers.german.syntax import clause_bounds, distance, subject_of
@@ -50,7 +51,7 @@ def swapped_forms(analysis: Analysis, auxiliary: Token, lemma: str) -> list[str]
     other = OTHER[lemma]
     if auxiliary.pos == "VAINF":
         return [inf.match_case(auxiliary.text, other)] if auxiliary.text.lower() == lemma else []
-    readings = inf.verb_readings(auxiliary.text, lemma)
+    readings = verb_inf.verb_readings(auxiliary.text, lemma)
     subject = subject_of(analysis, auxiliary.index)
     if subject is not None and (subject.person != 3 or subject.number is not None):
         chosen = [r for r in readings if r.person == subject.person] or list(readings)
@@ -59,7 +60,7 @@ def swapped_forms(analysis: Analysis, auxiliary: Token, lemma: str) -> list[str]
     chosen = [r for r in chosen if r.mood == "IND"] or chosen  # habe: indicative unless only subjunctive fits
     out: list[str] = []
     for reading in chosen:
-        new = inf.conjugate(other, reading.tense, reading.mood, reading.person, reading.number)
+        new = verb_inf.conjugate(other, reading.tense, reading.mood, reading.person, reading.number)
         if new is not None:
             new = inf.match_case(auxiliary.text, new)
             if new not in out:
@@ -79,7 +80,7 @@ class AuxiliaryZellig(GermanZellig):
             if token.pos not in ("VAFIN", "VAINF") or token.lemma not in OTHER:
                 continue
             participle = participle_of(analysis, token)
-            if participle is None or inf.auxiliary(participle.lemma) != token.lemma:
+            if participle is None or verb_inf.auxiliary(participle.lemma) != token.lemma:
                 continue
             for new in swapped_forms(analysis, token, token.lemma):
                 meta = {

@@ -39,6 +39,7 @@ from arena.edits import make_variant
 from arena.errors import DataError
 from arena.records import Edit, Instance, Variant
 from performers.german import inflection as inf
+from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
 from performers.german.syntax import NOUNS, NP_INNER, distance, is_quote, np_head
@@ -80,8 +81,8 @@ def _np_readings(determiner: Token, head: Token) -> list[tuple[inf.DeterminerRea
     if head.xpos == "NNI":  # a nominalised infinitive: seit dem Aufstehen
         noun, genders = (), frozenset({"NEUT"})
     else:
-        noun = inf.noun_analyses(head.text)
-        genders = inf.noun_genders(head.text) if not noun else frozenset()
+        noun = noun_inf.noun_analyses(head.text)
+        genders = noun_inf.noun_genders(head.text) if not noun else frozenset()
         if not noun and not genders and head.text.endswith("en"):
             genders = frozenset({"NEUT"})
     out = []
@@ -159,7 +160,7 @@ class HypercorrectGenitiveZellig(GermanZellig):
                     continue
                 new_determiner = inf.match_case(determiner.text, new_determiner)
                 adjective_edits = self._adjective_edits(analysis, determiner_index, head_index, reading)
-                for new_noun in inf.to_genitive(head.text, reading.number, gender):
+                for new_noun in noun_inf.to_genitive(head.text, reading.number, gender):
                     edits = list(adjective_edits)
                     if new_determiner != determiner.text:
                         edits.append(Edit(determiner.start, determiner.end, determiner.text, new_determiner))

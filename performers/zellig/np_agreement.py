@@ -38,6 +38,7 @@ from __future__ import annotations
 from arena.edits import make_variant
 from arena.records import Edit, Instance, Variant
 from performers.german import inflection as inf
+from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
 from performers.german.syntax import distance, np_head
@@ -50,7 +51,7 @@ DEFINITE = frozenset({"der", "die", "das", "den", "dem", "des"})
 def _singular_readings(article: str, head: Token) -> list[tuple[str, str]]:
     """(gender, case) singular readings of the noun ``head`` that agree with the definite ``article``."""
     out: list[tuple[str, str]] = []
-    analyses = inf.noun_analyses(head.text) if head.xpos != "NNI" else ()
+    analyses = noun_inf.noun_analyses(head.text) if head.xpos != "NNI" else ()
     if analyses:
         for number, gender, case in analyses:
             if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:
@@ -65,7 +66,7 @@ def _singular_readings(article: str, head: Token) -> list[tuple[str, str]]:
     elif analyses:
         return out
     else:
-        genders = inf.noun_genders(head.text)
+        genders = noun_inf.noun_genders(head.text)
     for gender in sorted(genders):
         for case in inf.CASES:
             if inf.article(f"SG.DEF.{gender}.{case}") == article and (gender, case) not in out:
@@ -110,7 +111,7 @@ def alternatives(analysis: Analysis, token: Token) -> tuple[int, list[tuple[str,
                 cases.append(case)
     else:
         readings = _singular_readings(article, head)
-        if not readings or inf.has_double_gender(head.lemma) or inf.has_double_gender(head.text):
+        if not readings or noun_inf.has_double_gender(head.lemma) or noun_inf.has_double_gender(head.text):
             return None
         own = {gender for gender, _ in readings}
         for _, case in readings:
@@ -135,11 +136,11 @@ def _linking_s_analyses(word: str) -> tuple[tuple[str, str | None, str], ...]:
 
     if is_noun_form(word):
         return ()
-    split = inf._head_split(word)
+    split = noun_inf.head_split(word)
     if split is None or not split[1].startswith("S") or len(split[1]) < 4:
         return ()
     shorter = split[1][1].upper() + split[1][2:]
-    return inf.noun_analyses(shorter) if is_noun_form(shorter) else ()
+    return noun_inf.noun_analyses(shorter) if is_noun_form(shorter) else ()
 
 
 def _known_or_compound(word: str) -> bool:
@@ -149,7 +150,7 @@ def _known_or_compound(word: str) -> bool:
 
     if is_noun_form(word):
         return True
-    split = inf._head_split(word)
+    split = noun_inf.head_split(word)
     return split is not None and len(split[0].strip("-")) >= 4 and len(split[1]) >= 4
 
 
@@ -159,11 +160,11 @@ def article_agrees(article: str, head: Token) -> bool | None:
     noun with two genders, a lower-case word the tagger took for a noun)."""
     if head.pos != "NN" or head.xpos in ("NNA", "NNI") or not head.text[:1].isupper():
         return None
-    if inf.has_double_gender(head.text) or inf.has_double_gender(head.lemma):
+    if noun_inf.has_double_gender(head.text) or noun_inf.has_double_gender(head.lemma):
         return None
     if not _known_or_compound(head.text):
         return None
-    analyses = inf.noun_analyses(head.text)
+    analyses = noun_inf.noun_analyses(head.text)
     if not analyses:
         return None
     for number, gender, case in analyses + _linking_s_analyses(head.text):

@@ -32,6 +32,7 @@ import re
 
 from arena.records import Instance, Variant
 from performers.german import inflection as inf
+from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.syntax import np_head
 from performers.zellig.spans import token_substitutions
@@ -59,7 +60,7 @@ def only_plural(analysis: Analysis, token: Token) -> bool:
     head = np_head(analysis.tokens, token.index)
     if head is None:
         return False
-    noun = inf.noun_analyses(analysis.tokens[head].text)
+    noun = noun_inf.noun_analyses(analysis.tokens[head].text)
     if not noun:
         return False
     agreeing = {

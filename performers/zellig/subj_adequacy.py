@@ -10,7 +10,7 @@ grammatical number of the verb does not make the translation ungrammatical, but 
 Where it applies: every finite verb (:func:`performers.german.syntax.finite_verbs`) whose subject
 (:func:`performers.german.syntax.subject_of`) is the personal pronoun *sie*; a capitalised *Sie* inside a
 sentence is the polite form and is skipped.  The third-person reading is changed in number only, keeping
-tense and mood (:func:`performers.german.inflection.conjugate`).  One candidate per new form.
+tense and mood (:func:`performers.german.verb_inflection.conjugate`).  One candidate per new form.
 
 Metadata: ``distance`` between *sie* and the verb (LingEval97 positions), ``zipf_frequency`` (and
 ``frequency`` with a ``training_corpus``) of the verb.

@@ -9,7 +9,7 @@ to introduce an agreement error with the subject"); DistilLingEval ``subj_verb_a
 
 Where it applies: every finite verb (STTS ``VVFIN``, ``VAFIN``, ``VMFIN``) whose form ablaut can place in
 the paradigm of its HanTa lemma.  Person, tense and mood are kept and only the number changes
-(:func:`performers.german.inflection.swap_number`): *hat* → *haben*, *verzeichneten* → *verzeichnete*,
+(:func:`performers.german.verb_inflection.swap_number`): *hat* → *haben*, *verzeichneten* → *verzeichnete*,
 *wird* → *werden*, fused separable verbs in verb-final clauses too (*hinwegsetzten* → *hinwegsetzte*).
 The person comes from the subject (:func:`performers.german.syntax.subject_of`): *wir stehen* →
 *stehe*, *sie stehen* → *steht*; without a pronoun subject the third person is used when the form has one.
@@ -42,6 +42,8 @@ from arena.errors import ConfigError
 from arena.records import Edit, Instance, Variant
 from arena.specs.typecheck import ExistingFile
 from performers.german import inflection as inf
+from performers.german import noun_inflection as noun_inf
+from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts
 from performers.german.syntax import (
@@ -62,9 +64,9 @@ PHENOMENON = "subj_verb_agreement"
 
 def number_swaps(
     analysis: Analysis, verb: Token, subject: Subject | None, lemma: str | None = None
-) -> list[tuple[str, inf.VerbReading]]:
+) -> list[tuple[str, verb_inf.VerbReading]]:
     """(new form, reading it came from) for the finite ``verb``, the person decided by ``subject``."""
-    readings = inf.verb_readings(verb.text, lemma or verb.lemma)
+    readings = verb_inf.verb_readings(verb.text, lemma or verb.lemma)
     if not readings:
         return []
     if subject is not None and (subject.person != 3 or subject.number is not None):
@@ -74,10 +76,10 @@ def number_swaps(
     else:
         chosen = [r for r in readings if r.person == 3] or list(readings)
     chosen = [r for r in chosen if r.mood == "IND"] or chosen  # haben: indicative unless only subjunctive fits
-    out: list[tuple[str, inf.VerbReading]] = []
+    out: list[tuple[str, verb_inf.VerbReading]] = []
     for reading in chosen:
         other = "PL" if reading.number == "SG" else "SG"
-        new = inf.conjugate(reading.lemma, reading.tense, reading.mood, reading.person, other, bool(reading.particle))
+        new = verb_inf.conjugate(reading.lemma, reading.tense, reading.mood, reading.person, other, bool(reading.particle))
         if new is None:
             continue
         new = inf.match_case(verb.text, new)
@@ -114,7 +116,7 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
         return None
     if after is not None and after.text == "von":
         return None  # Tausende von Angestellten, eine Reihe von Fragen: the number may follow the complement
-    analyses = [a for a in inf.noun_analyses(head.text) if a[2] == "NOM"]
+    analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
     if article is not None:
         readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
         analyses = [
@@ -168,7 +170,7 @@ def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
             continue
         if lemma in COPULAS and subject.index > index and tokens[subject.index].pos != "PPER":
             continue  # after a copula a noun may be the predicate: Sie sind ein Fetischist
-        readings = inf.verb_readings(tokens[index].text, lemma)
+        readings = verb_inf.verb_readings(tokens[index].text, lemma)
         if not readings:
             continue
         if tokens[subject.index].pos == "PPER":

@@ -28,6 +28,7 @@ from arena.errors import DataError
 from arena.records import Edit, Instance, Variant
 from arena.specs.typecheck import ExistingFile
 from performers.german import inflection as inf
+from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, analyze
 from performers.german.frequency import frequency_meta, training_counts, zipf
 from performers.german.syntax import distance, finite_verbs
@@ -81,7 +82,7 @@ class VerbParticleZellig:
             if verb_index is None:
                 continue
             lemma = verbs[verb_index].lower()
-            if inf.paradigm(lemma) is None:
+            if verb_inf.paradigm(lemma) is None:
                 continue
             particle = token.text.lower()
             original = particle + lemma

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from performers.german import inflection as inf
+from performers.german import noun_inflection as noun_inf
+from performers.german import verb_inflection as verb_inf
 
 
 @pytest.mark.parametrize(
@@ -117,7 +119,7 @@ def test_incomplete_table_file_is_rejected_with_its_name(tmp_path):
     ],
 )
 def test_to_genitive(noun, number, gender, expected):
-    assert inf.to_genitive(noun, number, gender)[: len(expected)] == expected
+    assert noun_inf.to_genitive(noun, number, gender)[: len(expected)] == expected
 
 
 @pytest.mark.parametrize(
@@ -130,32 +132,32 @@ def test_to_genitive(noun, number, gender, expected):
     ],
 )
 def test_regular_genitive_rule(noun, gender, expected):
-    assert inf.genitive_singular_rule(noun, gender) == expected
+    assert noun_inf.genitive_singular_rule(noun, gender) == expected
 
 
 def test_noun_genders_fall_back_to_compound_head_and_suffix():
-    assert inf.noun_genders("Börse") == {"FEM"}
-    assert inf.noun_genders("Geschäftsschluss") == {"MASC"}
-    assert inf.noun_genders("Anmietung") == {"FEM"}
-    assert inf.suffix_gender("Staatlichkeit") == "FEM"
-    assert inf.suffix_gender("Haus") is None
+    assert noun_inf.noun_genders("Börse") == {"FEM"}
+    assert noun_inf.noun_genders("Geschäftsschluss") == {"MASC"}
+    assert noun_inf.noun_genders("Anmietung") == {"FEM"}
+    assert noun_inf.suffix_gender("Staatlichkeit") == "FEM"
+    assert noun_inf.suffix_gender("Haus") is None
 
 
 def test_double_gender_nouns_exclude_their_compounds():
-    assert inf.has_double_gender("Teil")
-    assert not inf.has_double_gender("Urteil")
-    assert not inf.has_double_gender("Börse")
+    assert noun_inf.has_double_gender("Teil")
+    assert not noun_inf.has_double_gender("Urteil")
+    assert not noun_inf.has_double_gender("Börse")
 
 
 def test_verb_readings_locate_the_form_in_the_paradigm():
-    readings = inf.verb_readings("hatten", "haben")
+    readings = verb_inf.verb_readings("hatten", "haben")
     assert {(r.tense, r.mood, r.person, r.number) for r in readings} >= {
         ("PST", "IND", 1, "PL"),
         ("PST", "IND", 3, "PL"),
     }
-    fused = inf.verb_readings("aufstehe", "aufstehen")
+    fused = verb_inf.verb_readings("aufstehe", "aufstehen")
     assert fused and all(r.particle == "auf" for r in fused)
-    assert inf.verb_readings("Haus", "Haus") == ()
+    assert verb_inf.verb_readings("Haus", "Haus") == ()
 
 
 @pytest.mark.parametrize(
@@ -174,24 +176,24 @@ def test_verb_readings_locate_the_form_in_the_paradigm():
     ],
 )
 def test_swap_number(form, lemma, person, expected):
-    assert inf.swap_number(form, lemma, person=person)[: len(expected)] == expected
+    assert verb_inf.swap_number(form, lemma, person=person)[: len(expected)] == expected
 
 
 def test_conjugate_and_auxiliary():
-    assert inf.conjugate("haben", "PST", "IND", 3, "SG") == "hatte"
-    assert inf.conjugate("sein", "PRS", "SBJV", 3, "SG") == "sei"
-    assert inf.conjugate("aufstehen", "PRS", "IND", 1, "SG") == "stehe"
-    assert inf.conjugate("aufstehen", "PRS", "IND", 1, "SG", fused=True) == "aufstehe"
-    assert inf.auxiliary("gehen") == "sein"
-    assert inf.auxiliary("machen") == "haben"
+    assert verb_inf.conjugate("haben", "PST", "IND", 3, "SG") == "hatte"
+    assert verb_inf.conjugate("sein", "PRS", "SBJV", 3, "SG") == "sei"
+    assert verb_inf.conjugate("aufstehen", "PRS", "IND", 1, "SG") == "stehe"
+    assert verb_inf.conjugate("aufstehen", "PRS", "IND", 1, "SG", fused=True) == "aufstehe"
+    assert verb_inf.auxiliary("gehen") == "sein"
+    assert verb_inf.auxiliary("machen") == "haben"
     with pytest.raises(ValueError, match="tense/mood"):
-        inf.conjugate("haben", "FUT", "IND", 3, "SG")
+        verb_inf.conjugate("haben", "FUT", "IND", 3, "SG")
 
 
 def test_guess_verb_lemmas_only_accepts_infinitives():
-    assert "umfassen" in inf.guess_verb_lemmas("umfasst")
-    assert "enthüllen" in inf.guess_verb_lemmas("enthüllte")
-    assert inf.guess_verb_lemmas("geboten") == ()
+    assert "umfassen" in verb_inf.guess_verb_lemmas("umfasst")
+    assert "enthüllen" in verb_inf.guess_verb_lemmas("enthüllte")
+    assert verb_inf.guess_verb_lemmas("geboten") == ()
 
 
 def test_match_case():

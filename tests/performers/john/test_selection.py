@@ -6,15 +6,10 @@ import pytest
 
 from arena.records import Instance
 from arena.specs.conformance import assert_conforms, check_john
-from performers.john.selection import (
-    REASONS,
-    SelectionOptions,
-    SelectJohn,
-    allocate,
-    allocate_quotas,
-    rank,
-    select,
-)
+from performers.john.quotas import allocate, allocate_quotas, rank
+from performers.john.select import SelectJohn
+from performers.john.selection import select
+from performers.john.selection_records import REASONS, SelectionOptions
 from performers.zellig.replay import ReplayZellig
 from tests.performers.john.fakes import WordZellig
 

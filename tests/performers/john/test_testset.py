@@ -8,7 +8,8 @@ from arena.formats.distil_lingeval import read_distil_lingeval
 from arena.formats.lingeval97 import read_lingeval97
 from arena.records import Instance
 from performers.john.distil_lingeval import DistilLingEvalJohn
-from performers.john.selection import SelectionOptions, select
+from performers.john.selection import select
+from performers.john.selection_records import SelectionOptions
 from performers.john.testset import reference_kind_label, write_testset
 from tests.performers.john.fakes import WordZellig
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.errors import ConfigError
 from performers.zellig.clause_omission import ClauseOmissionZellig
 from tests.performers.zellig.helpers import candidates
 
@@ -60,7 +61,7 @@ def test_detect(zellig, text, source, expected):
 
 
 def test_bad_params():
-    with pytest.raises(TypeError):
+    with pytest.raises(ConfigError):
         ClauseOmissionZellig(clauses="yes")
     with pytest.raises(ValueError):
         ClauseOmissionZellig(detect_ratio=0)

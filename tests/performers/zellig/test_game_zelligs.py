@@ -18,7 +18,7 @@ SCORER = "tests.arena.engine.helpers:HashScorer"
 
 
 def test_adaptive_zellig_offers_the_phenomenon_claude_misses():
-    zellig = AdaptiveZellig(["placeholder-ding", "clause-omission"])
+    zellig = AdaptiveZellig(["placeholder-ding", "clause-omission"], strategy="thompson")
     candidates = [Variant("i", "a", "placeholder_ding"), Variant("i", "b", "clause_omission")]
     seen = [
         RoundOutcome(f"r{n}", 1, 0, True, True, variant=candidates[n % 2], corrupted=1,
@@ -29,13 +29,13 @@ def test_adaptive_zellig_offers_the_phenomenon_claude_misses():
     assert zellig.posterior("placeholder_ding/none") == (21, 1) and zellig.posterior("clause_omission/none") == (1, 21)
     picks = [zellig.choose(Instance("i", "s", "r"), candidates, random.Random(n)) for n in range(50)]
     assert picks.count(1) >= 48
-    hidden = AdaptiveZellig(["placeholder-ding"], arms="phenomenon")
+    hidden = AdaptiveZellig(["placeholder-ding"], strategy="thompson", arms="phenomenon")
     hidden.observe([RoundOutcome("r", 1, 0, False, True, variant=candidates[0])])
     assert hidden.posterior("placeholder_ding") == (1, 1)  # not transparent: nothing learned
 
 
 def test_adaptive_zellig_arms_split_a_phenomenon_by_word_frequency():
-    zellig = AdaptiveZellig(["placeholder-ding"])
+    zellig = AdaptiveZellig(["placeholder-ding"], strategy="thompson")
     rare = Variant("i", "a", "placeholder_ding", meta={"zipf_frequency": 2.1})
     common = Variant("i", "b", "placeholder_ding", meta={"zipf_frequency": 5.3})
     assert [zellig.arm(v) for v in (rare, common)] == ["placeholder_ding/low", "placeholder_ding/high"]

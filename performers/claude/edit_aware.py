@@ -1,0 +1,173 @@
+"""``edit-aware`` Claude: a scoring Claude whose decision is learned from the edit
+between the candidates, with and without answer keys (Smith 2012, §7).
+
+Source: Smith (2012) §7 (observation schedules: supervised, semi-supervised,
+unsupervised); features in :mod:`performers.claude.edit_features`, the label-free
+part in :mod:`performers.claude.signature_em`; the supervised part is the L2
+logistic regression of :mod:`performers.claude.learned`.
+
+It wraps a scoring Claude (``claude``, e.g. ``toy-en-de``).  For a pair it finds the
+edit (the words where the candidates differ) and decides by the log-odds that the
+second candidate is the corrupted one, the sum of
+
+1. **what it was taught** — a logistic model over edit features (the base model's
+   log-probability of the edited tokens, of them and their right neighbour, of the
+   rest of the sentence; the full mean and sum; surface features of the edited words;
+   whether they occur in the base model's 1-best translation), refitted after each
+   block on every round *transparent* to it (answer key shown).  Before it has
+   ``min_examples`` such rounds this term is the base model's own decision:
+   ``−Δmean / s``, with ``s`` the mean absolute Δmean of the pairs it has seen;
+2. **what it inferred** (``unlabeled: em``, the default) — the Zellig's edit
+   signature, estimated by EM from *every* pair it has been shown, labelled or not
+   (the rounds of unsupervised and semi-supervised phases, and the evaluation rounds
+   it judged), with term 1 as the prior.  It is used once ``min_examples`` pairs have
+   been seen.  Once ``min_examples`` rounds are labelled it is checked on them (fitted
+   with their answers hidden, it must decide them at least as well as term 1 alone)
+   and dropped if it does not; without labels it is trusted.  ``unlabeled: none``
+   turns it off (then it learns from labels only).
+
+So under zero observation it still learns, from the evaluation rounds it has judged;
+under supervision it also learns what the edits look like with their answers.  Its
+judgements carry the base Claude's mean scores (contrastive accuracy stays the base
+model's).  It is no :class:`~arena.roles.ScoringClaude` (the engine asks it rather
+than deriving its answers from scores); it forwards the base model's honest clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from arena.records import Judgement, Pair, RoundOutcome
+from arena.roles import Clocked
+from performers.claude import edit_features as ef
+from performers.claude.learned import fit_logistic
+from performers.claude.signature_em import SignatureEM
+from performers.nested import build_nested
+
+logger = logging.getLogger(__name__)
+
+UNLABELED = ("em", "none")
+
+
+class EditAwareClaude:
+    """Params: ``claude`` (a scoring Claude SPEC), ``l2`` (default 1.0),
+    ``min_examples`` (default 20), ``unlabeled`` (``em``, default, or ``none``),
+    ``one_best`` (use the base model's 1-best translation as a feature, default true)."""
+
+    version = "1"
+
+    def __init__(self, claude: Any, l2: float = 1.0, min_examples: int = 20, unlabeled: str = "em",
+                 one_best: bool = True):
+        if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
+            raise ValueError(f"l2 must be a positive number, not {l2!r}")
+        if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:
+            raise ValueError(f"min_examples must be an integer ≥ 1, not {min_examples!r}")
+        if unlabeled not in UNLABELED:
+            raise ValueError(f"unlabeled must be one of {', '.join(UNLABELED)}, not {unlabeled!r}")
+        if not isinstance(one_best, bool):
+            raise ValueError(f"one_best must be true or false, not {one_best!r}")
+        self.base_spec, self.base = build_nested("claude", claude, where="edit-aware: claude")
+        if not callable(getattr(self.base, "score", None)):
+            raise ValueError(f"edit-aware: claude {self.base_spec.label} does not score; give a scoring Claude")
+        self.l2, self.min_examples, self.unlabeled, self.one_best = float(l2), min_examples, unlabeled, one_best
+        self.rows: list[list[float]] = []  # one per pair seen, second-minus-first
+        self.sides: list[tuple[list[str], list[str]]] = []
+        self.labels: list[int | None] = []
+        self.weights: list[float] | None = None
+        self.signature = SignatureEM()
+        self._margin_scale = 0.0
+
+    # -- features ---------------------------------------------------------------------
+    def _examples(self, sources: Sequence[str], candidates: Sequence[Sequence[str]]):
+        """Per pair: (features, signature sides, base mean scores)."""
+        diffs = [ef.word_diff(*pair) for pair in candidates]
+        targets: list[str] = []
+        for pair, diff in zip(candidates, diffs):
+            targets += [*pair, *ef.prefix_requests(diff)]
+        scores = self.base.score([s for s in sources for _ in range(6)], targets)
+        one_best: list[str | None] = [None] * len(sources)
+        if self.one_best:
+            distinct = sorted({s for s in sources if s})
+            translated = dict(zip(distinct, self.base.translate(distinct))) if distinct else {}
+            one_best = [translated.get(s) for s in sources]
+        result = []
+        for i, diff in enumerate(diffs):
+            chunk = scores[6 * i : 6 * i + 6]
+            full = [(chunk[0].logprob, chunk[0].tokens), (chunk[1].logprob, chunk[1].tokens)]
+            row = ef.pair_features(full, [s.logprob for s in chunk[2:]], diff, one_best[i])
+            sides = (ef.signature_keys(diff.middles[0]), ef.signature_keys(diff.middles[1]))
+            result.append((row, sides, (chunk[0].mean, chunk[1].mean)))
+        return result
+
+    def _taught(self, row: Sequence[float]) -> float:
+        """Term 1: the supervised model's log-odds, else the base model's scaled margin."""
+        if self.weights is not None:
+            return sum(w * f for w, f in zip(self.weights, row))
+        return -row[0] / self._margin_scale if self._margin_scale > 0 else -row[0]
+
+    def logit(self, row: Sequence[float], sides: tuple[Sequence[str], Sequence[str]]) -> float:
+        """The log-odds that the second candidate is the corrupted one."""
+        inferred = self.signature.evidence(*sides) if self.unlabeled == "em" else 0.0
+        return self._taught(row) + inferred
+
+    # -- the Claude ---------------------------------------------------------------------
+    def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
+        if not pairs:
+            return []
+        for pair in pairs:
+            if len(pair.candidates) != 2:
+                raise ValueError(f"pair {pair.id}: the edit-aware Claude judges pairs of two candidates")
+        result = []
+        for row, sides, shown in self._examples([p.source for p in pairs], [p.candidates for p in pairs]):
+            margin = self.logit(row, sides)
+            result.append(Judgement(None if margin == 0 else int(margin > 0), shown))
+        return result
+
+    def observe(self, outcomes: Sequence[RoundOutcome]) -> None:
+        seen = [o for o in outcomes if o.candidates is not None and len(o.candidates) == 2]
+        if not seen:
+            return
+        for outcome, (row, sides, _) in zip(seen, self._examples([o.source or "" for o in seen],
+                                                                 [o.candidates for o in seen])):
+            known = outcome.transparent and outcome.corrupted is not None
+            self.rows.append(row)
+            self.sides.append(sides)
+            self.labels.append(int(outcome.corrupted == 1) if known else None)
+        self._margin_scale = sum(abs(row[0]) for row in self.rows) / len(self.rows)
+        self._refit()
+
+    def _refit(self) -> None:
+        labelled = [(row, label) for row, label in zip(self.rows, self.labels) if label is not None]
+        if len(labelled) >= self.min_examples:
+            rows = [row for row, _ in labelled] + [[-v for v in row] for row, _ in labelled]
+            labels = [label for _, label in labelled] + [1 - label for _, label in labelled]
+            self.weights = fit_logistic(rows, labels, self.l2)
+            logger.info("edit-aware: %d labelled rounds, weights %s", len(labelled),
+                        dict(zip(ef.FEATURES, (round(w, 3) for w in self.weights))))
+        if self.unlabeled == "em" and len(self.rows) >= self.min_examples:
+            self.signature = SignatureEM()
+            priors = [self._taught(row) for row in self.rows]
+            if len(labelled) >= self.min_examples and not self._signature_helps(priors):
+                self.signature = SignatureEM()  # unfitted: no evidence
+                return
+            self.signature.fit(self.sides, priors, self.labels)
+
+    def _signature_helps(self, priors: Sequence[float]) -> bool:
+        """The check that labels allow: fitted with every answer hidden, does the
+        signature decide the labelled rounds at least as well as the prior alone?
+        (A Zellig that swaps forms both ways, as np-agreement does, has no signature,
+        and EM would split its pairs along a spurious one.)"""
+        blind = SignatureEM()
+        blind.fit(self.sides, priors, [None] * len(self.sides))
+        known = [(p, s, y) for p, s, y in zip(priors, self.sides, self.labels) if y is not None]
+        alone = sum((p > 0) == bool(y) for p, _, y in known)
+        joint = sum((p + blind.evidence(*s) > 0) == bool(y) for p, s, y in known)
+        logger.info("edit-aware: signature check on %d labelled rounds: %d right alone, %d with it",
+                    len(known), alone, joint)
+        return joint >= alone
+
+    def replayed_seconds(self) -> float:
+        """The base model's honest clock (:class:`arena.roles.Clocked`)."""
+        return self.base.replayed_seconds() if isinstance(self.base, Clocked) else 0.0
