@@ -151,7 +151,7 @@ def run_context(run_dir: Path, plots: bool = True, cues: SurfaceCues | None = No
         "performer_signatures": signatures,
         "notes": quick,
         "sections": with_surface_cues([{"title": s.title, "tables": list(s.tables)} for s in sections(data)],
-                                      data.run.run_dir, cues),
+                                      data.run, cues),
         "figures": figures,
         "misjudged": misjudged_pairs(data.run),
         "over_seeds": scores.over_seeds,
