@@ -64,7 +64,8 @@ def is_scoring(spec: PerformerSpec, catalog: Catalog) -> bool:
 def count_work(experiment: Experiment, catalog: Catalog, progress: bool = False) -> WorkPlan:
     """Plan ``experiment`` in process (Johns and Zelligs only) and count each Claude model's work."""
     from arena.engine.backends import InProcessBackend
-    from arena.engine.core import blocks, models, plan_experiment, validate
+    from arena.engine.manifest import validate
+    from arena.engine.plan import blocks, models, plan_experiment
 
     if experiment.schedule is not None:
         raise ValueError(f"{experiment.where('schedule')}: a game is planned block by block while it is played; "
