@@ -30,6 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.errors import ConfigError, UsageError
 from arena.specs.config import Experiment
 
 if TYPE_CHECKING:
@@ -89,9 +90,11 @@ def load_run(path: str | Path) -> Run:
 
     run_dir = Path(path)
     if not transcripts.is_finished(run_dir):
-        raise ValueError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
-    scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
+    from arena.engine.verify import load_run as verified
+
+    manifest = verified(run_dir).manifest  # a damaged run is refused, naming file and line
+    scores = transcripts.read_json(run_dir / transcripts.SCORES)
     return Run(run_dir, manifest, scores)
 
 
@@ -111,12 +114,12 @@ def experiment_of(
 
     if isinstance(config, Experiment):
         if options or john or zellig or claude:
-            raise ValueError("give options and SPECs with a path or mapping, not with an Experiment")
+            raise UsageError("give options and SPECs with a path or mapping, not with an Experiment")
         return config
     path, lines = "<arena.run>", None
     if config is None:
         if not (john and zellig and claude):
-            raise ValueError("arena.run: give a config, or all of john=, zellig= and claude= SPECs")
+            raise UsageError("arena.run: give a config, or all of john=, zellig= and claude= SPECs")
         data: dict[str, Any] = {"name": "run", "johns": _listed(john), "zelligs": _listed(zellig),
                                 "claudes": _listed(claude)}
     elif isinstance(config, Mapping):
@@ -126,10 +129,10 @@ def experiment_of(
         data = load_yaml(Path(config))
         lines = yaml_key_lines(Path(config))
     if (john or zellig or claude) and config is not None:
-        raise ValueError("arena.run: give either a config or john=/zellig=/claude= SPECs, not both")
+        raise UsageError("arena.run: give either a config or john=/zellig=/claude= SPECs, not both")
     if options:
         if not isinstance(data, dict):
-            raise ValueError(f"{path}: an experiment is a YAML mapping")
+            raise UsageError(f"{path}: an experiment is a YAML mapping")
         data = apply_overrides(data, [f"{key}={json.dumps(value)}" for key, value in options.items()])
     return experiment_from_dict(data, path, lines)
 
@@ -180,7 +183,7 @@ def prepare(
 
     chosen = catalog() if performers is None else performers
     if schedule_of(experiment, chosen) is not None:
-        raise ValueError(f"{experiment.source or 'config'}: a game (schedule, or a performer that chooses or "
+        raise ConfigError(f"{experiment.source or 'config'}: a game (schedule, or a performer that chooses or "
                          "observes) is planned block by block while it is played; people judge static runs only")
     return engine.prepare(experiment, chosen, Path(out), progress)
 

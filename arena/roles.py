@@ -121,4 +121,15 @@ class Fingerprinted(Protocol):
     def fingerprint(self, params: Mapping[str, Any]) -> str: ...
 
 
+@runtime_checkable
+class ParamsChecked(Protocol):
+    """A performer *class* with a rule over its params that no single annotation states
+    (the template names a spec file holds, the years a directory has files for):
+    ``check_params(params)`` returns why they are refused, or ``None``; a classmethod,
+    run by ``arena validate`` and ``arena run`` alike before anything is built
+    (:func:`arena.specs.registry.check_params`)."""
+
+    def check_params(self, params: Mapping[str, Any]) -> str | None: ...
+
+
 ROLES = ("john", "zellig", "claude")

@@ -4,6 +4,11 @@ A test that needs ``../shared`` calls :func:`require_shared` (or takes the ``dat
 fixture): when the data are missing it is skipped on a developer's machine but FAILS
 when the environment variable ``CI`` is set, so that CI never passes by skipping.
 Tests parametrized over shared files use :func:`shared_params`.
+
+The error contract is enforced on the whole suite: ``ARENA_CRASH_DIR`` points at a fresh
+directory, and a test after which a bug report (the CLI's exit-70 path,
+:func:`arena.errors.bug_report`) appeared there fails with its traceback.  A test that
+provokes the bug path on purpose points ``ARENA_CRASH_DIR`` elsewhere (``monkeypatch``).
 """
 
 from __future__ import annotations
@@ -27,6 +32,27 @@ if "ARENA_CACHE_DIR" not in os.environ:
     import tempfile
 
     os.environ["ARENA_CACHE_DIR"] = tempfile.mkdtemp(prefix="arena-test-cache-")
+# bug reports of this test run (subprocesses inherit it); see no_bug_reports below
+if "ARENA_CRASH_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["ARENA_CRASH_DIR"] = tempfile.mkdtemp(prefix="arena-test-crashes-")
+CRASHES = Path(os.environ["ARENA_CRASH_DIR"])
+
+
+@pytest.fixture(autouse=True)
+def no_bug_reports():
+    """Fail a test after which the CLI took the exit-70 (bug) path: user input must never
+    reach it, so every bad-input case of the suite is also a check of the error contract."""
+    before = set(CRASHES.glob("arena-crash-*")) if CRASHES.is_dir() else set()
+    yield
+    after = set(CRASHES.glob("arena-crash-*")) if CRASHES.is_dir() else set()
+    new = sorted(after - before)
+    if new:
+        traceback = new[-1].read_text(encoding="utf-8", errors="replace")
+        for path in new:
+            path.unlink()
+        pytest.fail(f"the CLI reported a bug (exit 70) in this test:\n{traceback}", pytrace=False)
 
 
 def require_shared(path: Path) -> Path:

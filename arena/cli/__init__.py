@@ -1,12 +1,15 @@
 """The ``arena`` command line: ``arena <verb> ...``.
 
 Each verb is one module of this package with ``add_parser(subparsers)`` (which
-registers the verb, its help and examples) and ``run(args) -> int``.  Usage and
-configuration errors (``ValueError``, ``TypeError`` raised with a message naming
-file, line and key) and file-system errors (``OSError``: a missing, unwritable or full
-file or directory, named in the message) exit with status 2 in one line; a closed
-pipe (``arena show RUN | head -1``) ends quietly with status 141 (128 + SIGPIPE), as
-other Unix tools do; other failures with status 1.
+registers the verb, its help and examples) and ``run(args) -> int``.
+
+The error contract (:mod:`arena.errors`): the user's faults, an
+:class:`~arena.errors.ArenaError` (usage, config, data or environment error naming file,
+line and key) or an ``OSError`` on a path (missing, unwritable, full; named in the
+message), exit with status 2 in one line.  Every other exception is a bug: one paragraph
+naming the file that holds its traceback (:func:`arena.errors.bug_report`), exit status
+70.  A closed pipe (``arena show RUN | head -1``) ends quietly with status 141
+(128 + SIGPIPE), as other Unix tools do; Ctrl-C with 130.
 
 The CLI and :mod:`arena.api` are the top layer, the only place where :mod:`performers`
 (the catalog, :func:`arena.api.catalog`) is handed to the framework; the verbs that play
@@ -22,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-from arena.errors import UsageError
+from arena.errors import EXIT_BUG, EXIT_USAGE, ArenaError, UsageError, bug_report
 
 # verb modules, in the order `arena --help` lists them
 VERBS = [
@@ -162,15 +165,37 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except BrokenPipeError:
         return _closed_pipe()
-    except (ValueError, TypeError) as error:
-        print(f"arena {args.verb}: error: {error}", file=sys.stderr)
-        return 2
+    except ArenaError as error:
+        print(f"arena {args.verb}: error: {one_line(str(error))}", file=sys.stderr)
+        return EXIT_USAGE
     except OSError as error:
-        print(f"arena {args.verb}: error: {os_error_message(error)}", file=sys.stderr)
-        return 2
+        print(f"arena {args.verb}: error: {one_line(os_error_message(error))}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"arena {args.verb}: interrupted; re-run the same command to resume", file=sys.stderr)
         return 130
+    except Exception as error:  # anything else is a bug in arena (or a performer), never the user's fault
+        return report_bug(args.verb, error)
+
+
+def report_bug(verb: str, error: BaseException) -> int:
+    """Save the traceback of a bug, say where it is in one paragraph, return 70."""
+    try:
+        where = f"its traceback is saved in {bug_report(error)}"
+    except OSError as failure:  # not even the report could be written
+        where = f"its traceback could not be saved ({os_error_message(failure)})"
+    print(
+        f"arena {verb}: internal error: {type(error).__name__}: {one_line(str(error))[:300]}\n"
+        f"This is a bug in arena, not a fault of your input; {where}. Please report it with that file "
+        "and the command you ran.",
+        file=sys.stderr,
+    )
+    return EXIT_BUG
+
+
+def one_line(text: str) -> str:
+    """A message on one line (a multi-line message would break the one-line contract)."""
+    return " ".join(part.strip() for part in text.splitlines() if part.strip()) or text
 
 
 def os_error_message(error: OSError) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import add_verb, catalog, check_output
+from arena.errors import UsageError
 
 EXAMPLES = """
   # human references: newstest2009-2016, at most 300 sentences, stratified by test set
@@ -51,9 +52,9 @@ def _positive_or_all(text: str) -> int | None:
     try:
         value = int(text)
     except ValueError:
-        raise ValueError(f"--variants-per-instance: expected a positive integer or 'all', not {text!r}") from None
+        raise UsageError(f"--variants-per-instance: expected a positive integer or 'all', not {text!r}") from None
     if value < 1:
-        raise ValueError(f"--variants-per-instance: expected a positive integer or 'all', not {text!r}")
+        raise UsageError(f"--variants-per-instance: expected a positive integer or 'all', not {text!r}")
     return value
 
 
@@ -156,7 +157,7 @@ def run(args) -> int:
     # one directory per Zellig, named by its label with anything but [\w.=,-] replaced (no path can leave --out)
     folders = [re.sub(r"[^\w.=,-]", "_", parse_spec(spec, where="--zellig").label) for spec in specs]
     if len(set(folders)) < len(folders):
-        raise ValueError("--zellig: two Zelligs would share an output folder; give their YAML specs distinct aliases")
+        raise UsageError("--zellig: two Zelligs would share an output folder; give their YAML specs distinct aliases")
     selections = build_many(args.john, specs, options, progress=not args.no_progress)
     for folder, (spec, selection) in zip(folders, selections):
         out = Path(args.out) if len(specs) == 1 else Path(args.out) / folder

@@ -110,7 +110,7 @@ def compare_johns(
     labels = [spec.label for spec in johns]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
-        raise ValueError(f"John {duplicates[0]!r} is given twice; give one of them an alias (a YAML spec)")
+        raise UsageError(f"John {duplicates[0]!r} is given twice; give one of them an alias (a YAML spec)")
     experiment = Experiment(
         name=name,
         johns=tuple(johns),
@@ -134,15 +134,16 @@ def compare_run(
 ) -> dict[str, Any]:
     """The comparison report of a finished run with one Zellig and one Claude; ``pairs``
     of John labels to test (all pairs by default)."""
+    from arena.engine import transcripts
     from arena.stats import aggregate
 
     manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
-    scores = json.loads((Path(run_dir) / "scores.json").read_text(encoding="utf-8"))
+    scores = transcripts.read_json(Path(run_dir) / "scores.json")
     experiment = manifest["experiment"]
     ties = experiment.get("contrastive_ties", "wrong")
     by_claude = aggregate.join(rounds, judgements, one_bests, counted_only=True)
     if len(by_claude) != 1 or len({r.zellig for r in rounds}) != 1 or len({r.seed for r in rounds}) != 1:
-        raise ValueError(f"{run_dir}: compare-johns expects a run of one Zellig, one Claude and one seed")
+        raise UsageError(f"{run_dir}: compare-johns expects a run of one Zellig, one Claude and one seed")
     (claude, outcomes), = by_claude.items()
     johns = list(dict.fromkeys(r.john for r in rounds))
     per_john: dict[str, list[Any]] = defaultdict(list)
@@ -178,7 +179,7 @@ def compare_run(
         pairs = list(itertools.combinations(johns, 2))
     unknown = sorted({label for pair in pairs for label in pair} - set(johns))
     if unknown:
-        raise ValueError(f"{run_dir}: no John {unknown[0]!r} in this run; Johns: {', '.join(johns)}")
+        raise UsageError(f"{run_dir}: no John {unknown[0]!r} in this run; Johns: {', '.join(johns)}")
     tests = []
     for a, b in pairs:
         entry: dict[str, Any] = {"a": a, "b": b}

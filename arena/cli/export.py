@@ -62,10 +62,14 @@ def _records(args):
             raise UsageError("--set applies to an experiment YAML, not to a run directory")
         rounds = source / "rounds.jsonl"
         if not rounds.exists():
-            raise ValueError(f"{source}: no rounds.jsonl; not a (started) run directory")
+            raise UsageError(f"{source}: no rounds.jsonl; not a (started) run directory")
+        if (source / "manifest.json").exists():  # a run of arena: verified (damage refused, naming file and line)
+            from arena.engine.verify import load_run
+
+            load_run(source)
         return list(read_round_records(rounds))
     if not source.exists():
-        raise ValueError(f"{source}: no such run directory or experiment file")
+        raise UsageError(f"{source}: no such run directory or experiment file")
     from arena.cli import catalog
     from arena.engine import InProcessBackend, plan_experiment
     from arena.specs.config import load_experiment

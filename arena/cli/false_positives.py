@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 DESCRIPTION = """\
 Per phenomenon × reference kind (human/machine) × Claude of a run or tournament directory: the
@@ -50,14 +51,14 @@ def _pool_sources(path: Path, limit: int | None) -> list[str]:
     from arena.formats.textlines import read_lines
 
     if not path.is_file():
-        raise ValueError(f"--pool-sources {path}: no such file")
+        raise UsageError(f"--pool-sources {path}: no such file")
     sources = [line for line in read_lines(path, allow_empty=True) if line.strip()]
     if limit is not None:
         if limit < 1:
-            raise ValueError(f"--pool-limit must be at least 1, got {limit}")
+            raise UsageError(f"--pool-limit must be at least 1, got {limit}")
         sources = sources[:limit]
     if not sources:
-        raise ValueError(f"--pool-sources {path}: no non-empty line")
+        raise UsageError(f"--pool-sources {path}: no non-empty line")
     return sources
 
 
@@ -72,15 +73,15 @@ def run(args) -> int:
     run_dir = Path(args.run_dir)
     for name in (transcripts.MANIFEST, transcripts.ROUNDS, transcripts.JUDGEMENTS):
         if not (run_dir / name).exists():
-            raise ValueError(f"{run_dir}: no {name}; not a (started) run directory")
+            raise UsageError(f"{run_dir}: no {name}; not a (started) run directory")
     if not 0 < args.alpha < 1:
-        raise ValueError(f"--alpha must be between 0 and 1, got {args.alpha}")
+        raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha}")
     pool = None
     if args.pool_sources is not None:
         from arena.cli import catalog
         from arena.specs.config import experiment_from_dict
 
-        manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
+        manifest = transcripts.read_json(run_dir / transcripts.MANIFEST)
         experiment = experiment_from_dict(manifest["experiment"], path=str(run_dir / transcripts.MANIFEST))
         sources = _pool_sources(args.pool_sources, args.pool_limit)
         progress = not args.no_progress and os.environ.get("ARENA_PROGRESS", "1") != "0"

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 EXAMPLES = """
   arena play experiments/quickstart.yaml --as claude --name ann
@@ -54,7 +55,7 @@ def run(args) -> int:
 
     check_name(args.name)
     if args.rounds is not None and args.rounds < 1:
-        raise ValueError("--rounds must be a positive integer")
+        raise UsageError("--rounds must be a positive integer")
     experiment, run_dir, rounds = prepare(args)
     print(f"run directory: {run_dir}")
     if args.role == "claude":

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 EXAMPLES = """
   arena report runs/quickstart-1a2b3c4d5e                 # rebuild RUN/report.md and RUN/report.html
@@ -38,7 +39,7 @@ def run(args) -> int:
         check_output(args.out, "directory")
     for run_dir in args.run_dirs:
         if not Path(run_dir).is_dir():
-            raise ValueError(f"{run_dir}: no such run directory")
+            raise UsageError(f"{run_dir}: no such run directory")
     markdown, html = write_reports([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None,
                                    plots=not args.no_plots)
     print(f"report: {markdown}, {html}")

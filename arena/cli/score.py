@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 EXAMPLES = """
   arena score runs/quickstart-1a2b3c4d5e
@@ -28,9 +29,9 @@ def run(args) -> int:
     run_dir = Path(args.run_dir)
     for name in (transcripts.MANIFEST, transcripts.ROUNDS):
         if not (run_dir / name).exists():
-            raise ValueError(f"{run_dir}: no {name}; not a (started) run directory")
+            raise UsageError(f"{run_dir}: no {name}; not a (started) run directory")
     if not (run_dir / transcripts.JUDGEMENTS).exists():
-        raise ValueError(f"{run_dir}: no {transcripts.JUDGEMENTS} yet (it is assembled from cells/ when every cell "
+        raise UsageError(f"{run_dir}: no {transcripts.JUDGEMENTS} yet (it is assembled from cells/ when every cell "
                          "is played); re-run the run to finish it")
     scores = compute_scores(run_dir)
     if transcripts.is_finished(run_dir):

@@ -24,6 +24,7 @@ import logging
 import sys
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ def claude_params(cls: type, spec_params: dict, overrides: dict) -> dict:
         if value is None:
             continue
         if key not in accepted:
-            raise ValueError(f"--{key.replace('_', '-')} given, but {cls.__name__} has no parameter {key!r}")
+            raise UsageError(f"--{key.replace('_', '-')} given, but {cls.__name__} has no parameter {key!r}")
         params[key] = value
     return params
 
@@ -76,7 +77,7 @@ def pairs_for(args) -> tuple[list[tuple[str, str]], str]:
     """The (source, target) pairs to score, in the scores file's order."""
     if args.format == "distil-lingeval":
         if not args.testset or args.reference:
-            raise ValueError("--format distil-lingeval needs --testset DIR (and no -r)")
+            raise UsageError("--format distil-lingeval needs --testset DIR (and no -r)")
         from arena.formats.distil_lingeval import read_distil_lingeval
 
         testset = read_distil_lingeval(args.testset, allow_empty=True)
@@ -86,7 +87,7 @@ def pairs_for(args) -> tuple[list[tuple[str, str]], str]:
         pairs = [(p.source, p.correct) for p in testset.pairs] + [(p.source, p.incorrect) for p in testset.pairs]
         return pairs, f"{len(testset)} pairs of {testset.path}"
     if not args.reference or args.testset:
-        raise ValueError("--format lingeval97 needs -r TEST.json (and no --testset)")
+        raise UsageError("--format lingeval97 needs -r TEST.json (and no --testset)")
     from arena.formats.lingeval97 import plaintext_pairs, read_lingeval97
 
     sentences = read_lingeval97(args.reference)
@@ -108,7 +109,7 @@ def run(args) -> int:
                            {"batch_tokens": args.batch_tokens, "device": args.device, "dtype": args.dtype})
     claude = build("claude", PerformerSpec(spec.name, params), catalog(), where="--claude")
     if not callable(getattr(claude, "score", None)):
-        raise ValueError(f"--claude {spec.label}: {cls.__name__} has no score() method; score-pairs needs a scoring Claude")
+        raise UsageError(f"--claude {spec.label}: {cls.__name__} has no score() method; score-pairs needs a scoring Claude")
     log.info("scoring %s with %s", what, spec.label)
     scores = claude.score([source for source, _ in pairs], [target for _, target in pairs])
     values = [s.logprob if args.score == "sum" else s.mean for s in scores]

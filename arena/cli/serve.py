@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 EXAMPLES = """
   arena serve experiments/quickstart.yaml
@@ -36,14 +37,14 @@ def run(args) -> int:
     from arena.people.web import Arena, create_app, is_loopback
 
     if not 0 <= args.port <= 65535:
-        raise ValueError(f"--port {args.port}: expected 0-65535")
+        raise UsageError(f"--port {args.port}: expected 0-65535")
     experiment, run_dir, rounds = prepare(args)
     arena = Arena(run_dir, rounds, experiment.time_budget.claude_seconds_per_pair, experiment.name)
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
     try:
         server = make_server(args.host, args.port, None, threaded=True)
     except (OSError, SystemExit):  # werkzeug explains a failed bind on stderr, then exits
-        raise ValueError(f"cannot listen on {args.host}:{args.port}") from None
+        raise UsageError(f"cannot listen on {args.host}:{args.port}") from None
     if not args.verbose:  # one log line per request is noise beside the printed address
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
     port = server.server_port

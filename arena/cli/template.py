@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arena.cli import add_verb
+from arena.errors import UsageError
 
 EXAMPLES = """
   arena template --spec ../shared/data/m2c/m2c_de.json --template negation1 --all
@@ -47,11 +48,11 @@ def run(args) -> int:
 
     if args.n is not None:
         if args.n < 1:
-            raise ValueError("-n must be at least 1")
+            raise UsageError("-n must be at least 1")
         if args.seed is None:
-            raise ValueError("-n needs --seed S (sampling is always seeded)")
+            raise UsageError("-n needs --seed S (sampling is always seeded)")
     elif args.seed is not None:
-        raise ValueError("--seed only goes with -n")
+        raise UsageError("--seed only goes with -n")
     try:
         load_plugins(args.plugin)
         spec = load_any(args.spec)
@@ -76,7 +77,7 @@ def run(args) -> int:
                 else:
                     print("\t".join(texts))
     except TemplateError as error:
-        raise ValueError(str(error)) from None
+        raise UsageError(str(error)) from None
     except BrokenPipeError:  # e.g. piped into head
         return 0
     return 0

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from arena.engine import jobs
+from arena.errors import ConfigError
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog
 from arena.specs.spec import PerformerSpec
@@ -80,4 +81,4 @@ def make_backend(
         from arena.engine.ray_backend import RayBackend
 
         return RayBackend(catalog, experiment.ray, address=address, num_cpus=num_cpus)
-    raise ValueError(f"unknown executor {name!r}; choose one of {', '.join(BACKENDS)}")
+    raise ConfigError(f"unknown executor {name!r}; choose one of {', '.join(BACKENDS)}")

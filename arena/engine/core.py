@@ -29,13 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine import match, transcripts
+from arena.engine import match, transcripts, verify
 from arena.engine.backends import Backend, make_backend
 from arena.engine.driver import Driver
 from arena.engine.manifest import make_manifest, run_dir_for, validate
-from arena.engine.plan import blocks, models, plan_experiment
+from arena.engine.plan import blocks, plan_experiment
 from arena.engine.session import Session
 from arena.engine.store import RunStore
+from arena.errors import UsageError
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog
 
@@ -112,7 +113,7 @@ def run(
         manifest = store.manifest()
         if manifest is not None:
             _check_same_config(store, manifest, experiment)
-            if transcripts.is_finished(store.run_dir):
+            if transcripts.is_finished(store.run_dir) and not _repair(store, manifest):
                 return _finished(experiment, store, manifest)
             logger.info("resuming %s", store.run_dir)
         own = isinstance(backend, str)
@@ -132,6 +133,7 @@ def run(
             if own:
                 engine_backend.close()
         session.assemble(the_blocks)
+        store.record_written(verify.written(store.run_dir))
         scores = compute_scores(store.run_dir)
         transcripts.atomic_write_json(store.path(transcripts.SCORES), scores)
     return RunResult(
@@ -142,23 +144,27 @@ def run(
 
 def _check_same_config(store: RunStore, manifest: dict[str, Any], experiment: Experiment) -> None:
     if manifest.get("experiment") != json.loads(json.dumps(experiment.to_json())):
-        raise ValueError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
+        raise UsageError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
+
+
+def _repair(store: RunStore, manifest: dict[str, Any]) -> bool:
+    """Whether a finished run's transcripts were damaged and removed for the engine to
+    rebuild them from ``cells/`` (:func:`arena.engine.verify.repair`); a plan that does not
+    match cannot be replayed and is refused."""
+    if "plan" not in manifest:
+        return False
+    store.planned_rounds(manifest)
+    return verify.repair(store.run_dir)
 
 
 def _finished(experiment: Experiment, store: RunStore, manifest: dict[str, Any]) -> RunResult:
-    """A finished run as it is, its judgements checked against its plan."""
-    def scores() -> dict[str, Any]:
-        return json.loads(store.path(transcripts.SCORES).read_text(encoding="utf-8"))
-
+    """A finished run as it is (its transcripts verified by :func:`_repair`)."""
+    scores = transcripts.read_json(store.path(transcripts.SCORES))
     if "plan" not in manifest:
         logger.warning("%s: finished by an earlier arena that recorded no plan; not checked", store.run_dir)
-        return RunResult(store.run_dir, scores(), already_finished=True)
-    rounds = [match.Round.from_json(r) for r in store.planned_rounds(manifest)]
-    the_blocks = blocks(experiment, rounds)
-    store.check_judgements(
-        [(r.id, m.spec.label) for m in models(experiment) for b in the_blocks if b.seed in m.seeds for r in b.judged]
-    )
-    return RunResult(store.run_dir, scores(), cells=len(the_blocks) * len(experiment.claudes), already_finished=True)
+        return RunResult(store.run_dir, scores, already_finished=True)
+    the_blocks = blocks(experiment, [match.Round.from_json(r) for r in store.planned_rounds(manifest)])
+    return RunResult(store.run_dir, scores, cells=len(the_blocks) * len(experiment.claudes), already_finished=True)
 
 
 def _static_plan(

@@ -14,6 +14,7 @@ from typing import Any
 from arena.engine import transcripts
 from arena.engine.plan import models
 from arena.engine.resources import actor_count, resource_options
+from arena.errors import ConfigError
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, signature
 from arena.specs.registry import validate as validate_spec
@@ -58,7 +59,7 @@ def run_dir_for(experiment: Experiment, out: Path) -> Path:
 
 def check_name(experiment: Experiment) -> None:
     if not _NAME.match(experiment.name):
-        raise ValueError(
+        raise ConfigError(
             f"{experiment.where('name')}: name {experiment.name!r} must be a plain name (letters, digits and "
             "'._+-', not starting with '.' or '-'): it names the run directory under --out"
         )

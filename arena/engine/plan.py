@@ -21,6 +21,7 @@ from typing import Any
 
 from arena.engine import jobs, match
 from arena.engine.backends import Backend
+from arena.errors import DataError
 from arena.records import Instance
 from arena.roles import John
 from arena.specs.config import Experiment
@@ -88,7 +89,7 @@ def load_instances(experiment: Experiment, catalog: Catalog) -> dict[str, list[I
                 break
         duplicates = [key for key, count in Counter(i.id for i in instances).items() if count > 1]
         if duplicates:
-            raise ValueError(f"John {spec.label} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
+            raise DataError(f"John {spec.label} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
         logger.info("John %s: %d instances", spec.label, len(instances))
         result[spec.label] = instances
     return result

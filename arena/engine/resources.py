@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from arena.errors import ConfigError
 from arena.specs.config import RayOptions
 from arena.specs.spec import PerformerSpec
 
@@ -31,7 +32,7 @@ def _number(value: Any, key: str, where: str, integer: bool = False) -> float | 
     ok = isinstance(value, int) if integer else isinstance(value, (int, float))
     if not ok or isinstance(value, bool) or value < 0:
         kind = "a non-negative integer" if integer else "a non-negative number"
-        raise ValueError(f"{where}: resources.{key} must be {kind}, not {value!r}")
+        raise ConfigError(f"{where}: resources.{key} must be {kind}, not {value!r}")
     return value
 
 
@@ -42,7 +43,7 @@ def resource_options(role: str, spec: PerformerSpec, where: str = "") -> dict[st
     allowed = CLAUDE_KEYS if role == "claude" else RESOURCE_KEYS
     unknown = sorted(set(spec.resources) - set(allowed))
     if unknown:
-        raise ValueError(f"{where}: unknown resources key '{unknown[0]}'; allowed keys: {', '.join(allowed)}")
+        raise ConfigError(f"{where}: unknown resources key '{unknown[0]}'; allowed keys: {', '.join(allowed)}")
     options: dict[str, Any] = {"num_cpus": _number(spec.resources.get("num_cpus", 1), "num_cpus", where)}
     if "num_gpus" in spec.resources:
         options["num_gpus"] = _number(spec.resources["num_gpus"], "num_gpus", where)
@@ -50,12 +51,12 @@ def resource_options(role: str, spec: PerformerSpec, where: str = "") -> dict[st
         options["memory"] = _number(spec.resources["memory"], "memory", where, integer=True)
     if "accelerator_type" in spec.resources:
         if not isinstance(spec.resources["accelerator_type"], str):
-            raise ValueError(f"{where}: resources.accelerator_type must be a string such as 'H100'")
+            raise ConfigError(f"{where}: resources.accelerator_type must be a string such as 'H100'")
         options["accelerator_type"] = spec.resources["accelerator_type"]
     if "resources" in spec.resources:
         custom = spec.resources["resources"]
         if not isinstance(custom, Mapping):
-            raise ValueError(f"{where}: resources.resources must map custom resource names to amounts")
+            raise ConfigError(f"{where}: resources.resources must map custom resource names to amounts")
         options["resources"] = {str(k): _number(v, f"resources.{k}", where) for k, v in custom.items()}
     return options
 
@@ -63,7 +64,7 @@ def resource_options(role: str, spec: PerformerSpec, where: str = "") -> dict[st
 def actor_count(spec: PerformerSpec, where: str = "") -> int:
     count = spec.resources.get("actors", 1)
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        raise ValueError(f"{where or 'claude ' + spec.label}: resources.actors must be an integer ≥ 1, not {count!r}")
+        raise ConfigError(f"{where or 'claude ' + spec.label}: resources.actors must be an integer ≥ 1, not {count!r}")
     return count
 
 

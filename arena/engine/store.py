@@ -7,7 +7,8 @@
 - **Plan.** ``rounds.jsonl`` is written first, then ``manifest.json`` with the plan's
   round count and SHA-256; the manifest is the commit point, so a run that fails
   before it is planned leaves no run directory behind.  A game, planned block by
-  block while it is played, commits its manifest first and adds the plan at the end.  On resume ``rounds.jsonl``
+  block while it is played, commits its manifest first and adds the plan at the end
+  (one that fails before its first round is removed with it).  On resume ``rounds.jsonl``
   must match the recorded plan, else the run is refused with what to do.
 - **Cells.** Each finished cell (one Claude on one block of rounds) is one file under
   ``cells/`` written atomically; on resume a cell file is kept only when it holds
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine import transcripts
+from arena.errors import DataError, UsageError
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +41,7 @@ CELLS = "cells"
 LOCK = ".lock"
 
 
-class RunBusy(ValueError):
+class RunBusy(UsageError):
     """Another process is writing the run directory."""
 
 
@@ -64,10 +66,11 @@ class RunStore:
         """Hold the run directory's lock (creating the directory); on an error before the
         run is planned, remove what this session made, so no half-made run remains."""
         handle = self._acquire()
+        fresh = not self.path(transcripts.MANIFEST).exists()
         try:
             yield
         except BaseException:
-            if not self.path(transcripts.MANIFEST).exists():
+            if not self.path(transcripts.MANIFEST).exists() or (fresh and not self._played()):
                 self._discard()
             raise
         finally:
@@ -82,7 +85,7 @@ class RunStore:
                 self.run_dir.mkdir(parents=True, exist_ok=True)
                 handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
             except OSError as error:
-                raise ValueError(f"{path}: cannot open the run's lock file: {error.strerror}") from None
+                raise UsageError(f"{path}: cannot open the run's lock file: {error.strerror}") from None
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -103,8 +106,13 @@ class RunStore:
         os.pwrite(handle, json.dumps(holder).encode("utf-8"), 0)
         return handle
 
+    def _played(self) -> bool:
+        """Whether any round was planned or played (a game writes its manifest first)."""
+        return self.path(transcripts.ROUNDS).exists() or (self.cells.is_dir() and any(self.cells.iterdir()))
+
     def _discard(self) -> None:
         self.path(transcripts.ROUNDS).unlink(missing_ok=True)
+        self.path(transcripts.MANIFEST).unlink(missing_ok=True)
         with contextlib.suppress(OSError):
             self.cells.rmdir()
         self.path(LOCK).unlink(missing_ok=True)
@@ -120,7 +128,7 @@ class RunStore:
         try:
             return json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as error:
-            raise ValueError(f"{path}: not valid JSON ({error.msg}, line {error.lineno}); "
+            raise DataError(f"{path}: not valid JSON ({error.msg}, line {error.lineno}); "
                              f"delete {self.run_dir} to start the run over") from None
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
@@ -145,31 +153,23 @@ class RunStore:
         path = self.path(transcripts.ROUNDS)
         plan = manifest.get("plan")
         if not isinstance(plan, dict):
-            raise ValueError(f"{self.path(transcripts.MANIFEST)}: records no plan (a run begun by an earlier arena); "
+            raise DataError(f"{self.path(transcripts.MANIFEST)}: records no plan (a run begun by an earlier arena); "
                              f"delete {self.run_dir} to start the run over")
         data = path.read_bytes() if path.exists() else b""
         if _sha256(data) != plan.get("sha256"):
             lines = data.count(b"\n")
-            raise ValueError(
+            raise DataError(
                 f"{path}: does not match the plan recorded in {transcripts.MANIFEST} ({lines} rounds where "
                 f"the plan has {plan.get('rounds')}; the file was truncated or edited); delete {self.run_dir} "
                 "to start the run over"
             )
         return list(transcripts.read_jsonl(path))
 
-    def check_judgements(self, expected: Sequence[tuple[str, str]]) -> None:
-        """A finished run's ``judgements.jsonl`` holds one judgement per (round, Claude) of
-        the plan, in order; else the run is refused with what to do."""
-        path = self.path(transcripts.JUDGEMENTS)
-        found = [(j.get("round"), j.get("claude")) for j in transcripts.read_jsonl(path)]
-        if found == list(expected):
-            return
-        line = next((i for i, (a, b) in enumerate(zip(found, expected), start=1) if a != b), min(len(found), len(expected)) + 1)
-        raise ValueError(
-            f"{path}:{line}: {len(found)} judgements where the plan has {len(expected)} (one per judged round and "
-            f"Claude); the file was truncated or edited.  Delete it and {transcripts.SCORES}, then re-run to "
-            f"rebuild both (from {CELLS}/ where it still holds them)"
-        )
+    def record_written(self, written: dict[str, Any]) -> None:
+        """Record in the manifest the line counts and digests of the files a finished run
+        wrote (:func:`arena.engine.verify.written`), which readers then check."""
+        manifest = self.manifest() or {}
+        transcripts.atomic_write_json(self.path(transcripts.MANIFEST), {**manifest, "written": written})
 
     # -- cells ----------------------------------------------------------------------------
 

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DataError
+
 MANIFEST = "manifest.json"
 ROUNDS = "rounds.jsonl"
 JUDGEMENTS = "judgements.jsonl"
@@ -94,8 +96,24 @@ def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
                 continue
             try:
                 yield json.loads(line)
+            except RecursionError:
+                raise DataError(f"{path}:{number}: JSON nested too deeply") from None
             except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: malformed JSON line: {error.msg}") from None
+                raise DataError(f"{path}:{number}: malformed JSON line: {error.msg}") from None
+
+
+def read_json(path: Path) -> Any:
+    """A JSON file of a run (``manifest.json``, ``scores.json``); damage is a
+    :class:`DataError` naming file and line."""
+    from arena.specs.yamlio import MAX_JSON_BYTES, read_text
+
+    try:
+        return json.loads(read_text(path, MAX_JSON_BYTES, "JSON file"))
+    except json.JSONDecodeError as error:
+        raise DataError(f"not valid JSON ({error.msg}); rebuild it ('arena score RUN' rebuilds scores.json) or delete "
+                        "the run directory", file=path, line=error.lineno) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", file=path) from None
 
 
 def is_finished(run_dir: Path) -> bool:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.errors import DataError
+
 
 @dataclass(frozen=True)
 class DistilLingEvalResult:
@@ -27,7 +29,7 @@ class DistilLingEvalResult:
 def evaluate(correct_scores: Sequence[float], incorrect_scores: Sequence[float]) -> DistilLingEvalResult:
     """Count pairs with ``score(correct) >= score(incorrect)``."""
     if len(correct_scores) != len(incorrect_scores):
-        raise ValueError(f"{len(correct_scores)} correct scores but {len(incorrect_scores)} incorrect scores")
+        raise DataError(f"{len(correct_scores)} correct scores but {len(incorrect_scores)} incorrect scores")
     correct = ties = 0
     for good, bad in zip(correct_scores, incorrect_scores):
         correct += good >= bad
@@ -38,5 +40,5 @@ def evaluate(correct_scores: Sequence[float], incorrect_scores: Sequence[float])
 def format_report(result: DistilLingEvalResult) -> str:
     """``Accuracy: 97.3`` (a newline-terminated line), as DistilLingEval prints it."""
     if not result.total:
-        raise ValueError("the test set is empty: no accuracy to report")
+        raise DataError("the test set is empty: no accuracy to report")
     return f"Accuracy: {100 * result.accuracy:.1f}\n"

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.errors import DataError
 from arena.formats.lingeval97 import Sentence, score_count
 from arena.stats.bins import DISTANCE_BINS, FREQUENCY_BINS, distance_bin, frequency_bin
 
@@ -188,7 +189,7 @@ def evaluate(
     (:func:`arena.formats.lingeval97.plaintext_pairs`)."""
     expected = score_count(sentences)
     if len(scores) != expected:
-        raise ValueError(f"{len(scores)} scores for {expected} sentences and contrastives; expected {expected}")
+        raise DataError(f"{len(scores)} scores for {expected} sentences and contrastives; expected {expected}")
     selected = tuple(dict.fromkeys(categories))
     wanted = set(selected)
     better = operator.gt if maximize else operator.lt
@@ -282,7 +283,7 @@ def report_lines(
     total = result.total
     if not total.total:
         found = ", ".join(f"{category} ({count})" for category, count in sorted(result.skipped.items()))
-        raise ValueError(
+        raise DataError(
             "no contrastive translation of the selected categories ("
             + ", ".join(result.categories)
             + ") in the test set"

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.errors import DataError
 from arena.formats import scores as score_files
 from arena.formats.textlines import check_line_text, empty_lines, read_lines, write_lines
 
@@ -82,18 +83,18 @@ def read_distil_lingeval(directory: str | Path, allow_empty: bool = False) -> Te
     """
     directory = Path(directory)
     if not directory.is_dir():
-        raise ValueError(f"{directory}: not a directory (expected {', '.join(FILES)} in it)")
+        raise DataError(f"{directory}: not a directory (expected {', '.join(FILES)} in it)")
     columns = {}
     for name in FILES:
         path = directory / name
         if not path.exists():
-            raise ValueError(f"{path}: file not found (a DistilLingEval directory has {', '.join(FILES)})")
+            raise DataError(f"{path}: file not found (a DistilLingEval directory has {', '.join(FILES)})")
         columns[name] = read_lines(path, allow_empty=allow_empty)
     counts = {name: len(lines) for name, lines in columns.items()}
     if len(set(counts.values())) > 1:
         shortest = min(counts, key=counts.get)
         longest = max(counts, key=counts.get)
-        raise ValueError(
+        raise DataError(
             f"{directory / shortest}: ends after line {counts[shortest]}, but {longest} has line "
             f"{counts[shortest] + 1} (line counts: "
             + ", ".join(f"{name} {count}" for name, count in counts.items())

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DataError, UsageError
 from arena.formats.distil_lingeval import FILES as DISTIL_FILES
 from arena.formats.distil_lingeval import ContrastivePair, write_distil_lingeval
 from arena.formats.lingeval97 import Contrastive, Sentence, write_lingeval97, write_plaintext
@@ -46,19 +47,19 @@ def read_round_records(path: str | Path) -> Iterator[tuple[str, dict[str, Any]]]
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
-            raise ValueError(f"{where}: malformed JSON line: {error.msg}") from None
+            raise DataError(f"{where}: malformed JSON line: {error.msg}") from None
         if not isinstance(record, dict):
-            raise ValueError(f"{where}: a round is a JSON object, not {type(record).__name__}")
+            raise DataError(f"{where}: a round is a JSON object, not {type(record).__name__}")
         yield where, record
 
 
 def _get(record: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if key not in record:
-        raise ValueError(f"{where}: missing key '{key}'")
+        raise DataError(f"{where}: missing key '{key}'")
     value = record[key]
     if not isinstance(value, kind):
         names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-        raise ValueError(f"{where}: key '{key}' must be {names}, got {type(value).__name__}")
+        raise DataError(f"{where}: key '{key}' must be {names}, got {type(value).__name__}")
     return value
 
 
@@ -112,18 +113,18 @@ def collect(records: Iterable[tuple[str, Mapping[str, Any]]]) -> Collected:
             collected.without_pair[str(record.get("status") or "no variant")] += 1
             continue
         if not isinstance(variant, dict):
-            raise ValueError(f"{where}: key 'variant' must be an object or null, got {type(variant).__name__}")
+            raise DataError(f"{where}: key 'variant' must be an object or null, got {type(variant).__name__}")
         text = _get(variant, "text", str, f"{where}: variant")
         phenomenon = _get(variant, "phenomenon", str, f"{where}: variant")
         meta = variant.get("meta") or {}
         if not isinstance(meta, dict):
-            raise ValueError(f"{where}: variant: key 'meta' must be an object, got {type(meta).__name__}")
+            raise DataError(f"{where}: variant: key 'meta' must be an object, got {type(meta).__name__}")
         instances = collected.johns.setdefault(john, {})
         known = instances.get(instance_id)
         if known is None:
             known = instances[instance_id] = _Instance(instance_id, source, reference)
         elif (known.source, known.reference) != (source, reference):
-            raise ValueError(
+            raise DataError(
                 f"{where}: instance {instance_id} of John {john} has a different source or reference "
                 "than in an earlier round"
             )
@@ -173,7 +174,7 @@ def _check_free(paths: Iterable[Path], force: bool) -> None:
         return
     existing = [str(path) for path in paths if path.exists()]
     if existing:
-        raise ValueError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
+        raise UsageError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
 
 
 def _writable_sentences(sentences: list[Sentence], unwritable: dict[str, str]) -> list[Sentence]:
@@ -205,7 +206,7 @@ def export(collected: Collected, out: str | Path, format: str, force: bool = Fal
     written as lines (an empty text, a line break inside a text) are left out and
     listed in :attr:`Written.unwritable` and the manifest."""
     if format not in FORMATS:
-        raise ValueError(f"unknown export format {format!r}; formats: {', '.join(FORMATS)}")
+        raise UsageError(f"unknown export format {format!r}; formats: {', '.join(FORMATS)}")
     out = Path(out)
     taken: set[str] = set()
     written: list[Written] = []

@@ -35,6 +35,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from arena.errors import DataError
 from arena.formats import scores as score_files
 from arena.formats.textlines import check_line_text, split_lines, write_lines, write_text_atomic
 from arena.specs.yamlio import load_json, read_text
@@ -101,15 +102,15 @@ def _where(path: str, index: int, item: Any) -> str:
 def _annotation(value: Any, where: str, key: str) -> int | float | str | None:
     if value is None or (isinstance(value, (int, float, str)) and not isinstance(value, bool)):
         return value
-    raise ValueError(f"{where}: key '{key}' must be a number, got {json.dumps(value, ensure_ascii=False)}")
+    raise DataError(f"{where}: key '{key}' must be a number, got {json.dumps(value, ensure_ascii=False)}")
 
 
 def _text(item: Mapping[str, Any], key: str, where: str) -> str:
     if key not in item:
-        raise ValueError(f"{where}: missing key '{key}'")
+        raise DataError(f"{where}: missing key '{key}'")
     value = item[key]
     if not isinstance(value, str):
-        raise ValueError(f"{where}: key '{key}' must be a string, got {type(value).__name__}")
+        raise DataError(f"{where}: key '{key}' must be a string, got {type(value).__name__}")
     return value
 
 
@@ -117,25 +118,25 @@ def _checked_sentence(path: str, index: int, item: Any) -> Sentence:
     """One sentence, checked key by key (the slow path that explains what is wrong)."""
     where = _where(path, index, item)
     if not isinstance(item, Mapping):
-        raise ValueError(f"{where}: expected an object with keys {', '.join(SENTENCE_KEYS)}")
+        raise DataError(f"{where}: expected an object with keys {', '.join(SENTENCE_KEYS)}")
     source = _text(item, "source", where)
     reference = _text(item, "reference", where)
     origin = item.get("origin")
     if origin is not None and not isinstance(origin, str):
-        raise ValueError(f"{where}: key 'origin' must be a string, got {type(origin).__name__}")
+        raise DataError(f"{where}: key 'origin' must be a string, got {type(origin).__name__}")
     if "errors" not in item:
-        raise ValueError(f"{where}: missing key 'errors' (a list, possibly empty)")
+        raise DataError(f"{where}: missing key 'errors' (a list, possibly empty)")
     raw_errors = item["errors"]
     if not isinstance(raw_errors, list):
-        raise ValueError(f"{where}: key 'errors' must be a list, got {type(raw_errors).__name__}")
+        raise DataError(f"{where}: key 'errors' must be a list, got {type(raw_errors).__name__}")
     errors = []
     for position, error in enumerate(raw_errors):
         at = f"{where}, errors[{position}]"
         if not isinstance(error, Mapping):
-            raise ValueError(f"{at}: expected an object with keys {', '.join(ERROR_KEYS)}")
+            raise DataError(f"{at}: expected an object with keys {', '.join(ERROR_KEYS)}")
         category = _text(error, "type", at)
         if not category:
-            raise ValueError(f"{at}: key 'type' is empty")
+            raise DataError(f"{at}: key 'type' is empty")
         errors.append(
             Contrastive(
                 category,
@@ -187,7 +188,7 @@ def _fast_sentence(item: Any) -> Sentence | None:
 def sentences_from_json(data: Any, path: str = "<json>") -> list[Sentence]:
     """Check and map parsed LingEval97 JSON onto :class:`Sentence` records."""
     if not isinstance(data, list):
-        raise ValueError(f"{path}: a LingEval97 test set is a JSON array of sentences, not a {type(data).__name__}")
+        raise DataError(f"{path}: a LingEval97 test set is a JSON array of sentences, not a {type(data).__name__}")
     sentences = []
     for index, item in enumerate(data):
         sentence = _fast_sentence(item)
@@ -292,14 +293,14 @@ def read_outputs(path: str | Path, sentences: Sequence[Sentence]) -> list[str | 
                 continue
             number = sentence.origin[len(prefix) :]
             if not number.isdigit() or not 1 <= int(number) <= len(lines):
-                raise ValueError(
+                raise DataError(
                     f"{path}: has {len(lines)} lines, but item {index} has origin {sentence.origin} "
                     f"(expected {testset}.N with 1 <= N <= {len(lines)})"
                 )
             outputs.append(lines[int(number) - 1])
         return outputs
     if len(lines) != len(sentences):
-        raise ValueError(
+        raise DataError(
             f"{path}: {len(lines)} lines, expected {len(sentences)} (one 1-best translation per sentence of the "
             "test set), or name the file NAME.TESTSET to look lines up by origin TESTSET.N"
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from arena.errors import DataError
 from arena.formats.textlines import split_lines
 from arena.specs.yamlio import read_text
 
@@ -23,7 +24,7 @@ def decode_utf8(data: bytes, name: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise ValueError(
+        raise DataError(
             f"{name}:{line}: not valid UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start})"
         ) from None
 
@@ -39,13 +40,13 @@ def parse_score(line: str, where: str) -> float:
     """One score; ``ValueError`` naming ``where`` for an empty line or a non-number."""
     text = line.strip()
     if not text:
-        raise ValueError(f"{where}: empty line; expected a score")
+        raise DataError(f"{where}: empty line; expected a score")
     if "_" in text:  # float() would accept "1_000"; no scorer writes that
-        raise ValueError(f"{where}: not a number: {line!r}")
+        raise DataError(f"{where}: not a number: {line!r}")
     try:
         return float(text)
     except ValueError:
-        raise ValueError(f"{where}: not a number: {line!r}") from None
+        raise DataError(f"{where}: not a number: {line!r}") from None
 
 
 def parse_scores(text: str, name: str, expected: int, layout: str) -> list[float]:
@@ -60,7 +61,7 @@ def parse_scores(text: str, name: str, expected: int, layout: str) -> list[float
         detail = ""
         if len(lines) > expected and not any(line.strip() for line in lines[expected:]):
             detail = f"; lines {expected + 1}-{len(lines)} are empty"
-        raise ValueError(f"{name}: {problem} scores: {len(lines)} lines, expected {expected} ({layout}){detail}")
+        raise DataError(f"{name}: {problem} scores: {len(lines)} lines, expected {expected} ({layout}){detail}")
     return [parse_score(line, f"{name}:{number}") for number, line in enumerate(lines, start=1)]
 
 

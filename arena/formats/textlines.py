@@ -1,7 +1,10 @@
 """Line-aligned text files (one sentence per line), read and written strictly.
 
 Files are UTF-8.  A line ends at ``\\n`` (a ``\\r\\n`` ending is accepted and the
-``\\r`` dropped); a final line without a newline still counts.  Texts written to such
+``\\r`` dropped; a lone ``\\r`` is no line end); a final line without a newline still
+counts; a byte-order mark at the start of the file is dropped.  Files and streams
+(:func:`iter_lines`, stdin) are read by these rules alike, and a line that is not
+UTF-8 is an error naming the file and line (:mod:`arena.specs.yamlio`).  Texts written to such
 files must not contain any character that a reader might take as a line break:
 Python's ``str.splitlines`` — which DistilLingEval's evaluation script uses — also
 breaks at vertical tab, form feed, the file/group/record separators, NEL and the
@@ -14,8 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
-from arena.specs.yamlio import read_text
+from arena.errors import DataError
+from arena.specs.yamlio import BOM, read_text
 
 # every character str.splitlines() breaks at
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -32,33 +37,18 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-BOM = "\ufeff"
-
-
-def stream_lines(handle: Iterable[bytes], name: str) -> Iterator[str]:
-    """The lines of a UTF-8 byte stream (stdin, a pipe, a file opened ``"rb"``: anything
-    yielding ``\n``-terminated lines of bytes), one at a time, in constant memory.
-
-    The same rules as :func:`split_lines`: a line ends at ``\n`` only (a ``\r\n`` ending
-    loses its ``\r``; a lone ``\r`` stays inside the line, as does every other character
-    ``str.splitlines`` would break at); a final line without a newline counts.  A UTF-8
-    byte order mark at the start of the stream is dropped.  Bytes that are not UTF-8
-    (a latin-1 file) are a :class:`~arena.errors.DataError` naming ``name``, the line and
-    the column, never passed through."""
-    from arena.errors import DataError
-
+def iter_lines(handle: BinaryIO, name: str) -> Iterator[str]:
+    """The lines of a binary stream (a file opened ``rb``, ``sys.stdin.buffer``) by the
+    rules of this module, one at a time; ``name`` is what errors call the stream."""
     for number, raw in enumerate(handle, start=1):
         if raw.endswith(b"\n"):
             raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise DataError(f"not valid UTF-8 (byte 0x{raw[error.start]:02x} at column {error.start + 1})",
-                            file=name, line=number,
-                            hint="convert the input to UTF-8, e.g. with iconv -f latin1 -t utf-8") from None
-        if number == 1 and line.startswith(BOM):
-            line = line[1:]
-        yield line
+            raise DataError(f"not valid UTF-8 (byte 0x{raw[error.start]:02x} at column {error.start + 1}); convert "
+                            "the input to UTF-8, e.g. with iconv -f latin1 -t utf-8", file=name, line=number) from None
+        yield line[1:] if number == 1 and line.startswith(BOM) else line
 
 
 def read_lines(path: str | Path, allow_empty: bool = False) -> list[str]:
@@ -71,7 +61,7 @@ def read_lines(path: str | Path, allow_empty: bool = False) -> list[str]:
     if not allow_empty:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
-                raise ValueError(f"{path}:{number}: empty line; every line must hold one sentence")
+                raise DataError(f"{path}:{number}: empty line; every line must hold one sentence")
     return lines
 
 
@@ -92,11 +82,11 @@ def check_line_text(text: object, where: str, allow_empty: bool = False) -> str:
         raise TypeError(f"{where}: expected a string, got {type(text).__name__}")
     match = _LINE_BREAK.search(text)
     if match:
-        raise ValueError(
+        raise DataError(
             f"{where}: text contains a line break (U+{ord(match.group()):04X}) and cannot be written as one line"
         )
     if not allow_empty and not text.strip():
-        raise ValueError(f"{where}: empty text cannot be written as a line")
+        raise DataError(f"{where}: empty text cannot be written as a line")
     return text
 
 

@@ -31,7 +31,8 @@ from typing import Any
 
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards, SignTest, Standing
-from arena.stats.results import MetricValue, Scores
+from arena.stats.registry import MetricValue
+from arena.stats.results import Scores
 from arena.stats.run import RunData
 
 TIDY_FORMATS = ("csv", "parquet", "jsonl")

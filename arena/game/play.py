@@ -44,6 +44,7 @@ from arena.engine.plan import Block, corrupt
 from arena.engine.resources import actor_count
 from arena.engine.session import Session
 from arena.engine.store import RunStore
+from arena.errors import ConfigError, DataError
 from arena.game.schedule import Schedule, preset
 from arena.game.visibility import shown
 from arena.records import Instance, RoundOutcome
@@ -181,12 +182,12 @@ class Game:
         self.observing_claudes = []
         for index, spec in enumerate(self.experiment.claudes):
             if spec.replicas:
-                raise ValueError(f"{where}: claudes[{index}]: model replicas are not played in a game (schedule)")
+                raise ConfigError(f"{where}: claudes[{index}]: model replicas are not played in a game (schedule)")
             kind = self._call(jobs.DescribeJob(spec))
             if not kind.observes:
                 self.backend.release(spec)  # built again for each block, as the engine holds Claudes
             elif actor_count(spec) != 1:
-                raise ValueError(f"{where}: claudes[{index}]: {spec.label} observes (it learns during the game): "
+                raise ConfigError(f"{where}: claudes[{index}]: {spec.label} observes (it learns during the game): "
                                  "give it one actor, not resources.actors > 1")
             else:
                 self.observing_claudes.append(spec)
@@ -215,7 +216,7 @@ class Game:
         for spec in getattr(self.experiment, role + "s"):
             if spec.label == label:
                 return spec
-        raise ValueError(f"{self.store.run_dir}: {OBSERVATIONS} names unknown {role} {label!r}")
+        raise DataError(f"{self.store.run_dir}: {OBSERVATIONS} names unknown {role} {label!r}")
 
     # -- play ------------------------------------------------------------------------------
 
@@ -279,7 +280,7 @@ class Game:
         header = next(transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-block")))
         instances = self._take(stream, len(header["instances"]))
         if [i.id for i in instances] != header["instances"]:
-            raise ValueError(
+            raise DataError(
                 f"{self.store.run_dir}: John {stream.john.label} yields other instances on resume than in block "
                 f"{stream.name}; the run cannot be resumed: delete it and run again"
             )

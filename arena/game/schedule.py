@@ -36,6 +36,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from arena.errors import ConfigError
+
 ROLES = ("john", "zellig", "claude")
 PRESETS = ("zero-observation", "supervised", "semi-supervised", "unsupervised")
 PHASE_KEYS = ("rounds", "transparent", "counts", "name")
@@ -136,12 +138,12 @@ def preset(name: str, rounds: tuple[int, ...] = ()) -> tuple[Phase, ...]:
     evaluation = Phase(None, frozenset(), True, "evaluation")
     if name == "zero-observation":
         if rounds:
-            raise ValueError("zero-observation takes no rounds")
+            raise ConfigError("zero-observation takes no rounds")
         return (evaluation,)
     expected = 2 if name == "semi-supervised" else 1
     if len(rounds) != expected:
         example = "semi-supervised:100+300" if expected == 2 else f"{name}:200"
-        raise ValueError(f"{name} needs {expected} round count(s), e.g. {example}")
+        raise ConfigError(f"{name} needs {expected} round count(s), e.g. {example}")
     if name == "supervised":
         return (Phase(rounds[0], frozenset({"claude"}), False, "supervised observation"), evaluation)
     if name == "unsupervised":
@@ -152,10 +154,10 @@ def preset(name: str, rounds: tuple[int, ...] = ()) -> tuple[Phase, ...]:
             Phase(rounds[1], frozenset(), False, "unsupervised observation"),
             evaluation,
         )
-    raise ValueError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+    raise ConfigError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
 
 
-class ScheduleError(ValueError):
+class ScheduleError(ConfigError):
     pass
 
 
@@ -280,8 +282,8 @@ def _preset_rounds(value: Any) -> tuple[int, ...]:
         try:
             number = int(part)
         except (TypeError, ValueError):
-            raise ValueError(f"observation rounds must be integers, not {value!r}") from None
+            raise ConfigError(f"observation rounds must be integers, not {value!r}") from None
         if isinstance(part, bool) or number < 0:
-            raise ValueError(f"observation rounds must be integers ≥ 0, not {value!r}")
+            raise ConfigError(f"observation rounds must be integers ≥ 0, not {value!r}")
         result.append(number)
     return tuple(result)

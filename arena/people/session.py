@@ -28,6 +28,7 @@ from typing import Any
 from arena.edits import variant_from_text
 from arena.engine import match, transcripts
 from arena.engine.match import JudgementRecord, Round
+from arena.errors import UsageError
 from arena.people import store
 from arena.records import Instance, Judgement
 
@@ -37,7 +38,7 @@ PHENOMENON_PATTERN = re.compile(r"[a-z0-9][a-z0-9_]{0,47}")
 def read_rounds(run_dir: Path) -> list[Round]:
     path = Path(run_dir) / transcripts.ROUNDS
     if not path.exists():
-        raise ValueError(f"{run_dir}: no {transcripts.ROUNDS}; plan the rounds first (arena play CONFIG does)")
+        raise UsageError(f"{run_dir}: no {transcripts.ROUNDS}; plan the rounds first (arena play CONFIG does)")
     return [Round.from_json(r) for r in transcripts.read_jsonl(path)]
 
 
@@ -85,7 +86,7 @@ class ClaudeSession:
         if r is None:
             raise KeyError(f"unknown round {round_id!r}")
         if choice is not None and (isinstance(choice, bool) or choice not in range(len(r.candidates or ()))):
-            raise ValueError(f"choice {choice!r} is not a candidate index of round {round_id!r}")
+            raise UsageError(f"choice {choice!r} is not a candidate index of round {round_id!r}")
         late = self.seconds_per_pair is not None and seconds > self.seconds_per_pair
         record = match.resolve(r, self.label, Judgement(choice), late).to_json()
         record["seconds"] = round(float(seconds), 3)
@@ -144,7 +145,7 @@ def zellig_targets(rounds: Sequence[Round]) -> list[Target]:
 
 def check_phenomenon(value: Any) -> str:
     if not isinstance(value, str) or not PHENOMENON_PATTERN.fullmatch(value):
-        raise ValueError(f"phenomenon {value!r}: use lower-case letters, digits and '_' (e.g. np_agreement)")
+        raise UsageError(f"phenomenon {value!r}: use lower-case letters, digits and '_' (e.g. np_agreement)")
     return value
 
 
@@ -203,7 +204,7 @@ class ZelligSession:
             errors = (Contrastive(variant["phenomenon"], variant["text"]),) if variant else ()
             sentences.append(Sentence(target.instance.source, target.instance.reference, target.instance.id, errors))
         if not sentences:
-            raise ValueError(f"{self.name} has corrupted no instance of {self.run_dir} yet")
+            raise UsageError(f"{self.name} has corrupted no instance of {self.run_dir} yet")
         testset = directory / "testset.json"
         write_lingeval97(testset, sentences)
         config = {

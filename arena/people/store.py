@@ -22,6 +22,7 @@ from typing import Any
 
 from arena.engine import transcripts
 from arena.engine.match import JudgementRecord
+from arena.errors import UsageError
 
 PEOPLE_DIR = "people"
 JUDGEMENTS = "judgements.jsonl"
@@ -37,7 +38,7 @@ _thread_locks_guard = threading.Lock()
 def check_name(name: Any) -> str:
     """``name`` if it is a safe person name, else ``ValueError`` saying what is allowed."""
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
-        raise ValueError(
+        raise UsageError(
             f"person name {name!r} is not allowed: use 1-32 letters, digits, '_' or '-', starting with a letter or digit"
         )
     return name
@@ -57,7 +58,7 @@ def person_dir(run_dir: Path, name: str) -> Path:
     root = (Path(run_dir) / PEOPLE_DIR).resolve()
     path = (root / check_name(name)).resolve()
     if not path.is_relative_to(root) or path == root:
-        raise ValueError(f"person name {name!r} leads outside {root}")
+        raise UsageError(f"person name {name!r} leads outside {root}")
     return path
 
 
@@ -129,7 +130,7 @@ def read_judgements(run_dir: Path) -> list[JudgementRecord]:
         for data in transcripts.read_jsonl(path):
             record = JudgementRecord.from_json(data)
             if record.claude != label(name):
-                raise ValueError(f"{path}: holds a judgement of {record.claude!r}, not of {label(name)!r}")
+                raise UsageError(f"{path}: holds a judgement of {record.claude!r}, not of {label(name)!r}")
             result.append(record)
     return result
 

@@ -34,6 +34,7 @@ from arena.people import store
 from arena.people.session import ClaudeSession, summary
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
+BODY_DEPTH = 4  # the API takes flat objects: {"round": ..., "choice": ...}
 
 
 class Arena:
@@ -218,7 +219,7 @@ def _add_api(app: Any, arena: Arena) -> None:
     @app.post("/api/judge")
     def judge():
         name = _person()
-        data = request.get_json(silent=True)
+        data = _json_body(request.get_data(cache=False))
         if not isinstance(data, dict) or set(data) != {"round", "choice"}:
             _fail(400, 'expected a JSON object {"round": ROUND_ID, "choice": 0 or 1}')
         round_id, choice = data["round"], data["choice"]
@@ -241,6 +242,21 @@ def _add_api(app: Any, arena: Arena) -> None:
     @app.get("/api/summary")
     def summary_json():
         return jsonify(summary(arena.run_dir, _person()))
+
+
+def _json_body(body: bytes) -> Any:
+    """A request's JSON body (at most ``MAX_CONTENT_LENGTH`` bytes), or ``None`` when it is
+    no JSON, not UTF-8 or nested more than a judgement needs (a 100k-deep array would
+    exhaust the parser's recursion: a 400, never a 500)."""
+    import json
+
+    from arena.specs.yamlio import json_depth
+
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return None
+    return data if json_depth(data, stop=BODY_DEPTH) <= BODY_DEPTH else None
 
 
 def is_loopback(host: str) -> bool:

@@ -28,6 +28,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from annotated_types import Ge, Gt
 
+from arena.errors import ConfigError
 from arena.game.schedule import Schedule, parse_schedule
 from arena.specs.spec import PerformerSpec, parse_value, spec_from_mapping
 from arena.specs.typecheck import PositiveInt, check_value, type_hints
@@ -153,7 +154,7 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
     """Apply ``key=value`` overrides (dotted keys, list indices) to a raw config."""
     for override in overrides:
         if "=" not in override:
-            raise ValueError(f"--set {override!r}: expected key=value")
+            raise ConfigError(f"--set {override!r}: expected key=value")
         dotted, raw = override.split("=", 1)
         keys = dotted.strip().split(".")
         node: Any = data
@@ -171,7 +172,7 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
                 else:
                     node[key] = nxt
             if not isinstance(nxt, (dict, list)):
-                raise ValueError(f"--set {override!r}: {'.'.join(keys[: position + 1])} is not a mapping or list")
+                raise ConfigError(f"--set {override!r}: {'.'.join(keys[: position + 1])} is not a mapping or list")
             node = nxt
         last = keys[-1]
         value = parse_value(raw)
@@ -180,14 +181,14 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
         elif isinstance(node, dict):
             node[last] = value
         else:
-            raise ValueError(f"--set {override!r}: cannot set {dotted}")
+            raise ConfigError(f"--set {override!r}: cannot set {dotted}")
     return data
 
 
 def _performers(value: Any, role: str, path: str, lines: Mapping) -> tuple[PerformerSpec, ...]:
     items = value if isinstance(value, list) else [value]
     if not items:
-        raise ValueError(f"{_where(path, lines, (role,))}: '{role}' lists no performer")
+        raise ConfigError(f"{_where(path, lines, (role,))}: '{role}' lists no performer")
     return tuple(
         spec_from_mapping(item, where=f"{_where(path, lines, (role, str(index)))} ({role}[{index}])")
         for index, item in enumerate(items)
@@ -198,12 +199,12 @@ def _nested(cls: type, value: Any, key: str, path: str, lines: Mapping) -> Any:
     if value is None:
         return cls()
     if not isinstance(value, Mapping):
-        raise ValueError(f"{_where(path, lines, (key,))}: '{key}' must be a mapping")
+        raise ConfigError(f"{_where(path, lines, (key,))}: '{key}' must be a mapping")
     allowed = [f.name for f in fields(cls)]
     unknown = sorted(set(value) - set(allowed))
     if unknown:
         where = _where(path, lines, (key, unknown[0]))
-        raise ValueError(f"{where}: unknown key '{key}.{unknown[0]}'; allowed keys: {', '.join(allowed)}")
+        raise ConfigError(f"{where}: unknown key '{key}.{unknown[0]}'; allowed keys: {', '.join(allowed)}")
     hints = type_hints(cls)
     for name, item in value.items():
         _check_field(item, hints[name], f"{key}.{name}", _where(path, lines, (key, name)))
@@ -214,28 +215,28 @@ def _check_field(value: Any, annotation: Any, key: str, where: str) -> None:
     """A config value against its field's declared type (see :mod:`arena.specs.typecheck`)."""
     problem = check_value(value, annotation)
     if problem:
-        raise ValueError(f"{where}: '{key}' {problem}")
+        raise ConfigError(f"{where}: '{key}' {problem}")
 
 
 def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | None = None) -> Experiment:
     """Check and map a raw config mapping onto :class:`Experiment`."""
     lines = lines or {}
     if not isinstance(data, Mapping):
-        raise ValueError(f"{path}: an experiment is a YAML mapping, not {type(data).__name__}")
+        raise ConfigError(f"{path}: an experiment is a YAML mapping, not {type(data).__name__}")
     unknown = sorted(set(data) - set(_ALLOWED))
     if unknown:
-        raise ValueError(
+        raise ConfigError(
             f"{_where(path, lines, (unknown[0],))}: unknown key '{unknown[0]}'; allowed keys: {', '.join(_ALLOWED)}"
         )
     values: dict[str, Any] = {}
     for singular, plural in SINGULAR.items():
         if singular in data and plural in data:
-            raise ValueError(f"{_where(path, lines, (singular,))}: give either '{singular}' or '{plural}', not both")
+            raise ConfigError(f"{_where(path, lines, (singular,))}: give either '{singular}' or '{plural}', not both")
     for key, value in data.items():
         values[SINGULAR.get(key, key)] = (key, value)
     for required in ("name", "johns", "zelligs", "claudes"):
         if required not in values:
-            raise ValueError(f"{path}: missing key '{required}'")
+            raise ConfigError(f"{path}: missing key '{required}'")
     kwargs: dict[str, Any] = {"source": path, "key_lines": dict(lines)}
     for target, (key, value) in values.items():
         where = _where(path, lines, (key,))
@@ -244,13 +245,13 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
         elif target == "seeds":
             seeds = value if isinstance(value, list) else [value]
             if not seeds or not all(isinstance(seed, int) and not isinstance(seed, bool) for seed in seeds):
-                raise ValueError(f"{where}: '{key}' must be an integer or a list of integers")
+                raise ConfigError(f"{where}: '{key}' must be an integer or a list of integers")
             if len(set(seeds)) != len(seeds):
-                raise ValueError(f"{where}: '{key}' lists a seed twice")
+                raise ConfigError(f"{where}: '{key}' lists a seed twice")
             kwargs["seeds"] = tuple(seeds)
         elif target == "breakdowns":
             if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
-                raise ValueError(f"{where}: '{key}' must be a list of variant meta keys or john.<instance meta key>, e.g. [dimension, john.origin]")
+                raise ConfigError(f"{where}: '{key}' must be a list of variant meta keys or john.<instance meta key>, e.g. [dimension, john.origin]")
             kwargs[target] = tuple(value)
         elif target == "schedule":
             kwargs[target] = None if value is None else parse_schedule(value, path, lines)
@@ -266,7 +267,7 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
 
 def _check_values(experiment: Experiment, path: str, lines: Mapping) -> None:
     def fail(key: str, message: str) -> None:
-        raise ValueError(f"{_where(path, lines, (key,))}: '{key}' {message}")
+        raise ConfigError(f"{_where(path, lines, (key,))}: '{key}' {message}")
 
     if not experiment.name.strip():
         fail("name", "must be a non-empty string")
@@ -292,7 +293,7 @@ def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experime
     data = load_yaml(path)
     if overrides:
         if not isinstance(data, dict):
-            raise ValueError(f"{path}: an experiment is a YAML mapping")
+            raise ConfigError(f"{path}: an experiment is a YAML mapping")
         data = apply_overrides(data, overrides)
     lines = yaml_key_lines(path)
     for override in overrides:  # a message about an overridden key points at the --set

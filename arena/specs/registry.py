@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.errors import ArenaError, ConfigError
 from arena.specs.spec import PerformerSpec
 
 ROLE_TITLES = {"john": "John", "zellig": "Zellig", "claude": "Claude"}
@@ -33,22 +34,22 @@ class Catalog:
         try:
             return {"john": self.johns, "zellig": self.zelligs, "claude": self.claudes}[role]
         except KeyError:
-            raise ValueError(f"unknown role {role!r}; roles are john, zellig, claude") from None
+            raise ConfigError(f"unknown role {role!r}; roles are john, zellig, claude") from None
 
 
 def import_path(path: str) -> Any:
     """Import ``"module:Attribute"``."""
     module_name, _, attribute = path.partition(":")
     if not attribute:
-        raise ValueError(f"{path!r} is not a module:Class path")
+        raise ConfigError(f"{path!r} is not a module:Class path")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise ValueError(f"cannot import module {module_name!r} for {path!r}: {error}") from None
+        raise ConfigError(f"cannot import module {module_name!r} for {path!r}: {error}") from None
     try:
         return getattr(module, attribute)
     except AttributeError:
-        raise ValueError(f"module {module_name!r} has no attribute {attribute!r}") from None
+        raise ConfigError(f"module {module_name!r} has no attribute {attribute!r}") from None
 
 
 def resolve(role: str, name: str, catalog: Catalog, where: str = "") -> type:
@@ -61,7 +62,7 @@ def resolve(role: str, name: str, catalog: Catalog, where: str = "") -> type:
         return import_path(name)
     close = difflib.get_close_matches(name, list(table), n=3)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
-    raise ValueError(
+    raise ConfigError(
         f"{prefix}unknown {ROLE_TITLES.get(role, role)} {name!r}.{hint} "
         f"Known: {', '.join(sorted(table)) or '(none)'}; or give a module:Class path."
     )
@@ -84,7 +85,7 @@ def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog:
     takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
     unknown = [key for key in params if key not in accepted]
     if unknown and not takes_any:
-        raise ValueError(
+        raise ConfigError(
             f"{prefix}{cls.__name__} has no parameter(s) {', '.join(sorted(unknown))}; "
             f"allowed: {', '.join(accepted) or '(none)'}"
         )
@@ -94,20 +95,27 @@ def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog:
         if name in accepted and parameter.default is parameter.empty and name not in params
     ]
     if missing:
-        raise ValueError(f"{prefix}{cls.__name__} needs parameter(s) {', '.join(missing)}")
+        raise ConfigError(f"{prefix}{cls.__name__} needs parameter(s) {', '.join(missing)}")
     hints = type_hints(cls)
     for key, value in params.items():
         if key not in hints:
             continue
         problem = check_value(value, hints[key])
         if problem:
-            raise ValueError(f"{prefix}{cls.__name__} parameter '{key}' {problem}")
+            raise ConfigError(f"{prefix}{cls.__name__} parameter '{key}' {problem}")
         if catalog is not None:
             for role, nested in nested_performers(value, hints[key]):
                 from arena.specs.spec import spec_from_mapping
 
                 inner = f"{prefix}{cls.__name__} parameter '{key}'"
                 validate(role, spec_from_mapping(nested, where=inner), catalog, where=inner)
+
+    from arena.roles import ParamsChecked
+
+    if isinstance(cls, ParamsChecked):
+        problem = cls.check_params(dict(params))
+        if problem:
+            raise ConfigError(f"{prefix}{cls.__name__}: {problem}")
 
 
 def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "") -> type:
@@ -122,9 +130,9 @@ def build(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "") -> 
     cls = validate(role, spec, catalog, where)
     try:
         return cls(**spec.params)
-    except (TypeError, ValueError) as error:
+    except ArenaError as error:  # the performer refused its params or data: the user's to fix
         prefix = f"{where}: " if where else ""
-        raise ValueError(f"{prefix}cannot build {role} {spec.label}: {error}") from error
+        raise type(error)(f"{prefix}cannot build {role} {spec.label}: {error}") from error
 
 
 def version_of(cls_or_obj: Any) -> str:

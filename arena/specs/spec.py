@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ConfigError
+
 # keys of a performer mapping in YAML: constructor params, an optional alias (to tell
 # two performers of the same name apart in reports), optional Ray resources, and for a
 # Claude optional model replicas per seed (params that override ``params`` for one seed)
@@ -90,7 +92,7 @@ class PerformerSpec:
         if not self.replicas:
             return self
         if seed not in self.replicas:
-            raise ValueError(f"{self.label}: 'replicas' has no entry for seed {seed}")
+            raise ConfigError(f"{self.label}: 'replicas' has no entry for seed {seed}")
         return PerformerSpec(
             self.name, {**self.params, **self.replicas[seed]}, self.label, self.resources, sees=self.sees
         )
@@ -128,9 +130,11 @@ def parse_value(text: str) -> Any:
     """Read one param value as YAML (``3`` → 3, ``[a,b]`` → list); strings stay strings."""
     import yaml
 
+    from arena.specs.yamlio import safe_loader
+
     try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
+        value = yaml.load(text, Loader=safe_loader())  # safe, and without aliases
+    except (yaml.YAMLError, RecursionError):
         return text
     return text if value is None and text.strip() not in ("null", "~") else value
 
@@ -142,13 +146,13 @@ def parse_params(text: str, where: str = "spec") -> dict[str, Any]:
         return params
     for item in _split_top_level(text, ","):
         if "=" not in item:
-            raise ValueError(f"{where}: parameter {item!r} is not of the form key=value")
+            raise ConfigError(f"{where}: parameter {item!r} is not of the form key=value")
         key, value = item.split("=", 1)
         key = key.strip()
         if not key.isidentifier():
-            raise ValueError(f"{where}: {key!r} is not a valid parameter name")
+            raise ConfigError(f"{where}: {key!r} is not a valid parameter name")
         if key in params:
-            raise ValueError(f"{where}: parameter {key!r} given twice")
+            raise ConfigError(f"{where}: parameter {key!r} given twice")
         params[key] = parse_value(value.strip())
     return params
 
@@ -158,21 +162,21 @@ def spec_from_mapping(data: Any, where: str) -> PerformerSpec:
     if isinstance(data, str):
         return parse_spec(data, where=where)
     if not isinstance(data, Mapping):
-        raise ValueError(f"{where}: a performer is a mapping {{name, params}} or a SPEC string, not {type(data).__name__}")
+        raise ConfigError(f"{where}: a performer is a mapping {{name, params}} or a SPEC string, not {type(data).__name__}")
     unknown = sorted(set(data) - set(SPEC_KEYS))
     if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed keys: {', '.join(SPEC_KEYS)}")
+        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed keys: {', '.join(SPEC_KEYS)}")
     if "name" not in data or not isinstance(data["name"], str) or not data["name"]:
-        raise ValueError(f"{where}: a performer needs a 'name' (a catalog entry or module:Class)")
+        raise ConfigError(f"{where}: a performer needs a 'name' (a catalog entry or module:Class)")
     params = data.get("params") or {}
     if not isinstance(params, Mapping):
-        raise ValueError(f"{where}: 'params' must be a mapping of constructor keyword arguments")
+        raise ConfigError(f"{where}: 'params' must be a mapping of constructor keyword arguments")
     alias = data.get("alias")
     if alias is not None and (not isinstance(alias, str) or not alias):
-        raise ValueError(f"{where}: 'alias' must be a non-empty string")
+        raise ConfigError(f"{where}: 'alias' must be a non-empty string")
     resources = data.get("resources") or {}
     if not isinstance(resources, Mapping):
-        raise ValueError(f"{where}: 'resources' must be a mapping such as {{num_gpus: 1, num_cpus: 2}}")
+        raise ConfigError(f"{where}: 'resources' must be a mapping such as {{num_gpus: 1, num_cpus: 2}}")
     return PerformerSpec(
         data["name"], dict(params), alias, dict(resources), _replicas(data.get("replicas"), where),
         _sees(data.get("sees"), where),
@@ -184,13 +188,13 @@ def _sees(value: Any, where: str) -> dict[str, bool]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise ValueError(f"{where}: 'sees' must be a mapping such as {{source: false, metadata: true}}")
+        raise ConfigError(f"{where}: 'sees' must be a mapping such as {{source: false, metadata: true}}")
     unknown = sorted(set(value) - set(SEES_KEYS))
     if unknown:
-        raise ValueError(f"{where}: 'sees.{unknown[0]}' is not a visibility key; allowed keys: {', '.join(SEES_KEYS)}")
+        raise ConfigError(f"{where}: 'sees.{unknown[0]}' is not a visibility key; allowed keys: {', '.join(SEES_KEYS)}")
     for key, flag in value.items():
         if not isinstance(flag, bool):
-            raise ValueError(f"{where}: 'sees.{key}' must be true or false, not {flag!r}")
+            raise ConfigError(f"{where}: 'sees.{key}' must be true or false, not {flag!r}")
     return {key: flag for key, flag in value.items() if flag != SEES_DEFAULT[key]}
 
 
@@ -199,14 +203,14 @@ def _replicas(value: Any, where: str) -> dict[int, dict[str, Any]]:
     if value is None:
         return {}
     if not isinstance(value, Mapping) or not value:
-        raise ValueError(f"{where}: 'replicas' must map seeds to params, e.g. {{1: {{model: a}}, 2: {{model: b}}}}")
+        raise ConfigError(f"{where}: 'replicas' must map seeds to params, e.g. {{1: {{model: a}}, 2: {{model: b}}}}")
     replicas: dict[int, dict[str, Any]] = {}
     for key, params in value.items():
         seed = int(key) if isinstance(key, str) and key.lstrip("-").isdigit() else key
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"{where}: replicas key {key!r} is not a seed (an integer)")
+            raise ConfigError(f"{where}: replicas key {key!r} is not a seed (an integer)")
         if not isinstance(params, Mapping):
-            raise ValueError(f"{where}: replicas.{key} must be a mapping of params")
+            raise ConfigError(f"{where}: replicas.{key} must be a mapping of params")
         # ``1`` and ``"1"`` are one seed (a ``--set claudes.0.replicas.1.model=…`` override
         # adds the string key): later params update earlier ones
         replicas.setdefault(seed, {}).update(params)
@@ -217,11 +221,11 @@ def parse_spec(text: str, where: str = "spec") -> PerformerSpec:
     """Parse a SPEC string (see module docstring) or load a YAML spec file."""
     text = text.strip()
     if not text:
-        raise ValueError(f"{where}: empty performer spec")
+        raise ConfigError(f"{where}: empty performer spec")
     path = Path(text)
     if text.endswith((".yaml", ".yml")):
         if not path.is_file():
-            raise ValueError(f"{where}: spec file {text} does not exist")
+            raise ConfigError(f"{where}: spec file {text} does not exist")
         from arena.specs.yamlio import load_yaml
 
         return spec_from_mapping(load_yaml(path), where=str(path))

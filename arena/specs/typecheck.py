@@ -14,7 +14,10 @@ against it, strictly: ``"forty"`` is no ``int``, ``"no"`` no ``bool``, ``True`` 
   name looks like a relative path;
 - :class:`Performer` — the value is a nested performer spec of a role (a SPEC string
   or ``{name, params}``), checked like a top-level one (e.g. the John a ``select``
-  John draws from).
+  John draws from);
+- :class:`Check` — a function of the value that says what is wrong with it (a device
+  that must be present, a model that must resolve offline, a year range), so that the
+  performer's own rule is declared once and run by ``validate`` and ``run`` alike.
 
 So ``arena validate`` finds what ``arena run`` would reject on its config before any
 model is loaded::
@@ -31,11 +34,12 @@ import collections.abc
 import functools
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from annotated_types import Ge
+from annotated_types import Ge, Gt, MinLen
 
 
 @dataclass(frozen=True)
@@ -67,10 +71,28 @@ class Performer:
     role: str
 
 
+@dataclass(frozen=True)
+class Check:
+    """Marker: ``function(value)`` returns why the value is refused (a phrase) or ``None``;
+    an :class:`~arena.errors.ArenaError` it raises counts as its phrase."""
+
+    function: Callable[[Any], str | None]
+
+    def problem(self, value: Any) -> str | None:
+        from arena.errors import ArenaError
+
+        try:
+            return self.function(value)
+        except ArenaError as error:
+            return str(error)
+
+
 ExistingFile = Annotated[str, MustExist("file")]
 ExistingDir = Annotated[str, MustExist("directory")]
 ExistingPath = Annotated[str, MustExist("path")]
 PositiveInt = Annotated[int, Ge(1)]
+PositiveFloat = Annotated[float, Gt(0)]
+Name = Annotated[str, MinLen(1)]  # a non-empty string: a key, a label, a module
 
 
 def type_hints(target: Any) -> dict[str, Any]:
@@ -100,6 +122,8 @@ def describe(annotation: Any) -> str:
             for name, symbol in (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<")):
                 if hasattr(extra, name):
                     words.append(f"{symbol} {getattr(extra, name)}")
+            if getattr(extra, "min_length", None):
+                words.insert(0, "a non-empty" if extra.min_length == 1 else f"(at least {extra.min_length} long)")
             if isinstance(extra, MustExist):
                 words.append(f"naming an existing {extra.kind}" if extra.kind != "path" else "naming an existing path")
         return " ".join(words)
@@ -130,7 +154,7 @@ def _markers(annotation: Any, value: Any) -> list[tuple[Any, Any]]:
         return []
     if origin is Annotated:
         inner, *extras = typing.get_args(annotation)
-        found = [(extra, value) for extra in extras if isinstance(extra, (MustExist, Performer))]
+        found = [(extra, value) for extra in extras if isinstance(extra, (MustExist, Performer, Check))]
         return found + _markers(inner, value)
     if origin in (typing.Union, types.UnionType):
         return [found for arg in typing.get_args(annotation) for found in _markers(arg, value)]
@@ -153,10 +177,13 @@ def check_value(value: Any, annotation: Any) -> str | None:
     except ValidationError:
         return f"must be {describe(annotation)}, not {value!r}"
     for marker, item in _markers(annotation, value):
+        problem = None
         if isinstance(marker, MustExist) and isinstance(item, str):
             problem = marker.problem(item)
-            if problem:
-                return problem
+        elif isinstance(marker, Check):
+            problem = marker.problem(item)
+        if problem:
+            return problem
     return None
 
 

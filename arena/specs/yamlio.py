@@ -1,4 +1,17 @@
-"""YAML and JSON loading with errors that name the file and line."""
+"""YAML and JSON loading, bounded, with errors that name the file and line.
+
+One way for every text file arena reads (configs, SPEC files, test sets, corpora):
+
+- **Encoding.** UTF-8; a byte sequence that is not UTF-8 is a :class:`~arena.errors.DataError`
+  naming file, line and byte offset.  A UTF-8 byte-order mark at the very start is
+  dropped (editors on Windows write one); anywhere else it is text.
+- **Line ends.** A line ends at ``\\n``; the ``\\r`` of a ``\\r\\n`` ending is dropped.  A lone
+  ``\\r`` is no line end (:mod:`arena.formats.textlines`).
+- **Bounds.** YAML files hold at most :data:`MAX_YAML_BYTES` and no aliases (``*name``:
+  expanding them is how a few lines become gigabytes, and a recursive one never ends);
+  JSON files hold at most :data:`MAX_JSON_BYTES`, nested at most :data:`MAX_DEPTH` deep.
+  Each limit is a ``DataError`` naming the file (and line), never a traceback.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +20,38 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DataError
 
-def read_text(path: str | Path) -> str:
-    """Read a UTF-8 text file; a wrong encoding is a ``ValueError`` naming the file,
-    line and byte offset."""
+MAX_YAML_BYTES = 16 * 1024 * 1024
+MAX_JSON_BYTES = 1024 * 1024 * 1024
+MAX_DEPTH = 200
+BOM = "\ufeff"
+
+
+def read_text(path: str | Path, limit: int | None = None, what: str = "file") -> str:
+    """Read a UTF-8 text file (a leading byte-order mark dropped); a wrong encoding is a
+    :class:`DataError` naming the file, line and byte offset, and so is a file larger
+    than ``limit`` bytes."""
     path = Path(path)
     try:
+        if limit is not None and path.is_file() and path.stat().st_size > limit:
+            raise DataError(f"{path}: {path.stat().st_size} bytes; a {what} holds at most {limit} bytes", file=path)
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ValueError(f"{path}: file not found") from None
+        raise DataError(f"{path}: file not found") from None
     except IsADirectoryError:
-        raise ValueError(f"{path}: is a directory, expected a file") from None
+        raise DataError(f"{path}: is a directory, expected a file") from None
+    return decode(data, path)
+
+
+def decode(data: bytes, path: str | Path) -> str:
+    """UTF-8 bytes of ``path`` as text, a leading byte-order mark dropped."""
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
+        return text[1:] if text.startswith(BOM) else text
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise ValueError(
+        raise DataError(
             f"{path}:{line}: not valid UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start}); "
             "convert the file to UTF-8, e.g. with iconv -f latin1 -t utf-8"
         ) from None
@@ -34,22 +63,33 @@ def load_yaml(path: str | Path) -> Any:
     one silently, so ``beam: 0`` below ``beam: 5`` would quietly win)."""
     import yaml
 
-    text = read_text(path)
+    text = read_text(path, MAX_YAML_BYTES, "YAML file")
     try:
-        return yaml.load(text, Loader=_unique_key_loader())  # a SafeLoader subclass
+        return yaml.load(text, Loader=safe_loader())  # a SafeLoader subclass
+    except RecursionError:
+        raise DataError(f"{path}: nested more than the parser can follow; flatten the YAML", file=path) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
         problem = getattr(error, "problem", None) or str(error)
-        raise ValueError(f"{where}: malformed YAML: {problem}") from None
+        raise DataError(f"{where}: malformed YAML: {problem}") from None
 
 
 @functools.cache
-def _unique_key_loader() -> type:
-    """``yaml.SafeLoader`` that refuses a mapping key given twice."""
+def safe_loader() -> type:
+    """``yaml.SafeLoader`` that refuses a mapping key given twice, and aliases."""
     import yaml
 
     class UniqueKeyLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()
+                raise yaml.composer.ComposerError(
+                    None, None, f"alias *{event.anchor} refused: arena's YAML takes no aliases (write the value out)",
+                    event.start_mark,
+                )
+            return super().compose_node(parent, index)
+
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
             if isinstance(node, yaml.MappingNode):
                 lines: dict[Any, int] = {}
@@ -67,13 +107,39 @@ def _unique_key_loader() -> type:
     return UniqueKeyLoader
 
 
-def load_json(path: str | Path) -> Any:
-    """``json.loads`` a file, turning syntax errors into ``ValueError`` with file:line."""
-    text = read_text(path)
+def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Any:
+    """``json.loads`` a file, bounded (:data:`MAX_JSON_BYTES`, :data:`MAX_DEPTH`); syntax
+    errors are a :class:`DataError` with file:line."""
+    return loads_json(read_text(path, limit, "JSON file"), path)
+
+
+def loads_json(text: str, path: str | Path) -> Any:
+    """``json.loads`` text read from ``path``, nested at most :data:`MAX_DEPTH` deep."""
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path}:{error.lineno}:{error.colno}: malformed JSON: {error.msg}") from None
+        raise DataError(f"{path}:{error.lineno}:{error.colno}: malformed JSON: {error.msg}") from None
+    except RecursionError:
+        data = None
+        depth = MAX_DEPTH + 1
+    else:
+        depth = json_depth(data)
+    if depth > MAX_DEPTH:
+        raise DataError(f"{path}: JSON nested more than {MAX_DEPTH} levels deep", file=path)
+    return data
+
+
+def json_depth(data: Any, stop: int = MAX_DEPTH) -> int:
+    """How deep lists and objects nest in ``data`` (iteratively; stops past ``stop``)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            if deepest > stop:
+                return deepest
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def yaml_key_lines(path: str | Path) -> dict[tuple[str, ...], int]:
@@ -96,8 +162,8 @@ def yaml_key_lines(path: str | Path) -> dict[tuple[str, ...], int]:
                 walk(item, key)
 
     try:
-        root = yaml.compose(read_text(path), Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        root = yaml.compose(read_text(path, MAX_YAML_BYTES, "YAML file"), Loader=safe_loader())
+    except (yaml.YAMLError, DataError, RecursionError):
         return lines
     if root is not None:
         walk(root, ())

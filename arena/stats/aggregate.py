@@ -14,7 +14,6 @@ Cohen's or Fleiss' kappa; single proportions get Wilson intervals and the false-
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -23,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine import transcripts
 from arena.engine.match import JudgementRecord, OneBest, Round
+from arena.errors import DataError
 
 # -- resampling statistics over per-instance outcomes ----------------------------------------
 
@@ -178,11 +177,15 @@ class Outcome:
 
 
 def read_run(run_dir: Path) -> tuple[dict, list[Round], list[JudgementRecord], list[OneBest]]:
-    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
-    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
-    judgements = [JudgementRecord.from_json(j) for j in transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS)]
-    one_bests = [OneBest.from_json(o) for o in transcripts.read_jsonl(run_dir / transcripts.ONEBEST)]
-    return manifest, rounds, judgements, one_bests
+    """A run's manifest and transcripts, verified first (:mod:`arena.engine.verify`
+    refuses a damaged run naming file and line)."""
+    from arena.engine.verify import load_run
+
+    run = load_run(run_dir)
+    rounds = [Round.from_json(r) for r in run.rounds]
+    judgements = [JudgementRecord.from_json(j) for j in run.judgements]
+    one_bests = [OneBest.from_json(o) for o in run.one_bests]
+    return run.manifest, rounds, judgements, one_bests
 
 
 def join(
@@ -199,7 +202,7 @@ def join(
     for j in judgements:
         r = by_id.get(j.round)
         if r is None:
-            raise ValueError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
+            raise DataError(f"judgement of {j.claude} refers to unknown round {j.round!r}")
         if counted_only and not r.counts:
             continue
         one_best = best.get((j.claude, r.seed, r.instance.source)) or best.get((j.claude, None, r.instance.source))

@@ -31,6 +31,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from arena.errors import DataError
+
 DISTANCE_BINS: tuple[str, ...] = tuple(str(d) for d in range(16)) + (">15",)
 """Distance bins in LingEval97's report order."""
 
@@ -67,14 +69,14 @@ def _integral(value: Any, key: str) -> int | None:
     """The integer a bin-table lookup of ``value`` would match, or ``None`` when no
     integer key can match (LingEval97's default bin)."""
     if isinstance(value, bool):
-        raise TypeError(f"LingEval97 {key} must be a number, not a boolean ({value!r})")
+        raise DataError(f"LingEval97 {key} must be a number, not a boolean ({value!r})")
     if isinstance(value, int):
         return value
     if isinstance(value, float):
         if math.isfinite(value) and value.is_integer():
             return int(value)
         return None
-    raise TypeError(f"LingEval97 {key} must be a number or a string, not {type(value).__name__} ({value!r})")
+    raise DataError(f"LingEval97 {key} must be a number or a string, not {type(value).__name__} ({value!r})")
 
 
 def distance_bin(distance: Any) -> str | None:

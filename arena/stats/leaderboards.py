@@ -36,7 +36,8 @@ from typing import Any
 
 from arena.stats import aggregate, registry
 from arena.stats.aggregate import Outcome, Tally
-from arena.stats.results import Bootstrap, MetricValue, from_json
+from arena.stats.registry import MetricValue
+from arena.stats.results import Bootstrap, from_json
 from arena.stats.run import RunData
 
 

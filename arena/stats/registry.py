@@ -24,11 +24,43 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from arena.stats.aggregate import Outcome, Tally, accurate, discrepancy, mean_std
-from arena.stats.results import MeanStd, MetricValue
+
+# -- the registered metrics of a group of rounds ---------------------------------------------
+
+@dataclass(frozen=True)
+class MetricValue:
+    """One registered metric of a group of rounds: its value, its 95% CI where the metric
+    has one (``with_ci``) and the counts it writes next to it (accuracy: ``ties``)."""
+
+    name: str
+    value: float | None
+    ci95: tuple[float, float] | None = None
+    with_ci: bool = False
+    counts: tuple[tuple[str, int], ...] = ()
+
+    def __json__(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {self.name: self.value}
+        if self.with_ci:
+            entry[f"{self.name}_ci95"] = None if self.ci95 is None else list(self.ci95)
+        entry.update(self.counts)
+        return entry
+
+
+@dataclass(frozen=True)
+class MeanStd:
+    """A registered metric over seeds: mean and sample standard deviation of the per-seed values."""
+
+    name: str
+    mean: float
+    std: float
+
+    def __json__(self) -> dict[str, Any]:
+        return {f"{self.name}_mean": self.mean, f"{self.name}_std": self.std}
 
 
 @dataclass(frozen=True)

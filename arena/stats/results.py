@@ -31,6 +31,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.stats.registry import MeanStd, MetricValue, parse_means, parse_metric_values
+
 SCHEMA_VERSION = 1  # of scores.json: raise on any change a reader of an older file would trip over
 
 
@@ -45,48 +47,11 @@ def _flatten(parse: Callable[[Mapping[str, Any]], Any]) -> dict[str, Any]:
     return {"flatten": True, "parse": parse}
 
 
-# -- the registered metrics of a group of rounds ---------------------------------------------
-
-@dataclass(frozen=True)
-class MetricValue:
-    """One registered metric of a group of rounds: its value, its 95% CI where the metric
-    has one (``with_ci``) and the counts it writes next to it (accuracy: ``ties``)."""
-
-    name: str
-    value: float | None
-    ci95: tuple[float, float] | None = None
-    with_ci: bool = False
-    counts: tuple[tuple[str, int], ...] = ()
-
-    def __json__(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {self.name: self.value}
-        if self.with_ci:
-            entry[f"{self.name}_ci95"] = to_json(self.ci95)
-        entry.update(self.counts)
-        return entry
-
-
-@dataclass(frozen=True)
-class MeanStd:
-    """A registered metric over seeds: mean and sample standard deviation of the per-seed values."""
-
-    name: str
-    mean: float
-    std: float
-
-    def __json__(self) -> dict[str, Any]:
-        return {f"{self.name}_mean": self.mean, f"{self.name}_std": self.std}
-
-
 def _metrics(data: Mapping[str, Any]) -> tuple[MetricValue, ...]:
-    from arena.stats.registry import parse_metric_values
-
     return parse_metric_values(data)
 
 
 def _means(data: Mapping[str, Any]) -> tuple[MeanStd, ...]:
-    from arena.stats.registry import parse_means
-
     return parse_means(data)
 
 

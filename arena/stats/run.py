@@ -9,7 +9,6 @@ place prints the one signature of :func:`arena.specs.signature.run_signature`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 from arena.engine import transcripts
 from arena.engine.match import JudgementRecord, OneBest, Round
+from arena.errors import UsageError
 from arena.stats.aggregate import Outcome, join
 
 
@@ -60,27 +60,26 @@ class RunData:
         return dict(join(self.rounds, judgements, self.one_bests, counted_only=True))
 
 
-def read_manifest(run_dir: Path) -> dict[str, Any]:
-    return json.loads((Path(run_dir) / transcripts.MANIFEST).read_text(encoding="utf-8"))
-
-
 def load_run(run_dir: Path) -> RunData:
-    """Read a run directory (finished or not) once."""
+    """Read a run directory (finished or not) once, verified first: a damaged run is a
+    :class:`~arena.errors.DataError` naming file and line (:mod:`arena.engine.verify`)."""
+    from arena.engine.verify import load_run as load_verified
     from arena.people import store
 
     run_dir = Path(run_dir)
+    run = load_verified(run_dir)
     return RunData(
         run_dir=run_dir,
-        manifest=read_manifest(run_dir),
-        rounds=tuple(Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)),
-        judgements=tuple(JudgementRecord.from_json(j) for j in transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS)),
-        one_bests=tuple(OneBest.from_json(o) for o in transcripts.read_jsonl(run_dir / transcripts.ONEBEST)),
+        manifest=run.manifest,
+        rounds=tuple(Round.from_json(r) for r in run.rounds),
+        judgements=tuple(JudgementRecord.from_json(j) for j in run.judgements),
+        one_bests=tuple(OneBest.from_json(o) for o in run.one_bests),
         people=tuple(store.read_judgements(run_dir)),
     )
 
 
 def load_finished(run_dir: Path) -> RunData:
-    """:func:`load_run` of a finished run (one with ``scores.json``); a ``ValueError`` otherwise."""
+    """:func:`load_run` of a finished run (one with ``scores.json``); a usage error otherwise."""
     if not transcripts.is_finished(Path(run_dir)):
-        raise ValueError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
+        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
     return load_run(run_dir)

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.stats import registry
-from arena.stats.results import SCHEMA_VERSION, MeanStd, MetricValue, Scores
+from arena.stats.registry import MeanStd, MetricValue
+from arena.stats.results import SCHEMA_VERSION, Scores
 
 _INTERVAL = {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "minItems": 2, "maxItems": 2}
 _EXTRA = {"anyOf": [{"type": ["number", "null"]}, _INTERVAL]}  # keys of metrics registered elsewhere

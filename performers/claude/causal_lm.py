@@ -28,8 +28,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.engine.match import ScoreConvention
-from arena.specs.typecheck import PositiveInt
+from arena.errors import ConfigError
 from performers.claude.hub import require_model
+from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, Threads
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -53,19 +54,19 @@ class CausalLMClaude(ScoringClaude):
 
     def __init__(
         self,
-        model: str,
-        tokenizer: str | None = None,
+        model: ModelName,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        device: Device = "cpu",
+        dtype: DType = "fp32",
+        batch_tokens: BatchTokens | None = None,
         prefix: str = "",
         separator: str = " ",
         add_bos: bool = True,
         add_eos: bool = False,
         convention: ScoreConvention = "sum",
-        cache: bool | str | None = True,
-        threads: int | None = None,
+        cache: CacheSetting = True,
+        threads: Threads | None = None,
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)
@@ -96,7 +97,7 @@ class CausalLMClaude(ScoringClaude):
                 self.name, revision=revision, dtype=torch_dtype(dtype)
             )
         except (OSError, ValueError) as error:
-            raise ValueError(f"cannot load causal language model {self.name!r}: {error}") from error
+            raise ConfigError(f"cannot load causal language model {self.name!r}: {error}") from error
         self.model.to(self.device).eval()
         self.pad_id = next(
             (int(v) for v in (self.tokenizer.pad_token_id, self.tokenizer.eos_token_id, 0) if v is not None), 0
@@ -152,7 +153,7 @@ class CausalLMClaude(ScoringClaude):
                 )
             sequence = context + list(ids) + eos
             if self.max_positions is not None and len(sequence) > self.max_positions:
-                raise ValueError(f"pair {index}: {len(sequence)} tokens; {self.name} accepts at most {self.max_positions}")
+                raise ConfigError(f"pair {index}: {len(sequence)} tokens; {self.name} accepts at most {self.max_positions}")
             encoded.append((sequence, len(context)))
         return encoded
 

@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.match import ScoreConvention
-from arena.specs.typecheck import PositiveInt
+from arena.errors import ConfigError, EnvError
 from performers.claude.hub import require_model
+from performers.claude.params import BatchTokens, CacheSetting, ComputeType, Device, ModelName, Positions, Threads
 from performers.claude.scoring import ScoringClaude
 from performers.claude.token_ids import token_ids
 
@@ -59,20 +60,20 @@ class CTranslate2Claude(ScoringClaude):
 
     def __init__(
         self,
-        model: str,
-        tokenizer: str | None = None,
+        model: ModelName,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
-        compute_type: str = "int8",
-        device: str = "cpu",
-        threads: int | None = None,
-        batch_tokens: PositiveInt = 4096,
+        compute_type: ComputeType = "int8",
+        device: Device = "cpu",
+        threads: Threads | None = None,
+        batch_tokens: BatchTokens = 4096,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
         exact: bool = True,
-        max_positions: PositiveInt | None = None,
+        max_positions: Positions | None = None,
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)
@@ -89,13 +90,13 @@ class CTranslate2Claude(ScoringClaude):
         from performers.claude.seq2seq_engine import config_positions
 
         if compute_type not in COMPUTE_TYPES:
-            raise ValueError(f"compute_type must be one of {', '.join(COMPUTE_TYPES)}, not {compute_type!r}")
+            raise ConfigError(f"compute_type must be one of {', '.join(COMPUTE_TYPES)}, not {compute_type!r}")
         if not isinstance(batch_tokens, int) or batch_tokens < 16:
-            raise ValueError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
+            raise ConfigError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
         if device == "auto":
             device = "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
         if device.startswith("cuda") and ctranslate2.get_cuda_device_count() == 0:
-            raise ValueError(f"device {device!r} requested, but CTranslate2 sees no CUDA device")
+            raise EnvError(f"device {device!r} requested, but CTranslate2 sees no CUDA device")
         self.model_name = str(model)
         self.compute_type = compute_type
         self.device = device
@@ -113,7 +114,7 @@ class CTranslate2Claude(ScoringClaude):
                                                            digest_cache)}
             tokenizer_source = tokenizer or (self.model_name if _has_tokenizer(self.model_dir) else None)
             if tokenizer_source is None:
-                raise ValueError(
+                raise ConfigError(
                     f"{self.model_name} is a CTranslate2 directory without tokenizer files; "
                     "pass tokenizer=<Hugging Face name or directory>"
                 )
@@ -125,7 +126,7 @@ class CTranslate2Claude(ScoringClaude):
                     self.model_name, source, revision, stored_precision(compute_type), self.exact, default_cache_dir()
                 )
             except (OSError, ValueError, NotImplementedError) as error:
-                raise ValueError(f"cannot convert {self.model_name!r} to CTranslate2: {error}") from error
+                raise ConfigError(f"cannot convert {self.model_name!r} to CTranslate2: {error}") from error
             self._model_identity = {"converted_from": source, "exact": self.exact,
                                     "stored": stored_precision(compute_type)}
             tokenizer_source = tokenizer or self.model_name
@@ -142,7 +143,7 @@ class CTranslate2Claude(ScoringClaude):
                 **tokenizer_kwargs,
             )
         except (OSError, ValueError) as error:
-            raise ValueError(f"cannot load tokenizer {tokenizer_source!r}: {error}") from error
+            raise ConfigError(f"cannot load tokenizer {tokenizer_source!r}: {error}") from error
         self._tokenizer_identity = {
             **source_identity(str(tokenizer_source), revision, TOKENIZER_PATTERNS, digest_cache),
             "class": type(self.tokenizer).__name__, "source_lang": source_lang, "target_lang": target_lang,
@@ -190,7 +191,7 @@ class CTranslate2Claude(ScoringClaude):
         except RuntimeError as error:
             if "position" not in str(error):
                 raise
-            raise ValueError(
+            raise ConfigError(
                 f"{self.model_name}: {error}; this CTranslate2 directory does not record how many positions the "
                 "model has: pass max_positions=N (e.g. the max_position_embeddings of its Transformers config) so "
                 "that longer pairs are scored as NaN and 1-bests stop in time"

@@ -23,7 +23,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.engine.match import ScoreConvention
-from arena.specs.typecheck import PositiveInt
+from arena.errors import ConfigError
+from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, ModelNames, Threads, Weight
 from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 
@@ -50,32 +51,40 @@ class EnsembleClaude(ScoringClaude):
     def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
         return [*list(params.get("models") or []), params.get("tokenizer")]
 
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """One weight per model."""
+        models, weights = params.get("models") or [], params.get("weights")
+        if weights is not None and len(weights) != len(models):
+            return f"'weights' gives {len(weights)} weight(s) for {len(models)} model(s); give one per model"
+        return None
+
     def __init__(
         self,
-        models: list[str],
-        weights: list[float] | None = None,
-        tokenizer: str | None = None,
+        models: ModelNames,
+        weights: list[Weight] | None = None,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        device: Device = "cpu",
+        dtype: DType = "fp32",
+        batch_tokens: BatchTokens | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
         engine: Engine = "auto",
-        threads: int | None = None,
+        threads: Threads | None = None,
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)
         from performers.claude.seq2seq_engine import Seq2SeqEngine
 
         if isinstance(models, str) or not isinstance(models, (list, tuple)) or not models:
-            raise ValueError("models must be a non-empty list of model names or directories, e.g. models=[a,b]")
+            raise ConfigError("models must be a non-empty list of model names or directories, e.g. models=[a,b]")
         weights = [1.0] * len(models) if weights is None else list(weights)
         if len(weights) != len(models) or any(not isinstance(w, (int, float)) or w <= 0 for w in weights):
-            raise ValueError(f"weights must be {len(models)} positive numbers, not {weights!r}")
+            raise ConfigError(f"weights must be {len(models)} positive numbers, not {weights!r}")
         total = float(sum(weights))
         self.weights = [w / total for w in weights]
         self.members = [
@@ -89,7 +98,7 @@ class EnsembleClaude(ScoringClaude):
         first = self.members[0]
         for member in self.members[1:]:
             if member.vocabulary != first.vocabulary or member.pad_id != first.pad_id:
-                raise ValueError(
+                raise ConfigError(
                     f"models {first.name} and {member.name} do not share a vocabulary "
                     f"({first.vocabulary} vs {member.vocabulary} output tokens)"
                 )

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.engine.match import ScoreConvention
-from arena.specs.typecheck import PositiveInt
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, Threads
 from performers.claude.seq2seq_engine import Engine
 
 
@@ -44,14 +44,14 @@ class FairseqClaude(HFSeq2SeqClaude):
         source_lang: str | None = None,
         target_lang: str | None = None,
         trusted: bool = False,
-        device: str = "cpu",
-        dtype: str = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        device: Device = "cpu",
+        dtype: DType = "fp32",
+        batch_tokens: BatchTokens | None = None,
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         engine: Engine = "auto",
-        threads: int | None = None,
-        decoder: str = "auto",
+        threads: Threads | None = None,
+        decoder: Decoder = "auto",
         progress: bool = True,
     ) -> None:
         from performers.claude.fairseq_convert import cached_fsmt

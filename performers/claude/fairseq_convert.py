@@ -36,6 +36,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ConfigError, DataError
+
 log = logging.getLogger(__name__)
 
 CONVERSION_VERSION = "1"
@@ -62,13 +64,13 @@ def load_checkpoint(path: Path, trusted: bool = False) -> Mapping[str, Any]:
             return torch.load(path, map_location="cpu", weights_only=not trusted)
     except (pickle.UnpicklingError, RuntimeError, AttributeError, ModuleNotFoundError) as error:
         if trusted:
-            raise ValueError(f"{path}: cannot read the checkpoint: {error}") from None
-        raise ValueError(
+            raise DataError(f"{path}: cannot read the checkpoint: {error}") from None
+        raise DataError(
             f"{path}: the checkpoint holds objects other than tensors and a plain config (e.g. an omegaconf "
             "config); if you trust its source, pass trusted=true (needs omegaconf installed)"
         ) from None
     except OSError as error:
-        raise ValueError(f"{path}: {error.strerror or error}") from None
+        raise DataError(f"{path}: {error.strerror or error}") from None
 
 
 def model_settings(checkpoint: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -80,7 +82,7 @@ def model_settings(checkpoint: Mapping[str, Any], where: str) -> dict[str, Any]:
     elif checkpoint.get("args") is not None:
         settings = _as_dict(checkpoint["args"]) or {}
     else:
-        raise ValueError(f"{where}: the checkpoint has neither 'cfg' nor 'args' (is it a fairseq checkpoint?)")
+        raise DataError(f"{where}: the checkpoint has neither 'cfg' nor 'args' (is it a fairseq checkpoint?)")
     return settings
 
 
@@ -96,7 +98,7 @@ def _as_dict(value: Any) -> dict[str, Any] | None:
 
         return OmegaConf.to_container(value, resolve=True)
     except ImportError:
-        raise ValueError(f"cannot read a config of type {type(value).__name__}") from None
+        raise ConfigError(f"cannot read a config of type {type(value).__name__}") from None
 
 
 def read_dictionary(path: Path, size: int) -> list[str]:
@@ -106,19 +108,19 @@ def read_dictionary(path: Path, size: int) -> list[str]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
-        raise ValueError(f"{path}: {error.strerror or error}") from None
+        raise DataError(f"{path}: {error.strerror or error}") from None
     for number, line in enumerate(lines, start=1):
         fields = line.rstrip().split(" ")
         if fields and fields[-1] == "#fairseq:overwrite":
             fields = fields[:-1]
         if len(fields) < 2 or not fields[-1].lstrip("-").isdigit():
-            raise ValueError(f"{path}, line {number}: expected 'token count', got {line!r}")
+            raise DataError(f"{path}, line {number}: expected 'token count', got {line!r}")
         token = " ".join(fields[:-1])
         if token in SPECIALS:
             continue
         tokens.append(token)
     if len(tokens) > size:
-        raise ValueError(f"{path}: {len(tokens)} tokens but the checkpoint's embeddings have {size} rows")
+        raise DataError(f"{path}: {len(tokens)} tokens but the checkpoint's embeddings have {size} rows")
     tokens += [f"madeupword{index:04d}" for index in range(size - len(tokens))]
     return tokens
 
@@ -142,14 +144,14 @@ def find_codes(directory: Path, name: str | None) -> Path:
     if name is not None:
         path = directory / name if not Path(name).is_absolute() else Path(name)
         if not path.is_file():
-            raise ValueError(f"bpe_codes: {path} does not exist")
+            raise ConfigError(f"bpe_codes: {path} does not exist")
         return path
     for candidate in CODES_NAMES:
         if (directory / candidate).is_file():
             return directory / candidate
     if any(directory.glob("*.model")) or any(directory.glob("*spm*")):
-        raise ValueError(f"{directory}: SentencePiece checkpoints cannot be mapped onto FSMT (Moses + BPE only)")
-    raise ValueError(f"{directory}: no BPE codes ({', '.join(CODES_NAMES)}); name the file with bpe_codes=")
+        raise DataError(f"{directory}: SentencePiece checkpoints cannot be mapped onto FSMT (Moses + BPE only)")
+    raise DataError(f"{directory}: no BPE codes ({', '.join(CODES_NAMES)}); name the file with bpe_codes=")
 
 
 def languages(settings: Mapping[str, Any], directory: Path, where: str) -> tuple[str, str]:
@@ -158,9 +160,9 @@ def languages(settings: Mapping[str, Any], directory: Path, where: str) -> tuple
         return str(source), str(target)
     found = sorted(path.name[len("dict.") : -len(".txt")] for path in directory.glob("dict.*.txt"))
     if len(found) == 2:
-        raise ValueError(f"{where}: the config names no source_lang/target_lang; dictionaries for {found}: "
+        raise DataError(f"{where}: the config names no source_lang/target_lang; dictionaries for {found}: "
                          "pass source_lang= and target_lang=")
-    raise ValueError(f"{where}: the config names no source_lang/target_lang and there are not two dict.*.txt")
+    raise DataError(f"{where}: the config names no source_lang/target_lang and there are not two dict.*.txt")
 
 
 def fsmt_config(settings: Mapping[str, Any], languages: tuple[str, str], sizes: tuple[int, int], where: str) -> Any:
@@ -169,9 +171,9 @@ def fsmt_config(settings: Mapping[str, Any], languages: tuple[str, str], sizes: 
 
     for key in UNSUPPORTED:
         if settings.get(key):
-            raise ValueError(f"{where}: {key}={settings[key]!r} has no counterpart in FSMT (it must be off)")
+            raise DataError(f"{where}: {key}={settings[key]!r} has no counterpart in FSMT (it must be off)")
     if settings.get("encoder_embed_dim") != settings.get("decoder_embed_dim", settings.get("encoder_embed_dim")):
-        raise ValueError(f"{where}: encoder and decoder embedding sizes differ; FSMT has one d_model")
+        raise DataError(f"{where}: encoder and decoder embedding sizes differ; FSMT has one d_model")
     positions = max(int(settings.get("max_source_positions", 1024)), int(settings.get("max_target_positions", 1024)))
     tie = bool(settings.get("share_decoder_input_output_embed") or settings.get("share_all_embeddings"))
     return transformers.FSMTConfig(
@@ -200,7 +202,7 @@ def fsmt_state_dict(weights: Mapping[str, Any], tie: bool, where: str) -> dict[s
         mapped[f"model.{name}"] = tensor
     if "model.decoder.output_projection.weight" not in mapped:
         if not tie:
-            raise ValueError(f"{where}: no output projection and the embeddings are not shared")
+            raise DataError(f"{where}: no output projection and the embeddings are not shared")
         mapped["model.decoder.output_projection.weight"] = mapped["model.decoder.embed_tokens.weight"]
     return mapped
 
@@ -221,7 +223,7 @@ def convert(
     pair = languages(settings, directory, where)
     weights = checkpoint.get("model")
     if not isinstance(weights, Mapping):
-        raise ValueError(f"{where}: no 'model' weights in the checkpoint")
+        raise DataError(f"{where}: no 'model' weights in the checkpoint")
     sizes = (weights["encoder.embed_tokens.weight"].shape[0], weights["decoder.embed_tokens.weight"].shape[0])
     dictionaries = [read_dictionary(directory / f"dict.{lang}.txt", size) for lang, size in zip(pair, sizes)]
     config = fsmt_config(settings, pair, sizes, where)
@@ -232,11 +234,11 @@ def convert(
     unknown = sorted(set(mapped) - set(expected))
     missing = sorted(key for key in set(expected) - set(mapped) if not key.endswith("embed_positions.weight"))
     if unknown or missing:
-        raise ValueError(f"{where}: parameters FSMT lacks: {unknown[:5] or 'none'}; "
+        raise DataError(f"{where}: parameters FSMT lacks: {unknown[:5] or 'none'}; "
                          f"FSMT parameters the checkpoint lacks: {missing[:5] or 'none'}")
     for key, tensor in mapped.items():
         if tuple(tensor.shape) != tuple(expected[key].shape):
-            raise ValueError(f"{where}: {key} has shape {tuple(tensor.shape)}, FSMT expects {tuple(expected[key].shape)}")
+            raise DataError(f"{where}: {key} has shape {tuple(tensor.shape)}, FSMT expects {tuple(expected[key].shape)}")
     with torch.no_grad():
         model.load_state_dict({key: tensor.float() for key, tensor in mapped.items()}, strict=False)
 
@@ -262,7 +264,7 @@ def cached_fsmt(directory: str | Path, checkpoint_file: str = "model.pt", bpe_co
 
     directory = Path(directory).expanduser()
     if not (directory / checkpoint_file).is_file():
-        raise ValueError(f"checkpoint: {directory / checkpoint_file} does not exist")
+        raise ConfigError(f"checkpoint: {directory / checkpoint_file} does not exist")
     files = [directory / checkpoint_file, *sorted(directory.glob("dict.*.txt"))]
     codes = [find_codes(directory, bpe_codes)]
     key = {

@@ -34,7 +34,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.engine.match import ScoreConvention
-from arena.specs.typecheck import PositiveInt
+from arena.errors import ConfigError
+from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
 from performers.claude.scoring import ScoringClaude
 from performers.claude.seq2seq_engine import Engine
 
@@ -63,27 +64,27 @@ class HFSeq2SeqClaude(ScoringClaude):
 
     def __init__(
         self,
-        model: str,
-        tokenizer: str | None = None,
+        model: ModelName,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        device: Device = "cpu",
+        dtype: DType = "fp32",
+        batch_tokens: BatchTokens | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         engine: Engine = "auto",
-        threads: int | None = None,
-        decoder: str = "auto",
+        threads: Threads | None = None,
+        decoder: Decoder = "auto",
         progress: bool = True,
     ) -> None:
         super().__init__(convention=convention, cache=cache, progress=progress)
         from performers.claude.seq2seq_engine import Seq2SeqEngine
 
         if decoder not in DECODERS:
-            raise ValueError(f"decoder must be one of {', '.join(DECODERS)}, not {decoder!r}")
+            raise ConfigError(f"decoder must be one of {', '.join(DECODERS)}, not {decoder!r}")
         self.decoder = decoder
         self._ct2: Any = None  # the CTranslate2 decoder, built on first use; False where there is none
 
@@ -124,7 +125,7 @@ class HFSeq2SeqClaude(ScoringClaude):
 
                 try:
                     if backend.device not in ("cpu", "cuda"):
-                        raise ValueError(f"device {backend.device!r} (CTranslate2 decodes on cpu or cuda)")
+                        raise ConfigError(f"device {backend.device!r} (CTranslate2 decodes on cpu or cuda)")
                     self._ct2 = CTranslate2Claude(
                         backend.name, tokenizer=backend.tokenizer_name, revision=backend.revision,
                         compute_type=CT2_COMPUTE_TYPES[backend.dtype_name], device=backend.device,
@@ -134,7 +135,7 @@ class HFSeq2SeqClaude(ScoringClaude):
                     )
                 except Exception as error:  # converters fail in many ways; any failure means: use generate
                     if self.decoder == "ctranslate2":
-                        raise ValueError(f"{backend.name}: decoder=ctranslate2, but {error}") from error
+                        raise ConfigError(f"{backend.name}: decoder=ctranslate2, but {error}") from error
                     log.info("%s: 1-best by Transformers' generate (no CTranslate2 decoder: %s)", backend.name, error)
         return self._ct2
 

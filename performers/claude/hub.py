@@ -14,6 +14,8 @@ import socket
 from pathlib import Path
 from urllib.parse import urlparse
 
+from arena.errors import ConfigError, EnvError
+
 CONNECT_SECONDS = 3.0
 _TRUE = ("1", "true", "yes", "on")
 
@@ -63,15 +65,15 @@ def require_model(name: str, revision: str | None = None, what: str = "model") -
         return
     prefix = f"cannot load {what} {name!r}"
     if looks_like_path(name):
-        raise ValueError(f"{prefix}: no such directory")
+        raise ConfigError(f"{prefix}: no such directory")
     if offline():
-        raise ValueError(
+        raise EnvError(
             f"{prefix}: it is neither a local directory nor in the Hugging Face cache, and HF_HUB_OFFLINE is set, "
             f"so it cannot be downloaded. {_how_to(name)} (Or unset HF_HUB_OFFLINE to download it.)"
         )
     problem = hub_unreachable()
     if problem is not None:
-        raise ValueError(
+        raise EnvError(
             f"{prefix}: it is neither a local directory nor in the Hugging Face cache, and the hub cannot be "
             f"reached ({problem}). {_how_to(name)}"
         )

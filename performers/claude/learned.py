@@ -34,7 +34,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine.match import judgement_from_scores
+from arena.errors import ConfigError
 from arena.records import Judgement, Pair, RoundOutcome, SequenceScore
+from arena.specs.typecheck import PositiveFloat, PositiveInt
 from performers.nested import build_nested
 
 logger = logging.getLogger(__name__)
@@ -82,14 +84,14 @@ class LearnedClaude:
 
     version = "1"
 
-    def __init__(self, claude: Any, l2: float = 1.0, min_examples: int = 20):
+    def __init__(self, claude: Any, l2: PositiveFloat = 1.0, min_examples: PositiveInt = 20):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
-            raise ValueError(f"l2 must be a positive number, not {l2!r}")
+            raise ConfigError(f"l2 must be a positive number, not {l2!r}")
         if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:
-            raise ValueError(f"min_examples must be an integer ≥ 1, not {min_examples!r}")
+            raise ConfigError(f"min_examples must be an integer ≥ 1, not {min_examples!r}")
         self.base_spec, self.base = build_nested("claude", claude, where="learned: claude")
         if not callable(getattr(self.base, "score", None)):
-            raise ValueError(f"learned: claude {self.base_spec.label} does not score; give a scoring Claude")
+            raise ConfigError(f"learned: claude {self.base_spec.label} does not score; give a scoring Claude")
         self.l2 = float(l2)
         self.min_examples = min_examples
         self.convention = getattr(self.base, "convention", "mean")
@@ -111,7 +113,7 @@ class LearnedClaude:
             return []
         for pair in pairs:
             if len(pair.candidates) != 2:
-                raise ValueError(f"pair {pair.id}: the learned Claude judges pairs of two candidates")
+                raise ConfigError(f"pair {pair.id}: the learned Claude judges pairs of two candidates")
         result = []
         for pair, scores in zip(pairs, self._scores([p.source for p in pairs], [p.candidates for p in pairs])):
             shown = tuple(s.logprob if self.convention == "sum" else s.mean for s in scores)

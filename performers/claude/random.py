@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from arena.errors import ConfigError
 from arena.records import Judgement, Pair
 
 
@@ -19,7 +20,7 @@ class RandomClaude:
 
     def __init__(self, seed: int = 0):
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise TypeError(f"seed must be an integer, not {seed!r}")
+            raise ConfigError(f"seed must be an integer, not {seed!r}")
         self.seed = seed
 
     def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:

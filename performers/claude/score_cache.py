@@ -30,6 +30,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ConfigError, DataError
+
 log = logging.getLogger(__name__)
 
 FILE_NAME = "scores.sqlite"
@@ -50,7 +52,7 @@ CREATE TABLE IF NOT EXISTS digests (
 """
 
 
-class CacheError(ValueError):
+class CacheError(DataError):
     """The cache file cannot be used; the message names it and what to do."""
 
 
@@ -93,7 +95,7 @@ def cache_path(setting: bool | str | os.PathLike) -> Path:
     if isinstance(setting, (str, os.PathLike)) and str(setting):
         path = Path(setting).expanduser()
         return path if path.suffix in SQLITE_SUFFIXES else path / FILE_NAME
-    raise ValueError(f"cache must be true, false, a directory or a .sqlite file path, not {setting!r}")
+    raise ConfigError(f"cache must be true, false, a directory or a .sqlite file path, not {setting!r}")
 
 
 def pair_key(source: str, target: str) -> bytes:

@@ -44,6 +44,7 @@ from typing import Any
 
 from arena.engine.match import SCORE_CONVENTIONS as CONVENTIONS
 from arena.engine.match import candidate_score, judgement_from_scores
+from arena.errors import ConfigError
 from arena.records import Judgement, Pair, SequenceScore
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,7 @@ CHUNK_REQUESTS = 8192
 
 def check_convention(convention: str) -> str:
     if convention not in CONVENTIONS:
-        raise ValueError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
+        raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
     return convention
 
 
@@ -255,9 +256,9 @@ class ScoringClaude:
         """The 1-best translation (beam search) of each source, cached per source."""
         check_texts(sources)
         if not isinstance(beam, int) or beam < 1:
-            raise ValueError(f"beam must be a positive integer, not {beam!r}")
+            raise ConfigError(f"beam must be a positive integer, not {beam!r}")
         if max_length is not None and (not isinstance(max_length, int) or max_length < 1):
-            raise ValueError(f"max_length must be a positive integer or None, not {max_length!r}")
+            raise ConfigError(f"max_length must be a positive integer or None, not {max_length!r}")
         if not sources:
             return []
         distinct = list(dict.fromkeys(sources))
@@ -293,7 +294,7 @@ class ScoringClaude:
         targets = [candidate for pair in pairs for candidate in pair.candidates]
         for pair in pairs:
             if len(pair.candidates) < 2:
-                raise ValueError(f"pair {pair.id}: a Claude needs at least two candidates, got {len(pair.candidates)}")
+                raise ConfigError(f"pair {pair.id}: a Claude needs at least two candidates, got {len(pair.candidates)}")
         return judgements_from_scores(pairs, self.score(sources, targets), self.convention)
 
     # -- driver ---------------------------------------------------------------------

@@ -29,7 +29,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
 from typing import Any, Literal, get_args
 
+from arena.errors import ConfigError, EnvError
 from performers.claude.hub import require_model
+from performers.claude.params import BatchTokens, Device, DType, ModelName, Threads
 from performers.claude.planning import (
     BLOCK_BATCHES,
     DEFAULT_QUANTUM,
@@ -73,7 +75,7 @@ def torch_dtype(name: str):
     try:
         return getattr(torch, DTYPES[str(name).lower()])
     except KeyError:
-        raise ValueError(f"dtype must be one of fp32, bf16, fp16 (or float32, bfloat16, float16), not {name!r}") from None
+        raise ConfigError(f"dtype must be one of fp32, bf16, fp16 (or float32, bfloat16, float16), not {name!r}") from None
 
 
 def resolve_device(device: str) -> str:
@@ -82,7 +84,7 @@ def resolve_device(device: str) -> str:
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if str(device).startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"device {device!r} requested, but CUDA is not available on this machine")
+        raise EnvError(f"device {device!r} requested, but CUDA is not available on this machine")
     return str(device)
 
 
@@ -114,7 +116,7 @@ def block_budget(batch_tokens: int, config, element_bytes: int) -> int:
 def batch_budget(batch_tokens: int | None, device: str) -> int:
     """A checked token budget per batch, or the device's default when ``None``."""
     if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 16):
-        raise ValueError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
+        raise ConfigError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
     return batch_tokens or default_batch_tokens(device)
 
 
@@ -152,25 +154,25 @@ class Seq2SeqEngine:
 
     def __init__(
         self,
-        model: str,
+        model: ModelName,
         *,
-        tokenizer: str | None = None,
+        tokenizer: ModelName | None = None,
         revision: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
-        batch_tokens: int | None = None,
+        device: Device = "cpu",
+        dtype: DType = "fp32",
+        batch_tokens: BatchTokens | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         source_prefix: str = "",
         engine: str = "auto",
-        threads: int | None = None,
+        threads: Threads | None = None,
     ) -> None:
         for name in dict.fromkeys((str(model), str(tokenizer or model))):
             require_model(name, revision, "seq2seq model")  # before the heavy imports: fail fast when it cannot be had
         from performers.claude.threads import set_torch_threads
 
         if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+            raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.threads = set_torch_threads(threads)  # before torch loads its OpenMP runtime
         import torch
         import transformers
@@ -199,7 +201,7 @@ class Seq2SeqEngine:
                 self.name, revision=revision, dtype=self.dtype
             )
         except (OSError, ValueError) as error:
-            raise ValueError(f"cannot load seq2seq model {self.name!r}: {error}") from error
+            raise ConfigError(f"cannot load seq2seq model {self.name!r}: {error}") from error
         self.model.to(self.device).eval()
         self.config = self.model.config
         self.pad_id = self._pad_id()
@@ -229,7 +231,7 @@ class Seq2SeqEngine:
             unknown = self.tokenizer.unk_token_id
             model_type = self.config.model_type
             if token is None or (token == unknown and self.target_lang != self.tokenizer.unk_token):
-                raise ValueError(f"{self.name}: target_lang {self.target_lang!r} is not a token of the tokenizer")
+                raise ConfigError(f"{self.name}: target_lang {self.target_lang!r} is not a token of the tokenizer")
             if model_type in ("m2m_100", "nllb", "nllb-moe") or type(self.tokenizer).__name__.startswith(
                 ("MBart50", "Nllb", "M2M100")
             ):
@@ -304,7 +306,7 @@ class Seq2SeqEngine:
             ids = source_ids[source]
             if self.max_positions is not None and max(len(ids), len(decoder_ids)) > self.max_positions:
                 if too_long is None:
-                    raise ValueError(
+                    raise ConfigError(
                         f"pair {index}: source has {len(ids)} tokens and target {len(labels)}; {self.name} accepts "
                         f"at most {self.max_positions} (source: {source[:60]!r}…)"
                     )

@@ -31,6 +31,8 @@ import math
 import os
 import sys
 
+from arena.errors import ConfigError
+
 log = logging.getLogger(__name__)
 
 # environment set before the OpenMP runtimes are loaded (a value already set wins)
@@ -69,7 +71,7 @@ def resolve_threads(threads: int | None) -> int:
     if threads is None or threads == 0:
         return default_threads()
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-        raise ValueError(f"threads must be a positive integer (or 0 / null for the CPUs this process may use), "
+        raise ConfigError(f"threads must be a positive integer (or 0 / null for the CPUs this process may use), "
                          f"not {threads!r}")
     return threads
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.match import ScoreConvention
-from arena.specs.typecheck import PositiveInt
+from arena.errors import EnvError
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
 from performers.claude.seq2seq_engine import Engine
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
@@ -24,7 +25,7 @@ MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
 def toy_model_dir() -> Path:
     """The shipped model's directory (an error naming it if the package lacks it)."""
     if not (MODEL_DIR / "model.safetensors").is_file():
-        raise ValueError(f"the toy model is missing from the package: {MODEL_DIR}/model.safetensors not found")
+        raise EnvError(f"the toy model is missing from the package: {MODEL_DIR}/model.safetensors not found")
     return MODEL_DIR
 
 
@@ -44,15 +45,15 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
 
     def __init__(
         self,
-        model: str | None = None,
-        device: str = "cpu",
-        dtype: str = "fp32",
-        batch_tokens: PositiveInt | None = None,
+        model: ModelName | None = None,
+        device: Device = "cpu",
+        dtype: DType = "fp32",
+        batch_tokens: BatchTokens | None = None,
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         engine: Engine = "auto",
-        threads: int | None = None,
-        decoder: str = "auto",
+        threads: Threads | None = None,
+        decoder: Decoder = "auto",
         progress: bool = True,
     ) -> None:
         super().__init__(

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.engine.match import ScoreConvention
-from arena.specs.typecheck import PositiveInt
 from performers.claude.ct2 import CTranslate2Claude
+from performers.claude.params import BatchTokens, CacheSetting, ComputeType, Device, Threads
 from performers.claude.toy_en_de import MODEL_DIR, toy_model_dir
 
 
@@ -33,12 +33,12 @@ class ToyEnDeCT2Claude(CTranslate2Claude):
 
     def __init__(
         self,
-        compute_type: str = "int8",
-        device: str = "cpu",
-        threads: int | None = None,
-        batch_tokens: PositiveInt = 4096,
+        compute_type: ComputeType = "int8",
+        device: Device = "cpu",
+        threads: Threads | None = None,
+        batch_tokens: BatchTokens = 4096,
         convention: ScoreConvention = "mean",
-        cache: bool | str | None = True,
+        cache: CacheSetting = True,
         progress: bool = True,
     ) -> None:
         super().__init__(

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
+from arena.errors import ConfigError
 from performers.german.memo import _memoise
 
 logger = logging.getLogger(__name__)
@@ -265,7 +266,7 @@ def get_backend(name: str = DEFAULT_BACKEND) -> Backend:
     backend = _BACKENDS.get(name)
     if backend is None:
         if name not in _BACKEND_FACTORIES:
-            raise ValueError(f"unknown German analysis backend {name!r}; known: {', '.join(backends())}")
+            raise ConfigError(f"unknown German analysis backend {name!r}; known: {', '.join(backends())}")
         logger.debug("loading German analysis backend %s", name)
         backend = _BACKENDS[name] = _BACKEND_FACTORIES[name]()
         limit = getattr(backend, "limit", None)

@@ -26,6 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
+from arena.errors import ConfigError
+
 logger = logging.getLogger(__name__)
 
 WORD = re.compile(r"\w+(?:[-'’]\w+)*")
@@ -89,7 +91,7 @@ class CorpusFrequency:
 def _corpus_from_file(path: str) -> CorpusFrequency:
     file = Path(path)
     if not file.is_file():
-        raise ValueError(f"training corpus {path!r} does not exist or is not a file")
+        raise ConfigError(f"training corpus {path!r} does not exist or is not a file")
     logger.info("counting words in %s", path)
     with file.open(encoding="utf-8") as handle:
         return CorpusFrequency.from_lines(handle, name=path)

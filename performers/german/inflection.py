@@ -45,6 +45,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DataError
+
 logger = logging.getLogger(__name__)
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -156,10 +158,10 @@ class _Tables:
 
         data = load_yaml(path)
         if not isinstance(data, dict):
-            raise ValueError(f"{path}: expected a mapping at the top level")
+            raise DataError(f"{path}: expected a mapping at the top level")
         for key in ("articles", "endings", "determiners", "pronouns", "adjectives"):
             if key not in data:
-                raise ValueError(f"{path}: missing top-level key {key!r}")
+                raise DataError(f"{path}: missing top-level key {key!r}")
         self.path = path
         self.articles: dict[str, str] = {str(k): str(v) for k, v in data["articles"].items()}
         self.endings: dict[str, dict[str, str]] = {
@@ -197,23 +199,23 @@ class _Tables:
                     continue
                 key = ".".join([number, feature, *rest])
                 if key not in self.articles:
-                    raise ValueError(f"{where}: articles: missing bundle {key}")
+                    raise DataError(f"{where}: articles: missing bundle {key}")
         for family, table in self.endings.items():
             missing = [slot for slot in slots() if slot not in table]
             if missing:
-                raise ValueError(f"{where}: endings.{family}: missing {', '.join(missing)}")
+                raise DataError(f"{where}: endings.{family}: missing {', '.join(missing)}")
         for declension in DECLENSIONS:
             for slot in slots():
                 if f"{declension}.{slot}" not in self.adjectives:
-                    raise ValueError(f"{where}: adjectives: missing bundle {declension}.{slot}")
+                    raise DataError(f"{where}: adjectives: missing bundle {declension}.{slot}")
         for lemma, entry in self.determiners.items():
             family = entry.get("family")
             if family not in ("article", *self.endings):
-                raise ValueError(f"{where}: determiners.{lemma}: unknown family {family!r}")
+                raise DataError(f"{where}: determiners.{lemma}: unknown family {family!r}")
             if family != "article" and "stem" not in entry:
-                raise ValueError(f"{where}: determiners.{lemma}: missing key 'stem'")
+                raise DataError(f"{where}: determiners.{lemma}: missing key 'stem'")
             if str(entry.get("adjectives", "")).upper() not in DECLENSIONS:
-                raise ValueError(f"{where}: determiners.{lemma}: adjectives must be strong, weak or mixed")
+                raise DataError(f"{where}: determiners.{lemma}: adjectives must be strong, weak or mixed")
 
     def _paradigm(self, lemma: str) -> dict[str, str]:
         entry = self.determiners[lemma]
@@ -399,11 +401,11 @@ def _gender_data() -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
 
     data = load_yaml(NOUN_GENDER_FILE)
     if not isinstance(data, dict) or "suffixes" not in data or "double_gender" not in data:
-        raise ValueError(f"{NOUN_GENDER_FILE}: expected the keys 'suffixes' and 'double_gender'")
+        raise DataError(f"{NOUN_GENDER_FILE}: expected the keys 'suffixes' and 'double_gender'")
     suffixes = []
     for suffix, gender in data["suffixes"].items():
         if gender not in GENDERS:
-            raise ValueError(f"{NOUN_GENDER_FILE}: suffixes.{suffix}: gender must be one of {GENDERS}, got {gender!r}")
+            raise DataError(f"{NOUN_GENDER_FILE}: suffixes.{suffix}: gender must be one of {GENDERS}, got {gender!r}")
         suffixes.append((str(suffix), str(gender)))
     suffixes.sort(key=lambda item: -len(item[0]))
     return tuple(suffixes), frozenset(str(noun) for noun in data["double_gender"])

@@ -26,7 +26,9 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from arena.errors import ConfigError
 from arena.records import Instance, RoundOutcome
+from arena.specs.typecheck import Name
 from performers.nested import build_nested
 
 
@@ -36,11 +38,11 @@ class AdaptiveJohn:
 
     version = "1"
 
-    def __init__(self, john: Any, key: str = "origin", seed: int = 1):
+    def __init__(self, john: Any, key: Name = "origin", seed: int = 1):
         if not isinstance(key, str) or not key:
-            raise ValueError(f"key must be an instance metadata key such as origin, not {key!r}")
+            raise ConfigError(f"key must be an instance metadata key such as origin, not {key!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an integer, not {seed!r}")
+            raise ConfigError(f"seed must be an integer, not {seed!r}")
         self.base_spec, self.base = build_nested("john", john, where="adaptive: john")
         self.key = key
         self.seed = seed

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
+from arena.errors import ConfigError
 from arena.formats.distil_lingeval import FILES, read_distil_lingeval
 from arena.records import Instance
 from arena.specs.typecheck import MustExist, PositiveInt
@@ -50,7 +51,7 @@ class DistilLingEvalJohn:
         self.phenomenon = phenomenon or self.error_type
         self.reference_kind = {"human": "human", "mt": "machine"}.get(kind, "unknown")
         if limit is not None and (not isinstance(limit, int) or limit < 1):
-            raise ValueError(f"limit must be a positive integer, not {limit!r}")
+            raise ConfigError(f"limit must be a positive integer, not {limit!r}")
         self.limit = limit
         self.skip_empty = skip_empty
 
@@ -59,7 +60,7 @@ class DistilLingEvalJohn:
             testset = read_distil_lingeval(self.directory, allow_empty=self.skip_empty)
         except ValueError as error:
             if "empty line" in str(error):
-                raise ValueError(f"{error} (pass skip_empty=true to skip such lines, counted in the log)") from None
+                raise ConfigError(f"{error} (pass skip_empty=true to skip such lines, counted in the log)") from None
             raise
         pairs = testset.pairs
         groups: dict[tuple[str, str], list[int]] = {}

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
+from arena.errors import ConfigError
 from arena.formats.lingeval97 import read_lingeval97
 from arena.records import Instance
 from arena.specs.typecheck import ExistingFile, PositiveInt
@@ -40,9 +41,9 @@ class LingEval97John:
     ):
         self.path = Path(path)
         if reference_kind not in ("human", "machine"):
-            raise ValueError(f"reference_kind must be 'human' or 'machine', not {reference_kind!r}")
+            raise ConfigError(f"reference_kind must be 'human' or 'machine', not {reference_kind!r}")
         if limit is not None and (not isinstance(limit, int) or limit < 1):
-            raise ValueError(f"limit must be a positive integer, not {limit!r}")
+            raise ConfigError(f"limit must be a positive integer, not {limit!r}")
         self.reference_kind = reference_kind
         self.types = set(types) if types else None
         self.limit = limit

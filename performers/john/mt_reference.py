@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from arena.errors import ConfigError, DataError
 from arena.formats.textlines import read_lines
 from arena.records import Instance
 from arena.specs.typecheck import ExistingDir, Performer, PositiveInt
@@ -119,7 +120,7 @@ class MTOutputs:
     def __init__(self, directory: str | Path, systems: Sequence[str] | None = None):
         self.directory = Path(directory)
         if not self.directory.is_dir():
-            raise ValueError(f"{self.directory}: not a directory (expected wmtYY.en, wmtYY.de, wmtYY.SYSTEM.de)")
+            raise DataError(f"{self.directory}: not a directory (expected wmtYY.en, wmtYY.de, wmtYY.SYSTEM.de)")
         self.systems = tuple(systems) if systems else None
         self._years: dict[int, OutputYear | None] = {}
 
@@ -170,20 +171,20 @@ class MTOutputs:
             return None
         systems = list(self.systems) if self.systems else self.systems_of(year)
         if not systems:
-            raise ValueError(f"{self.directory}: no MT output file {stem}.SYSTEM.de for year {year}")
+            raise DataError(f"{self.directory}: no MT output file {stem}.SYSTEM.de for year {year}")
         files = {"source": source_path, "human": self.directory / f"{stem}.de"}
         files.update({system: self.directory / f"{stem}.{system}.de" for system in systems})
         for name, path in files.items():
             if not path.is_file():
                 known = ", ".join(self.systems_of(year)) or "none"
                 hint = f" (systems with outputs for {year}: {known})" if name not in ("source", "human") else ""
-                raise ValueError(f"{path}: file not found{hint}")
+                raise DataError(f"{path}: file not found{hint}")
         columns = {name: read_lines(path) for name, path in files.items()}
         count = len(columns["source"])
         for name, lines in columns.items():
             if len(lines) != count:
                 shorter, longer = (files[name], source_path) if len(lines) < count else (source_path, files[name])
-                raise ValueError(
+                raise DataError(
                     f"{shorter}: ends after line {min(len(lines), count)}, but {longer.name} has line "
                     f"{min(len(lines), count) + 1}; the files of {stem} must be line-aligned "
                     f"({source_path.name}: {count} lines, {files[name].name}: {len(lines)} lines)"
@@ -222,9 +223,9 @@ class TranslationCache:
                 if number == len(lines) and not complete:
                     logger.warning("%s:%d: ignoring a truncated last line", self.path, number)
                     continue
-                raise ValueError(f"{self.path}:{number}: malformed cache line: {error.msg}") from None
+                raise DataError(f"{self.path}:{number}: malformed cache line: {error.msg}") from None
             if not isinstance(entry, Mapping) or not {"model", "beam", "source", "translation"} <= set(entry):
-                raise ValueError(f"{self.path}:{number}: a cache line needs model, beam, source and translation")
+                raise DataError(f"{self.path}:{number}: a cache line needs model, beam, source and translation")
             if entry["model"] == self.model and entry["beam"] == self.beam:
                 self.entries[entry["source"]] = entry["translation"]
 
@@ -268,22 +269,22 @@ class MTReferenceJohn:
         progress: bool = True,
     ):
         if (outputs is None) == (claude is None):
-            raise ValueError("mt-reference needs exactly one source of translations: 'outputs' (a directory) or 'claude'")
+            raise ConfigError("mt-reference needs exactly one source of translations: 'outputs' (a directory) or 'claude'")
         if missing not in MISSING_POLICIES:
-            raise ValueError(f"missing must be one of {', '.join(MISSING_POLICIES)}, not {missing!r}")
+            raise ConfigError(f"missing must be one of {', '.join(MISSING_POLICIES)}, not {missing!r}")
         if systems is not None:
             if isinstance(systems, str):
                 systems = [systems]
             if not isinstance(systems, list) or not systems or not all(isinstance(s, str) and s for s in systems):
-                raise TypeError("systems must be a non-empty list of system names, e.g. [google, microsoft]")
+                raise ConfigError("systems must be a non-empty list of system names, e.g. [google, microsoft]")
             if claude is not None:
-                raise ValueError("'systems' chooses among output files; it does not go with 'claude'")
+                raise ConfigError("'systems' chooses among output files; it does not go with 'claude'")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an integer, not {seed!r}")
+            raise ConfigError(f"seed must be an integer, not {seed!r}")
         if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
-            raise ValueError(f"beam must be a positive integer, not {beam!r}")
+            raise ConfigError(f"beam must be a positive integer, not {beam!r}")
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, not {batch_size!r}")
+            raise ConfigError(f"batch_size must be a positive integer, not {batch_size!r}")
         self.john_spec = john
         self.outputs = MTOutputs(outputs, systems) if outputs is not None else None
         self.systems = systems
@@ -311,12 +312,12 @@ class MTReferenceJohn:
         for instance, (reference, system, extra, reason) in zip(base, references):
             if reason is not None:
                 if self.missing == "error":
-                    raise ValueError(f"mt-reference: no machine translation for {instance.id}: {reason}")
+                    raise ConfigError(f"mt-reference: no machine translation for {instance.id}: {reason}")
                 skipped[reason] += 1
                 examples.setdefault(reason, []).append(instance.id)
                 continue
             if instance.meta.get("reference_kind") == "machine":
-                raise ValueError(f"mt-reference: base instance {instance.id} already has a machine reference")
+                raise ConfigError(f"mt-reference: base instance {instance.id} already has a machine reference")
             meta = dict(instance.meta)
             meta.update(
                 {
@@ -370,14 +371,14 @@ class MTReferenceJohn:
         if todo:  # the Claude (a model) is only built when something is not cached
             _, claude = build_nested("claude", spec.to_json(), where="mt-reference: claude")
             if not callable(getattr(claude, "translate", None)):
-                raise ValueError(f"mt-reference: Claude {spec.label} cannot translate (it has no translate method)")
+                raise ConfigError(f"mt-reference: Claude {spec.label} cannot translate (it has no translate method)")
             with progress_bar(total=len(todo), desc=f"translate {spec.label}", enabled=self.progress) as bar:
                 for start in range(0, len(todo), self.batch_size):
                     chunk = todo[start : start + self.batch_size]
                     translations = claude.translate(chunk, beam=self.beam)
                     if not isinstance(translations, list) or len(translations) != len(chunk):
                         got = len(translations) if isinstance(translations, list) else type(translations).__name__
-                        raise ValueError(
+                        raise ConfigError(
                             f"mt-reference: Claude {spec.label} returned {got} translations for {len(chunk)} sources"
                         )
                     cache.add([(source, normalise(str(text))) for source, text in zip(chunk, translations)])

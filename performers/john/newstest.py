@@ -23,12 +23,13 @@ lines of each year (for smoke runs).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from arena.errors import ConfigError, DataError
 from arena.records import Instance
-from arena.specs.typecheck import ExistingDir, PositiveInt
+from arena.specs.typecheck import Check, ExistingDir, PositiveInt
 from performers.john.parallel_text import read_aligned
 
 _RANGE = re.compile(r"^\s*(\d{4})\s*-\s*(\d{4})\s*$")
@@ -39,7 +40,7 @@ def parse_years(years: Any, where: str = "years") -> tuple[int, ...]:
     a comma-separated string or a list of those.  Bad values are ``ValueError``."""
     items: Iterable[Any]
     if isinstance(years, bool):
-        raise TypeError(f"{where}: expected a year, a range like '2009-2016' or a list, not {years!r}")
+        raise ConfigError(f"{where}: expected a year, a range like '2009-2016' or a list, not {years!r}")
     if isinstance(years, int):
         items = [years]
     elif isinstance(years, str):
@@ -47,37 +48,60 @@ def parse_years(years: Any, where: str = "years") -> tuple[int, ...]:
     elif isinstance(years, (list, tuple)):
         items = years
     else:
-        raise TypeError(f"{where}: expected a year, a range like '2009-2016' or a list, not {type(years).__name__}")
+        raise ConfigError(f"{where}: expected a year, a range like '2009-2016' or a list, not {type(years).__name__}")
     result: set[int] = set()
     for item in items:
         if isinstance(item, bool):
-            raise TypeError(f"{where}: {item!r} is not a year")
+            raise ConfigError(f"{where}: {item!r} is not a year")
         if isinstance(item, int):
             result.add(item)
             continue
         if not isinstance(item, str):
-            raise TypeError(f"{where}: {item!r} is not a year or a range")
+            raise ConfigError(f"{where}: {item!r} is not a year or a range")
         match = _RANGE.match(item)
         if match:
             first, last = int(match.group(1)), int(match.group(2))
             if first > last:
-                raise ValueError(f"{where}: range {item!r} runs backwards")
+                raise ConfigError(f"{where}: range {item!r} runs backwards")
             result.update(range(first, last + 1))
         elif item.strip().isdigit():
             result.add(int(item))
         else:
-            raise ValueError(f"{where}: {item!r} is not a year (2009) or a range (2009-2016)")
+            raise ConfigError(f"{where}: {item!r} is not a year (2009) or a range (2009-2016)")
     if not result:
-        raise ValueError(f"{where}: no year given")
+        raise ConfigError(f"{where}: no year given")
     for year in result:
         if not 1900 <= year <= 2100:
-            raise ValueError(f"{where}: {year} is not a plausible year")
+            raise ConfigError(f"{where}: {year} is not a plausible year")
     return tuple(sorted(result))
 
 
 def word_count(text: str) -> int:
     """Words of a text, split at whitespace."""
     return len(text.split())
+
+
+def _years_problem(years: Any) -> str | None:
+    parse_years(years)  # a ConfigError is the problem
+    return None
+
+
+Years = Annotated[Any, Check(_years_problem)]
+
+
+def _file_name_part(text: str) -> str | None:
+    return None if re.fullmatch(r"[\w.+-]+", text) else f"must be a plain part of a file name (letters, digits, '._+-'), not {text!r}"
+
+
+FileNamePart = Annotated[str, Check(_file_name_part)]
+
+
+def _missing(john: Any, year: int) -> list[str]:
+    try:
+        john.files(year)
+    except DataError as error:
+        return [str(error)]
+    return []
 
 
 class NewstestJohn:
@@ -93,20 +117,29 @@ class NewstestJohn:
     def __init__(
         self,
         dir: ExistingDir,
-        years: Any = "2009-2016",
-        source_language: str = "en",
-        target_language: str = "de",
-        prefix: str = "newstest",
+        years: Years = "2009-2016",
+        source_language: FileNamePart = "en",
+        target_language: FileNamePart = "de",
+        prefix: FileNamePart = "newstest",
         limit: PositiveInt | None = None,
     ):
         self.directory = Path(dir)
         self.years = parse_years(years)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ValueError(f"limit must be a positive integer, not {limit!r}")
+            raise ConfigError(f"limit must be a positive integer, not {limit!r}")
         self.limit = limit
         self.source_language = source_language
         self.target_language = target_language
         self.prefix = prefix
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """Every year's source and reference file exists (the directory is checked by its type)."""
+        if not Path(str(params.get("dir", ""))).is_dir():
+            return None
+        john = cls(**params)
+        missing = [f"{error}" for year in john.years for error in _missing(john, year)]
+        return f"'years': {missing[0]}" if missing else None
 
     def files(self, year: int) -> tuple[Path, Path]:
         """The source and reference file of one year (checked to exist)."""
@@ -115,7 +148,7 @@ class NewstestJohn:
         reference = stem.with_name(f"{stem.name}.{self.target_language}")
         for path in (source, reference):
             if not path.is_file():
-                raise ValueError(f"{path}: file not found (newstest John, year {year}, directory {self.directory})")
+                raise DataError(f"{path}: file not found (newstest John, year {year}, directory {self.directory})")
         return source, reference
 
     def instances(self) -> Iterator[Instance]:

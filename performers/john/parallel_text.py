@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
+from arena.errors import ConfigError, DataError
 from arena.formats.textlines import read_lines
 from arena.records import Instance
 from arena.specs.typecheck import ExistingFile, PositiveInt
@@ -25,7 +26,7 @@ def read_aligned(source: str | Path, reference: str | Path, allow_empty: bool = 
     sources = read_lines(source, allow_empty=allow_empty)
     references = read_lines(reference, allow_empty=allow_empty)
     if len(sources) != len(references):
-        raise ValueError(
+        raise DataError(
             f"{source} has {len(sources)} lines but {reference} has {len(references)}; "
             "the files must be line-aligned"
         )
@@ -53,9 +54,9 @@ class ParallelTextJohn:
         meta: dict[str, Any] | None = None,
     ):
         if reference_kind not in ("human", "machine"):
-            raise ValueError(f"reference_kind must be 'human' or 'machine', not {reference_kind!r}")
+            raise ConfigError(f"reference_kind must be 'human' or 'machine', not {reference_kind!r}")
         if limit is not None and (not isinstance(limit, int) or limit < 1):
-            raise ValueError(f"limit must be a positive integer, not {limit!r}")
+            raise ConfigError(f"limit must be a positive integer, not {limit!r}")
         self.source = Path(source)
         self.reference = Path(reference)
         self.origin = origin or self.source.stem

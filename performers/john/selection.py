@@ -61,12 +61,15 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
+
+from annotated_types import Gt, Le
 
 from arena.engine.match import corrupt_one
+from arena.errors import ConfigError
 from arena.formats.textlines import has_line_break
 from arena.records import Instance, Variant
-from arena.specs.typecheck import Performer, PositiveInt
+from arena.specs.typecheck import Name, Performer, PositiveInt
 from performers.john.validation import KEPT, Check, ValidationCounts, validate
 
 logger = logging.getLogger(__name__)
@@ -110,31 +113,31 @@ class SelectionOptions:
         for name in ("cap", "min_words", "max_words", "variants_per_instance"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise ValueError(f"{name} must be a positive integer or null, not {value!r}")
+                raise ConfigError(f"{name} must be a positive integer or null, not {value!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise TypeError(f"seed must be an integer, not {self.seed!r}")
+            raise ConfigError(f"seed must be an integer, not {self.seed!r}")
         if self.dedup not in DEDUP_MODES:
-            raise ValueError(f"dedup must be one of {', '.join(DEDUP_MODES)}, not {self.dedup!r}")
+            raise ConfigError(f"dedup must be one of {', '.join(DEDUP_MODES)}, not {self.dedup!r}")
         if self.min_words is not None and self.max_words is not None and self.min_words > self.max_words:
-            raise ValueError(f"min_words ({self.min_words}) is larger than max_words ({self.max_words})")
+            raise ConfigError(f"min_words ({self.min_words}) is larger than max_words ({self.max_words})")
         if self.stratify is not None and (not isinstance(self.stratify, str) or not self.stratify):
-            raise TypeError("stratify must be a metadata key (e.g. origin) or null")
+            raise ConfigError("stratify must be a metadata key (e.g. origin) or null")
         if not isinstance(self.validate, bool):
-            raise TypeError(f"validate must be true or false, not {self.validate!r}")
+            raise ConfigError(f"validate must be true or false, not {self.validate!r}")
         if isinstance(self.max_phrase_words, bool) or not isinstance(self.max_phrase_words, int) or self.max_phrase_words < 1:
-            raise ValueError(f"max_phrase_words must be a positive integer, not {self.max_phrase_words!r}")
+            raise ConfigError(f"max_phrase_words must be a positive integer, not {self.max_phrase_words!r}")
         if not isinstance(self.min_overlap, (int, float)) or not 0 < self.min_overlap <= 1:
-            raise ValueError(f"min_overlap must be a number in (0, 1], not {self.min_overlap!r}")
+            raise ConfigError(f"min_overlap must be a number in (0, 1], not {self.min_overlap!r}")
         if self.prefilter is not None:
             if not isinstance(self.prefilter, str) or not self.prefilter:
-                raise TypeError("prefilter must be a regular expression (a string) or null")
+                raise ConfigError("prefilter must be a regular expression (a string) or null")
             try:
                 re.compile(self.prefilter)
             except re.error as error:
-                raise ValueError(f"prefilter {self.prefilter!r} is not a valid regular expression: {error}") from None
+                raise ConfigError(f"prefilter {self.prefilter!r} is not a valid regular expression: {error}") from None
         if self.phenomena is not None:
             if isinstance(self.phenomena, str) or not all(isinstance(p, str) and p for p in self.phenomena):
-                raise TypeError("phenomena must be a list of phenomenon labels")
+                raise ConfigError("phenomena must be a list of phenomenon labels")
             object.__setattr__(self, "phenomena", tuple(self.phenomena))
 
     def to_json(self) -> dict[str, Any]:
@@ -312,7 +315,7 @@ def select(
     ids = Counter(instance.id for instance in pool)
     duplicates = [key for key, count in ids.items() if count > 1]
     if duplicates:
-        raise ValueError(f"John {john or '?'} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
+        raise ConfigError(f"John {john or '?'} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
     reasons: Counter[str] = Counter()
     eligible: list[Instance] = []
     seen: set[Any] = set()
@@ -580,16 +583,16 @@ class SelectJohn:
         zellig: Annotated[Any, Performer("zellig")],
         cap: PositiveInt | None = None,
         seed: int = 1,
-        stratify: str | None = "origin",
-        dedup: str = "source",
-        min_words: int | None = None,
-        max_words: int | None = None,
-        variants_per_instance: int | None = 1,
+        stratify: Name | None = "origin",
+        dedup: Literal["source", "pair", "none"] = "source",
+        min_words: PositiveInt | None = None,
+        max_words: PositiveInt | None = None,
+        variants_per_instance: PositiveInt | None = 1,
         validate: bool = True,
-        phenomena: list[str] | None = None,
-        max_phrase_words: int = 5,
-        min_overlap: float = 0.5,
-        prefilter: str | None = None,
+        phenomena: list[Name] | None = None,
+        max_phrase_words: PositiveInt = 5,
+        min_overlap: Annotated[float, Gt(0), Le(1)] = 0.5,
+        prefilter: Name | None = None,
         progress: bool = True,
     ):
         from performers.nested import build_nested

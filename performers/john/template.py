@@ -17,10 +17,13 @@ feature) are skipped and counted in the log.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
 
+from arena.errors import ConfigError
 from arena.records import Instance
-from arena.specs.typecheck import ExistingFile, PositiveInt
+from arena.specs.typecheck import ExistingFile, Name, PositiveInt
 
 logger = logging.getLogger(__name__)
 
@@ -36,21 +39,21 @@ class TemplateJohn:
     def __init__(
         self,
         spec: ExistingFile,
-        templates: list[str] | None = None,
+        templates: list[Name] | None = None,
         n: PositiveInt | None = None,
         seed: int = 1,
-        plugins: list[str] | None = None,
+        plugins: list[Name] | None = None,
     ):
         from performers.m2c.features import TemplateError
         from performers.m2c.pairs import load_pairs
         from performers.m2c.registry import load_plugins
 
         if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
-            raise ValueError(f"n must be a positive integer (pairs per template) or unset for all, not {n!r}")
+            raise ConfigError(f"n must be a positive integer (pairs per template) or unset for all, not {n!r}")
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be an integer, not {seed!r}")
+            raise ConfigError(f"seed must be an integer, not {seed!r}")
         if templates is not None and (not isinstance(templates, list) or not all(isinstance(t, str) for t in templates)):
-            raise ValueError("templates must be a list of template names")
+            raise ConfigError("templates must be a list of template names")
         try:
             load_plugins(plugins or ())
             self.pairs = load_pairs(spec)
@@ -58,9 +61,20 @@ class TemplateJohn:
             for name in self.templates:
                 self.pairs.spaces(name)  # compile now: template errors surface when the John is built
         except TemplateError as error:
-            raise ValueError(str(error)) from None
+            raise ConfigError(str(error)) from None
         self.spec, self.n, self.seed = spec, n, seed
         self.skipped: dict[str, int] = {}
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """The spec file compiles and names every template asked for (what building checks)."""
+        if not Path(str(params.get("spec", ""))).is_file():
+            return None  # the spec's own type names the missing file
+        try:
+            cls(**params)
+        except ConfigError as error:
+            return str(error)
+        return None
 
     def instances(self) -> Iterator[Instance]:
         from performers.m2c.pairs import UnrenderableSource

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ConfigError
 from arena.formats.distil_lingeval import FILES as DISTIL_FILES
 from arena.formats.distil_lingeval import ContrastivePair, write_distil_lingeval
 from arena.formats.lingeval97 import Contrastive, Sentence, write_lingeval97
@@ -116,7 +117,7 @@ def _check_free(paths: Iterable[Path], overwrite: bool) -> None:
         return
     existing = [str(path) for path in paths if path.exists()]
     if existing:
-        raise ValueError(
+        raise ConfigError(
             f"{existing[0]} already exists ({len(existing)} file(s) in the way); choose another --out or pass --force"
         )
 
@@ -131,7 +132,7 @@ def write_testset(
     """Write ``selection`` (module docstring); returns ``report.json``'s content."""
     unknown = [name for name in formats if name not in FORMATS]
     if unknown or not formats:
-        raise ValueError(f"unknown format(s) {', '.join(unknown) or '(none)'}; formats are {', '.join(FORMATS)}")
+        raise ConfigError(f"unknown format(s) {', '.join(unknown) or '(none)'}; formats are {', '.join(FORMATS)}")
     out = Path(out)
     kind = reference_kind_label(selection.items)
     phenomena = sorted({v.phenomenon for item in selection.items for v in item.variants})

@@ -24,6 +24,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from arena.errors import ConfigError
+
 CORRECT, MORPHOLOGY, WRONG_WORD = "correct", "morphology", "wrong_word"
 
 _QA = re.compile(r"^\s*C:\s*(?P<context>.*?)\s*Q:\s*(?P<question>.*?)\s*A:\s*(?P<answer>.*?)\s*$", re.DOTALL)
@@ -41,7 +43,7 @@ def split_qa(text: str) -> QAItem:
     """Split ``C: … Q: … A: …``; a text without the three parts is a ``ValueError``."""
     match = _QA.match(text)
     if not match:
-        raise ValueError(f"not a 'C: ... Q: ... A: ...' item: {text[:80]!r}")
+        raise ConfigError(f"not a 'C: ... Q: ... A: ...' item: {text[:80]!r}")
     return QAItem(match.group("context"), match.group("question"), match.group("answer"))
 
 

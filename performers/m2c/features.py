@@ -23,8 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from arena.errors import ConfigError
 
-class TemplateError(ValueError):
+
+class TemplateError(ConfigError):
     """A template, lexicon or language specification is malformed; the message says
     where (file, template, key)."""
 

@@ -75,7 +75,7 @@ def load_plugins(modules: Iterable[str]) -> None:
     for module in modules:
         try:
             importlib.import_module(module)
-        except ImportError as error:
+        except (ImportError, ValueError, TypeError) as error:  # a missing, empty or relative module name
             raise TemplateError(f"cannot import plugin module {module!r}: {error}") from None
 
 

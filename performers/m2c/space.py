@@ -54,6 +54,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.errors import ConfigError
 from performers.m2c.draws import (
     Draw,
     Evaluation,
@@ -239,7 +240,7 @@ class TemplateSpace(TemplateOptions):
         uniformly without replacement with ``random.Random(seed)``; fewer when the
         space has fewer distinct keys.  Returns ``(key, draw)`` in sampling order."""
         if not isinstance(n, int) or n < 0:
-            raise ValueError(f"n must be a non-negative integer, not {n!r}")
+            raise ConfigError(f"n must be a non-negative integer, not {n!r}")
         rng = random.Random(seed)
         seen: dict[Any, Draw] = {}
         for rank in self._ranks(rng, n):

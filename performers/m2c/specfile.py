@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import json
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,13 +54,21 @@ def read_data(path: str | Path) -> Any:
 
     path = Path(path)
     if path.name.endswith(".json.gz"):
+        from arena.errors import DataError
+        from arena.specs.yamlio import MAX_JSON_BYTES, decode, loads_json
+
         try:
-            with gzip.open(path, "rt", encoding="utf-8") as handle:
-                return json.load(handle)
+            with gzip.open(path, "rb") as handle:
+                data = handle.read(MAX_JSON_BYTES + 1)  # bounded: a small file may unpack to gigabytes
         except FileNotFoundError:
             raise TemplateError(f"{path}: file not found") from None
-        except (OSError, json.JSONDecodeError) as error:
-            raise TemplateError(f"{path}: cannot read gzipped JSON: {error}") from None
+        except IsADirectoryError:
+            raise TemplateError(f"{path}: is a directory, expected a file") from None
+        except (EOFError, gzip.BadGzipFile, zlib.error) as error:  # truncated or not gzip at all
+            raise DataError(f"{path}: damaged gzip file ({error}); download or copy it again", file=path) from None
+        if len(data) > MAX_JSON_BYTES:
+            raise DataError(f"{path}: unpacks to more than {MAX_JSON_BYTES} bytes", file=path)
+        return loads_json(decode(data, path), path)
     if path.suffix in (".yaml", ".yml"):
         return load_yaml(path)
     if path.suffix == ".json":

@@ -32,8 +32,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from annotated_types import MinLen
+
+from arena.errors import ConfigError
 from arena.records import Instance, RoundOutcome, Variant
 from performers.nested import build_nested
 
@@ -56,13 +59,14 @@ class AdaptiveZellig:
 
     version = "2"
 
-    def __init__(self, zelligs: list[Any], strategy: str = "thompson", arms: str = "phenomenon+frequency"):
+    def __init__(self, zelligs: Annotated[list[Any], MinLen(1)], strategy: Literal["thompson", "uniform"] = "thompson",
+                 arms: Literal["phenomenon+frequency", "phenomenon"] = "phenomenon+frequency"):
         if isinstance(zelligs, str) or not isinstance(zelligs, list) or not zelligs:
-            raise ValueError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")
+            raise ConfigError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")
         if strategy not in STRATEGIES:
-            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+            raise ConfigError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
         if arms not in ARMS:
-            raise ValueError(f"arms must be one of {', '.join(ARMS)}, not {arms!r}")
+            raise ConfigError(f"arms must be one of {', '.join(ARMS)}, not {arms!r}")
         self.strategy = strategy
         self.by_frequency = arms == "phenomenon+frequency"
         self.members = [build_nested("zellig", spec, where=f"adaptive: zelligs[{i}]")[1] for i, spec in enumerate(zelligs)]

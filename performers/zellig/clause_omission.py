@@ -45,8 +45,12 @@ as long as English sources).  A heuristic; ``False`` without a source.
 from __future__ import annotations
 
 import re
+from typing import Annotated
+
+from annotated_types import Gt, Le
 
 from arena.edits import make_variant
+from arena.errors import ConfigError
 from arena.records import Edit, Instance, Variant
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.zellig.spans import capitalise
@@ -127,14 +131,14 @@ class ClauseOmissionZellig:
         self,
         clauses: bool = True,
         split_after_periods: bool = False,
-        detect_ratio: float = 0.7,
+        detect_ratio: Annotated[float, Gt(0), Le(2)] = 0.7,
         backend: str = DEFAULT_BACKEND,
     ) -> None:
         if not isinstance(clauses, bool) or not isinstance(split_after_periods, bool):
-            raise TypeError("clauses and split_after_periods must be true or false")
+            raise ConfigError("clauses and split_after_periods must be true or false")
         self.split_after_periods = split_after_periods
         if not 0 < float(detect_ratio) <= 2:
-            raise ValueError(f"detect_ratio must be in (0, 2], got {detect_ratio!r}")
+            raise ConfigError(f"detect_ratio must be in (0, 2], got {detect_ratio!r}")
         self.clauses = clauses
         self.detect_ratio = float(detect_ratio)
         self.backend = backend

@@ -14,7 +14,12 @@ that splits into at least ``min_segments`` (3) segments and whose swap gives a d
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from annotated_types import Ge
+
 from arena.edits import make_variant
+from arena.errors import ConfigError
 from arena.records import Instance, Variant
 from arena.specs.typecheck import ExistingFile
 from performers.german.analysis import DEFAULT_BACKEND, analyze
@@ -41,9 +46,9 @@ class CompoundZellig:
 
     version = "1"
 
-    def __init__(self, min_segments: int = 3, training_corpus: ExistingFile | None = None, backend: str = DEFAULT_BACKEND):
+    def __init__(self, min_segments: Annotated[int, Ge(2)] = 3, training_corpus: ExistingFile | None = None, backend: str = DEFAULT_BACKEND):
         if not isinstance(min_segments, int) or min_segments < 2:
-            raise ValueError(f"min_segments must be an integer >= 2, got {min_segments!r}")
+            raise ConfigError(f"min_segments must be an integer >= 2, got {min_segments!r}")
         self.min_segments = min_segments
         self.backend = backend
         self.counts = training_counts(training_corpus)

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.edits import variant_from_text
+from arena.errors import ConfigError
 from arena.records import Instance, Variant
-from arena.specs.typecheck import ExistingFile
+from arena.specs.typecheck import ExistingFile, Name
 
 PHENOMENON = "feature_flip"
 
@@ -39,13 +40,13 @@ class FeatureFlipZellig:
 
     version = "1"
 
-    def __init__(self, dimensions: list[str] | None = None, spec: ExistingFile | None = None, plugins: list[str] | None = None):
+    def __init__(self, dimensions: list[Name] | None = None, spec: ExistingFile | None = None, plugins: list[Name] | None = None):
         if dimensions is not None and (
             not isinstance(dimensions, list) or not all(isinstance(d, str) and d for d in dimensions)
         ):
-            raise ValueError("dimensions must be a list of dimension names such as [GENDER, NUMBER]")
+            raise ConfigError("dimensions must be a list of dimension names such as [GENDER, NUMBER]")
         if spec is not None and not Path(spec).is_file():
-            raise ValueError(f"feature-flip: spec file {spec} does not exist")
+            raise ConfigError(f"feature-flip: spec file {spec} does not exist")
         self.dimensions = tuple(dimensions) if dimensions else None
         self.spec = spec
         self.plugins = list(plugins or ())
@@ -61,10 +62,10 @@ class FeatureFlipZellig:
                 load_plugins(self.plugins)
                 self._specs[path] = load_any(path)
             except TemplateError as error:
-                raise ValueError(f"instance {instance_id}: {error}") from None
+                raise ConfigError(f"instance {instance_id}: {error}") from None
         spec = self._specs[path]
         if digest and spec.digest and digest != spec.digest:
-            raise ValueError(
+            raise ConfigError(
                 f"instance {instance_id}: {path} changed since the instance was generated "
                 f"(sha256 {spec.digest[:12]} != {digest[:12]}); regenerate the instances"
             )
@@ -85,9 +86,9 @@ class FeatureFlipZellig:
             draw = Draw.from_json(meta["draw"])
             rendered = space.render(draw)
         except TemplateError as error:
-            raise ValueError(f"instance {instance.id}: {error}") from None
+            raise ConfigError(f"instance {instance.id}: {error}") from None
         if rendered != instance.reference:
-            raise ValueError(
+            raise ConfigError(
                 f"instance {instance.id}: the draw renders {rendered!r}, not the reference {instance.reference!r}; "
                 f"was {path} edited?"
             )

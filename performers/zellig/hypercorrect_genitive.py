@@ -36,6 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from arena.edits import make_variant
+from arena.errors import DataError
 from arena.records import Edit, Instance, Variant
 from performers.german import inflection as inf
 from performers.german.analysis import Analysis, Token, analyze
@@ -55,15 +56,15 @@ def load_prepositions(path: str = str(DATA_FILE)) -> tuple[dict[str, frozenset[s
 
     data = load_yaml(path)
     if not isinstance(data, dict) or not isinstance(data.get("prepositions"), dict):
-        raise ValueError(f"{path}: expected a mapping with key 'prepositions'")
+        raise DataError(f"{path}: expected a mapping with key 'prepositions'")
     prepositions: dict[str, frozenset[str]] = {}
     for word, positions in data["prepositions"].items():
         if not isinstance(positions, list) or not positions or not set(positions) <= {"pre", "post"}:
-            raise ValueError(f"{path}: prepositions.{word}: expected a list of 'pre'/'post', got {positions!r}")
+            raise DataError(f"{path}: prepositions.{word}: expected a list of 'pre'/'post', got {positions!r}")
         prepositions[str(word).lower()] = frozenset(positions)
     adverbs = data.get("adverbs", [])
     if not isinstance(adverbs, list):
-        raise ValueError(f"{path}: adverbs: expected a list")
+        raise DataError(f"{path}: adverbs: expected a list")
     return prepositions, frozenset(str(word).lower() for word in adverbs)
 
 

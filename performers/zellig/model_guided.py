@@ -30,6 +30,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from arena.engine.match import ScoreConvention
+from arena.errors import ConfigError
 from arena.records import Instance, Variant
 from performers.nested import build_nested
 
@@ -42,9 +44,9 @@ class ModelGuidedZellig:
 
     version = "1"
 
-    def __init__(self, base: Any, model: Any, convention: str = "mean"):
+    def __init__(self, base: Any, model: Any, convention: ScoreConvention = "mean"):
         if convention not in CONVENTIONS:
-            raise ValueError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
+            raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
         self.convention = convention
         self.base_spec, self.base = build_nested("zellig", base, where="model-guided: base")
         self.model_spec = model

@@ -26,7 +26,9 @@ from __future__ import annotations
 from typing import Any
 
 from arena.edits import variant_from_text
+from arena.errors import ConfigError
 from arena.records import Instance, Variant
+from arena.specs.typecheck import ExistingDir, Name, PositiveInt
 from performers.john.mt_reference import MTOutputs
 from performers.nested import build_nested
 
@@ -39,15 +41,16 @@ class MTSystemZellig:
 
     version = "1"
 
-    def __init__(self, outputs: str | None = None, system: str | None = None, claude: Any = None, beam: int = 5):
+    def __init__(self, outputs: ExistingDir | None = None, system: Name | None = None, claude: Any = None,
+                 beam: PositiveInt = 5):
         if (outputs is None) == (claude is None):
-            raise ValueError("mt-system needs exactly one source of translations: 'outputs' (with 'system') or 'claude'")
+            raise ConfigError("mt-system needs exactly one source of translations: 'outputs' (with 'system') or 'claude'")
         if outputs is not None and (not isinstance(system, str) or not system):
-            raise ValueError("mt-system: 'outputs' needs a 'system', e.g. system=google")
+            raise ConfigError("mt-system: 'outputs' needs a 'system', e.g. system=google")
         if claude is not None and system is not None:
-            raise ValueError("mt-system: 'system' names an output file; it does not go with 'claude'")
+            raise ConfigError("mt-system: 'system' names an output file; it does not go with 'claude'")
         if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
-            raise ValueError(f"beam must be a positive integer, not {beam!r}")
+            raise ConfigError(f"beam must be a positive integer, not {beam!r}")
         self.outputs = MTOutputs(outputs, [system]) if outputs is not None else None
         self.system = system
         self.claude_spec = claude

@@ -13,9 +13,13 @@ Example (DistilLingEval placeholder_ding):
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from arena.edits import variant_from_text
+from arena.errors import ConfigError
 from arena.records import Instance, Variant
 from arena.roles import ConditionalDetector
+from arena.specs.typecheck import Name, Performer
 
 
 class ReplayZellig:
@@ -28,9 +32,9 @@ class ReplayZellig:
 
     version = "1"
 
-    def __init__(self, phenomena: list[str] | None = None, detector: str | None = None):
+    def __init__(self, phenomena: list[Name] | None = None, detector: Annotated[str, Performer("zellig")] | None = None):
         if phenomena is not None and (not isinstance(phenomena, list) or not all(isinstance(p, str) for p in phenomena)):
-            raise TypeError("phenomena must be a list of phenomenon labels")
+            raise ConfigError("phenomena must be a list of phenomenon labels")
         self.phenomena = set(phenomena) if phenomena else None
         self.detector_spec = detector
         self._detector = None
@@ -41,7 +45,7 @@ class ReplayZellig:
 
             cls = validate("zellig", parse_spec(detector, where="replay detector"), CATALOG, where="replay detector")
             if not callable(getattr(cls, "detect", None)):
-                raise ValueError(f"replay detector {detector!r} has no detect() method")
+                raise ConfigError(f"replay detector {detector!r} has no detect() method")
             # offered only when configured: the arena asks a Zellig for a generative
             # rate exactly when it has a callable `detect` (and counts only the sources
             # a detector `applies` to when it has that too)
@@ -76,7 +80,7 @@ class ReplayZellig:
         result = []
         for index, item in enumerate(instance.meta.get("variants", ())):
             if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-                raise ValueError(f"instance {instance.id}: meta.variants[{index}] needs a 'text' string")
+                raise ConfigError(f"instance {instance.id}: meta.variants[{index}] needs a 'text' string")
             phenomenon = item.get("phenomenon", "unknown")
             if self.phenomena is not None and phenomenon not in self.phenomena:
                 continue

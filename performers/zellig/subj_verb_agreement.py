@@ -38,6 +38,7 @@ verb, and the reading used (``tense``, ``mood``, ``person``, ``number`` before t
 from __future__ import annotations
 
 from arena.edits import make_variant
+from arena.errors import ConfigError
 from arena.records import Edit, Instance, Variant
 from arena.specs.typecheck import ExistingFile
 from performers.german import inflection as inf
@@ -197,7 +198,7 @@ class SubjVerbAgreementZellig:
         self, training_corpus: ExistingFile | None = None, include_sie: bool = True, backend: str = DEFAULT_BACKEND
     ) -> None:
         if not isinstance(include_sie, bool):
-            raise TypeError(f"include_sie must be true or false, got {include_sie!r}")
+            raise ConfigError(f"include_sie must be true or false, got {include_sie!r}")
         self.backend = backend
         self.include_sie = include_sie
         self.counts = training_counts(training_corpus)

@@ -15,7 +15,12 @@ the capital stays in place, never *eMdwedew*), so a name of n letters gives up t
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from annotated_types import Ge
+
 from arena.edits import make_variant
+from arena.errors import ConfigError
 from arena.records import Instance, Variant
 from arena.specs.typecheck import ExistingFile
 from performers.german.analysis import DEFAULT_BACKEND, Token, analyze
@@ -44,12 +49,12 @@ class TransliterationZellig:
         self,
         max_zipf: float = 3.0,
         max_count: int = 10,
-        min_length: int = 4,
+        min_length: Annotated[int, Ge(3)] = 4,
         training_corpus: ExistingFile | None = None,
         backend: str = DEFAULT_BACKEND,
     ) -> None:
         if min_length < 3:
-            raise ValueError(f"min_length must be at least 3, got {min_length!r}")
+            raise ConfigError(f"min_length must be at least 3, got {min_length!r}")
         self.max_zipf = float(max_zipf)
         self.max_count = int(max_count)
         self.min_length = min_length

@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from arena.edits import make_variant
+from arena.errors import DataError
 from arena.records import Edit, Instance, Variant
 from arena.specs.typecheck import ExistingFile
 from performers.german import inflection as inf
@@ -43,7 +44,7 @@ def load_particles(path: str = str(DATA_FILE)) -> tuple[str, ...]:
     data = load_yaml(path)
     particles = data.get("particles") if isinstance(data, dict) else None
     if not isinstance(particles, list) or not all(isinstance(p, str) for p in particles):
-        raise ValueError(f"{path}: particles: expected a list of strings")
+        raise DataError(f"{path}: particles: expected a list of strings")
     return tuple(particles)
 
 

@@ -11,7 +11,7 @@ from arena.cli import main
 
 
 def run(capsys, monkeypatch, argv, stdin: str = ""):
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8"))
     code = main(["-q", *argv])
     captured = capsys.readouterr()
     return code, captured.out, captured.err

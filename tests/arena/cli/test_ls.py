@@ -51,8 +51,8 @@ def test_ls_summaries_are_clean_sentences(capsys):
 def test_ls_params_give_type_default_and_meaning(capsys):
     assert main(["ls", "claudes", "--params"]) == 0
     out = capsys.readouterr().out
-    assert "      model: str (required) — hub name or local directory" in out
-    assert "      dtype: str = 'fp32' — fp32, bf16, fp16" in out
+    assert "      model: ModelName (required) — hub name or local directory" in out
+    assert "      dtype: DType = 'fp32' — fp32, bf16, fp16" in out
     params = [line for line in out.splitlines() if line.startswith("      ")]
     assert params and all(" — " in line for line in params), [line for line in params if " — " not in line]
     assert main(["ls", "--params"]) == 0

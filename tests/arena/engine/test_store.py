@@ -130,16 +130,15 @@ def test_a_truncated_rounds_file_is_refused_on_resume(finished, tmp_path, unfini
     assert not (run_dir / transcripts.SCORES).exists() or not unfinished
 
 
-def test_a_truncated_judgements_file_is_refused_and_rebuilt_as_the_message_says(finished, tmp_path, capsys):
+def test_a_truncated_judgements_file_is_refused_by_readers_and_repaired_by_run(finished, tmp_path, capsys):
     experiment, run_dir, before = finished
+    scores = (run_dir / transcripts.SCORES).read_bytes()
     cut(run_dir / transcripts.JUDGEMENTS)
-    with pytest.raises(ValueError, match=r"judgements.jsonl:\d+: \d+ judgements where the plan has \d+"):
-        run(experiment, CATALOG, tmp_path / "out", progress=False)
-    assert main(["run", experiment.source, "--out", str(tmp_path / "out"), "--no-progress"]) == 2
-    assert "Delete it and scores.json" in capsys.readouterr().err
-    (run_dir / transcripts.JUDGEMENTS).unlink()
-    (run_dir / transcripts.SCORES).unlink()
-    again = run(experiment, CATALOG, tmp_path / "out", progress=False)
+    assert main(["score", str(run_dir)]) == 2  # readers refuse it, naming file and line
+    err = capsys.readouterr().err
+    assert f"{run_dir / transcripts.JUDGEMENTS}:" in err and "re-run 'arena run'" in err, err
+    assert (run_dir / transcripts.SCORES).read_bytes() == scores  # untouched
+    again = run(experiment, CATALOG, tmp_path / "out", progress=False)  # repairs it
     assert again.resumed and again.cells_before == again.cells  # rebuilt from cells/, nothing replayed
     assert contents(run_dir) == before
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.errors import DataError
 from arena.stats.bins import DISTANCE_BINS, FREQUENCY_BINS, distance_bin, frequency_bin
 
 DISTANCES = [
@@ -73,10 +74,10 @@ def test_frequency_bin(value, expected):
 
 
 @pytest.mark.parametrize("value", [True, False, [1], {"a": 1}])
-def test_non_numbers_are_type_errors(value):
-    with pytest.raises(TypeError, match="distance"):
+def test_non_numbers_are_data_errors(value):
+    with pytest.raises(DataError, match="distance"):
         distance_bin(value)
-    with pytest.raises(TypeError, match="frequency"):
+    with pytest.raises(DataError, match="frequency"):
         frequency_bin(value)
 
 

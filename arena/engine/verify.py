@@ -1,0 +1,274 @@
+"""A run directory's transcripts, verified before anything reads them.
+
+Every verb that reads a run (``score``, ``leaderboard``, ``report``, ``export``, ``show``,
+``false-positives``, ``compare-johns``; :func:`arena.stats.aggregate.read_run` and the
+library's :func:`arena.api.load_run`) goes through :func:`load_run`, which refuses a
+damaged run with a :class:`~arena.errors.DataError` naming the file, the line and what is
+wrong, before anything is computed or written (``scores.json`` stays as it was):
+
+- ``manifest.json`` must be a JSON object with the experiment it played;
+- ``rounds.jsonl`` must match the plan the manifest records (round count and SHA-256),
+  every round id must be unique and every round's seed one of the experiment's seeds;
+- ``judgements.jsonl`` must hold exactly one judgement per judged round and Claude model,
+  in the order the engine writes them: a duplicated line, a gap (a missing or emptied
+  file, a cut tail), a judgement of an unknown round or Claude, or of a seed the Claude
+  does not play (a foreign seed) is named by its line;
+- ``onebest.jsonl`` lines must name a Claude of the run;
+- where the manifest records what the run wrote (``written``: line count and SHA-256 of
+  ``judgements.jsonl`` and ``onebest.jsonl``, recorded when the run finished), the files
+  must still be those bytes, so an edit that keeps the structure is refused too.
+
+A line cut in the middle (no JSON, or no final newline) is a damaged line as well.
+``arena run`` on the same directory repairs what can be replayed: it re-assembles
+``judgements.jsonl`` and ``onebest.jsonl`` from ``cells/`` and plays the cells that are
+missing or damaged (:func:`arena.engine.core.run`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.engine import transcripts
+from arena.errors import ArenaError, DataError
+
+logger = logging.getLogger(__name__)
+
+# files whose line count and digest the manifest records when a run finishes
+WRITTEN = (transcripts.JUDGEMENTS, transcripts.ONEBEST)
+REPAIR = "re-run 'arena run' on the config to rebuild it from cells/, or delete the run directory"
+
+
+@dataclass(frozen=True)
+class LoadedRun:
+    """A verified run: its manifest and the records of its transcripts (plain JSON)."""
+
+    manifest: dict[str, Any]
+    rounds: list[dict[str, Any]]
+    judgements: list[dict[str, Any]]
+    one_bests: list[dict[str, Any]]
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def written(run_dir: Path) -> dict[str, dict[str, Any]]:
+    """Line count and SHA-256 of the files of :data:`WRITTEN` that exist, for the manifest."""
+    result = {}
+    for name in WRITTEN:
+        path = Path(run_dir) / name
+        if path.exists():
+            data = path.read_bytes()
+            result[name] = {"lines": data.count(b"\n"), "sha256": sha256(data)}
+    return result
+
+
+def read_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """``(line number, record)`` of a JSON-lines file (none when it does not exist); a
+    cut, malformed or non-object line is a :class:`DataError` naming file and line."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    records = []
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        if number == len(lines):  # text after the last newline: the writer was cut off
+            raise DataError(f"the last line is cut off (no newline); {REPAIR}", file=path, line=number)
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise DataError(f"not valid UTF-8; {REPAIR}", file=path, line=number) from None
+        except (json.JSONDecodeError, RecursionError) as error:
+            reason = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
+            raise DataError(f"malformed JSON line ({reason}); {REPAIR}", file=path, line=number) from None
+        if not isinstance(record, dict):
+            raise DataError(f"a line holds a JSON object, not {type(record).__name__}; {REPAIR}", file=path, line=number)
+        records.append((number, record))
+    return records
+
+
+def load_manifest(run_dir: Path) -> dict[str, Any]:
+    path = Path(run_dir) / transcripts.MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise DataError("not valid UTF-8; delete the run directory and run again", file=path) from None
+    except json.JSONDecodeError as error:
+        raise DataError(f"not valid JSON ({error.msg}); delete the run directory and run again",
+                        file=path, line=error.lineno) from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("experiment"), dict):
+        raise DataError("not a run manifest (no 'experiment' mapping); delete the run directory and run again",
+                        file=path, key="experiment")
+    return manifest
+
+
+def check_plan(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """``rounds.jsonl`` is the plan the manifest records (when it records one)."""
+    plan = manifest.get("plan")
+    if not isinstance(plan, dict):
+        logger.warning("%s: records no plan (a run of an earlier arena); its rounds are not checked against one",
+                       Path(run_dir) / transcripts.MANIFEST)
+        return
+    path = Path(run_dir) / transcripts.ROUNDS
+    data = path.read_bytes() if path.exists() else b""
+    if sha256(data) != plan.get("sha256"):
+        lines = data.count(b"\n")
+        line = min(lines, int(plan.get("rounds") or 0)) + 1 if lines != plan.get("rounds") else None
+        raise DataError(
+            f"does not match the plan recorded in {transcripts.MANIFEST} ({lines} rounds where the plan has "
+            f"{plan.get('rounds')}; the file was truncated or edited); delete {run_dir} to start the run over",
+            file=path, line=line,
+        )
+
+
+def _experiment(run_dir: Path, manifest: dict[str, Any]):
+    from arena.specs.config import experiment_from_dict
+
+    path = Path(run_dir) / transcripts.MANIFEST
+    # the schedule is not needed (a game's rounds carry their blocks) and is recorded resolved
+    data = {key: value for key, value in manifest["experiment"].items() if key != "schedule"}
+    try:
+        return experiment_from_dict(data, str(path))
+    except ArenaError as error:
+        raise DataError(f"the experiment it records cannot be read ({error})", file=path, key="experiment") from None
+
+
+def expected_judgements(experiment, rounds: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
+    """``(round id, Claude label)`` of every judgement the engine writes, in its order."""
+    from arena.engine import match
+    from arena.engine.plan import blocks, models
+
+    parsed = [match.Round.from_json(r) for r in rounds]
+    the_blocks = blocks(experiment, parsed)
+    return [(r.id, m.spec.label) for m in models(experiment) for b in the_blocks if b.seed in m.seeds for r in b.judged]
+
+
+def check_rounds(path: Path, rounds: Sequence[tuple[int, dict[str, Any]]], seeds: Sequence[int]) -> None:
+    seen: dict[Any, int] = {}
+    for number, record in rounds:
+        identifier = record.get("round")
+        if identifier in seen:
+            raise DataError(f"round {identifier!r} is given twice (first on line {seen[identifier]})",
+                            file=path, line=number, key="round")
+        seen[identifier] = number
+        if record.get("seed") not in seeds:
+            raise DataError(f"round {identifier!r} has seed {record.get('seed')!r}, which the run does not play "
+                            f"(seeds: {', '.join(map(str, seeds))})", file=path, line=number, key="seed")
+
+
+def check_judgements(
+    path: Path, found: Sequence[tuple[int, dict[str, Any]]], expected: Sequence[tuple[str, str]],
+    rounds: dict[str, dict[str, Any]], seeds_of: dict[str, set[int]],
+) -> None:
+    """One judgement per expected (round, Claude), in order; else name the first bad line."""
+    keys = [(record.get("round"), record.get("claude")) for _, record in found]
+    if keys == list(expected):
+        return
+    wanted = set(expected)
+    seen: dict[tuple[Any, Any], int] = {}
+    for (number, _), key in zip(found, keys):
+        round_id, claude = key
+        if key in seen:
+            raise DataError(f"judgement of round {round_id!r} by {claude!r} is given twice (first on line "
+                            f"{seen[key]}); {REPAIR}", file=path, line=number)
+        seen[key] = number
+        if key in wanted:
+            continue
+        if claude not in seeds_of:
+            problem = f"names Claude {claude!r}, which is not in the run"
+        elif round_id not in rounds:
+            problem = f"judges round {round_id!r}, which is not in {transcripts.ROUNDS}"
+        elif rounds[round_id].get("seed") not in seeds_of[claude]:
+            problem = f"judges round {round_id!r} of seed {rounds[round_id].get('seed')}, which {claude} does not play"
+        else:
+            problem = f"judges round {round_id!r}, which is not judged (its status is {rounds[round_id].get('status')!r})"
+        raise DataError(f"{problem}; {REPAIR}", file=path, line=number, key="round")
+    missing = [key for key in expected if key not in seen]
+    if missing:
+        position = expected.index(missing[0])  # where the first missing judgement belongs
+        line = found[position][0] if position < len(found) else (found[-1][0] + 1 if found else 1)
+        raise DataError(f"{len(found)} judgements where the run has {len(expected)} (one per judged round and Claude; "
+                        f"the one of round {missing[0][0]!r} by {missing[0][1]!r} is missing here): the file was cut, "
+                        f"emptied or edited; {REPAIR}", file=path, line=line)
+    first = next(number for (number, _), key, want in zip(found, keys, expected) if key != want)
+    raise DataError(f"judgements out of the engine's order; {REPAIR}", file=path, line=first)
+
+
+def check_written(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """The files the manifest records as written are still those bytes."""
+    recorded = manifest.get("written")
+    if not isinstance(recorded, dict):
+        return
+    for name, entry in recorded.items():
+        path = Path(run_dir) / name
+        data = path.read_bytes() if path.exists() else b""
+        if not isinstance(entry, dict) or sha256(data) == entry.get("sha256"):
+            continue
+        lines = data.count(b"\n")
+        line = min(lines, int(entry.get("lines") or 0)) + 1 if lines != entry.get("lines") else None
+        raise DataError(f"is not what the run wrote ({lines} lines where it wrote {entry.get('lines')}; the file was "
+                        f"edited); {REPAIR}", file=path, line=line)
+
+
+def load_run(run_dir: str | Path) -> LoadedRun:
+    """Read and verify a run directory (see the module docstring); a damaged run is a
+    :class:`DataError` naming file and line."""
+    run_dir = Path(run_dir)
+    manifest = load_manifest(run_dir)
+    check_plan(run_dir, manifest)
+    rounds_path = run_dir / transcripts.ROUNDS
+    rounds = read_lines(rounds_path)
+    experiment = _experiment(run_dir, manifest)
+    check_rounds(rounds_path, rounds, experiment.seeds)
+    judgements_path = run_dir / transcripts.JUDGEMENTS
+    judgements = read_lines(judgements_path)
+    if judgements_path.exists() or transcripts.is_finished(run_dir):
+        from arena.engine.plan import models
+
+        by_id = {record.get("round"): record for _, record in rounds}
+        seeds_of: dict[str, set[int]] = {}
+        for model in models(experiment):
+            seeds_of.setdefault(model.spec.label, set()).update(model.seeds)
+        try:
+            expected = expected_judgements(experiment, [record for _, record in rounds])
+        except (KeyError, TypeError, ValueError) as error:
+            raise DataError(f"a round cannot be read ({type(error).__name__}: {error}); delete {run_dir} to start the "
+                            "run over", file=rounds_path) from None
+        check_judgements(judgements_path, judgements, expected, by_id, seeds_of)
+    one_best_path = run_dir / transcripts.ONEBEST
+    one_bests = read_lines(one_best_path)
+    labels = {claude.label for claude in experiment.claudes}
+    for number, record in one_bests:
+        if record.get("claude") not in labels:
+            raise DataError(f"names Claude {record.get('claude')!r}, which is not in the run; {REPAIR}",
+                            file=one_best_path, line=number, key="claude")
+    check_written(run_dir, manifest)
+    return LoadedRun(manifest, [r for _, r in rounds], [j for _, j in judgements], [o for _, o in one_bests])
+
+
+def repair(run_dir: Path) -> bool:
+    """Before ``arena run`` resumes a finished run: when its judgements or 1-best
+    translations are damaged (but the plan is intact), remove them and ``scores.json``,
+    so that the engine re-assembles them from ``cells/`` (replaying the cells that are
+    missing or damaged) and scores the run again.  Returns whether anything was removed;
+    damage that cannot be replayed is raised."""
+    run_dir = Path(run_dir)
+    try:
+        load_run(run_dir)
+    except DataError as damage:
+        if damage.file is None or Path(damage.file).name not in WRITTEN:
+            raise
+        logger.warning("%s; repairing: %s and %s are rebuilt from %s/", damage, transcripts.JUDGEMENTS,
+                       transcripts.SCORES, "cells")
+        for name in (*WRITTEN, transcripts.SCORES):
+            (run_dir / name).unlink(missing_ok=True)
+        return True
+    return False
