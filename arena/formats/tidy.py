@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.errors import UsageError
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards, SignTest, Standing
 from arena.stats.registry import MetricValue
@@ -198,12 +199,12 @@ def write_tables(run_dir: Path, out: Path, format: str, force: bool = False) -> 
     from arena.engine import transcripts
 
     if format not in TIDY_FORMATS:
-        raise ValueError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")
+        raise UsageError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")
     out = Path(out)
     paths = {name: out / f"{name}.{format}" for name in TABLES}
     existing = [str(path) for path in paths.values() if path.exists()]
     if existing and not force:
-        raise ValueError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
+        raise UsageError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
     data = tables(run_dir)
     out.mkdir(parents=True, exist_ok=True)
     for name, path in paths.items():
