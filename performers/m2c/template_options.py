@@ -32,6 +32,22 @@ class TemplateOptions(TemplateSyntax):
 
     # ------------------------------------------------------------ free features
     def _free_variables(self) -> dict[Var, tuple[str, ...]]:
+        free: dict[Var, tuple[str, ...]] = {}
+        for front, dimension in self._conditioning_variables():
+            for lookup in self.lookups:
+                if lookup.front == front and dimension in lookup.dimensions:
+                    free[(front, dimension)] = lookup.features[dimension]
+        if not free:
+            for lookup in self.lookups:
+                if lookup.kind == "placeholder":
+                    for dimension, feature in lookup.fixed.items():
+                        free[(lookup.front, dimension)] = (feature,)
+        return free
+
+    def _conditioning_variables(self) -> list[Var]:
+        """The feature variables the template's lookups depend on, in order: agreement
+        targets first, then each slot's own dimensions that nothing fixes (a rule or
+        choice slot only for sampleable dimensions)."""
         dims = self.language.dimensions
         conditions: list[Var] = []
         for lookup in self.lookups:
@@ -47,17 +63,7 @@ class TemplateOptions(TemplateSyntax):
                 if dimension not in mentioned and var not in conditions:
                     if lookup.kind == "placeholder" or dims[dimension].sampleable:
                         conditions.append(var)
-        free: dict[Var, tuple[str, ...]] = {}
-        for front, dimension in conditions:
-            for lookup in self.lookups:
-                if lookup.front == front and dimension in lookup.dimensions:
-                    free[(front, dimension)] = lookup.features[dimension]
-        if not free:
-            for lookup in self.lookups:
-                if lookup.kind == "placeholder":
-                    for dimension, feature in lookup.fixed.items():
-                        free[(lookup.front, dimension)] = (feature,)
-        return free
+        return conditions
 
     def _free_options(self, free: dict[Var, tuple[str, ...]]) -> list[dict[Var, str]]:
         grouped: dict[str, dict[str, list[Var]]] = {}
