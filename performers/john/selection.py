@@ -233,18 +233,8 @@ def _take_capped(
             for name in sizes:
                 while len(found[name]) < quota[name] and step(name):
                     pass
-            short = [n for n in sizes if n not in fixed and len(found[n]) < quota[n]]
-            if not short:
+            if not _reallocate_short(quota, {n: len(found[n]) for n in sizes}, sizes, fixed):
                 break
-            deficit = sum(quota[n] - len(found[n]) for n in short)
-            for name in short:
-                quota[name] = len(found[name])
-                fixed.add(name)
-            rest = {n: sizes[n] for n in sizes if n not in fixed}
-            if not rest:
-                break
-            for name, amount in allocate(deficit, rest).items():
-                quota[name] += amount
         quotas[phenomenon] = quota
 
     # discover phenomena (round-robin over strata) when none is named
@@ -261,6 +251,25 @@ def _take_capped(
         for phenomenon in known
         if phenomenon in candidates
     }
+
+
+def _reallocate_short(quota: dict[str, int], found: Mapping[str, int], sizes: Mapping[str, int], fixed: set[str]) -> bool:
+    """Cap each stratum that ran dry (fewer ``found`` than its quota) at what it found,
+    mark it ``fixed``, and hand its deficit to the strata not fixed in proportion to their
+    sizes; False when no stratum is short or none is left to take the deficit."""
+    short = [n for n in sizes if n not in fixed and found[n] < quota[n]]
+    if not short:
+        return False
+    deficit = sum(quota[n] - found[n] for n in short)
+    for name in short:
+        quota[name] = found[name]
+        fixed.add(name)
+    rest = {n: sizes[n] for n in sizes if n not in fixed}
+    if not rest:
+        return False
+    for name, amount in allocate(deficit, rest).items():
+        quota[name] += amount
+    return True
 
 
 def _choose_variants(instance: Instance, variants: Sequence[Variant], limit: int | None, seed: int) -> list[Variant]:
