@@ -239,30 +239,39 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
             raise ConfigError(f"{path}: missing key '{required}'")
     kwargs: dict[str, Any] = {"source": path, "key_lines": dict(lines)}
     for target, (key, value) in values.items():
-        where = _where(path, lines, (key,))
-        if target in ("johns", "zelligs", "claudes"):
-            kwargs[target] = _performers(value, key, path, lines)
-        elif target == "seeds":
-            seeds = value if isinstance(value, list) else [value]
-            if not seeds or not all(isinstance(seed, int) and not isinstance(seed, bool) for seed in seeds):
-                raise ConfigError(f"{where}: '{key}' must be an integer or a list of integers")
-            if len(set(seeds)) != len(seeds):
-                raise ConfigError(f"{where}: '{key}' lists a seed twice")
-            kwargs["seeds"] = tuple(seeds)
-        elif target == "breakdowns":
-            if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
-                raise ConfigError(f"{where}: '{key}' must be a list of variant meta keys or john.<instance meta key>, e.g. [dimension, john.origin]")
-            kwargs[target] = tuple(value)
-        elif target == "schedule":
-            kwargs[target] = None if value is None else parse_schedule(value, path, lines)
-        elif target in _NESTED:
-            kwargs[target] = _nested(_NESTED[target], value, key, path, lines)
-        else:
-            _check_field(value, _EXPERIMENT_TYPES[target], key, where)
-            kwargs[target] = value
+        kwargs[target] = _experiment_field(target, key, value, path, lines)
     experiment = Experiment(**kwargs)
     _check_values(experiment, path, lines)
     return experiment
+
+
+def _experiment_field(target: str, key: str, value: Any, path: str, lines: Mapping) -> Any:
+    """One top-level config value, checked and mapped onto its :class:`Experiment` field."""
+    where = _where(path, lines, (key,))
+    if target in ("johns", "zelligs", "claudes"):
+        return _performers(value, key, path, lines)
+    if target == "seeds":
+        return _seeds(value, key, where)
+    if target == "breakdowns":
+        if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+            raise ConfigError(f"{where}: '{key}' must be a list of variant meta keys or john.<instance meta key>, e.g. [dimension, john.origin]")
+        return tuple(value)
+    if target == "schedule":
+        return None if value is None else parse_schedule(value, path, lines)
+    if target in _NESTED:
+        return _nested(_NESTED[target], value, key, path, lines)
+    _check_field(value, _EXPERIMENT_TYPES[target], key, where)
+    return value
+
+
+def _seeds(value: Any, key: str, where: str) -> tuple[int, ...]:
+    """``seed``/``seeds``: one integer or a list of distinct integers."""
+    seeds = value if isinstance(value, list) else [value]
+    if not seeds or not all(isinstance(seed, int) and not isinstance(seed, bool) for seed in seeds):
+        raise ConfigError(f"{where}: '{key}' must be an integer or a list of integers")
+    if len(set(seeds)) != len(seeds):
+        raise ConfigError(f"{where}: '{key}' lists a seed twice")
+    return tuple(seeds)
 
 
 def _check_values(experiment: Experiment, path: str, lines: Mapping) -> None:

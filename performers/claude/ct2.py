@@ -40,6 +40,20 @@ log = logging.getLogger(__name__)
 COMPUTE_TYPES = ("default", "auto", "int8", "int8_float32", "int8_float16", "int8_bfloat16", "int16",
                  "float32", "float16", "bfloat16")
 
+
+def _checked_device(ctranslate2: Any, compute_type: str, batch_tokens: Any, device: str) -> str:
+    """Check ``compute_type`` and ``batch_tokens``; resolve ``device=auto`` and check a CUDA device is there."""
+    if compute_type not in COMPUTE_TYPES:
+        raise ConfigError(f"compute_type must be one of {', '.join(COMPUTE_TYPES)}, not {compute_type!r}")
+    if not isinstance(batch_tokens, int) or batch_tokens < 16:
+        raise ConfigError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
+    if device == "auto":
+        device = "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
+    if device.startswith("cuda") and ctranslate2.get_cuda_device_count() == 0:
+        raise EnvError(f"device {device!r} requested, but CTranslate2 sees no CUDA device")
+    return device
+
+
 class CTranslate2Claude(ScoringClaude):
     """Scoring Claude backed by a CTranslate2 ``Translator``.
 
@@ -83,23 +97,10 @@ class CTranslate2Claude(ScoringClaude):
         self.threads = resolve_threads(threads)
         prepare()  # before CTranslate2 loads its OpenMP runtime
         from arena.extras import require
+        from performers.claude.ct2_convert import is_ct2_dir
 
         ctranslate2 = require("ctranslate2", "ct2", "a CTranslate2 Claude")
-        import transformers
-
-        from performers.claude.ct2_convert import cached_conversion, is_ct2_dir, stored_positions, stored_precision
-        from performers.claude.engine_settings import config_positions
-        from performers.claude.fingerprint import TOKENIZER_PATTERNS, WEIGHT_PATTERNS, source_identity
-        from performers.claude.score_cache import default_cache_dir
-
-        if compute_type not in COMPUTE_TYPES:
-            raise ConfigError(f"compute_type must be one of {', '.join(COMPUTE_TYPES)}, not {compute_type!r}")
-        if not isinstance(batch_tokens, int) or batch_tokens < 16:
-            raise ConfigError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
-        if device == "auto":
-            device = "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
-        if device.startswith("cuda") and ctranslate2.get_cuda_device_count() == 0:
-            raise EnvError(f"device {device!r} requested, but CTranslate2 sees no CUDA device")
+        device = _checked_device(ctranslate2, compute_type, batch_tokens, device)
         self.model_name = str(model)
         self.compute_type = compute_type
         self.device = device
@@ -108,38 +109,70 @@ class CTranslate2Claude(ScoringClaude):
         self.source_lang = source_lang
         self.target_lang = target_lang
         self.exact = bool(exact)
-        digest_cache = self.cache
         self.max_positions: int | None = None  # known for conversions from Transformers (and arena's own)
         if is_ct2_dir(self.model_name):
-            self.model_dir = Path(self.model_name)
-            self.max_positions = max_positions or stored_positions(self.model_dir)
-            self._model_identity = {"ct2": source_identity(self.model_name, None, ("model.bin", "*.json", "*.txt"),
-                                                           digest_cache)}
-            tokenizer_source = tokenizer or (self.model_name if _has_tokenizer(self.model_dir) else None)
-            if tokenizer_source is None:
-                raise ConfigError(
-                    f"{self.model_name} is a CTranslate2 directory without tokenizer files; "
-                    "pass tokenizer=<Hugging Face name or directory>"
-                )
+            tokenizer_source = self._use_ct2_dir(tokenizer, max_positions)
         else:
-            require_model(self.model_name, revision)
-            source = source_identity(self.model_name, revision, WEIGHT_PATTERNS, digest_cache)
-            try:
-                self.model_dir = cached_conversion(
-                    self.model_name, source, revision, stored_precision(compute_type), self.exact, default_cache_dir()
-                )
-            except (OSError, ValueError, NotImplementedError) as error:
-                raise ConfigError(f"cannot convert {self.model_name!r} to CTranslate2: {error}") from error
-            self._model_identity = {"converted_from": source, "exact": self.exact,
-                                    "stored": stored_precision(compute_type)}
-            tokenizer_source = tokenizer or self.model_name
-            self.max_positions = max_positions or config_positions(
-                transformers.AutoConfig.from_pretrained(self.model_name, revision=revision))
+            tokenizer_source = self._convert(tokenizer, revision, max_positions)
+        self._load_tokenizer(tokenizer_source, revision)
+        self._load_translator(ctranslate2)
+        self.forced_prefix = [target_lang] if target_lang else None
+        # beam search as the source model's generation config asks (converted models only)
+        self.search = {"length_penalty": 1.0} if is_ct2_dir(self.model_name) else search_options(
+            self.model_name, revision, self.tokenizer)
+        log.info("%s: CTranslate2 %s on %s from %s", self.model_name, compute_type, device, self.model_dir)
+
+    def _use_ct2_dir(self, tokenizer: ModelName | None, max_positions: Positions | None) -> str | ModelName:
+        """A CTranslate2 directory as given; returns where its tokenizer comes from."""
+        from performers.claude.ct2_convert import stored_positions
+        from performers.claude.fingerprint import source_identity
+
+        self.model_dir = Path(self.model_name)
+        self.max_positions = max_positions or stored_positions(self.model_dir)
+        self._model_identity = {"ct2": source_identity(self.model_name, None, ("model.bin", "*.json", "*.txt"),
+                                                       self.cache)}
+        tokenizer_source = tokenizer or (self.model_name if _has_tokenizer(self.model_dir) else None)
+        if tokenizer_source is None:
+            raise ConfigError(
+                f"{self.model_name} is a CTranslate2 directory without tokenizer files; "
+                "pass tokenizer=<Hugging Face name or directory>"
+            )
+        return tokenizer_source
+
+    def _convert(self, tokenizer: ModelName | None, revision: str | None, max_positions: Positions | None) -> str | ModelName:
+        """A Hugging Face model converted to CTranslate2 (cached); returns where its tokenizer comes from."""
+        import transformers
+
+        from performers.claude.ct2_convert import cached_conversion, stored_precision
+        from performers.claude.engine_settings import config_positions
+        from performers.claude.fingerprint import WEIGHT_PATTERNS, source_identity
+        from performers.claude.score_cache import default_cache_dir
+
+        require_model(self.model_name, revision)
+        source = source_identity(self.model_name, revision, WEIGHT_PATTERNS, self.cache)
+        try:
+            self.model_dir = cached_conversion(
+                self.model_name, source, revision, stored_precision(self.compute_type), self.exact, default_cache_dir()
+            )
+        except (OSError, ValueError, NotImplementedError) as error:
+            raise ConfigError(f"cannot convert {self.model_name!r} to CTranslate2: {error}") from error
+        self._model_identity = {"converted_from": source, "exact": self.exact,
+                                "stored": stored_precision(self.compute_type)}
+        self.max_positions = max_positions or config_positions(
+            transformers.AutoConfig.from_pretrained(self.model_name, revision=revision))
+        return tokenizer or self.model_name
+
+    def _load_tokenizer(self, tokenizer_source: str | ModelName, revision: str | None) -> None:
+        """The Hugging Face tokenizer (with the model's revision when it is the model's own) and its identity."""
+        import transformers
+
+        from performers.claude.fingerprint import TOKENIZER_PATTERNS, source_identity
+
         tokenizer_kwargs: dict[str, Any] = {}
-        if source_lang:
-            tokenizer_kwargs["src_lang"] = source_lang
-        if target_lang:
-            tokenizer_kwargs["tgt_lang"] = target_lang
+        if self.source_lang:
+            tokenizer_kwargs["src_lang"] = self.source_lang
+        if self.target_lang:
+            tokenizer_kwargs["tgt_lang"] = self.target_lang
         try:
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(
                 str(tokenizer_source), revision=revision if tokenizer_source == self.model_name else None,
@@ -148,26 +181,24 @@ class CTranslate2Claude(ScoringClaude):
         except (OSError, ValueError) as error:
             raise ConfigError(f"cannot load tokenizer {tokenizer_source!r}: {error}") from error
         self._tokenizer_identity = {
-            **source_identity(str(tokenizer_source), revision, TOKENIZER_PATTERNS, digest_cache),
-            "class": type(self.tokenizer).__name__, "source_lang": source_lang, "target_lang": target_lang,
+            **source_identity(str(tokenizer_source), revision, TOKENIZER_PATTERNS, self.cache),
+            "class": type(self.tokenizer).__name__, "source_lang": self.source_lang, "target_lang": self.target_lang,
             "source_prefix": self.source_prefix,
         }
+
+    def _load_translator(self, ctranslate2: Any) -> None:
+        """The CTranslate2 ``Translator``, threaded for the device; PyTorch's thread count kept."""
         torch = sys.modules.get("torch")
         torch_threads = torch.get_num_threads() if torch is not None else None
         # On a CPU, ``threads`` batches run side by side with one thread each: no OpenMP
         # barrier per small matrix product, so passive waiting costs nothing (beam search
         # with two intra-op threads took 2.8x the wall and 1.9x the CPU time; README-claude).
-        parallel = {"inter_threads": self.threads, "intra_threads": 1} if device == "cpu" else {
+        parallel = {"inter_threads": self.threads, "intra_threads": 1} if self.device == "cpu" else {
             "intra_threads": self.threads}
-        self.translator = ctranslate2.Translator(str(self.model_dir), device=device, compute_type=compute_type,
-                                                 **parallel)
+        self.translator = ctranslate2.Translator(str(self.model_dir), device=self.device,
+                                                 compute_type=self.compute_type, **parallel)
         if torch is not None and torch.get_num_threads() != torch_threads:
             torch.set_num_threads(torch_threads)  # creating a Translator resets PyTorch's thread count
-        self.forced_prefix = [target_lang] if target_lang else None
-        # beam search as the source model's generation config asks (converted models only)
-        self.search = {"length_penalty": 1.0} if is_ct2_dir(self.model_name) else search_options(
-            self.model_name, revision, self.tokenizer)
-        log.info("%s: CTranslate2 %s on %s from %s", self.model_name, compute_type, device, self.model_dir)
 
     def identity(self) -> Mapping[str, Any]:
         return {

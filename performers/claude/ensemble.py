@@ -154,9 +154,21 @@ class EnsembleClaude(ScoringClaude):
             parts.append(torch.log_softmax(logits.float(), dim=-1) + math.log(weight))
         return torch.logsumexp(torch.stack(parts), dim=0)
 
-    def _beam_search(self, source_ids: Sequence[Sequence[int]], beam: int, max_new: int) -> list[list[int]]:
+    def _encoder_states(self, source: Any, source_mask: Any, beam: int) -> list[list[Any]]:
+        """Per member: encoder output, mask and source rows repeated per beam, and an
+        empty decoder cache (the state :meth:`_step_logprobs` reads)."""
         from transformers.cache_utils import DynamicCache, EncoderDecoderCache
 
+        states = []
+        for member in self.members:
+            encoded = member.model.get_encoder()(input_ids=source, attention_mask=source_mask).last_hidden_state
+            expanded = encoded.repeat_interleave(beam, dim=0)
+            mask = source_mask.repeat_interleave(beam, dim=0)
+            states.append([expanded, mask, EncoderDecoderCache(DynamicCache(), DynamicCache()),
+                           source.repeat_interleave(beam, dim=0)])
+        return states
+
+    def _beam_search(self, source_ids: Sequence[Sequence[int]], beam: int, max_new: int) -> list[list[int]]:
         from performers.claude.engine_settings import pad_batch
 
         first_member = self.members[0]
@@ -166,13 +178,7 @@ class EnsembleClaude(ScoringClaude):
         sentences = len(source_ids)
         rows = sentences * beam
         source, source_mask = pad_batch(source_ids, first_member.pad_id, device)
-        states = []
-        for member in self.members:
-            encoded = member.model.get_encoder()(input_ids=source, attention_mask=source_mask).last_hidden_state
-            expanded = encoded.repeat_interleave(beam, dim=0)
-            mask = source_mask.repeat_interleave(beam, dim=0)
-            states.append([expanded, mask, EncoderDecoderCache(DynamicCache(), DynamicCache()),
-                           source.repeat_interleave(beam, dim=0)])
+        states = self._encoder_states(source, source_mask, beam)
         context = [self.start] + ([first_member.forced_bos] if first_member.forced_bos is not None else [])
         tokens = torch.tensor([context] * rows, device=device)
         scores = torch.zeros(sentences, beam, device=device)
@@ -191,27 +197,11 @@ class EnsembleClaude(ScoringClaude):
             values, indices = values.tolist(), indices.tolist()
             keep_rows, keep_tokens, keep_scores = [], [], []
             for sentence in range(sentences):
-                chosen: list[tuple[int, int, float]] = []
-                if not done[sentence]:
-                    for rank, (value, flat) in enumerate(zip(values[sentence], indices[sentence])):
-                        source_beam, token = divmod(flat, vocabulary)
-                        if value == -math.inf:
-                            break
-                        row = sentence * beam + source_beam
-                        if token == eos:
-                            if rank < beam:
-                                hypothesis = tokens[row, len(context):].tolist() + [eos]
-                                finished[sentence].append((value / (step + 1), hypothesis))
-                        elif len(chosen) < beam:
-                            chosen.append((row, token, value))
-                        if len(finished[sentence]) >= beam:
-                            done[sentence] = True
-                            break
-                if done[sentence] or not chosen:
-                    done[sentence] = True
-                    chosen = [(sentence * beam, eos, -math.inf)]
-                while len(chosen) < beam:
-                    chosen.append((chosen[0][0], chosen[0][1], -math.inf))
+                chosen, done[sentence] = _next_beams(
+                    values[sentence], indices[sentence], sentence=sentence, beam=beam, vocabulary=vocabulary,
+                    eos=eos, step=step, tokens=tokens, skip=len(context), finished=finished[sentence],
+                    done=done[sentence],
+                )
                 for row, token, value in chosen:
                     keep_rows.append(row)
                     keep_tokens.append(token)
@@ -254,3 +244,33 @@ class EnsembleClaude(ScoringClaude):
                 texts = member.tokenizer.batch_decode(outputs, skip_special_tokens=True)
                 yield [(i, text.strip()) for i, text in zip(batch, texts)]
             batch = [index] if index is not None else []
+
+
+def _next_beams(
+    values: Sequence[float], indices: Sequence[int], *, sentence: int, beam: int, vocabulary: int, eos: int,
+    step: int, tokens: Any, skip: int, finished: list[tuple[float, list[int]]], done: bool,
+) -> tuple[list[tuple[int, int, float]], bool]:
+    """One sentence's step of beam search over its top ``2 * beam`` candidates (``values``
+    and flat beam-times-vocabulary ``indices``, best first): an end-of-sentence among the
+    best ``beam`` finishes a hypothesis (score per token, appended to ``finished``), other
+    tokens extend up to ``beam`` rows.  Returns ``beam`` (row, token, score) triples, padded
+    with -inf copies, and whether the sentence is done (``beam`` hypotheses finished or
+    nothing left to extend); a done sentence keeps feeding end-of-sentence at -inf."""
+    chosen: list[tuple[int, int, float]] = []
+    if not done:
+        for rank, (value, flat) in enumerate(zip(values, indices)):
+            source_beam, token = divmod(flat, vocabulary)
+            if value == -math.inf:
+                break
+            row = sentence * beam + source_beam
+            if token == eos:
+                if rank < beam:
+                    finished.append((value / (step + 1), tokens[row, skip:].tolist() + [eos]))
+            elif len(chosen) < beam:
+                chosen.append((row, token, value))
+            if len(finished) >= beam:
+                done = True
+                break
+    if done or not chosen:
+        return [(sentence * beam, eos, -math.inf)] * beam, True
+    return chosen + [(chosen[0][0], chosen[0][1], -math.inf)] * (beam - len(chosen)), False

@@ -107,32 +107,7 @@ def select(
     if duplicates:
         raise ConfigError(f"John {john or '?'} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
     reasons: Counter[str] = Counter()
-    eligible: list[Instance] = []
-    seen: set[Any] = set()
-    prefilter = re.compile(options.prefilter) if options.prefilter is not None else None
-    for instance in pool:
-        words = len(instance.source.split())
-        if options.min_words is not None and words < options.min_words:
-            reasons["too_short"] += 1
-            continue
-        if options.max_words is not None and words > options.max_words:
-            reasons["too_long"] += 1
-            continue
-        if has_line_break(instance.source) or has_line_break(instance.reference):
-            reasons["line_break"] += 1
-            continue
-        if options.dedup != "none":
-            key = _normalised(instance.source)
-            if options.dedup == "pair":
-                key = (key, _normalised(instance.reference))
-            if key in seen:
-                reasons["duplicate"] += 1
-                continue
-            seen.add(key)
-        if prefilter is not None and not _passes(prefilter, instance):
-            reasons["prefiltered"] += 1
-            continue
-        eligible.append(instance)
+    eligible = _eligible(pool, options, reasons)
 
     strata: dict[str, list[Instance]] = defaultdict(list)
     for instance in eligible:
@@ -151,23 +126,65 @@ def select(
     items = _assemble(eligible, chosen, scanner, options)
     selected_ids = {item.instance.id for item in items}
     for instance in eligible:
-        outcome = scanner.outcomes.get(instance.id)
-        if instance.id in selected_ids:
-            reasons["selected"] += 1
-        elif outcome is None:
-            reasons["not_scanned"] += 1
-        elif not outcome.applicable:
-            reasons["zellig_not_applicable"] += 1
-        elif not outcome.variants:
-            reasons["rejected_by_validation"] += 1
-        else:
-            reasons["over_cap"] += 1
+        reasons[_outcome_reason(instance, selected_ids, scanner)] += 1
     assert sum(reasons.values()) == len(pool), "selection accounting must cover every instance"
     report = _report(pool, eligible, strata, chosen, items, reasons, scanner, options, john, zellig_label, john_report)
     for reason in REASONS[:-1]:
         if reasons[reason]:
             logger.debug("select %s: left out %d of %d instances: %s", zellig_label, reasons[reason], len(pool), reason)
     return Selection(items, report)
+
+
+def _eligible(pool: Sequence[Instance], options: SelectionOptions, reasons: Counter[str]) -> list[Instance]:
+    """The instances that pass the length, line-break, duplicate and prefilter checks;
+    each one left out is counted under its reason."""
+    eligible: list[Instance] = []
+    seen: set[Any] = set()
+    prefilter = re.compile(options.prefilter) if options.prefilter is not None else None
+    for instance in pool:
+        reason = _ineligible_reason(instance, options, seen, prefilter)
+        if reason is None:
+            eligible.append(instance)
+        else:
+            reasons[reason] += 1
+    return eligible
+
+
+def _ineligible_reason(
+    instance: Instance, options: SelectionOptions, seen: set[Any], prefilter: re.Pattern[str] | None
+) -> str | None:
+    """Why ``instance`` is not eligible, or None; records its dedup key in ``seen``."""
+    words = len(instance.source.split())
+    if options.min_words is not None and words < options.min_words:
+        return "too_short"
+    if options.max_words is not None and words > options.max_words:
+        return "too_long"
+    if has_line_break(instance.source) or has_line_break(instance.reference):
+        return "line_break"
+    if options.dedup != "none":
+        key: Any = _normalised(instance.source)
+        if options.dedup == "pair":
+            key = (key, _normalised(instance.reference))
+        if key in seen:
+            return "duplicate"
+        seen.add(key)
+    if prefilter is not None and not _passes(prefilter, instance):
+        return "prefiltered"
+    return None
+
+
+def _outcome_reason(instance: Instance, selected_ids: set[str], scanner: Scanner) -> str:
+    """What became of an eligible instance: selected, or why not."""
+    outcome = scanner.outcomes.get(instance.id)
+    if instance.id in selected_ids:
+        return "selected"
+    if outcome is None:
+        return "not_scanned"
+    if not outcome.applicable:
+        return "zellig_not_applicable"
+    if not outcome.variants:
+        return "rejected_by_validation"
+    return "over_cap"
 
 
 def _take_all(eligible: Sequence[Instance], scanner: Scanner) -> dict[str, list[Instance]]:
@@ -216,18 +233,8 @@ def _take_capped(
             for name in sizes:
                 while len(found[name]) < quota[name] and step(name):
                     pass
-            short = [n for n in sizes if n not in fixed and len(found[n]) < quota[n]]
-            if not short:
+            if not _reallocate_short(quota, {n: len(found[n]) for n in sizes}, sizes, fixed):
                 break
-            deficit = sum(quota[n] - len(found[n]) for n in short)
-            for name in short:
-                quota[name] = len(found[name])
-                fixed.add(name)
-            rest = {n: sizes[n] for n in sizes if n not in fixed}
-            if not rest:
-                break
-            for name, amount in allocate(deficit, rest).items():
-                quota[name] += amount
         quotas[phenomenon] = quota
 
     # discover phenomena (round-robin over strata) when none is named
@@ -244,6 +251,25 @@ def _take_capped(
         for phenomenon in known
         if phenomenon in candidates
     }
+
+
+def _reallocate_short(quota: dict[str, int], found: Mapping[str, int], sizes: Mapping[str, int], fixed: set[str]) -> bool:
+    """Cap each stratum that ran dry (fewer ``found`` than its quota) at what it found,
+    mark it ``fixed``, and hand its deficit to the strata not fixed in proportion to their
+    sizes; False when no stratum is short or none is left to take the deficit."""
+    short = [n for n in sizes if n not in fixed and found[n] < quota[n]]
+    if not short:
+        return False
+    deficit = sum(quota[n] - found[n] for n in short)
+    for name in short:
+        quota[name] = found[name]
+        fixed.add(name)
+    rest = {n: sizes[n] for n in sizes if n not in fixed}
+    if not rest:
+        return False
+    for name, amount in allocate(deficit, rest).items():
+        quota[name] += amount
+    return True
 
 
 def _choose_variants(instance: Instance, variants: Sequence[Variant], limit: int | None, seed: int) -> list[Variant]:

@@ -63,6 +63,15 @@ class UnrenderableSource(TemplateError):
     """The source template cannot be rendered from a reference draw."""
 
 
+def _template_list(raw: Any, where: str) -> list:
+    """'templates' as a list of entries (a mapping of name -> body becomes named entries)."""
+    if isinstance(raw, Mapping):
+        raw = [{"name": name, **body} if isinstance(body, Mapping) else body for name, body in raw.items()]
+    if not isinstance(raw, list) or not raw:
+        raise TemplateError(f"{where}: 'templates' must be a non-empty list")
+    return raw
+
+
 class PairSpec:
     """A loaded pair spec: both languages and the paired templates."""
 
@@ -82,39 +91,37 @@ class PairSpec:
         shared = data.get("placeholders") or {}
         if not isinstance(shared, Mapping):
             raise TemplateError(f"{where}: 'placeholders' must map placeholder names to value lists")
-        raw = data.get("templates")
-        if isinstance(raw, Mapping):
-            raw = [{"name": name, **body} if isinstance(body, Mapping) else body for name, body in raw.items()]
-        if not isinstance(raw, list) or not raw:
-            raise TemplateError(f"{where}: 'templates' must be a non-empty list")
         self.templates: dict[str, PairTemplate] = {}
-        for index, item in enumerate(raw):
-            here = located(where, lines or {}, "templates", index)
-            if not isinstance(item, Mapping):
-                raise TemplateError(f"{here}: a template is a mapping with name, source and reference")
-            extra = sorted(set(item) - PAIR_TEMPLATE_KEYS)
-            if extra:
-                raise TemplateError(f"{here}: unknown key(s) {', '.join(extra)}; allowed: {', '.join(sorted(PAIR_TEMPLATE_KEYS))}")
-            name = item.get("name")
-            if not isinstance(name, str) or not name:
-                raise TemplateError(f"{here}: a template needs a 'name'")
-            here = f"{here} ({name})"
-            if name in self.templates:
-                raise TemplateError(f"{here}: template name used twice")
-            for side in ("source", "reference"):
-                if not isinstance(item.get(side), str) or not item[side]:
-                    raise TemplateError(f"{here}: '{side}' must be a non-empty template string")
-            if "same_keys_cfg" in item and "repetition" in item:
-                raise TemplateError(f"{here}: give either same_keys_cfg or repetition, not both")
-            own = item.get("placeholders") or {}
-            if not isinstance(own, Mapping):
-                raise TemplateError(f"{here}: 'placeholders' must map placeholder names to value lists")
-            self.templates[name] = PairTemplate(
-                name, item["source"], item["reference"], {**shared, **own}, here,
-                repetition_from_mapping(item.get("same_keys_cfg", item.get("repetition")), here),
-            )
+        for index, item in enumerate(_template_list(data.get("templates"), where)):
+            self._add_template(item, located(where, lines or {}, "templates", index), shared)
         self._spaces: dict[str, tuple[TemplateSpace, TemplateSpace]] = {}
         self._lexicons: dict[tuple[int, str], Any] = {}
+
+    def _add_template(self, item: Any, here: str, shared: Mapping) -> None:
+        """Check one entry of 'templates' and add it under its name."""
+        if not isinstance(item, Mapping):
+            raise TemplateError(f"{here}: a template is a mapping with name, source and reference")
+        extra = sorted(set(item) - PAIR_TEMPLATE_KEYS)
+        if extra:
+            raise TemplateError(f"{here}: unknown key(s) {', '.join(extra)}; allowed: {', '.join(sorted(PAIR_TEMPLATE_KEYS))}")
+        name = item.get("name")
+        if not isinstance(name, str) or not name:
+            raise TemplateError(f"{here}: a template needs a 'name'")
+        here = f"{here} ({name})"
+        if name in self.templates:
+            raise TemplateError(f"{here}: template name used twice")
+        for side in ("source", "reference"):
+            if not isinstance(item.get(side), str) or not item[side]:
+                raise TemplateError(f"{here}: '{side}' must be a non-empty template string")
+        if "same_keys_cfg" in item and "repetition" in item:
+            raise TemplateError(f"{here}: give either same_keys_cfg or repetition, not both")
+        own = item.get("placeholders") or {}
+        if not isinstance(own, Mapping):
+            raise TemplateError(f"{here}: 'placeholders' must map placeholder names to value lists")
+        self.templates[name] = PairTemplate(
+            name, item["source"], item["reference"], {**shared, **own}, here,
+            repetition_from_mapping(item.get("same_keys_cfg", item.get("repetition")), here),
+        )
 
     @property
     def names(self) -> list[str]:

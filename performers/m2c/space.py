@@ -61,6 +61,7 @@ from performers.m2c.draws import (
     Flip,
     FlipTarget,
     Item,
+    Lookup,
     Option,
     Repetition,
     Var,
@@ -269,9 +270,25 @@ class TemplateSpace(TemplateOptions):
 
     # ---------------------------------------------------------------- flips
     def _find_flip_targets(self) -> list[FlipTarget]:
+        sample_attrs = self.options[0].attrs if self.options else dict(self.free)
+        consumers, recorded = self._flip_consumers(sample_attrs)
+        by_key = {lookup.key: lookup for lookup in self.lookups}
+        targets = []
+        for index, chunk in enumerate(self.layout):
+            if not isinstance(chunk, Occurrence) or chunk.key not in by_key:
+                continue
+            lookup = by_key[chunk.key]
+            sources = _flip_sources(lookup, sample_attrs, consumers, recorded)
+            for dimension in lookup.dimensions:
+                if dimension in sources and len(lookup.features.get(dimension, ())) > 1:
+                    targets.append(FlipTarget(index, chunk.key, lookup.kind, lookup.front, dimension, sources[dimension]))
+        return targets
+
+    def _flip_consumers(self, sample_attrs: Mapping[Var, Any]) -> tuple[dict[Var, int], set[Var]]:
+        """How many slots and calls read each feature variable, and which variables a
+        lookup records (agreement or conditional dimensions of its own front)."""
         consumers: dict[Var, int] = {}
         recorded: set[Var] = set()
-        sample_attrs = self.options[0].attrs if self.options else dict(self.free)
         for lookup in self.lookups:
             for agreement in lookup.agreements:
                 for dimension in agreement.dimensions:
@@ -289,27 +306,7 @@ class TemplateSpace(TemplateOptions):
             for kind, arg in args:
                 if kind == "feature":
                     consumers[arg] = consumers.get(arg, 0) + 1
-        by_key = {lookup.key: lookup for lookup in self.lookups}
-        targets = []
-        for index, chunk in enumerate(self.layout):
-            if not isinstance(chunk, Occurrence) or chunk.key not in by_key:
-                continue
-            lookup = by_key[chunk.key]
-            sources: dict[str, str] = {}
-            for agreement in lookup.agreements:
-                for dimension in agreement.dimensions:
-                    sources[dimension] = f"{agreement.front}.{dimension}"
-            for conditional in lookup.conditionals:
-                sources[conditional.dimension] = "conditional"
-            for (front, dimension) in sample_attrs:
-                if front == lookup.front and dimension not in lookup.mentioned and dimension not in sources:
-                    var = (front, dimension)
-                    if consumers.get(var, 0) >= 2 or var in recorded:
-                        sources[dimension] = f"{front}.{dimension}"
-            for dimension in lookup.dimensions:
-                if dimension in sources and len(lookup.features.get(dimension, ())) > 1:
-                    targets.append(FlipTarget(index, chunk.key, lookup.kind, lookup.front, dimension, sources[dimension]))
-        return targets
+        return consumers, recorded
 
     @property
     def flip_targets(self) -> list[FlipTarget]:
@@ -353,3 +350,22 @@ class TemplateSpace(TemplateOptions):
                 seen.add(text)
                 out.append(Flip(text, target, current, feature, evaluation.values[target.key], value))
         return out
+
+
+def _flip_sources(
+    lookup: Lookup, sample_attrs: Mapping[Var, Any], consumers: Mapping[Var, int], recorded: set[Var]
+) -> dict[str, str]:
+    """Per dimension of ``lookup``, where its feature comes from (an agreeing front's
+    variable, a conditional, or its own shared free variable): the flippable dimensions."""
+    sources: dict[str, str] = {}
+    for agreement in lookup.agreements:
+        for dimension in agreement.dimensions:
+            sources[dimension] = f"{agreement.front}.{dimension}"
+    for conditional in lookup.conditionals:
+        sources[conditional.dimension] = "conditional"
+    for (front, dimension) in sample_attrs:
+        if front == lookup.front and dimension not in lookup.mentioned and dimension not in sources:
+            var = (front, dimension)
+            if consumers.get(var, 0) >= 2 or var in recorded:
+                sources[dimension] = f"{front}.{dimension}"
+    return sources

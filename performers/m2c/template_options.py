@@ -32,6 +32,22 @@ class TemplateOptions(TemplateSyntax):
 
     # ------------------------------------------------------------ free features
     def _free_variables(self) -> dict[Var, tuple[str, ...]]:
+        free: dict[Var, tuple[str, ...]] = {}
+        for front, dimension in self._conditioning_variables():
+            for lookup in self.lookups:
+                if lookup.front == front and dimension in lookup.dimensions:
+                    free[(front, dimension)] = lookup.features[dimension]
+        if not free:
+            for lookup in self.lookups:
+                if lookup.kind == "placeholder":
+                    for dimension, feature in lookup.fixed.items():
+                        free[(lookup.front, dimension)] = (feature,)
+        return free
+
+    def _conditioning_variables(self) -> list[Var]:
+        """The feature variables the template's lookups depend on, in order: agreement
+        targets first, then each slot's own dimensions that nothing fixes (a rule or
+        choice slot only for sampleable dimensions)."""
         dims = self.language.dimensions
         conditions: list[Var] = []
         for lookup in self.lookups:
@@ -47,17 +63,7 @@ class TemplateOptions(TemplateSyntax):
                 if dimension not in mentioned and var not in conditions:
                     if lookup.kind == "placeholder" or dims[dimension].sampleable:
                         conditions.append(var)
-        free: dict[Var, tuple[str, ...]] = {}
-        for front, dimension in conditions:
-            for lookup in self.lookups:
-                if lookup.front == front and dimension in lookup.dimensions:
-                    free[(front, dimension)] = lookup.features[dimension]
-        if not free:
-            for lookup in self.lookups:
-                if lookup.kind == "placeholder":
-                    for dimension, feature in lookup.fixed.items():
-                        free[(lookup.front, dimension)] = (feature,)
-        return free
+        return conditions
 
     def _free_options(self, free: dict[Var, tuple[str, ...]]) -> list[dict[Var, str]]:
         grouped: dict[str, dict[str, list[Var]]] = {}
@@ -173,14 +179,7 @@ class TemplateOptions(TemplateSyntax):
         for lookup in lookups:
             bundle = self._bundle(lookup, attrs)
             bundles[lookup.key] = bundle
-            found: dict[int, str] = {}
-            for index, entry in enumerate(lookup.entries):
-                try:
-                    form = entry.lookup(bundle)
-                except AmbiguousLookup as error:
-                    raise TemplateError(f"{self.where}: {{{lookup.key}}}: {error}") from None
-                if form is not None:
-                    found[index] = form
+            found = self._entry_forms(lookup, bundle)
             if not found:
                 return None
             forms[lookup.key] = found
@@ -199,25 +198,45 @@ class TemplateOptions(TemplateSyntax):
             if not fronts:
                 continue
             done.update(fronts)
-            lexicon = self.lexicons[root]
-            features: dict[str, set[str]] = {}
-            for front in fronts:
-                for (owner, dimension), feature in attrs.items():
-                    if owner == front:
-                        features.setdefault(dimension, set()).add(feature)
-            changing = {dimension for dimension, values in features.items() if len(values) > 1}
-            setting = self.repetition.get(root, Repetition())
-            order, repeat = (False, True) if changing & lexicon.inherent else (setting.order, setting.repeat)
-            lists = [admissible[front] for front in fronts]
-            tuples = [
-                tuple(lists[j][i] for j, i in enumerate(t))
-                for t in index_tuples([len(entries) for entries in lists], repeat, order)
-            ]
-            groups.append((tuple(fronts), tuples))
+            groups.append((tuple(fronts), self._numbered_tuples(root, fronts, admissible, attrs)))
         for front, entries in admissible.items():
             if front not in done:
                 groups.append(((front,), [(entry,) for entry in entries]))
         return Option(free, attrs, bundles, forms, groups)
+
+    def _entry_forms(self, lookup: Lookup, bundle: dict[str, str]) -> dict[int, str]:
+        """The form of each lexicon entry of ``lookup`` for the feature ``bundle``
+        (entries without one left out)."""
+        found: dict[int, str] = {}
+        for index, entry in enumerate(lookup.entries):
+            try:
+                form = entry.lookup(bundle)
+            except AmbiguousLookup as error:
+                raise TemplateError(f"{self.where}: {{{lookup.key}}}: {error}") from None
+            if form is not None:
+                found[index] = form
+        return found
+
+    def _numbered_tuples(
+        self, root: str, fronts: list[str], admissible: dict[str, list[int]], attrs: dict[Var, str]
+    ) -> list[tuple[int, ...]]:
+        """The entry tuples of one placeholder's numbered ``fronts``, by its repetition
+        setting; when an inherent feature of its lexicon differs between the fronts, all
+        tuples (no order or repetition constraint)."""
+        lexicon = self.lexicons[root]
+        features: dict[str, set[str]] = {}
+        for front in fronts:
+            for (owner, dimension), feature in attrs.items():
+                if owner == front:
+                    features.setdefault(dimension, set()).add(feature)
+        changing = {dimension for dimension, values in features.items() if len(values) > 1}
+        setting = self.repetition.get(root, Repetition())
+        order, repeat = (False, True) if changing & lexicon.inherent else (setting.order, setting.repeat)
+        lists = [admissible[front] for front in fronts]
+        return [
+            tuple(lists[j][i] for j, i in enumerate(t))
+            for t in index_tuples([len(entries) for entries in lists], repeat, order)
+        ]
 
     def _plain_groups(self) -> list[tuple[tuple[str, ...], list[tuple[int, ...]]]]:
         plain_fronts = list(dict.fromkeys(self.plain.values()))

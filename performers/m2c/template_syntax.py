@@ -105,51 +105,67 @@ class TemplateSyntax:
                 continue
             if isinstance(slot, Call):
                 self.calls.append(slot)
-                continue
-            if isinstance(slot, Choice):
-                self._check_front(slot.front, key)
-                items = [(frozenset(features), value) for value, features in slot.options]
-                table = FeatureTable(items, self.language.dimensions, where=f"{self.where}: {{{key}}}")
-                front = f"<choice{choice_index}>"
+            elif isinstance(slot, Choice):
+                self._resolve_choice(key, slot, f"<choice{choice_index}>")
                 choice_index += 1
-                self.lookups.append(
-                    Lookup(key, "choice", front, table.dimensions, table.features, {},
-                           (Agreement(slot.front, table.dimensions),), (), table=table)
-                )
-                continue
-            assert isinstance(slot, Ref)
-            fixed = self.language.dimensions.dimensions_of(slot.fixed)
-            if slot.root in self.lexicons:
-                lexicon = self.lexicons[slot.root]
-                self.fronts.setdefault(slot.front, []).append(key)
-                self.front_root[slot.front] = slot.root
-                if slot.numbered and slot.front not in self.numbered.setdefault(slot.root, []):
-                    self.numbered[slot.root].append(slot.front)
-                if lexicon.is_plain:
-                    if not slot.bare:
-                        raise TemplateError(
-                            f"{self.where}: {{{key}}}: {slot.root!r} is a list of plain strings and has no features"
-                        )
-                    self.plain[key] = slot.front
-                    continue
-                for dimension in fixed:
-                    if dimension not in lexicon.dimensions:
-                        raise TemplateError(
-                            f"{self.where}: {{{key}}}: the values of {slot.root!r} have no {dimension} features "
-                            f"(they use {', '.join(lexicon.dimensions) or 'none'})"
-                        )
-                self.lookups.append(
-                    Lookup(key, "placeholder", slot.front, lexicon.dimensions, lexicon.features, fixed,
-                           slot.agreements, slot.conditionals, lexicon=lexicon)
-                )
-            elif slot.root in self.language.rules:
-                table = self.language.rules[slot.root]
-                self.lookups.append(
-                    Lookup(key, "rule", slot.front, table.dimensions, table.features, fixed,
-                           slot.agreements, slot.conditionals, table=table)
-                )
             else:
-                raise TemplateError(self._unknown(slot.front, key))
+                assert isinstance(slot, Ref)
+                self._resolve_ref(key, slot)
+        self._check_fronts_used()
+
+    def _resolve_choice(self, key: str, slot: Choice, front: str) -> None:
+        """A choice slot: a lookup in its own feature table, agreeing with ``slot.front``."""
+        self._check_front(slot.front, key)
+        items = [(frozenset(features), value) for value, features in slot.options]
+        table = FeatureTable(items, self.language.dimensions, where=f"{self.where}: {{{key}}}")
+        self.lookups.append(
+            Lookup(key, "choice", front, table.dimensions, table.features, {},
+                   (Agreement(slot.front, table.dimensions),), (), table=table)
+        )
+
+    def _resolve_ref(self, key: str, slot: Ref) -> None:
+        """A reference slot: a placeholder (plain or with features) or a language rule."""
+        fixed = self.language.dimensions.dimensions_of(slot.fixed)
+        if slot.root in self.lexicons:
+            self._resolve_placeholder(key, slot, fixed)
+        elif slot.root in self.language.rules:
+            table = self.language.rules[slot.root]
+            self.lookups.append(
+                Lookup(key, "rule", slot.front, table.dimensions, table.features, fixed,
+                       slot.agreements, slot.conditionals, table=table)
+            )
+        else:
+            raise TemplateError(self._unknown(slot.front, key))
+
+    def _resolve_placeholder(self, key: str, slot: Ref, fixed: dict[str, str]) -> None:
+        """A placeholder slot: its front recorded, then plain (no features) or a lookup
+        whose fixed features its lexicon must have."""
+        lexicon = self.lexicons[slot.root]
+        self.fronts.setdefault(slot.front, []).append(key)
+        self.front_root[slot.front] = slot.root
+        if slot.numbered and slot.front not in self.numbered.setdefault(slot.root, []):
+            self.numbered[slot.root].append(slot.front)
+        if lexicon.is_plain:
+            if not slot.bare:
+                raise TemplateError(
+                    f"{self.where}: {{{key}}}: {slot.root!r} is a list of plain strings and has no features"
+                )
+            self.plain[key] = slot.front
+            return
+        for dimension in fixed:
+            if dimension not in lexicon.dimensions:
+                raise TemplateError(
+                    f"{self.where}: {{{key}}}: the values of {slot.root!r} have no {dimension} features "
+                    f"(they use {', '.join(lexicon.dimensions) or 'none'})"
+                )
+        self.lookups.append(
+            Lookup(key, "placeholder", slot.front, lexicon.dimensions, lexicon.features, fixed,
+                   slot.agreements, slot.conditionals, lexicon=lexicon)
+        )
+
+    def _check_fronts_used(self) -> None:
+        """A front is plain or with features, not both; agreements and conditions name
+        fronts the template uses."""
         for plain_front in set(self.plain.values()):
             if any(lookup.front == plain_front for lookup in self.lookups):
                 raise TemplateError(f"{self.where}: {plain_front!r} is used both with and without features")
