@@ -148,7 +148,9 @@ def describe(claude: Claude, label: str) -> ClaudeKind:
     return ClaudeKind(scoring=True, convention=claude.convention, observes=isinstance(claude, Observer))
 
 
-def detect_all(zellig: Zellig, texts: Sequence[str], sources: Sequence[str]) -> list[bool | None] | None:
+def detect_all(
+    zellig: Zellig, texts: Sequence[str], sources: Sequence[str | None]
+) -> list[bool | None] | None:
     """A Zellig's detector on each text (``None`` when it is no detector); a text whose source a
     :class:`~arena.roles.ConditionalDetector` does not apply to gets ``None`` instead of a verdict."""
     if not isinstance(zellig, Detector):
