@@ -122,9 +122,10 @@ def select(
             reasons["line_break"] += 1
             continue
         if options.dedup != "none":
-            key = _normalised(instance.source)
+            source = _normalised(instance.source)
+            key: str | tuple[str, str] = source
             if options.dedup == "pair":
-                key = (key, _normalised(instance.reference))
+                key = (source, _normalised(instance.reference))
             if key in seen:
                 reasons["duplicate"] += 1
                 continue
@@ -186,7 +187,8 @@ def _take_capped(
 ) -> dict[str, list[Instance]]:
     """Lazy stratified sampling: per phenomenon and stratum the best-ranked applicable
     instances up to the stratum's quota, quotas redistributed from strata that run dry."""
-    assert options.cap is not None
+    cap = options.cap
+    assert cap is not None
     cursor = {name: 0 for name in sizes}
     # candidates[phenomenon][stratum]: applicable instances in rank order, as scanned
     candidates: dict[str, dict[str, list[Instance]]] = defaultdict(lambda: defaultdict(list))
@@ -210,7 +212,7 @@ def _take_capped(
         # allocate_quotas without knowing the applicable counts in advance: a stratum is
         # found short only by scanning it to its end
         found = candidates[phenomenon]
-        quota = allocate(options.cap, sizes)
+        quota = allocate(cap, sizes)
         fixed: set[str] = set()
         while True:
             for name in sizes:
