@@ -80,6 +80,15 @@ class Run:
         """One row per leaderboard entry (a pandas DataFrame)."""
         return self._tables["leaderboards"]
 
+    def to_frame(self):
+        """The cells (one row per John × Zellig × Claude × seed) as a pandas DataFrame."""
+        return self.cells
+
+    def _repr_html_(self) -> str:  # Jupyter
+        from arena.run_view import run_html
+
+        return run_html(self)
+
     def records(self) -> list[dict[str, Any]]:
         """The rounds as plain dicts (no pandas needed)."""
         from arena.formats.tidy import round_rows
@@ -142,6 +151,25 @@ def experiment_of(
 
 def _listed(specs: str | Sequence[str]) -> list[str]:
     return [specs] if isinstance(specs, str) else list(specs)
+
+
+def score_pairs(pairs: Any, claude: Any = "toy-en-de", *, tokens: bool = False,
+                columns: str | Mapping[str, str] | None = None):
+    """Score minimal pairs (a path, a DataFrame or a list of dicts with ``source``,
+    ``correct``, ``incorrect``) with one scoring Claude (a SPEC, a mapping or a built
+    Claude): a pandas DataFrame, one row per pair; ``tokens=True`` adds per-token
+    log-probabilities (columns in :mod:`arena.pairs_api`, docs/api.md)."""
+    from arena import pairs_api
+
+    return pairs_api.score_pairs(pairs, claude, catalog(), tokens=tokens, columns=columns)
+
+
+def run_pairs(pairs: Any, claude: str | Sequence[str] = "toy-en-de", **kwargs: Any) -> Run:
+    """Play minimal pairs in the arena (the ``pairs`` John, the ``replay`` Zellig) against
+    the Claudes and return the :class:`Run` (see :func:`arena.pairs_api.run_pairs`)."""
+    from arena import pairs_api
+
+    return pairs_api.run_pairs(pairs, claude, run, **kwargs)
 
 
 def catalog() -> Catalog:

@@ -198,3 +198,17 @@ class SequenceScore:
     @property
     def mean(self) -> float:
         return self.logprob / self.tokens if self.tokens else float("-inf")
+
+
+@dataclass(frozen=True)
+class TokenScores:
+    """Per-token log-probabilities of one target given its source: ``tokens`` are the
+    model's subword pieces (end-of-sentence token included), ``logprobs`` their natural-log
+    probabilities, in order; their sum is :attr:`SequenceScore.logprob`."""
+
+    tokens: tuple[str, ...]
+    logprobs: tuple[float, ...]
+
+    @property
+    def score(self) -> SequenceScore:
+        return SequenceScore(float(sum(self.logprobs)), len(self.logprobs))

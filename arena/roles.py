@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from arena.records import Instance, Judgement, Pair, RoundOutcome, SequenceScore, Variant
+from arena.records import Instance, Judgement, Pair, RoundOutcome, SequenceScore, TokenScores, Variant
 
 
 @runtime_checkable
@@ -79,6 +79,15 @@ class ScoringClaude(Claude, Protocol):
 
 
 @runtime_checkable
+class TokenScorer(Protocol):
+    """A scoring Claude that also gives per-token log-probabilities (``--tokens``): one
+    :class:`TokenScores` per (source, target), whose sum equals ``score``'s ``logprob``.
+    Computed on request only; the default scoring path is untouched by it."""
+
+    def token_scores(self, sources: Sequence[str], targets: Sequence[str]) -> list[TokenScores]: ...
+
+
+@runtime_checkable
 class Clocked(Protocol):
     """A Claude that can serve answers it computed earlier (a score cache).
     ``replayed_seconds()`` is a running total of the seconds those served answers took
@@ -139,6 +148,16 @@ class Fingerprinted(Protocol):
     signature; it is a classmethod, checked on the class."""
 
     def fingerprint(self, params: Mapping[str, Any]) -> str: ...
+
+
+@runtime_checkable
+class Available(Protocol):
+    """A performer *class* that can tell, without building anything, whether what its params
+    name can be had on this machine (a hub model offline: in the cache or not);
+    ``check_available(params)`` raises :class:`arena.errors.EnvError` when not.  ``arena
+    validate`` calls it, so that its OK means the models will load."""
+
+    def check_available(self, params: Mapping[str, Any]) -> None: ...
 
 
 @runtime_checkable

@@ -17,6 +17,7 @@ JOHNS: dict[str, str] = {
     "select": "performers.john.select:SelectJohn",
     "template": "performers.john.template:TemplateJohn",
     "adaptive": "performers.john.adaptive:AdaptiveJohn",
+    "pairs": "performers.john.pairs:PairsJohn",
 }
 
 ZELLIGS: dict[str, str] = {

@@ -27,6 +27,12 @@ TOURNAMENT = RECIPES / "tournament.yaml"
 IN_CLUSTER = "/data/arena/experiments/cluster/tournament.yaml"  # where the recipes put it
 
 
+def _cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
 def gpus_asked(path: Path) -> float:
     experiment = load_experiment(path)
     return sum(actor_count(m.spec) * resource_options("claude", m.spec).get("num_gpus", 0) for m in models(experiment))
@@ -40,6 +46,8 @@ def test_the_tournament_validates_once_staged(tmp_path, data_dir):
     (staged / "models" / "opus-mt-en-de").symlink_to(toy)
     config = tmp_path / "tournament.yaml"
     text = re.sub(r"(?<![\w.])/data/", f"{staged}/", TOURNAMENT.read_text(encoding="utf-8"))  # paths that start there
+    # the device must exist where the check runs: on the cluster's GPU nodes cuda, here the CPU
+    text = text.replace("device: cuda", "device: cpu") if not _cuda() else text
     config.write_text(text, encoding="utf-8")
     signatures = validate(load_experiment(config), CATALOG)
     assert set(signatures["claudes"]) == {"opus-mt", "chance"} and len(signatures["zelligs"]) == 6

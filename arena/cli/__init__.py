@@ -49,6 +49,7 @@ VERBS = [
     "train",
     "play",
     "serve",
+    "repair",
 ]
 
 EPILOG = """examples:

@@ -1,9 +1,11 @@
 """``arena evaluate``: score files of external models, evaluated as the reference tools do.
 
 ``--format lingeval97`` prints the report of LingEval97's ``evaluate.py`` line for
-line; ``--format distil-lingeval`` prints DistilLingEval's ``Accuracy: 97.3``.  Notes
-(contrastives of unselected categories, empty lines in a test set, ties) go to stderr,
-so that stdout is exactly the reference tool's output.
+line; ``--format distil-lingeval`` prints a table (n, correct, accuracy with its 95%
+interval, ties) and then DistilLingEval's own ``Accuracy: 97.3`` line (``--plain``: that
+line alone, exactly as the tool prints it).  ``--json`` prints the per-category summary
+as JSON instead (:mod:`arena.evaluate.summary`).  Notes (contrastives of unselected
+categories, empty lines in a test set, ties) go to stderr.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ DESCRIPTION = """Evaluate an external model's scores of a test set as the refere
 --format lingeval97 prints the report of LingEval97's evaluate.py line for line (an error
 counts as correct only if the reference's score is strictly better; ties are wrong).
 --format distil-lingeval prints DistilLingEval's "Accuracy: 97.3" (score(correct) >=
-score(incorrect) is correct).  Notes go to stderr, so stdout is exactly the tool's output."""
+score(incorrect) is correct), after a table with n, accuracy and its 95% interval
+(--plain: the tool's line alone).  --json prints the per-category summary (n, correct,
+accuracy, 95% interval, ties) as JSON for either format.  Notes go to stderr."""
 
 FORMATS = ("lingeval97", "distil-lingeval")
 LINGEVAL97_ONLY = ("maximize", "categories", "fd", "latex", "latex_polarity", "wrong", "outputs")
@@ -50,6 +54,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument(
         "-s", "--scores", metavar="FILE", default="-", help="the scores, one per line ('-' or absent: stdin)"
     )
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print per category n, accuracy, 95%% CI, ties as JSON")
+    output.add_argument("--plain", action="store_true", help="distil-lingeval: only the tool's 'Accuracy: X' line")
     group = parser.add_argument_group("LingEval97 options (as evaluate.py)")
     group.add_argument("--maximize", action="store_true", help="higher scores are better (log-probabilities)")
     group.add_argument(
@@ -103,6 +110,14 @@ def _lingeval97(args) -> int:
     scores = formats.read_scores(args.scores, sentences)
     categories = args.categories or evaluation.ERROR_CATEGORIES
     result = evaluation.evaluate(sentences, scores, maximize=args.maximize, categories=categories)
+    if args.json:
+        from arena.evaluate.summary import json_text, summary_rows
+
+        tallies = {c: (result.by_category[c].correct, result.by_category[c].total) for c in result.category_order()
+                   if c in result.by_category}
+        sys.stdout.write(json_text(summary_rows(tallies), format="lingeval97", testset=str(args.reference),
+                                   ties="wrong", maximize=args.maximize))
+        return 0
     outputs = {path: formats.read_outputs(path, sentences) for path in args.outputs or ()}
     report = evaluation.format_report(
         result, fd=args.fd, latex=args.latex, latex_polarity=args.latex_polarity, verbose=args.wrong, outputs=outputs
@@ -138,6 +153,14 @@ def _distil_lingeval(args) -> int:
     _check_scores_source(args)
     correct, incorrect = formats.read_scores(args.scores, len(testset))
     result = evaluation.evaluate(correct, incorrect)
+    from arena.evaluate.summary import json_text, summary_rows, table_text
+
+    rows = summary_rows({testset.name: (result.correct, result.total)}, {testset.name: result.ties})
+    if args.json:
+        sys.stdout.write(json_text(rows, format="distil-lingeval", testset=str(args.testset), ties="correct"))
+        return 0
+    if not args.plain:
+        sys.stdout.write(table_text(rows))
     sys.stdout.write(evaluation.format_report(result))
     if result.ties:
         _note(

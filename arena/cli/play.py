@@ -37,6 +37,8 @@ def add_parser(subparsers) -> None:
                         help="override a config value (dotted keys, repeatable)")
     parser.add_argument("--rounds", type=int, default=None, metavar="N", help="stop after N rounds (or instances)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars while planning")
+    parser.add_argument("--live", action="store_true",
+                        help="as Zellig: show the run's Claudes' scores of each edit (fooled or not) and the detector")
     parser.set_defaults(func=run)
 
 
@@ -60,7 +62,13 @@ def run(args) -> int:
     print(f"run directory: {run_dir}")
     if args.role == "claude":
         return play_claude(experiment, run_dir, rounds, args.name, args.rounds)
-    return play_zellig(experiment, run_dir, rounds, args.name, args.rounds)
+    live = None
+    if args.live:
+        from arena.cli import catalog
+        from arena.people.live import LiveScorer
+
+        live = LiveScorer(experiment.claudes, catalog())
+    return play_zellig(experiment, run_dir, rounds, args.name, args.rounds, live)
 
 
 def read_key(prompt: str) -> str:
@@ -106,7 +114,7 @@ def play_claude(experiment, run_dir: Path, rounds, name: str, limit: int | None)
             if r is None:
                 break
             done, total = session.progress()
-            print(f"\n[{done + 1}/{total}] round {r.id}")
+            print(f"\n[{done + 1}/{total}]")  # no round id: it names the Zellig and the instance
             print(f"  source: {r.instance.source}")
             for index, text in enumerate(r.candidates):
                 print(f"  {index + 1}  {text}")
@@ -182,7 +190,7 @@ def ask_phenomenon(options: list[str]) -> str:
             print(f"  {error}")
 
 
-def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None) -> int:
+def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None, live=None) -> int:
     from arena.people.session import ZelligSession
 
     session = ZelligSession(run_dir, name, rounds)
@@ -201,6 +209,11 @@ def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None)
             text = edit_line("  corrupted: ", target.instance.reference)
             seconds = time.monotonic() - started
             phenomenon = ask_phenomenon(session.phenomena()) if text != target.instance.reference else None
+            if live is not None and phenomenon is not None:
+                from arena.people.live import format_live
+
+                result = live.evaluate(target.instance.source, target.instance.reference, text, phenomenon)
+                print("\n".join(format_live(result)))
             record, written = session.corrupt(target, text, phenomenon, seconds)
             if not written:
                 print("  already corrupted (elsewhere); the first corruption stands")

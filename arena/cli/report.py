@@ -11,7 +11,8 @@ from arena.errors import UsageError
 EXAMPLES = """
   arena report runs/quickstart-1a2b3c4d5e                 # rebuild RUN/report.md and RUN/report.html
   arena report runs/a-1a2b3c4d5e runs/b-6f7a8b9c0d --out compare/   # two runs side by side
-  arena report runs/quickstart-1a2b3c4d5e --no-plots      # tables only (faster)"""
+  arena report runs/quickstart-1a2b3c4d5e --no-plots      # tables only (faster)
+  arena report runs/quickstart-1a2b3c4d5e --tokens        # misjudged pairs with the token the model blames"""
 
 DESCRIPTION = """Write report.md and a self-contained report.html (plots embedded, no network
 needed to view it): the signature, S and contrastive accuracy with 95% CIs, the
@@ -28,6 +29,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("run_dirs", metavar="RUN", nargs="+", help="finished run directories")
     parser.add_argument("--out", metavar="DIR", help="where to write (default: the run directory; required for several runs)")
     parser.add_argument("--no-plots", action="store_true", help="no plots")
+    parser.add_argument("--tokens", action="store_true", help="show per misjudged pair the token the model blames "
+                        "(rebuilds the run's scoring Claudes once; kept in RUN/report/tokens.jsonl)")
     parser.set_defaults(func=run)
 
 
@@ -41,6 +44,14 @@ def run(args) -> int:
     for run_dir in args.run_dirs:
         if not Path(run_dir).is_dir():
             raise UsageError(f"{run_dir}: no such run directory")
+    if args.tokens:
+        from arena.cli import catalog
+        from arena.present.report import misjudged_pairs
+        from arena.run_tokens import compute_tokens
+        from arena.stats.run import load_run
+
+        for run_dir in args.run_dirs:
+            compute_tokens(Path(run_dir), misjudged_pairs(load_run(Path(run_dir))), catalog())
     markdown, html = write_reports([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None,
                                    plots=not args.no_plots, cues=surface_cues())
     print(f"report: {markdown}, {html}")

@@ -9,6 +9,14 @@
   contrastive), *negated* mean log-probabilities, so that lower is better as its
   ``evaluate.py`` expects by default (no ``--maximize``).
 
+- ``--pairs FILE``: one's own pairs (TSV, CSV, JSONL, Parquet or a Hugging Face
+  ``datasets`` directory with columns ``source``, ``correct``, ``incorrect``; map other
+  names with ``--columns source=src,correct=good,incorrect=bad``) into a table with one row
+  per pair: both scores, the decision and the pair's other columns, written as TSV, CSV,
+  JSONL or Parquet by ``--out``'s suffix (TSV on stdout for ``-``).  ``--tokens`` adds the
+  per-token log-probabilities of both candidates and the token the decision turned on
+  (columns in :mod:`arena.pairs_api`).
+
 ``--score sum`` writes sums of log-probabilities instead of means.  Scores are
 natural-log probabilities with the end-of-sentence token counted (see
 :mod:`performers.claude.scoring`); cached scores are reused, so a second run is
@@ -31,6 +39,8 @@ log = logging.getLogger(__name__)
 FORMATS = ("distil-lingeval", "lingeval97")
 
 EXAMPLES = """
+  arena score-pairs --claude toy-en-de --pairs experiments/own-pairs/pairs.tsv --tokens --out pairs.scores.tsv
+  arena score-pairs --claude toy-en-de --pairs mine.csv --columns source=en,correct=de,incorrect=de_bad --out mine.jsonl
   arena score-pairs --claude toy-en-de --format distil-lingeval \\
       --testset ../shared/data/distil-lingeval/placeholder_ding.mt --out ding.mt.scores
   arena score-pairs --claude hf-seq2seq:model=Helsinki-NLP/opus-mt-en-de --device cuda --dtype bf16 \\
@@ -47,7 +57,11 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("--claude", required=True, metavar="SPEC",
                         help="a scoring Claude: catalog name with params (toy-en-de, hf-seq2seq:model=...) or a YAML file")
-    parser.add_argument("--format", required=True, choices=FORMATS, help="scores file layout")
+    parser.add_argument("--format", choices=FORMATS, help="scores file layout of a published test set")
+    parser.add_argument("--pairs", metavar="FILE", help="own pairs: .tsv, .csv, .jsonl, .parquet or a datasets directory")
+    parser.add_argument("--columns", metavar="MAP", help="with --pairs: source=COL,correct=COL,incorrect=COL,id=COL")
+    parser.add_argument("--tokens", action="store_true", help="with --pairs: per-token log-probabilities and the token "
+                        "the decision turned on")
     parser.add_argument("--testset", metavar="DIR", help="DistilLingEval directory (src.en, tgt.correct.de, tgt.incorrect.de)")
     parser.add_argument("-r", "--reference", metavar="JSON", help="LingEval97 test set (JSON)")
     parser.add_argument("--out", required=True, metavar="FILE", help="scores file to write ('-': stdout)")
@@ -102,6 +116,10 @@ def run(args) -> int:
     from arena.specs.spec import PerformerSpec, parse_spec
 
     out = None if args.out == "-" else check_output(args.out, "file")  # before any scoring
+    if args.pairs is not None or args.format is None:
+        return run_own_pairs(args, out)
+    if args.tokens or args.columns:
+        raise UsageError("--tokens and --columns go with --pairs", key="--tokens" if args.tokens else "--columns")
     pairs, what = pairs_for(args)
     spec = parse_spec(args.claude, where="--claude")
     cls = validate("claude", spec, catalog(), where="--claude")
@@ -121,4 +139,31 @@ def run(args) -> int:
     else:
         write_text_atomic(out, text)
         log.info("wrote %d scores to %s", len(values), out)
+    return 0
+
+
+def run_own_pairs(args, out) -> int:
+    """``--pairs FILE``: one row per pair (see :mod:`arena.pairs_api`) into ``--out``."""
+    from arena.formats.pairs import read_pairs
+    from arena.formats.score_table import table_format, write_table
+    from arena.pairs_api import score_rows, scoring_claude
+
+    if args.pairs is None:
+        raise UsageError("give --pairs FILE (own pairs) or --format distil-lingeval|lingeval97", key="--pairs")
+    if args.format is not None or args.testset or args.reference:
+        raise UsageError("--pairs goes without --format, --testset and -r", key="--pairs")
+    if args.score != "mean":
+        raise UsageError("--score applies to --format scores files; --pairs writes both sums and means",
+                         key="--score")
+    kind = "tsv" if out is None else table_format(out)
+    pairs = read_pairs(args.pairs, args.columns)
+    from arena.cli import catalog
+
+    claude = scoring_claude(args.claude, catalog(), where="--claude",
+                            overrides={"batch_tokens": args.batch_tokens, "device": args.device, "dtype": args.dtype})
+    log.info("scoring %d pairs of %s", len(pairs), args.pairs)
+    rows = score_rows(pairs, claude, tokens=args.tokens)
+    write_table(rows, out, kind)
+    if out is not None:
+        log.info("wrote %d rows to %s", len(rows), out)
     return 0

@@ -11,7 +11,10 @@ EXAMPLES = """
   arena serve experiments/quickstart.yaml --host 0.0.0.0    # others on the network: needs the printed token
 Open the printed address, sign in with a name, answer with the keys 1 and 2.  Several
 people can play at once; each judgement is written once to RUN/people/NAME/.
-Stop the server with Ctrl-C; the same command resumes."""
+Stop the server with Ctrl-C; the same command resumes.
+  arena serve experiments/quickstart.yaml --zellig           # people as Zellig: http://127.0.0.1:8765/zellig/
+Edit a reference into an error, watch the Claudes' scores and the detector while typing,
+submit; check other people's pairs; replay yours as a test set."""
 
 
 def add_parser(subparsers) -> None:
@@ -24,6 +27,8 @@ def add_parser(subparsers) -> None:
                         help="address to listen on (default 127.0.0.1; any other needs the printed access token)")
     parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free port)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars while planning")
+    parser.add_argument("--zellig", action="store_true",
+                        help="people write corruptions at /zellig/ and see the run's Claudes score them live")
     parser.set_defaults(func=run)
 
 
@@ -34,6 +39,9 @@ def run(args) -> int:
     from werkzeug.serving import make_server
 
     from arena.cli.play import prepare
+    from arena.extras import require
+
+    require("flask", "people", "arena serve")
     from arena.people.web import Arena, create_app, is_loopback
 
     if not 0 <= args.port <= 65535:
@@ -52,6 +60,9 @@ def run(args) -> int:
     hosts = [f"{host}:{port}" for host in ("127.0.0.1", "localhost", "[::1]", shown)]
     server.app = create_app(arena, token, hosts)
     address = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+    if args.zellig:
+        address = f"http://{shown}:{port}/zellig/" + (f"?token={token}" if token else "")
+        server.app.register_blueprint(zellig_pages(experiment, run_dir, rounds))
     try:
         print(f"run directory: {run_dir}")
         print(f"serving {arena.total} rounds of {experiment.name} at {address}", flush=True)
@@ -65,3 +76,18 @@ def run(args) -> int:
         server.server_close()
     print("stopped; every judgement is saved. The same command serves the run again.")
     return 0
+
+
+def zellig_pages(experiment, run_dir, rounds):
+    """The ``/zellig/`` blueprint (:mod:`arena.people.zellig_web`), its Claudes warming in the background."""
+    import threading
+
+    from arena.cli import catalog
+    from arena.people.live import LiveScorer
+    from arena.people.zellig_web import ZelligArena, blueprint
+
+    scorer = LiveScorer(experiment.claudes, catalog())
+    threading.Thread(target=scorer.warm, daemon=True, name="warm-claudes").start()
+    detectors = [name.replace("-", "_") for name in catalog().zellig_groups.get("all", ())]
+    zellig = ZelligArena(run_dir, rounds, experiment.to_json(), scorer, experiment.name, detectors)
+    return blueprint(zellig)

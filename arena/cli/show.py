@@ -10,7 +10,8 @@ from arena.cli.ranges import integer
 EXAMPLES = """
   arena show runs/quickstart-1a2b3c4d5e --wrong
   arena show runs/quickstart-1a2b3c4d5e --phenomenon placeholder_ding --claude toy --limit 5
-  arena show runs/quickstart-1a2b3c4d5e --wrong --no-color | less"""
+  arena show runs/quickstart-1a2b3c4d5e --wrong --no-color | less
+  arena show runs/quickstart-1a2b3c4d5e --wrong --claude toy --tokens --limit 3"""
 
 
 def add_parser(subparsers) -> None:
@@ -23,6 +24,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--wrong", action="store_true", help="only rounds the Claude got wrong")
     parser.add_argument("--limit", type=integer(0), default=20, help="at most this many pairs (default 20; 0 = all)")
     parser.add_argument("--no-color", action="store_true", help="mark edits with [before→after] instead of colour")
+    parser.add_argument("--tokens", action="store_true",
+                        help="per-token log-probabilities of both candidates and the token the decision turned on "
+                             "(rebuilds the run's scoring Claudes; kept in RUN/report/tokens.jsonl for the report)")
     parser.set_defaults(func=run)
 
 
@@ -47,38 +51,59 @@ def run(args) -> int:
     run_dir = run_directory(args.run_dir)
     _, rounds, judgements, one_bests = read_run(run_dir)
     color = not args.no_color and sys.stdout.isatty()
-    shown = 0
-    matched = 0
+    chosen, matched = [], 0
     for claude, outcomes in join(rounds, judgements, one_bests).items():
         if args.claude and claude != args.claude:
             continue
         for outcome in outcomes:
-            r, j = outcome.round, outcome.judgement
-            if r.variant is None:
-                continue
-            if args.phenomenon and r.variant.phenomenon != args.phenomenon:
-                continue
-            if (args.zellig and r.zellig != args.zellig) or (args.seed is not None and r.seed != args.seed):
-                continue
-            if args.wrong and j.correct:
-                continue
-            matched += 1
-            if args.limit and shown >= args.limit:
-                continue
-            shown += 1
-            scores = outcome.scores
-            verdict = "right" if j.correct else "WRONG"
-            print(f"── {r.id}  [{claude}: {verdict}, {j.resolved_by}]  {r.variant.phenomenon}")
-            print(f"   source:    {r.instance.source}")
-            print(f"   edit:      {highlight(r.instance.reference, r.variant.edits, color)}")
-            if scores is not None:
-                print(f"   scores:    correct {fmt(scores[0], 4)}  corrupted {fmt(scores[1], 4)}")
-            if outcome.one_best is not None:
-                print(f"   1-best:    {outcome.one_best.translation}  ({fmt(outcome.one_best.score, 4)})")
+            if selected(outcome, args):
+                matched += 1
+                if not args.limit or len(chosen) < args.limit:
+                    chosen.append((claude, outcome))
+    views = token_views(run_dir, chosen) if args.tokens else {}
+    for claude, outcome in chosen:
+        r, j = outcome.round, outcome.judgement
+        scores = outcome.scores
+        verdict = "right" if j.correct else "WRONG"
+        print(f"── {r.id}  [{claude}: {verdict}, {j.resolved_by}]  {r.variant.phenomenon}")
+        print(f"   source:    {r.instance.source}")
+        print(f"   edit:      {highlight(r.instance.reference, r.variant.edits, color)}")
+        if scores is not None:
+            print(f"   scores:    correct {fmt(scores[0], 4)}  corrupted {fmt(scores[1], 4)}")
+        if outcome.one_best is not None:
+            print(f"   1-best:    {outcome.one_best.translation}  ({fmt(outcome.one_best.score, 4)})")
+        view = views.get((claude, r.id))
+        if view is not None:
+            from arena.run_tokens import render_view
+
+            print(f"   blame:     {view['summary'] or '(no difference)'}")
+            print("\n".join("   " + line for line in render_view(view).splitlines()))
+    shown = len(chosen)
     if matched == 0:
         _check_names(args, rounds, judgements)
     print(f"{shown} of {matched} matching pairs shown" + (" (raise --limit for more)" if shown < matched else ""))
     return 0
+
+
+def selected(outcome, args) -> bool:
+    """Whether a judged round passes ``arena show``'s filters."""
+    r, j = outcome.round, outcome.judgement
+    if r.variant is None or (args.phenomenon and r.variant.phenomenon != args.phenomenon):
+        return False
+    if (args.zellig and r.zellig != args.zellig) or (args.seed is not None and r.seed != args.seed):
+        return False
+    return not (args.wrong and j.correct)
+
+
+def token_views(run_dir, chosen) -> dict:
+    """The token views of the pairs to show (:mod:`arena.run_tokens`)."""
+    from arena.run_tokens import compute_tokens
+
+    items = [{"claude": claude, "round": o.round.id, "source": o.round.instance.source,
+              "reference": o.round.instance.reference, "corrupted": o.round.variant.text} for claude, o in chosen]
+    from arena.cli import catalog
+
+    return compute_tokens(run_dir, items, catalog())
 
 
 def _check_names(args, rounds, judgements) -> None:

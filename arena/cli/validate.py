@@ -24,6 +24,7 @@ def run(args) -> int:
 
     experiment = load_experiment(args.config, args.overrides)
     signatures = validate(experiment, catalog())
+    check_models(experiment)
     print(f"{args.config}: OK — experiment {experiment.name!r}")
     for role, entries in signatures.items():
         for label, signature in entries.items():
@@ -43,3 +44,23 @@ def run(args) -> int:
     for entry in game.collusion(experiment):
         print(f"  collusion: Zellig {entry['zellig']} consults Claude {entry['claude']} under test (params.{entry['param']})")
     return 0
+
+
+def check_models(experiment) -> None:
+    """Every Claude's models can be had here (local, cached, or the hub reachable when not
+    offline): :class:`arena.roles.Available`; replicas' params are checked too."""
+    from arena.roles import Available
+    from arena.specs.registry import resolve
+
+    for index, spec in enumerate(experiment.claudes):
+        cls = resolve("claude", spec.name, catalog())
+        if not isinstance(cls, Available):
+            continue
+        for params in (spec.params, *({**spec.params, **extra} for extra in spec.replicas.values())):
+            try:
+                cls.check_available(params)
+            except ValueError as error:
+                from arena.errors import EnvError
+
+                raise EnvError(str(error), key=f"claudes.{index}.params.model", file=experiment.source or None) \
+                    from None

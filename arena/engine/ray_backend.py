@@ -107,7 +107,9 @@ def start_ray(options: RayOptions | None = None, address: str | None = None, num
         # must be set before Ray reads its configuration; a local instance only
         os.environ.setdefault("RAY_AUTH_MODE", "disabled")
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    import ray
+    from arena.extras import require
+
+    ray = require("ray", "ray", "the Ray executor")
 
     if ray.is_initialized():
         return False

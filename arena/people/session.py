@@ -20,6 +20,7 @@ corruptions are exported as a LingEval97 test set with a config that replays the
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,7 +183,8 @@ class ZelligSession:
         if text != instance.reference:
             meta = {"person": self.name, "seconds": round(float(seconds), 3)}
             variant = variant_from_text(instance, text, check_phenomenon(phenomenon), meta).to_json()
-        record = {"john": target.john, "instance": instance.to_json(), "variant": variant, "seconds": round(seconds, 3)}
+        record = {"john": target.john, "instance": instance.to_json(), "variant": variant, "seconds": round(seconds, 3),
+                  "author": self.name, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         return self.file.write_once(record)
 
     def export(self, experiment: Mapping[str, Any]) -> Path:

@@ -127,13 +127,14 @@ class SurfaceCues:
     not_compared: tuple[str, ...] = ()
 
 
-def run_section(run_dir: Path, setup: SurfaceCues | None) -> dict[str, Any] | None:
-    """The *Surface cues* section of one run's report, or ``None`` without surface Claudes."""
+def run_section(run: Path | Any, setup: SurfaceCues | None) -> dict[str, Any] | None:
+    """The *Surface cues* section of one run's report (``run``: its directory, or its records
+    already read, :class:`arena.stats.run.RunData`), or ``None`` without surface Claudes."""
     if setup is None or not setup.factories:
         return None
     from arena.stats import cue_controls, cue_items, cues
 
-    data = cue_items.from_run(Path(run_dir), setup.not_compared)
+    data = cue_items.from_run(run, setup.not_compared)
     if not data.items:
         return None
     tables = cues.audit(data, setup.factories)
@@ -142,14 +143,15 @@ def run_section(run_dir: Path, setup: SurfaceCues | None) -> dict[str, Any] | No
     return result
 
 
-def with_surface_cues(report_sections: list[dict[str, Any]], run_dir: Path,
+def with_surface_cues(report_sections: list[dict[str, Any]], run: Any,
                       setup: SurfaceCues | None) -> list[dict[str, Any]]:
     """The report's sections with the *Surface cues* section added after the others and the
-    confounded Zelligs marked in the leaderboards (in place)."""
-    surface = run_section(run_dir, setup)
+    confounded Zelligs marked in the leaderboards (in place); ``run``: the run's records."""
+    surface = run_section(run, setup)
     if surface is None:
         return report_sections
     for entry in report_sections:
-        mark_confounded(entry["tables"], surface["confounded"])
+        if "leaderboard" in entry["title"].lower():
+            mark_confounded(entry["tables"], surface["confounded"])
     findings = [_table("Where a cue explains the result", ["finding"], [[line] for line in surface["sentences"]])]
     return [*report_sections, {"title": "Surface cues", "tables": [*findings, *surface["tables"]]}]

@@ -22,12 +22,12 @@ the same transcripts gives the same files.
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from arena.engine import transcripts
+from arena.errors import UsageError
 from arena.present.console import format_leaderboards, mean_std
 from arena.present.cues import SurfaceCues, with_surface_cues
 from arena.present.sections import ReportInput, sections, table
@@ -46,7 +46,7 @@ def report_input(run_dir: Path) -> ReportInput:
     from arena.stats.leaderboards import build
 
     run = load_finished(run_dir)
-    scores = from_json(Scores, json.loads((run.run_dir / transcripts.SCORES).read_text(encoding="utf-8")))
+    scores = from_json(Scores, transcripts.read_json(run.run_dir / transcripts.SCORES))
     return ReportInput(run, scores, build(run))
 
 
@@ -92,6 +92,9 @@ def _segments(reference: str, edits: Sequence[Any]) -> list[tuple[str, str]]:
 def misjudged_pairs(run: RunData, per_claude: int = MISJUDGED_PER_CLAUDE) -> list[dict[str, Any]]:
     """A handful of rounds each Claude got wrong: those where it preferred the corrupted
     candidate by the widest margin first (in round order without scores)."""
+    from arena.run_tokens import load_tokens
+
+    views = load_tokens(run.run_dir)  # token views computed by `arena report --tokens` / `arena show --tokens`
     pairs = []
     for claude, outcomes in run.outcomes.items():
         wrong = [o for o in outcomes if not o.judgement.correct and o.round.variant is not None]
@@ -106,6 +109,8 @@ def misjudged_pairs(run: RunData, per_claude: int = MISJUDGED_PER_CLAUDE) -> lis
                 "corrupted": variant.text,
                 "scores": f"correct {scores[0]:.4f}, corrupted {scores[1]:.4f}" if scores is not None else "",
                 "one_best": o.one_best.translation if o.one_best is not None else "",
+                "reference": o.round.instance.reference,
+                "blame": views.get((claude, o.round.id), {}).get("summary", ""),
             })
     return pairs
 
@@ -146,7 +151,7 @@ def run_context(run_dir: Path, plots: bool = True, cues: SurfaceCues | None = No
         "performer_signatures": signatures,
         "notes": quick,
         "sections": with_surface_cues([{"title": s.title, "tables": list(s.tables)} for s in sections(data)],
-                                      data.run.run_dir, cues),
+                                      data.run, cues),
         "figures": figures,
         "misjudged": misjudged_pairs(data.run),
         "over_seeds": scores.over_seeds,
@@ -204,9 +209,10 @@ def write_reports(run_dirs: Sequence[Path], out: Path | None = None, plots: bool
     ``cues``: the surface Claudes' builders for the *Surface cues* section (none: no section)."""
     run_dirs = [Path(d) for d in run_dirs]
     if not run_dirs:
-        raise ValueError("no run directory given")
+        raise UsageError("no run directory given", key="RUN_DIR", hint="arena report RUN_DIR")
     if len(run_dirs) > 1 and out is None:
-        raise ValueError("several runs: give --out DIR for the side-by-side report")
+        raise UsageError("several runs: give --out DIR for the side-by-side report", key="--out",
+                         hint="arena report RUN1 RUN2 --out DIR")
     runs = [run_context(d, plots, cues) for d in run_dirs]
     target = Path(out) if out is not None else run_dirs[0]
     # the Markdown links the PNGs relative to the run directory it sits in

@@ -2,16 +2,18 @@
 
 The arena never imports :mod:`performers`; the CLI hands a :class:`Catalog` (one
 table per role, ``name -> "module:Class"``) to the functions here.  Names that
-contain a colon and a dotted module (``mylab.claudes:MyClaude``) bypass the catalog.
+contain a colon (``mylab.claudes:MyClaude``, ``path/to/file.py:MyClaude``) bypass the catalog.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, ConfigError
@@ -38,18 +40,68 @@ class Catalog:
 
 
 def import_path(path: str) -> Any:
-    """Import ``"module:Attribute"``."""
+    """Import ``"module:Attribute"`` or ``"path/to/file.py:Attribute"``.  A module that does not
+    import is also looked for as a ``.py`` file under the working directory (so ``mylab.x:C``
+    works without ``PYTHONPATH=.``); a failure says everything that was tried."""
+    from arena.errors import ConfigError
+
     module_name, _, attribute = path.partition(":")
     if not attribute:
-        raise ConfigError(f"{path!r} is not a module:Class path")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise ConfigError(f"cannot import module {module_name!r} for {path!r}: {error}") from None
+        raise ConfigError(f"{path!r} is not a module:Class path", hint="module:Class or path/to/file.py:Class")
+    tried: list[str] = []
+    module = None
+    if module_name.endswith(".py"):
+        module = _module_from_file(Path(module_name).expanduser(), tried)
+    else:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            tried.append(f"import {module_name} ({error})")
+            if error.name and not module_name.startswith(error.name) and error.name != module_name:
+                raise ConfigError(f"module {module_name!r} for {path!r} imports {error.name!r}, which is not "
+                                  f"installed", hint=f"pip install the package that provides {error.name}") from None
+            module = _module_from_file(Path(*module_name.split(".")).with_suffix(".py"), tried)
+        except ImportError as error:
+            raise ConfigError(f"cannot import module {module_name!r} for {path!r}: {error}") from None
+    if module is None:
+        raise ConfigError(f"cannot find {path!r}: tried " + "; ".join(tried),
+                          hint="give path/to/file.py:Class, or put the module's directory on PYTHONPATH")
     try:
         return getattr(module, attribute)
     except AttributeError:
-        raise ConfigError(f"module {module_name!r} has no attribute {attribute!r}") from None
+        names = sorted(n for n in dir(module) if n[:1].isupper())
+        close = difflib.get_close_matches(attribute, names, n=3)
+        raise ConfigError(f"{module_name!r} has no attribute {attribute!r}"
+                          + (f"; did you mean {', '.join(close)}?" if close else ""),
+                          hint=f"classes there: {', '.join(names[:10]) or 'none'}") from None
+
+
+def _module_from_file(file: Path, tried: list[str]) -> Any:
+    """The module of a ``.py`` file (imported once per absolute path), or ``None`` (noted in ``tried``)."""
+    import importlib.util
+    import sys
+
+    if not file.is_file():
+        tried.append(f"file {file} (not found in {Path.cwd()})" if not file.is_absolute() else f"file {file} (not found)")
+        return None
+    resolved = file.resolve()
+    name = "arena_user_" + hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:12] + "_" + resolved.stem
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as error:
+        del sys.modules[name]
+        from arena.errors import ConfigError
+
+        raise ConfigError(f"invalid Python: {error.msg}", file=file, line=error.lineno) from None
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
 
 
 def resolve(role: str, name: str, catalog: Catalog, where: str = "") -> type:
@@ -58,7 +110,7 @@ def resolve(role: str, name: str, catalog: Catalog, where: str = "") -> type:
     table = catalog.table(role)
     if name in table:
         return import_path(table[name])
-    if ":" in name and "." in name.split(":", 1)[0]:
+    if ":" in name:
         return import_path(name)
     close = difflib.get_close_matches(name, list(table), n=3)
     hint = f" Did you mean {', '.join(close)}?" if close else ""

@@ -30,7 +30,8 @@ from arena.errors import ConfigError
 SPEC_KEYS = ("name", "params", "alias", "resources", "replicas", "sees")
 SEES_KEYS = ("source", "metadata")
 SEES_DEFAULT = {"source": True, "metadata": False}
-_CLASS_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+# module:Class (mylab.claudes:MyClaude, mymodule:MyClaude) or path/to/file.py:Class
+_CLASS_PATH = re.compile(r"^(?:[\w.~/\\-]+\.py|[A-Za-z_][\w.]*):[A-Za-z_]\w*$")
 
 
 @dataclass(frozen=True)
@@ -230,7 +231,9 @@ def parse_spec(text: str, where: str = "spec") -> PerformerSpec:
 
         return spec_from_mapping(load_yaml(path), where=str(path))
     segments = text.split(":")
-    if len(segments) >= 2 and _CLASS_PATH.match(":".join(segments[:2])) and "." in segments[0]:
+    if len(segments) >= 2 and _CLASS_PATH.match(":".join(segments[:2])) and (
+        "." in segments[0] or segments[1][:1].isupper()  # mylab.x:C, file.py:C, or mymodule:MyClaude
+    ):
         name, rest = ":".join(segments[:2]), ":".join(segments[2:])  # module:Class[:params]
     else:
         name, rest = segments[0], ":".join(segments[1:])

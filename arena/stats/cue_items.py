@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from arena.errors import DataError, UsageError
 
@@ -91,18 +92,22 @@ def _labels_of(manifest: Mapping, names: Collection[str]) -> set[str]:
     return {str(c.get("alias") or c.get("name")) for c in claudes if isinstance(c, Mapping) and c.get("name") in names}
 
 
-def from_run(run_dir: Path, baselines: Collection[str] = ()) -> CueInput:
+def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
     """A run or tournament directory: its judged, counted rounds, one table per Zellig and
     phenomenon, and each Claude's correctness on them; Claudes whose catalog name is in
-    ``baselines`` (chance, oracle, the surface cues themselves) are left out of the comparison."""
+    ``baselines`` (chance, oracle, the surface cues themselves) are left out of the comparison.
+    ``run_dir`` may also be the run's records already read (:class:`arena.stats.run.RunData`)."""
     from arena.engine import transcripts
     from arena.stats import aggregate
 
-    for name in (transcripts.MANIFEST, transcripts.ROUNDS):
-        if not (run_dir / name).is_file():
-            raise UsageError(f"{run_dir}: no {name}; not a run directory", file=run_dir,
-                             hint="give the directory 'arena run' or 'arena tournament' printed")
-    manifest, rounds, judgements, one_bests = aggregate.read_run(run_dir)
+    if isinstance(run_dir, Path):
+        for name in (transcripts.MANIFEST, transcripts.ROUNDS):
+            if not (run_dir / name).is_file():
+                raise UsageError(f"{run_dir}: no {name}; not a run directory", file=run_dir,
+                                 hint="give the directory 'arena run' or 'arena tournament' printed")
+        manifest, rounds, judgements, one_bests = aggregate.read_run(run_dir)
+    else:
+        manifest, rounds, judgements, one_bests = run_dir.manifest, run_dir.rounds, run_dir.judgements, run_dir.one_bests
     left_out = _labels_of(manifest, baselines)
     items: list[CueItem] = []
     skipped: dict[str, int] = defaultdict(int)

@@ -78,7 +78,7 @@ class CausalLMClaude(ScoringClaude):
         import torch
         import transformers
 
-        from performers.claude.seq2seq_engine import DTYPES, batch_budget, resolve_device, torch_dtype
+        from performers.claude.engine_settings import DTYPES, batch_budget, resolve_device, torch_dtype
 
         self.torch = torch
         self.name = str(model)
@@ -167,7 +167,7 @@ class CausalLMClaude(ScoringClaude):
     def _batch_logprobs(self, sequences: Sequence[tuple[list[int], int]], fast: bool) -> list[Any]:
         import numpy as np
 
-        from performers.claude.seq2seq_engine import pad_batch
+        from performers.claude.engine_settings import pad_batch
         from performers.claude.token_logprobs import gather_logprobs
 
         torch = self.torch

@@ -29,9 +29,10 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError, EnvError
+from arena.records import TokenScores
 from performers.claude.hub import require_model
 from performers.claude.params import BatchTokens, CacheSetting, ComputeType, Device, ModelName, Positions, Threads
-from performers.claude.scoring import ScoringClaude
+from performers.claude.scoring import ScoringClaude, distinct_token_scores
 from performers.claude.token_ids import token_ids
 
 log = logging.getLogger(__name__)
@@ -81,13 +82,15 @@ class CTranslate2Claude(ScoringClaude):
 
         self.threads = resolve_threads(threads)
         prepare()  # before CTranslate2 loads its OpenMP runtime
-        import ctranslate2
+        from arena.extras import require
+
+        ctranslate2 = require("ctranslate2", "ct2", "a CTranslate2 Claude")
         import transformers
 
         from performers.claude.ct2_convert import cached_conversion, is_ct2_dir, stored_positions, stored_precision
+        from performers.claude.engine_settings import config_positions
         from performers.claude.fingerprint import TOKENIZER_PATTERNS, WEIGHT_PATTERNS, source_identity
         from performers.claude.score_cache import default_cache_dir
-        from performers.claude.seq2seq_engine import config_positions
 
         if compute_type not in COMPUTE_TYPES:
             raise ConfigError(f"compute_type must be one of {', '.join(COMPUTE_TYPES)}, not {compute_type!r}")
@@ -243,6 +246,23 @@ class CTranslate2Claude(ScoringClaude):
         )
         for batch, results in ahead(submitted, 2 * self.threads):
             yield [(i, float(sum(r.log_probs)), len(r.log_probs)) for i, r in zip(batch, map(self._result, results))]
+
+    def token_scores(self, sources: Sequence[str], targets: Sequence[str]) -> list[TokenScores]:
+        """Per-token log-probabilities (:class:`arena.roles.TokenScorer`), as CTranslate2 scores
+        them: the target tokens after the forced prefix, end-of-sentence token included."""
+
+        def compute(pairs: list[tuple[str, str]]) -> list[TokenScores]:
+            source_tokens = self._source_tokens([source for source, _ in pairs])
+            target_tokens = self._target_tokens([target for _, target in pairs])
+            offset = 1 if self.forced_prefix else 0
+            eos = self.tokenizer.eos_token or "</s>"
+            results = self.translator.score_batch(source_tokens, target_tokens, max_input_length=0, offset=offset)
+            return [
+                TokenScores((*tokens[offset:], eos)[: len(result.log_probs)], tuple(map(float, result.log_probs)))
+                for tokens, result in zip(target_tokens, results)
+            ]
+
+        return distinct_token_scores(sources, targets, compute)
 
     def _translate_uncached(
         self, sources: Sequence[str], beam: int, max_length: int | None

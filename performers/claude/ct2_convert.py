@@ -93,7 +93,7 @@ def convert(source: str, output: Path, revision: str | None, precision: str, exa
     import transformers
     from ctranslate2.converters import TransformersConverter
 
-    from performers.claude.seq2seq_engine import config_positions
+    from performers.claude.engine_settings import config_positions
 
     config = transformers.AutoConfig.from_pretrained(source, revision=revision)
     if config.model_type == "marian":

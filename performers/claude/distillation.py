@@ -63,7 +63,9 @@ def evaluate_bleu(model_dir: Path, data_dir: str | os.PathLike, sets: Sequence[s
     """sacrebleu BLEU of the model's beam-search translations of the held-out sets
     (``DATA/SET.en`` against ``DATA/SET.de``, the first ``limit`` lines), written to
     ``model_dir/bleu.json``."""
-    import sacrebleu
+    from arena.extras import require
+
+    sacrebleu = require("sacrebleu", "train", "BLEU of a trained model")
 
     claude = translator(model_dir, device, threads, compute_type, progress=progress)
     results: dict[str, Any] = {}

@@ -24,9 +24,9 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
+from performers.claude.engine_settings import Engine
 from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, ModelNames, Threads, Weight
 from performers.claude.scoring import ScoringClaude
-from performers.claude.seq2seq_engine import Engine
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ class EnsembleClaude(ScoringClaude):
     def _beam_search(self, source_ids: Sequence[Sequence[int]], beam: int, max_new: int) -> list[list[int]]:
         from transformers.cache_utils import DynamicCache, EncoderDecoderCache
 
-        from performers.claude.seq2seq_engine import pad_batch
+        from performers.claude.engine_settings import pad_batch
 
         first_member = self.members[0]
         torch = first_member.torch

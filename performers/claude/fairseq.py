@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.engine.match import ScoreConvention
+from performers.claude.engine_settings import Engine
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, Threads
-from performers.claude.seq2seq_engine import Engine
 
 
 class FairseqClaude(HFSeq2SeqClaude):

@@ -35,9 +35,10 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
+from arena.records import TokenScores
+from performers.claude.engine_settings import Engine
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
-from performers.claude.scoring import ScoringClaude
-from performers.claude.seq2seq_engine import Engine
+from performers.claude.scoring import ScoringClaude, distinct_token_scores
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +143,25 @@ class HFSeq2SeqClaude(ScoringClaude):
     def _score_uncached(self, pairs: Sequence[tuple[str, str]]) -> Iterator[list[tuple[int, float, int]]]:
         for batch in self.backend.token_logprobs(pairs):
             yield [(index, float(values.sum()), len(values)) for index, values in batch]
+
+    def token_scores(self, sources: Sequence[str], targets: Sequence[str]) -> list[TokenScores]:
+        """Per-token log-probabilities (:class:`arena.roles.TokenScorer`), by the same engine as
+        :meth:`score` (not cached; a pair too long for the model gets NaN per token)."""
+        backend = self.backend
+
+        def compute(pairs: list[tuple[str, str]]) -> list[TokenScores]:
+            values: list[Any] = [None] * len(pairs)
+            for batch in backend.token_logprobs(pairs):
+                for index, array in batch:
+                    values[index] = array
+            encoded = backend.encode_targets([target for _, target in pairs])
+            return [
+                TokenScores(tuple(backend.tokenizer.convert_ids_to_tokens(list(labels[first:]))),
+                            tuple(float(v) for v in array))
+                for (_, labels, first), array in zip(encoded, values)
+            ]
+
+        return distinct_token_scores(sources, targets, compute)
 
     def _translate_uncached(
         self, sources: Sequence[str], beam: int, max_length: int | None

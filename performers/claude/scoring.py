@@ -45,7 +45,7 @@ from typing import Any
 from arena.engine.match import SCORE_CONVENTIONS as CONVENTIONS
 from arena.engine.match import candidate_score, judgement_from_scores
 from arena.errors import ConfigError
-from arena.records import Judgement, Pair, SequenceScore
+from arena.records import Judgement, Pair, SequenceScore, TokenScores
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,16 @@ def check_texts(sources: Sequence[str], targets: Sequence[str] | None = None) ->
                 raise TypeError(f"{name} {index} is a {type(text).__name__}, not a str")
 
 
+def distinct_token_scores(sources: Sequence[str], targets: Sequence[str], compute) -> list[TokenScores]:
+    """Per-token scores of each (source, target), ``compute`` called once on the distinct pairs
+    (sorted by source, so that each source is encoded once) and returning one
+    :class:`TokenScores` per pair in its order."""
+    check_texts(sources, targets)
+    distinct = sorted(dict.fromkeys(zip(sources, targets)))
+    computed = dict(zip(distinct, compute(distinct))) if distinct else {}
+    return [computed[pair] for pair in zip(sources, targets)]
+
+
 def _check_complete(results: Sequence[Any], what: str) -> None:
     missing = sum(value is None for value in results)
     if missing:
@@ -168,6 +178,19 @@ class ScoringClaude:
     def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
         """The hub names or directories of the model(s) and tokenizer ``params`` name."""
         return [params.get("model"), params.get("tokenizer")]
+
+    @classmethod
+    def check_available(cls, params: Mapping[str, Any]) -> None:
+        """Raise :class:`arena.errors.EnvError` unless every model ``params`` name is a local
+        directory, in the Hugging Face cache, or downloadable now (``arena validate``; nothing loads)."""
+        from arena.errors import EnvError
+        from performers.claude.hub import require_model
+
+        for source in dict.fromkeys(s for s in cls.model_sources(params) if s):
+            try:
+                require_model(str(source), params.get("revision"), "model")
+            except ValueError as error:
+                raise EnvError(str(error), key="model") from None
 
     @classmethod
     def fingerprint(cls, params: Mapping[str, Any]) -> str:

@@ -15,9 +15,9 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import EnvError
+from performers.claude.engine_settings import Engine
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
-from performers.claude.seq2seq_engine import Engine
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
 

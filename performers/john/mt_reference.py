@@ -251,7 +251,9 @@ class MTReferenceJohn:
     to draw references from; default: all with outputs), ``seed`` (which system
     translates which instance), ``claude``, ``beam`` (beam size of the Claude's
     translations), ``cache``, ``batch_size`` (sources per translate call), ``missing``,
-    ``progress`` (show progress bars)."""
+    ``progress`` (show progress bars), ``repairs`` (a patch file of manual repairs of
+    flagged references, written by ``arena repair``: fixed references replace the machine
+    translation, rejected instances are left out; counts in ``report["repairs"]``)."""
 
     version = "1"
 
@@ -267,6 +269,7 @@ class MTReferenceJohn:
         batch_size: PositiveInt = 64,
         missing: Literal["skip", "error"] = "skip",
         progress: bool = True,
+        repairs: str | None = None,
     ):
         if (outputs is None) == (claude is None):
             raise ConfigError("mt-reference needs exactly one source of translations: 'outputs' (a directory) or 'claude'")
@@ -295,6 +298,7 @@ class MTReferenceJohn:
         self.batch_size = batch_size
         self.missing = missing
         self.progress = progress
+        self.repairs = repairs  # a patch file of manual repairs (performers/john/repairs.py); may not exist yet
         self.report: dict[str, Any] = {}
         # the base John is built now, so that a bad nested spec fails at construction
         self._base_spec, self._base = build_nested("john", john, where="mt-reference: john")
@@ -335,11 +339,17 @@ class MTReferenceJohn:
                 "mt-reference: skipped %d of %d base instances (%s), e.g. %s",
                 count, len(base), reason, ", ".join(examples[reason][:3]),
             )
+        repaired: Counter[str] = Counter()
+        if self.repairs is not None:
+            from performers.john.repairs import apply_repairs, read_repairs
+
+            result = list(apply_repairs(result, read_repairs(self.repairs), repaired))
         self.report = {
             "base": len(base),
             "yielded": len(result),
             "skipped": dict(sorted(skipped.items())),
             "systems": dict(sorted(systems.items())),
+            "repairs": dict(sorted(repaired.items())),
         }
         yield from result
 

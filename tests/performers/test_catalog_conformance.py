@@ -26,6 +26,7 @@ PARAMS = {
     ("john", "parallel-text"): {"source": str(NEWSTEST / "newstest2009.en"), "reference": str(NEWSTEST / "newstest2009.de"),
                                 "limit": 30},
     ("john", "distil-lingeval"): {"dir": str(DATA / "distil-lingeval" / "placeholder_ding.human"), "limit": 30},
+    ("john", "pairs"): {"path": str(Path(__file__).resolve().parents[2] / "experiments" / "own-pairs" / "pairs.tsv")},
     ("john", "newstest"): {"dir": str(NEWSTEST), "years": [2009], "limit": 30},
     ("claude", "hf-seq2seq"): {"model": str(TOY / "hf")},
     ("claude", "ctranslate2"): {"model": str(TOY / "ct2-int8"), "tokenizer": str(TOY / "hf")},

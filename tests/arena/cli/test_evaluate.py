@@ -104,7 +104,8 @@ def test_distil_lingeval_small_set(tmp_path, capsys):
     (directory / "tgt.incorrect.de").write_text("X\nY\nZ\n", encoding="utf-8")
     scores = tmp_path / "scores"
     scores.write_text("-1\n-2\n-3\n-2\n-2\n-1\n", encoding="utf-8")  # correct, tie (correct), wrong
-    assert main(["evaluate", "--format", "distil-lingeval", "--testset", str(directory), "--scores", str(scores)]) == 0
+    assert main(["evaluate", "--format", "distil-lingeval", "--testset", str(directory), "--scores", str(scores),
+                 "--plain"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "Accuracy: 66.7\n"
     assert "1 of 3 pairs have equal scores; counted as correct" in captured.err
@@ -124,5 +125,49 @@ def test_distil_lingeval_real_set_with_an_empty_line(distil_dir, tmp_path, capsy
     assert main(["evaluate", "--format", "distil-lingeval", "--testset", str(directory), "-s", str(scores)]) == 0
     captured = capsys.readouterr()
     expected = sum(1 for s in incorrect if -1.0 >= s) / size
-    assert captured.out == f"Accuracy: {100 * expected:.1f}\n"
+    assert captured.out.endswith(f"\nAccuracy: {100 * expected:.1f}\n")  # the table, then the tool's line
+    assert captured.out.startswith("category") and f"hypercorrect_genitive.human  {size:>6}" in captured.out
     assert "1 empty line(s) kept as items, as DistilLingEval does: src.en:1361" in captured.err
+
+
+def test_distil_lingeval_table_and_json(tmp_path, capsys):
+    import json
+
+    directory = tmp_path / "polarity.human"
+    directory.mkdir()
+    for name, text in (("src.en", "a\nb\nc\n"), ("tgt.correct.de", "A\nB\nC\n"), ("tgt.incorrect.de", "X\nY\nZ\n")):
+        (directory / name).write_text(text, encoding="utf-8")
+    scores = tmp_path / "scores"
+    scores.write_text("-1\n-2\n-3\n-2\n-2\n-1\n", encoding="utf-8")
+    base = ["evaluate", "--format", "distil-lingeval", "--testset", str(directory), "--scores", str(scores)]
+    assert main(base) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split() == ["category", "n", "correct", "accuracy", "95%", "CI", "ties"]
+    assert table[1].split()[:4] == ["polarity.human", "3", "2", "66.7"] and "(n < 30)" in table[1]
+    assert table[-1] == "Accuracy: 66.7"
+    assert main([*base, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (row,) = data["categories"]
+    assert (row["n"], row["correct"], row["ties"], data["ties"]) == (3, 2, 1, "correct")
+    assert row["ci95"][0] < 2 / 3 < row["ci95"][1]
+    with pytest.raises(SystemExit) as caught:  # one output form at a time (argparse refuses both)
+        main([*base, "--json", "--plain"])
+    assert caught.value.code == 2
+
+
+def test_lingeval97_json_per_category(tmp_path, capsys):
+    import json
+
+    reference = tmp_path / "test.json"
+    reference.write_text(json.dumps([
+        {"source": "s", "reference": "r", "origin": "x.1",
+         "errors": [{"type": "np_agreement", "contrastive": "c1"}, {"type": "polarity", "contrastive": "c2"}]},
+    ]), encoding="utf-8")
+    scores = tmp_path / "scores"
+    scores.write_text("1\n2\n0.5\n", encoding="utf-8")  # lower is better: np right, polarity wrong
+    assert main(["evaluate", "--format", "lingeval97", "-r", str(reference), "-s", str(scores), "--json",
+                 "--categories", "np_agreement", "polarity"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    by_name = {row["category"]: row for row in data["categories"]}
+    assert by_name["np_agreement"]["correct"] == 1 and by_name["polarity"]["correct"] == 0
+    assert by_name["total"]["n"] == 2 and data["ties"] == "wrong"

@@ -45,8 +45,9 @@ def test_claude_plays_stops_resumes_and_late_answers_get_the_coin(tmp_path, dist
     config = write_config(tmp_path, distil_dir, budget=1.0)
     out = tmp_path / "runs"
     child = spawn("play", str(config), "--as", "claude", "--name", "ann", "--out", str(out), "--no-progress")
-    child.expect(r"\[1/4\] round (\S+)")
+    child.expect(r"\[1/4\]\r?\n  source: ")
     child.expect(r"corrupted\? \[1/2, q\] ")
+    assert "|replay|" not in child.before  # no round id: nothing that identifies the answer
     child.send("x")  # not an answer: asked again, nothing recorded
     child.expect("press 1, 2 or q")
     child.send("2")
@@ -74,10 +75,10 @@ def test_claude_plays_stops_resumes_and_late_answers_get_the_coin(tmp_path, dist
     assert records[1]["seconds"] > 1.0
 
     child = spawn("play", str(config), "--as", "claude", "--name", "ann", "--out", str(out), "--no-progress")
-    child.expect(r"\[3/4\] round")
+    child.expect(r"\[3/4\]\r?\n")
     child.expect(r"corrupted\? \[1/2, q\] ")
     child.send("1")
-    child.expect(r"\[4/4\] round")
+    child.expect(r"\[4/4\]\r?\n")
     child.expect(r"corrupted\? \[1/2, q\] ")
     interrupt(child, "3/4 rounds judged")  # Ctrl-C stops as q does
     child.expect(pexpect.EOF)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from arena.engine import transcripts
+from arena.engine import transcripts, verify
 from arena.formats import tidy
 from arena.present.report import write_reports
 from tests.arena.stats.runs import finished_run
@@ -14,13 +14,17 @@ from tests.arena.stats.runs import finished_run
 def test_report_and_exports_read_each_transcript_once(tmp_path, distil_dir, monkeypatch):
     run_dir = finished_run(tmp_path, distil_dir)
     reads: Counter = Counter()
-    original = transcripts.read_jsonl
+    originals = {module: module.read_jsonl if module is transcripts else module.read_lines
+                 for module in (transcripts, verify)}
 
-    def counting(path: Path):
-        reads[Path(path).name] += 1
-        return original(path)
+    def counting(module):
+        def read(path: Path):
+            reads[Path(path).name] += 1
+            return originals[module](path)
+        return read
 
-    monkeypatch.setattr(transcripts, "read_jsonl", counting)
+    monkeypatch.setattr(transcripts, "read_jsonl", counting(transcripts))
+    monkeypatch.setattr(verify, "read_lines", counting(verify))  # a run is read verified
     write_reports([run_dir], plots=False)
     assert reads[transcripts.ROUNDS] == 1 and reads[transcripts.JUDGEMENTS] == 1
     reads.clear()

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.errors import ConfigError
 from arena.specs.conformance import assert_conforms, check_john
 from performers.john.newstest import NewstestJohn, parse_years
 from tests.conftest import DATA
@@ -27,8 +28,8 @@ def test_parse_years(years, expected):
         ("2011-2009", ValueError, "runs backwards"),
         ("newstest", ValueError, "is not a year"),
         ([], ValueError, "no year"),
-        (True, TypeError, "expected a year"),
-        (3.5, TypeError, "expected a year"),
+        (True, ConfigError, "expected a year"),
+        (3.5, ConfigError, "expected a year"),
         (20090, ValueError, "plausible"),
     ],
 )

@@ -1,0 +1,89 @@
+// arena serve --zellig: edit the reference, see the Claudes' scores live, submit; check others' pairs.
+"use strict";
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+let current = null, checking = null, timer = null, sequence = 0;
+const $ = (id) => document.getElementById(id);
+
+async function call(path, data) {
+  const options = data === undefined ? {headers: {"Accept": "application/json"}} : {
+    method: "POST", body: JSON.stringify(data),
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf, "Accept": "application/json"}};
+  const response = await fetch(path, options);
+  const body = await response.json();
+  if (!response.ok) { $("message").textContent = body.error; return null; }
+  $("message").textContent = "";
+  return body;
+}
+
+async function next() {
+  const data = await call("api/next");
+  if (data === null) return;
+  $("progress").textContent = data.done;
+  if (data.finished) { current = null; $("task").hidden = true; $("finished").hidden = false; return; }
+  current = data;
+  $("source").textContent = data.source;
+  $("reference").textContent = data.reference;
+  $("edit").value = data.reference;
+  $("phenomena").replaceChildren(...data.phenomena.map((p) => Object.assign(document.createElement("option"), {value: p})));
+  document.querySelector("#live tbody").replaceChildren();
+  $("detector").textContent = "";
+  $("task").hidden = false;
+  $("edit").focus();
+}
+
+async function live() {
+  if (current === null) return;
+  const mine = ++sequence;
+  const data = await call("api/live", {instance: current.instance, text: $("edit").value,
+                                       phenomenon: $("phenomenon").value || null});
+  if (data === null || mine !== sequence) return;  // a newer edit is on its way
+  const rows = data.claudes.map((r) => {
+    const row = document.createElement("tr");
+    row.className = r.fooled && data.changed ? "fooled" : "";
+    for (const text of [r.claude, r.reference.toFixed(3), r.edit.toFixed(3), data.changed ? (r.fooled ? "FOOLED" : "no") : "-"]) {
+      row.appendChild(Object.assign(document.createElement("td"), {textContent: text}));
+    }
+    return row;
+  });
+  document.querySelector("#live tbody").replaceChildren(...rows);
+  $("detector").textContent = data.detector === null ? "" :
+    `detector: the edit ${data.detector ? "shows" : "does not show"} the phenomenon`;
+}
+
+function scheduleLive() { clearTimeout(timer); timer = setTimeout(live, 200); }
+
+async function submit(unchanged) {
+  if (current === null) return;
+  const text = unchanged ? current.reference : $("edit").value;
+  const data = await call("api/submit", {instance: current.instance, text: text,
+                                         phenomenon: unchanged ? null : ($("phenomenon").value || null)});
+  if (data !== null) { $("message").textContent = data.variant ? "recorded" : "recorded: no corruption applies"; next(); }
+}
+
+async function nextCheck() {
+  const data = await call("api/check/next");
+  if (data === null) return;
+  checking = data.finished ? null : data;
+  $("check").hidden = data.finished; $("check-empty").hidden = !data.finished;
+  if (data.finished) return;
+  for (const key of ["author", "source", "reference", "edit", "phenomenon"]) $(`c-${key}`).textContent = data[key];
+}
+
+async function verdict(valid) {
+  if (checking === null) return;
+  const data = await call("api/check", {author: checking.author, instance: checking.instance, valid: valid});
+  if (data !== null) nextCheck();
+}
+
+$("edit").addEventListener("input", scheduleLive);
+$("phenomenon").addEventListener("change", scheduleLive);
+$("submit").addEventListener("click", () => submit(false));
+$("none").addEventListener("click", () => submit(true));
+$("valid").addEventListener("click", () => verdict(true));
+$("invalid").addEventListener("click", () => verdict(false));
+$("export").addEventListener("click", async () => {
+  const data = await call("api/export", {});
+  if (data !== null) $("exported").textContent = data.command;
+});
+next();
+nextCheck();

@@ -1,0 +1,105 @@
+"""Settings of the encoder–decoder engine (:mod:`performers.claude.seq2seq_engine`): dtypes and
+devices, the model's positions, token budgets of batches and blocks, and padding."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Literal, get_args
+
+from arena.errors import ConfigError, EnvError
+from performers.claude.planning import (
+    BLOCK_BATCHES,
+)
+
+log = logging.getLogger(__name__)
+
+DTYPES = {
+    "fp32": "float32", "float32": "float32",
+    "bf16": "bfloat16", "bfloat16": "bfloat16",
+    "fp16": "float16", "float16": "float16", "half": "float16",
+}
+Engine = Literal["auto", "prefix", "decoder", "forward"]  # a constructor param type
+ENGINES = get_args(Engine)
+DEFAULT_MAX_LENGTH = 256
+# probe sentences: a long common target prefix exercises the shared-prefix path
+PROBE = (
+    (
+        "The committee approved the new budget for the next two years on Tuesday.",
+        (
+            "Der Ausschuss hat den neuen Haushalt für die nächsten zwei Jahre am Dienstag genehmigt.",
+            "Der Ausschuss hat den neuen Haushalt für die nächsten zwei Jahre am Dienstag nicht genehmigt.",
+            "Der Ausschuss hat den neuen Haushalt für die Ding genehmigt.",
+        ),
+    ),
+    ("Short.", ("Kurz.", "Ein kurzer Satz.")),
+)
+
+
+def torch_dtype(name: str):
+    import torch
+
+    try:
+        return getattr(torch, DTYPES[str(name).lower()])
+    except KeyError:
+        raise ConfigError(f"dtype must be one of fp32, bf16, fp16 (or float32, bfloat16, float16), not {name!r}") from None
+
+
+def resolve_device(device: str) -> str:
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if str(device).startswith("cuda") and not torch.cuda.is_available():
+        raise EnvError(f"device {device!r} requested, but CUDA is not available on this machine")
+    return str(device)
+
+
+def config_positions(config) -> int | None:
+    """The positions a Transformers model config allows; ``None`` where it sets no hard limit
+    (relative positions, T5)."""
+    for key in ("max_position_embeddings", "n_positions", "max_target_positions"):
+        value = getattr(config, key, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def default_batch_tokens(device: str) -> int:
+    return 2048 if str(device) == "cpu" else 8192
+
+
+# key/value cache a block may hold (prefix and cross-attention keys and values of its groups)
+BLOCK_CACHE_BYTES = 1 << 28
+
+
+def block_budget(batch_tokens: int, config, element_bytes: int) -> int:
+    """Tokens per block: ``BLOCK_BATCHES`` batches, fewer where the keys and values of that many
+    tokens (every layer, ``hidden_size`` each) would exceed ``BLOCK_CACHE_BYTES``; at least a batch."""
+    per_token = 2 * config.num_hidden_layers * config.hidden_size * element_bytes
+    return max(batch_tokens, min(BLOCK_BATCHES * batch_tokens, BLOCK_CACHE_BYTES // max(1, per_token)))
+
+
+def batch_budget(batch_tokens: int | None, device: str) -> int:
+    """A checked token budget per batch, or the device's default when ``None``."""
+    if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 16):
+        raise ConfigError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
+    return batch_tokens or default_batch_tokens(device)
+
+
+def pad_batch(sequences: Sequence[Sequence[int]], pad_id: int, device):
+    """Right-padded ``[B, L]`` long tensor and its 0/1 mask."""
+    import numpy as np
+    import torch
+
+    lengths = np.fromiter((len(s) for s in sequences), dtype=np.int64, count=len(sequences))
+    mask = np.arange(int(lengths.max())) < lengths[:, None]
+    ids = np.full(mask.shape, pad_id, dtype=np.int64)
+    ids[mask] = np.fromiter((token for s in sequences for token in s), dtype=np.int64, count=int(lengths.sum()))
+    return torch.from_numpy(ids).to(device), torch.from_numpy(mask.astype(np.int64)).to(device)
+
+
+def real_tokens(hidden, mask):
+    """The states ``[tokens, d]`` of the real tokens of a right-padded ``[batch, length, d]``
+    batch, row after row (``index_select``: several times faster on a CPU than a boolean mask)."""
+    return hidden.reshape(-1, hidden.shape[-1]).index_select(0, mask.reshape(-1).nonzero().reshape(-1))

@@ -1,0 +1,89 @@
+"""Manual repair of flagged machine references: the patch file, applying it in the
+mt-reference John, and ``arena repair`` in a pseudo-terminal."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pexpect
+import pytest
+
+from arena.errors import DataError
+from arena.records import Instance
+from performers.john.repairs import append_repair, apply_repairs, read_repairs
+from tests.arena.people.helpers import arena_command, arena_env
+
+MT = Instance("set.1", "It is unclear.", "Es ist klar.", {"human_reference": "Es ist unklar."})
+OTHER = Instance("set.2", "Yes.", "Ja.", {})
+
+
+@pytest.mark.parametrize("action,reference,was,expected,count", [
+    ("fix", "Es ist unklar.", None, "Es ist unklar.", "fixed"),
+    ("reject", None, None, None, "rejected"),
+    ("fix", "Es ist unklar.", "Es war klar.", "Es ist klar.", "stale"),  # must not fire: another translation
+])
+def test_apply_repairs(tmp_path, action, reference, was, expected, count):
+    patch = tmp_path / "repairs.jsonl"
+    record = append_repair(patch, MT, action, "ann", reference)
+    assert record["was"] == "Es ist klar." and record["reviewer"] == "ann"
+    repairs = read_repairs(patch)
+    if was is not None:
+        repairs["set.1"] = {**repairs["set.1"], "was": was}
+    counts: Counter[str] = Counter()
+    result = {i.id: i for i in apply_repairs([MT, OTHER], repairs, counts)}
+    assert result["set.2"] == OTHER and counts == Counter({count: 1})
+    assert (result["set.1"].reference if "set.1" in result else None) == expected
+    if count == "fixed":
+        assert result["set.1"].meta["repaired"] and result["set.1"].meta["unrepaired_reference"] == "Es ist klar."
+
+
+@pytest.mark.parametrize("line,key", [
+    ("not json", None), ('{"id": "x", "action": "burn"}', "action"), ('{"id": "x", "action": "fix"}', "reference"),
+])
+def test_bad_patch_lines_name_line_and_key(tmp_path, line, key):
+    patch = tmp_path / "repairs.jsonl"
+    patch.write_text(json.dumps({"id": "a", "action": "reject"}) + "\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        read_repairs(patch)
+    assert caught.value.line == 2 and caught.value.key == key
+
+
+def test_repair_in_a_terminal_then_the_john_applies_it(tmp_path, data_dir):
+    import yaml
+
+    from arena.specs.registry import build
+    from arena.specs.spec import spec_from_mapping
+    from performers.catalog import CATALOG
+
+    params = {"john": {"name": "newstest", "params": {"dir": str(data_dir / "wmt" / "newstest"), "years": [2009],
+                                                      "limit": 275}},
+              "outputs": str(data_dir / "wmt" / "mt-outputs"), "progress": False}
+    john_file = tmp_path / "mt.yaml"
+    john_file.write_text(yaml.safe_dump({"name": "mt-reference", "params": params}), encoding="utf-8")
+    patch = tmp_path / "repairs.jsonl"
+    program, argv = arena_command("repair", "--john", str(john_file), "--zellig", "polarity-affix-del",
+                                  "--patch", str(patch), "--name", "ann")
+    child = pexpect.spawn(program, argv, env=arena_env(), encoding="utf-8", timeout=300, dimensions=(50, 400))
+    child.expect(r"(\d+) flagged references to review")
+    assert int(child.match.group(1)) >= 1
+    child.expect(r"\[1/\d+\] (\S+)\r\n")
+    instance_id = child.match.group(1)
+    child.expect("flagged: polarity_affix_del")
+    child.expect(r"\[f/r/s/q\] ")
+    child.send("f")
+    child.expect("fixed:   ")
+    child.send("\x15Eine von Hand reparierte Referenz.\r")
+    child.expect("  fixed")
+    child.sendintr()
+    child.expect("fixed 1, rejected 0")
+    child.expect(pexpect.EOF)
+    child.close()
+    (record,) = read_repairs(patch).values()
+    assert record["id"] == instance_id and record["action"] == "fix" and record["reviewer"] == "ann"
+
+    john = build("john", spec_from_mapping({"name": "mt-reference", "params": {**params, "repairs": str(patch)}}, "x"),
+                 CATALOG)
+    repaired = {i.id: i for i in john.instances()}[instance_id]
+    assert repaired.reference == "Eine von Hand reparierte Referenz." and repaired.meta["repaired"]
+    assert john.report["repairs"] == {"fixed": 1}

@@ -1,0 +1,65 @@
+"""The Python examples of docs/api.md and docs/own-data.md run as written from the repository root."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def python_blocks(page: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", (REPO / "docs" / page).read_text(encoding="utf-8"), flags=re.S)
+
+
+@pytest.fixture
+def checkout(tmp_path, data_dir, monkeypatch):
+    """A directory that looks like the repository root: experiments/ and ../shared beside it."""
+    work = tmp_path / "checkout"
+    work.mkdir()
+    (work / "experiments").symlink_to(REPO / "experiments")
+    (tmp_path / "shared").symlink_to(data_dir.parent)
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return work
+
+
+def test_api_page_examples_run(checkout, capsys):
+    blocks = python_blocks("api.md")
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, "docs/api.md", "exec"), {"__name__": "__docs__"})
+    printed = capsys.readouterr().out
+    assert "john:pairs@1+data." in printed and "blame" in printed and "correct_preferred" in printed
+    (run_dir,) = (checkout / "runs" / "api-pairs").glob("pairs-*")
+    assert (run_dir / "scores.json").exists()
+    assert len(list((checkout / "runs" / "api-pairs" / "pairs").glob("*.jsonl"))) == 1
+
+
+def bash_commands(page: str) -> list[str]:
+    blocks = re.findall(r"```bash\n(.*?)```", (REPO / "docs" / page).read_text(encoding="utf-8"), flags=re.S)
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_own_data_five_commands_and_notebook(checkout, capsys):
+    import glob
+    import shlex
+
+    from arena.cli import main
+
+    commands = bash_commands("own-data.md")
+    assert len(commands) == 5 and all(c.startswith("arena ") for c in commands)
+    for command in commands:
+        argv = [match for word in shlex.split(command)[1:] for match in (sorted(glob.glob(word)) or [word])]
+        assert main(["-q", *argv]) == 0, command
+    printed = capsys.readouterr().out
+    assert "<" in printed and "blame:" in printed  # show --tokens
+    (run_dir,) = (checkout / "runs" / "own").glob("own-*")
+    assert "the model blames" in (run_dir / "report.md").read_text(encoding="utf-8")
+    header = (checkout / "own.scores.tsv").read_text(encoding="utf-8").splitlines()[0].split("\t")
+    assert {"score_correct", "tokens_correct", "blame", "register"} <= set(header)
+    (block,) = python_blocks("own-data.md")
+    exec(compile(block, "docs/own-data.md", "exec"), {"__name__": "__docs__"})
+    assert "claudes" in capsys.readouterr().out
