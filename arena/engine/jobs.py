@@ -120,6 +120,7 @@ class ObserveJob:
 
 
 Job = CorruptJob | DetectJob | DescribeJob | JudgeJob | ScoreJob | TranslateJob | ObserveJob
+ClaudeJob = DescribeJob | JudgeJob | ScoreJob | TranslateJob | ObserveJob  # the jobs a Claude runs
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,7 @@ def run(job: Job, performer: Callable[[str, PerformerSpec], Any]) -> Any:
     return run_claude_job(performer("claude", job.spec), job)
 
 
-def run_claude_job(claude: Claude, job: DescribeJob | JudgeJob | ScoreJob | TranslateJob | ObserveJob) -> Any:
+def run_claude_job(claude: Claude, job: ClaudeJob) -> Any:
     """Run one Claude job on a built Claude."""
     label = job.spec.label
     if isinstance(job, DescribeJob):

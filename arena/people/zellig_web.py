@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from arena.people import checks, store
 from arena.people.live import LiveScorer
@@ -65,7 +65,7 @@ def blueprint(zellig: ZelligArena) -> Any:
 
     pages = Blueprint("zellig", __name__, url_prefix="/zellig")
 
-    def fail(status: int, message: str):
+    def fail(status: int, message: str) -> NoReturn:
         response = jsonify(error=message)
         response.status_code = status
         abort(response)
