@@ -20,7 +20,7 @@ whose phenomenon needs something in the source (a negation to drop or insert, tw
 processed in blocks of ``--batch`` (256) lines; with ``--workers N`` the blocks (analysis and every
 Zellig) run in N processes, each building the Zelligs once, and are written in input order.
 
-Input is UTF-8 (:func:`arena.formats.textlines.stream_lines`): lines end at ``\n`` or ``\r\n``
+Input is UTF-8 (:func:`arena.formats.textlines.iter_lines`): lines end at ``\n`` or ``\r\n``
 (a lone ``\r`` stays inside its line), a leading byte order mark is dropped, and bytes that are
 not UTF-8 (a latin-1 file) stop the command with exit 2 naming the input and the line.  Memory
 stays flat however many lines stream through: the German analysis keeps a few blocks' analyses
@@ -37,7 +37,7 @@ from typing import Any, BinaryIO
 from arena.cli import add_verb, catalog, zellig_specs
 from arena.cli.ranges import integer
 from arena.errors import DataError, UsageError
-from arena.formats.textlines import stream_lines
+from arena.formats.textlines import iter_lines
 
 EXAMPLES = """
   echo "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus." | arena corrupt --zellig placeholder-ding
@@ -123,7 +123,7 @@ class Corruptor:
 
 def _open(path: str | None, what: str) -> tuple[Iterable[bytes], BinaryIO | None]:
     """The input as lines of bytes, and the file to close (``None`` for stdin): decoding
-    (UTF-8 only), line ends and a BOM are :func:`arena.formats.textlines.stream_lines`'s
+    (UTF-8 only), line ends and a BOM are :func:`arena.formats.textlines.iter_lines`'s
     business.  A stdin replaced by a text stream (an embedding program, a test) is
     re-encoded line by line."""
     if path is None or path == "-":
@@ -201,13 +201,14 @@ def run(args) -> int:
         raise UsageError("none of the --zellig Zelligs has a detector (detect)", key="--zellig")
     lines, own_lines = _open(args.input, "input")
     sources, own_sources = _open(args.source, "source") if args.source else (None, None)
-    input_name = "<stdin>" if args.input in (None, "-") else args.input
+    input_name = "stdin" if args.input in (None, "-") else args.input
     out = sys.stdout
     pool = None
     try:
         results: Iterator[tuple[int, str]]
-        blocks = _blocks(stream_lines(lines, input_name),
-                         stream_lines(sources, args.source) if sources is not None else None, args.batch)
+        blocks = _blocks(iter_lines(lines, input_name),
+                         iter_lines(sources, args.source) if sources is not None else None,
+                         args.batch)
         if args.workers > 1:
             import multiprocessing
 

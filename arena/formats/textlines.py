@@ -3,7 +3,7 @@
 Files are UTF-8.  A line ends at ``\\n`` (a ``\\r\\n`` ending is accepted and the
 ``\\r`` dropped; a lone ``\\r`` is no line end); a final line without a newline still
 counts; a byte-order mark at the start of the file is dropped.  Files and streams
-(:func:`stream_lines`, stdin) are read by these rules alike, and a line that is not
+(:func:`iter_lines`, stdin) are read by these rules alike, and a line that is not
 UTF-8 is an error naming the file and line (:mod:`arena.specs.yamlio`).  Texts written to such
 files must not contain any character that a reader might take as a line break:
 Python's ``str.splitlines`` — which DistilLingEval's evaluation script uses — also
@@ -36,32 +36,18 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-
-
-def stream_lines(handle: Iterable[bytes], name: str) -> Iterator[str]:
-    """The lines of a UTF-8 byte stream (stdin, a pipe, a file opened ``"rb"``: anything
-    yielding ``\n``-terminated lines of bytes), one at a time, in constant memory.
-
-    The same rules as :func:`split_lines`: a line ends at ``\n`` only (a ``\r\n`` ending
-    loses its ``\r``; a lone ``\r`` stays inside the line, as does every other character
-    ``str.splitlines`` would break at); a final line without a newline counts.  A UTF-8
-    byte order mark at the start of the stream is dropped.  Bytes that are not UTF-8
-    (a latin-1 file) are a :class:`~arena.errors.DataError` naming ``name``, the line and
-    the column, never passed through."""
-    from arena.errors import DataError
-
+def iter_lines(handle: Iterable[bytes], name: str) -> Iterator[str]:
+    """The lines of a binary stream (a file opened ``rb``, ``sys.stdin.buffer``) by the
+    rules of this module, one at a time; ``name`` is what errors call the stream."""
     for number, raw in enumerate(handle, start=1):
         if raw.endswith(b"\n"):
             raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise DataError(f"not valid UTF-8 (byte 0x{raw[error.start]:02x} at column {error.start + 1})",
-                            file=name, line=number,
-                            hint="convert the input to UTF-8, e.g. with iconv -f latin1 -t utf-8") from None
-        if number == 1 and line.startswith(BOM):
-            line = line[1:]
-        yield line
+            raise DataError(f"not valid UTF-8 (byte 0x{raw[error.start]:02x} at column {error.start + 1}); convert "
+                            "the input to UTF-8, e.g. with iconv -f latin1 -t utf-8", file=name, line=number) from None
+        yield line[1:] if number == 1 and line.startswith(BOM) else line
 
 
 def read_lines(path: str | Path, allow_empty: bool = False) -> list[str]:

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from arena.people import checks, store
 from arena.people.live import LiveScorer
@@ -61,43 +61,18 @@ class ZelligArena:
 
 def blueprint(zellig: ZelligArena) -> Any:
     """The ``/zellig/`` pages and API."""
-    from flask import Blueprint, abort, jsonify, redirect, render_template, request, session, url_for
+    from flask import Blueprint
 
     pages = Blueprint("zellig", __name__, url_prefix="/zellig")
+    _sign_in_pages(pages, zellig)
+    _edit_api(pages, zellig)
+    _check_api(pages, zellig)
+    return pages
 
-    def fail(status: int, message: str) -> NoReturn:
-        response = jsonify(error=message)
-        response.status_code = status
-        abort(response)
 
-    def person() -> str:
-        name = session.get("name")
-        if name is None:
-            fail(401, "sign in with your name first")
-        return name
-
-    def body(keys: set[str]) -> dict[str, Any]:
-        data = request.get_json(silent=True)
-        if not isinstance(data, dict) or set(data) != keys:
-            fail(400, f"expected a JSON object with {', '.join(sorted(keys))}")
-        return data
-
-    def target_of(name: str, instance_id: Any):
-        for target in zellig.session(name).targets:
-            if target.instance.id == instance_id:
-                return target
-        fail(404, f"unknown instance {instance_id!r}")
-
-    def edit_of(data: Mapping[str, Any]) -> tuple[str, str | None]:
-        text, phenomenon = data["text"], data["phenomenon"]
-        if not isinstance(text, str) or not text.strip() or len(text) > 2000:
-            fail(400, "text must be a non-empty string of at most 2000 characters")
-        if phenomenon is not None:
-            try:
-                check_phenomenon(phenomenon)
-            except ValueError as error:
-                fail(400, str(error))
-        return text, phenomenon
+def _sign_in_pages(pages: Any, zellig: ZelligArena) -> None:
+    """The page, signing in and the next instance to corrupt."""
+    from flask import jsonify, redirect, render_template, request, session, url_for
 
     @pages.get("/")
     def index():
@@ -128,11 +103,16 @@ def blueprint(zellig: ZelligArena) -> Any:
         return jsonify(finished=False, instance=target.instance.id, source=target.instance.source,
                        reference=target.instance.reference, done=done, total=total, phenomena=zellig.phenomena(name))
 
+
+def _edit_api(pages: Any, zellig: ZelligArena) -> None:
+    """Live scores of an edit, and submitting it."""
+    from flask import jsonify
+
     @pages.post("/api/live")
     def live():
         name = person()
         data = body({"instance", "text", "phenomenon"})
-        target = target_of(name, data["instance"])
+        target = target_of(zellig, name, data["instance"])
         text, phenomenon = edit_of(data)
         started = time.monotonic()
         result = zellig.scorer.evaluate(target.instance.source, target.instance.reference, text, phenomenon)
@@ -142,7 +122,7 @@ def blueprint(zellig: ZelligArena) -> Any:
     def submit():
         name = person()
         data = body({"instance", "text", "phenomenon"})
-        target = target_of(name, data["instance"])
+        target = target_of(zellig, name, data["instance"])
         text, phenomenon = edit_of(data)
         if text != target.instance.reference and phenomenon is None:
             fail(400, "pick the phenomenon of your edit")
@@ -152,6 +132,11 @@ def blueprint(zellig: ZelligArena) -> Any:
             fail(409, "this instance is already corrupted; the first submission stands")
         done, total = zellig.session(name).progress()
         return jsonify(written=True, variant=record["variant"], done=done, total=total)
+
+
+def _check_api(pages: Any, zellig: ZelligArena) -> None:
+    """Checking other people's corruptions, their agreement, and the export."""
+    from flask import jsonify
 
     @pages.get("/api/check/next")
     def check_next():
@@ -190,4 +175,45 @@ def blueprint(zellig: ZelligArena) -> Any:
             fail(409, str(error))
         return jsonify(config=str(path), command=f"arena run {path}")
 
-    return pages
+
+# -- request helpers: a failed check aborts the request with a JSON error ----------------------------
+
+def fail(status: int, message: str):
+    from flask import abort, jsonify
+
+    response = jsonify(error=message)
+    response.status_code = status
+    abort(response)
+
+def person() -> str:
+    from flask import session
+
+    name = session.get("name")
+    if name is None:
+        fail(401, "sign in with your name first")
+    return name
+
+def body(keys: set[str]) -> dict[str, Any]:
+    from flask import request
+
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict) or set(data) != keys:
+        fail(400, f"expected a JSON object with {', '.join(sorted(keys))}")
+    return data
+
+def target_of(zellig: ZelligArena, name: str, instance_id: Any):
+    for target in zellig.session(name).targets:
+        if target.instance.id == instance_id:
+            return target
+    fail(404, f"unknown instance {instance_id!r}")
+
+def edit_of(data: Mapping[str, Any]) -> tuple[str, str | None]:
+    text, phenomenon = data["text"], data["phenomenon"]
+    if not isinstance(text, str) or not text.strip() or len(text) > 2000:
+        fail(400, "text must be a non-empty string of at most 2000 characters")
+    if phenomenon is not None:
+        try:
+            check_phenomenon(phenomenon)
+        except ValueError as error:
+            fail(400, str(error))
+    return text, phenomenon

@@ -36,7 +36,7 @@ def test_stdin_line_ends_and_bom_in_one_process():
 def test_stdin_that_is_not_utf8_exits_2_naming_the_line(data, line):
     done = arena(ZELLIG, stdin=data)
     assert done.status == 2 and "Traceback" not in done.err
-    assert f"<stdin>:{line}: not valid UTF-8" in done.err and "iconv" in done.err
+    assert f"stdin:{line}: not valid UTF-8" in done.err and "iconv" in done.err
     assert "\ufffd" not in done.out and "\\udc" not in done.out  # nothing undecodable passed through
 
 

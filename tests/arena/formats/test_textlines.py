@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from arena.formats.textlines import LINE_BREAKS, check_line_text, read_lines, split_lines, stream_lines, write_lines
+from arena.formats.textlines import LINE_BREAKS, check_line_text, iter_lines, read_lines, split_lines, write_lines
 
 
 @pytest.mark.parametrize(
@@ -80,10 +80,10 @@ def test_write_lines_is_readable_and_not_private(tmp_path):
     (b"", []),
     (b"\n\n", ["", ""]),
 ])
-def test_stream_lines(data, lines):
+def test_iter_lines(data, lines):
     import io
 
-    assert list(stream_lines(io.BytesIO(data), "x")) == lines
+    assert list(iter_lines(io.BytesIO(data), "x")) == lines
 
 
 @pytest.mark.parametrize("data, line, column", [
@@ -91,11 +91,11 @@ def test_stream_lines(data, lines):
     (b"ok\nok\n\xff\n", 3, 1),
     (b"ok\nabc\xe4", 2, 4),                        # cut in the middle of a character
 ])
-def test_stream_lines_refuses_bytes_that_are_not_utf8_naming_the_line(data, line, column):
+def test_iter_lines_refuses_bytes_that_are_not_utf8_naming_the_line(data, line, column):
     import io
 
     from arena.errors import DataError
 
     with pytest.raises(DataError) as error:
-        list(stream_lines(io.BytesIO(data), "input.de"))
+        list(iter_lines(io.BytesIO(data), "input.de"))
     assert error.value.file == "input.de" and error.value.line == line and f"column {column}" in str(error.value)

@@ -6,7 +6,8 @@ from collections import Counter
 import pytest
 
 from arena.specs.conformance import assert_conforms, check_john
-from performers.john.mt_reference import MTReferenceJohn, TranslationCache, normalise, pick_system
+from performers.john.mt_reference import MTReferenceJohn, normalise, pick_system
+from performers.john.translation_cache import TranslationCache
 from tests.conftest import DATA
 from tests.performers.john import fakes
 
