@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from arena.people import checks, store
 from arena.people.live import LiveScorer
@@ -178,7 +178,7 @@ def _check_api(pages: Any, zellig: ZelligArena) -> None:
 
 # -- request helpers: a failed check aborts the request with a JSON error ----------------------------
 
-def fail(status: int, message: str):
+def fail(status: int, message: str) -> NoReturn:
     from flask import abort, jsonify
 
     response = jsonify(error=message)
