@@ -11,6 +11,7 @@ the evidence (the contrastive form found in the machine translation).  Keys: ``f
 from __future__ import annotations
 
 from arena.cli import add_verb, catalog
+from arena.errors import UsageError
 
 EXAMPLES = """
   arena repair --john mt-reference.yaml --zellig polarity-affix-del --patch sets/affix-mt/repairs.jsonl --name ann
@@ -38,7 +39,7 @@ def run(args) -> int:
     done = read_repairs(args.patch)  # a bad patch file fails before any work
     spec = parse_spec(args.john, where="--john")
     if spec.name != "mt-reference":
-        raise ValueError(f"--john {spec.name}: give an mt-reference John (the references validation checks)")
+        raise UsageError(f"--john {spec.name}: give an mt-reference John (the references validation checks)")
     params = {key: value for key, value in spec.params.items() if key != "repairs"}  # review the unrepaired ones
     john = build("john", PerformerSpec(spec.name, params), catalog(), where="--john")
     zellig = build("zellig", parse_spec(args.zellig, where="--zellig"), catalog(), where="--zellig")

@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.engine import match
 from arena.engine.calibration import Calibration, claude_key
+from arena.errors import ConfigError
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, resolve
 from arena.specs.spec import PerformerSpec
@@ -68,7 +69,7 @@ def count_work(experiment: Experiment, catalog: Catalog, progress: bool = False)
     from arena.engine.plan import blocks, models, plan_experiment
 
     if experiment.schedule is not None:
-        raise ValueError(f"{experiment.where('schedule')}: a game is planned block by block while it is played; "
+        raise ConfigError(f"{experiment.where('schedule')}: a game is planned block by block while it is played; "
                          "--plan counts schedule-less runs only")
     validate(experiment, catalog)
     started = time.process_time()

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.errors import UsageError
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards, SignTest, Standing
 from arena.stats.registry import MetricValue
@@ -36,7 +37,6 @@ from arena.stats.results import Scores
 from arena.stats.run import RunData
 
 TIDY_FORMATS = ("csv", "parquet", "jsonl")
-TABLES = ("rounds", "cells", "leaderboards")
 # numeric columns that may be empty throughout (a run without scoring Claudes); and every metric's
 _FLOAT_COLUMNS = ("score_correct", "score_corrupted", "one_best_score", "generative_rate", "S", "S_low", "S_high",
                   "S_mean", "S_std", "yield", "vs_next_delta", "vs_next_low", "vs_next_high", "vs_next_p")
@@ -185,26 +185,46 @@ def tables(run_dir: Path) -> dict[str, Any]:
 
     run = load_finished(Path(run_dir))
     scores = from_json(Scores, json.loads((run.run_dir / transcripts.SCORES).read_text(encoding="utf-8")))
-    return {
+    data = {
         "rounds": frame(round_rows(run)),
         "cells": frame(cell_rows(scores)),
         "leaderboards": frame(leaderboard_rows(build(run))),
     }
+    tokens = token_rows(run.run_dir)
+    if tokens:
+        data["tokens"] = frame(tokens)
+    return data
+
+
+def token_rows(run_dir: Path) -> list[dict[str, Any]]:
+    """One row per aligned token of the token views ``arena report --tokens`` or ``arena show
+    --tokens`` stored in ``RUN/report/tokens.jsonl`` (none: no rows, no ``tokens`` table)."""
+    from arena.run_tokens import load_tokens
+
+    rows = []
+    for (claude, round_id), view in sorted(load_tokens(run_dir).items()):
+        for position, row in enumerate(view["rows"]):
+            rows.append({"claude": claude, "round": round_id, "position": position, "correct": row["correct"],
+                         "incorrect": row["incorrect"], "logprob_correct": row["logprob_correct"],
+                         "logprob_incorrect": row["logprob_incorrect"], "delta": row["delta"],
+                         "changed": row["changed"], "blamed": view.get("blame") == position})
+    return rows
 
 
 def write_tables(run_dir: Path, out: Path, format: str, force: bool = False) -> dict[str, Path]:
-    """Write ``rounds``, ``cells`` and ``leaderboards`` of a run into ``out`` as
-    ``NAME.csv``, ``NAME.parquet`` or ``NAME.jsonl``; returns the paths."""
+    """Write ``rounds``, ``cells`` and ``leaderboards`` of a run (and ``tokens`` where the run
+    has stored token views) into ``out`` as ``NAME.csv``, ``NAME.parquet`` or ``NAME.jsonl``;
+    returns the paths."""
     from arena.engine import transcripts
 
     if format not in TIDY_FORMATS:
-        raise ValueError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")
+        raise UsageError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")
     out = Path(out)
-    paths = {name: out / f"{name}.{format}" for name in TABLES}
+    data = tables(run_dir)
+    paths = {name: out / f"{name}.{format}" for name in data}
     existing = [str(path) for path in paths.values() if path.exists()]
     if existing and not force:
-        raise ValueError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
-    data = tables(run_dir)
+        raise UsageError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
     out.mkdir(parents=True, exist_ok=True)
     for name, path in paths.items():
         table = data[name]

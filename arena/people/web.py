@@ -92,25 +92,25 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
     return app
 
 
-def _fail(status: int, message: str) -> NoReturn:
+def fail(status: int, message: str) -> NoReturn:
     """End the request with ``status``: a JSON ``{"error": message}`` under ``/api/``,
     else the error page."""
     from flask import abort, jsonify, request
 
-    if request.path.startswith("/api/"):
+    if "/api/" in request.path:
         response = jsonify(error=message)
         response.status_code = status
         abort(response)
     abort(status, description=message)
 
 
-def _person() -> str:
+def signed_in_person() -> str:
     """The signed-in person's name (401 under ``/api/``, else 403, when nobody is)."""
     from flask import request, session
 
     name = session.get("name")
     if name is None:
-        _fail(401 if request.path.startswith("/api/") else 403, "sign in with your name first")
+        fail(401 if "/api/" in request.path else 403, "sign in with your name first")
     return name
 
 
@@ -124,7 +124,7 @@ def _add_error_pages(app: Any, arena: Arena) -> None:
     @app.errorhandler(409)
     @app.errorhandler(413)
     def error_page(error):
-        if request.path.startswith("/api/"):
+        if "/api/" in request.path:
             return jsonify(error=error.description), error.code
         return render_template("error.html", title=arena.title, error=error), error.code
 
@@ -141,11 +141,11 @@ def _add_guard(app: Any, token: str | None, allowed_hosts: Sequence[str]) -> Non
     @app.before_request
     def guard():
         if token is None and request.host not in allowed_hosts:
-            _fail(400, f"unknown host {request.host!r}: open the address arena serve printed")
+            fail(400, f"unknown host {request.host!r}: open the address arena serve printed")
         if token is not None and not session.get("access"):
             given = request.args.get("token") or request.headers.get("X-Access-Token") or ""
             if not hmac.compare_digest(given.encode(), token.encode()):
-                _fail(403, "an access token is required: open the address (with ?token=) that arena serve printed")
+                fail(403, "an access token is required: open the address (with ?token=) that arena serve printed")
             session["access"] = True
         session.setdefault("csrf", secrets.token_urlsafe(32))
         if request.method == "POST":
@@ -153,10 +153,10 @@ def _add_guard(app: Any, token: str | None, allowed_hosts: Sequence[str]) -> Non
             if origin is not None:
                 parts = urlsplit(origin)
                 if f"{parts.scheme}://{parts.netloc}" != request.host_url.rstrip("/"):
-                    _fail(403, f"cross-site request refused (origin {origin!r})")
+                    fail(403, f"cross-site request refused (origin {origin!r})")
             given = request.headers.get("X-CSRF-Token") or request.form.get("csrf") or ""
             if not hmac.compare_digest(given.encode(), session["csrf"].encode()):
-                _fail(403, "missing or invalid CSRF token: reload the page")
+                fail(403, "missing or invalid CSRF token: reload the page")
 
 
 def _add_pages(app: Any, arena: Arena) -> None:
@@ -175,7 +175,7 @@ def _add_pages(app: Any, arena: Arena) -> None:
         try:
             store.check_name(name)
         except ValueError as error:
-            _fail(400, str(error))
+            fail(400, str(error))
         session["name"] = name
         return redirect(url_for("play"))
 
@@ -194,7 +194,7 @@ def _add_pages(app: Any, arena: Arena) -> None:
 
     @app.get("/summary")
     def summary_page():
-        name = _person()
+        name = signed_in_person()
         return render_template("summary.html", title=arena.title, name=name, csrf=session["csrf"],
                                summary=summary(arena.run_dir, name))
 
@@ -205,7 +205,7 @@ def _add_api(app: Any, arena: Arena) -> None:
 
     @app.get("/api/next")
     def next_round():
-        name = _person()
+        name = signed_in_person()
         current = arena.session(name)
         r = current.next_round()
         done, total = current.progress()
@@ -220,33 +220,33 @@ def _add_api(app: Any, arena: Arena) -> None:
 
     @app.post("/api/judge")
     def judge():
-        name = _person()
-        data = _json_body(request.get_data(cache=False))
+        name = signed_in_person()
+        data = json_body(request.get_data(cache=False))
         if not isinstance(data, dict) or set(data) != {"round", "choice"}:
-            _fail(400, 'expected a JSON object {"round": ROUND_ID, "choice": 0 or 1}')
+            fail(400, 'expected a JSON object {"round": ROUND_ID, "choice": 0 or 1}')
         round_id, choice = data["round"], data["choice"]
         current = arena.session(name)
         if not isinstance(round_id, str) or round_id not in current.by_id:
-            _fail(404, f"unknown round {round_id!r}")
+            fail(404, f"unknown round {round_id!r}")
         if not isinstance(choice, int) or isinstance(choice, bool) or choice not in (0, 1):
-            _fail(400, f"choice must be 0 or 1, not {choice!r}")
+            fail(400, f"choice must be 0 or 1, not {choice!r}")
         shown = arena.shown(name, round_id)
         if round_id in current.done():
-            _fail(409, "this round is already judged; the first answer stands")
+            fail(409, "this round is already judged; the first answer stands")
         if shown is None:
-            _fail(409, "this round was not shown to you by this server; reload the page")
+            fail(409, "this round was not shown to you by this server; reload the page")
         record, written = current.answer(round_id, choice, time.monotonic() - shown)
         if not written:
-            _fail(409, "this round is already judged; the first answer stands")
+            fail(409, "this round is already judged; the first answer stands")
         done, total = current.progress()
         return jsonify(written=True, resolved_by=record["resolved_by"], seconds=record["seconds"], done=done, total=total)
 
     @app.get("/api/summary")
     def summary_json():
-        return jsonify(summary(arena.run_dir, _person()))
+        return jsonify(summary(arena.run_dir, signed_in_person()))
 
 
-def _json_body(body: bytes) -> Any:
+def json_body(body: bytes) -> Any:
     """A request's JSON body (at most ``MAX_CONTENT_LENGTH`` bytes), or ``None`` when it is
     no JSON, not UTF-8 or nested more than a judgement needs (a 100k-deep array would
     exhaust the parser's recursion: a 400, never a 500)."""

@@ -23,11 +23,12 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from arena.people import checks, store
 from arena.people.live import LiveScorer
 from arena.people.session import ZelligSession, check_phenomenon
+from arena.people.web import fail, json_body, signed_in_person
 
 
 class ZelligArena:
@@ -92,7 +93,7 @@ def _sign_in_pages(pages: Any, zellig: ZelligArena) -> None:
 
     @pages.get("/api/next")
     def next_instance():
-        name = person()
+        name = signed_in_person()
         current = zellig.session(name)
         pending = current.pending()
         done, total = current.progress()
@@ -110,7 +111,7 @@ def _edit_api(pages: Any, zellig: ZelligArena) -> None:
 
     @pages.post("/api/live")
     def live():
-        name = person()
+        name = signed_in_person()
         data = body({"instance", "text", "phenomenon"})
         target = target_of(zellig, name, data["instance"])
         text, phenomenon = edit_of(data)
@@ -120,7 +121,7 @@ def _edit_api(pages: Any, zellig: ZelligArena) -> None:
 
     @pages.post("/api/submit")
     def submit():
-        name = person()
+        name = signed_in_person()
         data = body({"instance", "text", "phenomenon"})
         target = target_of(zellig, name, data["instance"])
         text, phenomenon = edit_of(data)
@@ -140,7 +141,7 @@ def _check_api(pages: Any, zellig: ZelligArena) -> None:
 
     @pages.get("/api/check/next")
     def check_next():
-        item = checks.next_to_check(zellig.run_dir, person())
+        item = checks.next_to_check(zellig.run_dir, signed_in_person())
         if item is None:
             return jsonify(finished=True)
         return jsonify(finished=False, author=item["author"], instance=item["instance"]["id"],
@@ -149,7 +150,7 @@ def _check_api(pages: Any, zellig: ZelligArena) -> None:
 
     @pages.post("/api/check")
     def check():
-        name = person()
+        name = signed_in_person()
         data = body({"author", "instance", "valid"})
         if not isinstance(data["valid"], bool):
             fail(400, "valid must be true or false")
@@ -163,12 +164,12 @@ def _check_api(pages: Any, zellig: ZelligArena) -> None:
 
     @pages.get("/api/agreement")
     def agreement():
-        person()
+        signed_in_person()
         return jsonify(checks.agreement(zellig.run_dir))
 
     @pages.post("/api/export")
     def export():
-        name = person()
+        name = signed_in_person()
         try:
             path = zellig.session(name).export(zellig.experiment)
         except ValueError as error:
@@ -178,34 +179,22 @@ def _check_api(pages: Any, zellig: ZelligArena) -> None:
 
 # -- request helpers: a failed check aborts the request with a JSON error ----------------------------
 
-def fail(status: int, message: str) -> NoReturn:
-    from flask import abort, jsonify
-
-    response = jsonify(error=message)
-    response.status_code = status
-    abort(response)
-
-def person() -> str:
-    from flask import session
-
-    name = session.get("name")
-    if name is None:
-        fail(401, "sign in with your name first")
-    return name
-
 def body(keys: set[str]) -> dict[str, Any]:
+    """The request's JSON object with exactly ``keys``, parsed with the app's bounds (a 400 otherwise)."""
     from flask import request
 
-    data = request.get_json(silent=True)
+    data = json_body(request.get_data(cache=False))
     if not isinstance(data, dict) or set(data) != keys:
         fail(400, f"expected a JSON object with {', '.join(sorted(keys))}")
     return data
 
-def target_of(zellig: ZelligArena, name: str, instance_id: Any):
+
+def target_of(zellig: ZelligArena, name: str, instance_id: Any) -> Any:
     for target in zellig.session(name).targets:
         if target.instance.id == instance_id:
             return target
     fail(404, f"unknown instance {instance_id!r}")
+
 
 def edit_of(data: Mapping[str, Any]) -> tuple[str, str | None]:
     text, phenomenon = data["text"], data["phenomenon"]

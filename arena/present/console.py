@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from arena.present.plots import FEW_ROUNDS
 from arena.present.tables import fmt, fmt_ci, render, shorten
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards, SignTest, VersusNext
@@ -156,8 +157,17 @@ def mean_std(mean: float | None, std: float | None) -> str:
 def format_leaderboards(boards: Leaderboards, width: int = 36) -> str:
     """Plain-text leaderboards (what ``arena tournament`` and ``arena leaderboard`` print)."""
     metrics = registry.leaderboard_metrics()
+    few = [False]
+
+    def n(rounds: int) -> str | int:
+        """A standing's rounds, marked when there are too few to read S as a result (as the plots grey them)."""
+        if rounds < FEW_ROUNDS:
+            few[0] = True
+            return f"{rounds}*"
+        return rounds
+
     parts = ["Claudes by S (higher is better; vs next: paired bootstrap on the same rounds)"]
-    rows = [[e.rank or "-", shorten(e.claude, width), e.standing.rounds, e.standing.S, fmt_ci(e.standing.S_ci95),
+    rows = [[e.rank or "-", shorten(e.claude, width), n(e.standing.rounds), e.standing.S, fmt_ci(e.standing.S_ci95),
              mean_std(e.standing.S_mean, e.standing.S_std), e.standing.seeds,
              *[next((v.value for v in e.standing.metrics if v.name == m.name), None) for m in metrics],
              versus(e.vs_next)] for e in boards.claudes]
@@ -165,18 +175,20 @@ def format_leaderboards(boards: Leaderboards, width: int = 36) -> str:
                          "vs next"], rows, align="rlrrllr" + "r" * len(metrics) + "l"))
     for claude, entries in boards.zelligs.items():
         parts += ["", f"Zelligs by S against {claude} (lower is better; vs next: paired bootstrap on common instances)"]
-        rows = [[e.rank or "-", shorten(e.zellig, width), e.standing.rounds, e.standing.S, fmt_ci(e.standing.S_ci95),
+        rows = [[e.rank or "-", shorten(e.zellig, width), n(e.standing.rounds), e.standing.S, fmt_ci(e.standing.S_ci95),
                  mean_std(e.standing.S_mean, e.standing.S_std), e.yield_, versus(e.vs_next)] for e in entries]
         parts.append(render(["#", "zellig", "rounds", "S", "S 95% CI", "S over seeds", "yield", "vs next"],
                             rows, align="rlrrllrl"))
     parts += ["", "Johns by S (higher is better; vs next: sign test over matched (Zellig, Claude, seed) cells)"]
-    rows = [[e.rank or "-", shorten(e.john, width), e.standing.rounds, e.standing.S, fmt_ci(e.standing.S_ci95),
+    rows = [[e.rank or "-", shorten(e.john, width), n(e.standing.rounds), e.standing.S, fmt_ci(e.standing.S_ci95),
              mean_std(e.standing.S_mean, e.standing.S_std), versus(e.vs_next)] for e in boards.johns]
     parts.append(render(["#", "john", "rounds", "S", "S 95% CI", "S over seeds", "vs next"], rows, align="rlrrlll"))
     if boards.agreement:
         parts += ["", "Agreement of people (candidate judged corrupted, on the rounds all of them answered in time)"]
         rows = [[", ".join(e.people), e.rounds, e.observed, e.kappa, e.measure] for e in boards.agreement]
         parts.append(render(["people", "rounds", "agreement", "kappa", "measure"], rows, align="lrrrl"))
+    if few[0]:
+        parts += ["", f"* fewer than {FEW_ROUNDS} rounds: too few to read S as a result (greyed in the plots)"]
     parts += ["", f"CIs and tests: {boards.bootstrap_samples} bootstrap samples over instances; "
                   f"contrastive ties count as {boards.contrastive_ties}"]
     if boards.signature:

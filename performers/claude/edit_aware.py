@@ -39,6 +39,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from arena.errors import ConfigError
 from arena.records import Judgement, Pair, RoundOutcome
 from arena.roles import Clocked
 from performers.claude import edit_features as ef
@@ -61,16 +62,16 @@ class EditAwareClaude:
     def __init__(self, claude: Any, l2: float = 1.0, min_examples: int = 20, unlabeled: str = "em",
                  one_best: bool = True):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
-            raise ValueError(f"l2 must be a positive number, not {l2!r}")
+            raise ConfigError(f"l2 must be a positive number, not {l2!r}")
         if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:
-            raise ValueError(f"min_examples must be an integer ≥ 1, not {min_examples!r}")
+            raise ConfigError(f"min_examples must be an integer ≥ 1, not {min_examples!r}")
         if unlabeled not in UNLABELED:
-            raise ValueError(f"unlabeled must be one of {', '.join(UNLABELED)}, not {unlabeled!r}")
+            raise ConfigError(f"unlabeled must be one of {', '.join(UNLABELED)}, not {unlabeled!r}")
         if not isinstance(one_best, bool):
-            raise ValueError(f"one_best must be true or false, not {one_best!r}")
+            raise ConfigError(f"one_best must be true or false, not {one_best!r}")
         self.base_spec, self.base = build_nested("claude", claude, where="edit-aware: claude")
         if not callable(getattr(self.base, "score", None)):
-            raise ValueError(f"edit-aware: claude {self.base_spec.label} does not score; give a scoring Claude")
+            raise ConfigError(f"edit-aware: claude {self.base_spec.label} does not score; give a scoring Claude")
         self.l2, self.min_examples, self.unlabeled, self.one_best = float(l2), min_examples, unlabeled, one_best
         self.rows: list[list[float]] = []  # one per pair seen, second-minus-first
         self.sides: list[tuple[list[str], list[str]]] = []

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.errors import ConfigError
+
 TOKEN = re.compile(r"\w+|[^\w\s]")
 UNK, BOS, EOS = 0, 1, 2
 SPECIALS = ("<unk>", "<s>", "</s>")
@@ -90,7 +92,7 @@ class KneserNeyLM:
     @classmethod
     def train(cls, sentences: Iterable[str], order: int = 3) -> KneserNeyLM:
         if not 1 <= order <= MAX_ORDER:
-            raise ValueError(f"order must be 1 to {MAX_ORDER}, not {order}")
+            raise ConfigError(f"order must be 1 to {MAX_ORDER}, not {order}")
         ids: dict[str, int] = {word: index for index, word in enumerate(SPECIALS)}
         flat: list[int] = []
         for text in sentences:

@@ -56,7 +56,7 @@ def read_repairs(path: str | Path) -> dict[str, dict[str, Any]]:
 def append_repair(path: str | Path, instance: Instance, action: str, reviewer: str, reference: str | None = None) -> dict:
     """Append one decision to the patch file and return it."""
     if action not in ACTIONS:
-        raise ValueError(f"action must be fix or reject, not {action!r}")
+        raise DataError(f"action must be fix or reject, not {action!r}")
     record: dict[str, str | None] = {"id": instance.id, "action": action, "was": instance.reference, "reviewer": reviewer,
               "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     if action == "fix":

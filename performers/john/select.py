@@ -35,9 +35,13 @@ class SelectJohn:
     of the last :meth:`instances` call.
 
     Params: ``john`` (the John to select from, a SPEC), ``zellig`` (the Zellig that must
-    apply, a SPEC), ``cap``, ``seed``, ``stratify``, ``dedup``, ``min_words``/``max_words``
-    (bounds on the words of the source), ``variants_per_instance``, ``validate``,
-    ``phenomena``, ``max_phrase_words`` (validation: the longest phrase aligned to the
+    apply, a SPEC), ``cap`` (at most this many instances per phenomenon), ``seed`` (of the
+    seeded ranks that sample under the cap), ``stratify`` (the metadata key whose values share
+    the cap in proportion to their sizes), ``dedup`` (source, pair or none: which duplicates
+    are left out), ``min_words``/``max_words`` (bounds on the words of the source),
+    ``variants_per_instance`` (variants kept per instance and phenomenon), ``validate``
+    (check machine references against the human one), ``phenomena`` (the phenomena to fill
+    to the cap in every stratum), ``max_phrase_words`` (validation: the longest phrase aligned to the
     human reference), ``min_overlap`` (validation: the least word overlap with the human
     reference), ``prefilter`` (a regular expression the reference must match before the
     Zellig runs), ``progress`` (show progress bars)."""

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.edits import make_variant
+from arena.errors import ConfigError
 from arena.records import Edit, Instance, Variant
 from arena.roles import Detector
 from performers.nested import build_nested
@@ -61,12 +62,12 @@ class SearchZellig:
     def __init__(self, base: Any, model: Any, method: str = "beam", beam_width: int = 3, max_edits: int = 2,
                  budget: int = 40, convention: str = "mean"):
         if method not in METHODS:
-            raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+            raise ConfigError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if convention not in CONVENTIONS:
-            raise ValueError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
+            raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
         for name, value in (("beam_width", beam_width), ("max_edits", max_edits), ("budget", budget)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be an integer ≥ 1, not {value!r}")
+                raise ConfigError(f"{name} must be an integer ≥ 1, not {value!r}")
         self.method, self.beam_width, self.max_edits = method, beam_width, max_edits
         self.budget, self.convention = budget, convention
         self.base_spec, self.base = build_nested("zellig", base, where="search: base")

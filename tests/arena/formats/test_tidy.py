@@ -88,3 +88,28 @@ def test_tidy_formats_need_a_finished_run(tmp_path, capsys):
     (tmp_path / "started").mkdir()
     assert main(["export", str(tmp_path / "started"), "--format", "csv", "--out", str(tmp_path / "o")]) == 2
     assert "not a finished run" in capsys.readouterr().err
+
+
+def test_stored_token_views_become_a_tokens_table_and_none_make_no_table(run_dir, tmp_path):
+    from arena.formats.tidy import tables
+    from arena.run_tokens import TOKENS_FILE
+
+    assert "tokens" not in tables(run_dir)  # no stored views: no table, no empty file
+    rounds = [json.loads(line) for line in (run_dir / "rounds.jsonl").read_text(encoding="utf-8").splitlines()]
+    row = {"correct": " Haus", "incorrect": " Ding", "logprob_correct": -1.5, "logprob_incorrect": -0.5,
+           "delta": -1.0, "changed": True}
+    same = {"correct": " Das", "incorrect": " Das", "logprob_correct": -0.2, "logprob_incorrect": -0.2,
+            "delta": 0.0, "changed": False}
+    view = {"claude": "hash", "round": rounds[0]["round"], "rows": [same, row], "blame": 1, "summary": "x"}
+    path = run_dir / TOKENS_FILE
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(view) + "\n", encoding="utf-8")
+    try:
+        tokens = tables(run_dir)["tokens"]
+        assert list(tokens["position"]) == [0, 1] and list(tokens["blamed"]) == [False, True]
+        assert list(tokens["incorrect"]) == [" Das", " Ding"] and tokens["delta"].iloc[1] == -1.0
+        assert main(["export", str(run_dir), "--format", "csv", "--out", str(tmp_path)]) == 0
+        assert len(pd.read_csv(tmp_path / "tokens.csv")) == 2
+        test_every_column_is_documented(run_dir)
+    finally:
+        path.unlink()
