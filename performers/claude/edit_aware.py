@@ -37,11 +37,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from arena.errors import ConfigError
 from arena.records import Judgement, Pair, RoundOutcome
 from arena.roles import Clocked
+from arena.specs.typecheck import PositiveFloat, PositiveInt
 from performers.claude import edit_features as ef
 from performers.claude.learned import fit_logistic
 from performers.claude.signature_em import SignatureEM
@@ -59,8 +60,8 @@ class EditAwareClaude:
 
     version = "1"
 
-    def __init__(self, claude: Any, l2: float = 1.0, min_examples: int = 20, unlabeled: str = "em",
-                 one_best: bool = True):
+    def __init__(self, claude: Any, l2: PositiveFloat = 1.0, min_examples: PositiveInt = 20,
+                 unlabeled: Literal["em", "none"] = "em", one_best: bool = True):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
             raise ConfigError(f"l2 must be a positive number, not {l2!r}")
         if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:

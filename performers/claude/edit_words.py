@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from arena.errors import UsageError
 from arena.records import Pair
+from arena.specs.typecheck import PositiveFloat, PositiveInt
 from performers.claude.kneser_ney import words
 from performers.claude.surface import SurfaceClaude
 
@@ -68,7 +69,7 @@ class EditWordsClaude(SurfaceClaude):
     version = "1"
     name = "edit-words"
 
-    def __init__(self, alpha: float = 1.0, min_examples: int = 10) -> None:
+    def __init__(self, alpha: PositiveFloat = 1.0, min_examples: PositiveInt = 10) -> None:
         super().__init__(min_examples)
         if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or alpha <= 0:
             raise UsageError(f"edit-words: alpha must be a positive number, not {alpha!r}", key="alpha")

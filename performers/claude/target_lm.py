@@ -35,6 +35,7 @@ from typing import Any, Literal
 from arena.engine.match import ScoreConvention, judgement_from_scores
 from arena.errors import EnvError, UsageError
 from arena.records import Judgement, Pair, SequenceScore
+from arena.specs.typecheck import ExistingFile
 
 logger = logging.getLogger(__name__)
 
@@ -116,7 +117,7 @@ class TargetLMClaude:
 
     def __init__(
         self,
-        corpus: str | None = None,
+        corpus: ExistingFile | None = None,
         order: Literal[1, 2, 3] = 3,
         convention: ScoreConvention = "mean",
         progress: bool = True,

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from arena.formats.pairs import OwnPair, parse_columns, read_pairs
 from arena.records import Instance
-from arena.specs.typecheck import MustExist, PositiveInt
+from arena.specs.typecheck import Check, MustExist, PositiveInt
 
 DEFAULT_PHENOMENON = "own"
 
@@ -40,6 +40,12 @@ def instance_of(pair: OwnPair, origin: str, phenomenon: str) -> Instance:
     return Instance(pair.id, pair.source, pair.correct, meta)
 
 
+def columns_problem(value: Any) -> str | None:
+    """Why a ``columns`` value cannot map the file's columns (``None`` when it can)."""
+    parse_columns(value, where="columns")  # raises arena's error, which the check reports
+    return None
+
+
 class PairsJohn:
     """Yields one instance per row of a pairs file.
 
@@ -54,7 +60,7 @@ class PairsJohn:
     def __init__(
         self,
         path: Annotated[str, MustExist("path")],
-        columns: dict[str, str] | str | None = None,
+        columns: Annotated[dict[str, str] | str | None, Check(columns_problem)] = None,
         phenomenon: str = DEFAULT_PHENOMENON,
         limit: PositiveInt | None = None,
     ):

@@ -33,12 +33,13 @@ and ``start_score`` (the best base candidate's score, what ``argmax`` offers).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from arena.edits import make_variant
 from arena.errors import ConfigError
 from arena.records import Edit, Instance, Variant
 from arena.roles import Detector
+from arena.specs.typecheck import PositiveInt
 from performers.nested import build_nested
 from performers.zellig.placeholder_ding import DING_FORMS
 
@@ -59,8 +60,8 @@ class SearchZellig:
 
     version = "1"
 
-    def __init__(self, base: Any, model: Any, method: str = "beam", beam_width: int = 3, max_edits: int = 2,
-                 budget: int = 40, convention: str = "mean"):
+    def __init__(self, base: Any, model: Any, method: Literal["beam", "greedy"] = "beam", beam_width: PositiveInt = 3,
+                 max_edits: PositiveInt = 2, budget: PositiveInt = 40, convention: Literal["mean", "sum"] = "mean"):
         if method not in METHODS:
             raise ConfigError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if convention not in CONVENTIONS:

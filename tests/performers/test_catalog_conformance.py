@@ -35,6 +35,8 @@ PARAMS = {
     ("zellig", "model-guided"): {"base": "placeholder-ding", "model": "toy-en-de"},
     ("zellig", "mt-system"): {"outputs": str(DATA / "wmt" / "mt-outputs"), "system": "google"},
     ("claude", "learned"): {"claude": "toy-en-de"},
+    ("zellig", "search"): {"base": "placeholder-ding", "model": "toy-en-de"},
+    ("claude", "edit-aware"): {"claude": "toy-en-de"},
 }
 # performers whose conformance is covered by their own tests, because building them
 # needs more than a path (a JSON test set, several models, a spec file)

@@ -112,7 +112,7 @@ def test_corrupt_reads_stdin_by_the_one_rule(data, inputs, capsys, monkeypatch):
 def test_corrupt_names_the_line_of_latin_1_input(capsys, monkeypatch, tmp_path):
     data = "Das Haus ist alt.\nDie Größe stimmt.\n".encode("latin-1")
     status, stdout, stderr = _corrupt(capsys, monkeypatch, data)
-    assert status == 2 and "stdin>:2: not valid UTF-8" in stderr and "Traceback" not in stderr, stderr
+    assert status == 2 and "stdin:2: not valid UTF-8" in stderr and "Traceback" not in stderr, stderr
     path = tmp_path / "latin.txt"
     path.write_bytes(data)
     refused(["corrupt", "--zellig", "placeholder-ding", "--input", path, "--no-progress"], capsys, f"{path}:2: not valid")

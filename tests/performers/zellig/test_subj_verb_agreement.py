@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.errors import ConfigError
 from performers.zellig.subj_verb_agreement import SubjVerbAgreementZellig
 from tests.performers.zellig.german_checks import corrupt, texts
 
@@ -39,7 +40,7 @@ def test_sie_subjects_are_optional():
     reference = "Sie war müde."
     assert "Sie waren müde." in texts(SubjVerbAgreementZellig(), reference)
     assert corrupt(SubjVerbAgreementZellig(include_sie=False), reference) == []
-    with pytest.raises(TypeError):
+    with pytest.raises(ConfigError):
         SubjVerbAgreementZellig(include_sie="no")
 
 
