@@ -61,7 +61,7 @@ def compute_tokens(run_dir: Path, items: Iterable[Mapping[str, str]], catalog: A
     for label, wanted in missing.items():
         spec = specs.get(label)
         claude = build("claude", spec, catalog, where=f"claude {label}") if spec is not None else None
-        if claude is None or not isinstance(claude, TokenScorer):
+        if spec is None or claude is None or not isinstance(claude, TokenScorer):
             skipped += len(wanted)
             continue
         sources = [item["source"] if spec.sees_source else "" for item in wanted for _ in (0, 1)]

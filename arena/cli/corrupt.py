@@ -92,7 +92,11 @@ class Corruptor:
         out: list[str] = []
         for number, line, source in block:
             if self.detect:
-                verdicts = {label: detect_all(z, [line], [source])[0] for label, z in self.zelligs}
+                verdicts: dict[str, bool | None] = {}
+                for label, zellig in self.zelligs:
+                    found = detect_all(zellig, [line], [source])
+                    assert found is not None  # in detect mode every Zellig kept is a detector
+                    verdicts[label] = found[0]
                 out.extend(self._detected(number, line, verdicts))
                 continue
             instance = Instance(f"{self.name}:{number}", source or "", line)

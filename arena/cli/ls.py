@@ -59,7 +59,7 @@ def _docs(cls: type) -> str:
     for klass in cls.__mro__:
         if klass is object:
             continue
-        parts += [klass.__doc__ or "", klass.__init__.__doc__ if "__init__" in vars(klass) else ""]
+        parts += [klass.__doc__ or "", vars(klass)["__init__"].__doc__ if "__init__" in vars(klass) else ""]
         parts.append(sys.modules[klass.__module__].__doc__ or "")
     return "\n\n".join(inspect.cleandoc(part) for part in parts if part)
 
@@ -81,7 +81,8 @@ def meaning(name: str, docs: str, loose: bool = True) -> str:
     joined = " ".join(docs.split())
     quoted = re.compile(rf"``{re.escape(name)}(?:=[^`]*)?``")
     for match in quoted.finditer(joined):
-        end = match.end() + len(_SIBLINGS.match(joined, match.end()).group(0))  # ``a``/``b`` (shared meaning)
+        siblings = _SIBLINGS.match(joined, match.end())  # ``a``/``b`` (shared meaning); may be empty
+        end = siblings.end() if siblings else match.end()
         after = joined[end:]
         if after.startswith(" ("):
             return plain(_parenthetical(joined, end + 1))

@@ -116,6 +116,7 @@ def play_claude(experiment, run_dir: Path, rounds, name: str, limit: int | None)
             done, total = session.progress()
             print(f"\n[{done + 1}/{total}]")  # no round id: it names the Zellig and the instance
             print(f"  source: {r.instance.source}")
+            assert r.candidates is not None  # timeouts are skipped: every round left has candidates
             for index, text in enumerate(r.candidates):
                 print(f"  {index + 1}  {text}")
             started = time.monotonic()

@@ -36,6 +36,7 @@ def run(args) -> int:
     import logging
     import secrets
 
+    from werkzeug.exceptions import ServiceUnavailable
     from werkzeug.serving import make_server
 
     from arena.cli.play import prepare
@@ -50,7 +51,8 @@ def run(args) -> int:
     arena = Arena(run_dir, rounds, experiment.time_budget.claude_seconds_per_pair, experiment.name)
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
     try:
-        server = make_server(args.host, args.port, None, threaded=True)
+        # bound first (port 0 picks a port the app must know); the real app is set below
+        server = make_server(args.host, args.port, ServiceUnavailable(), threaded=True)
     except (OSError, SystemExit):  # werkzeug explains a failed bind on stderr, then exits
         raise UsageError(f"cannot listen on {args.host}:{args.port}") from None
     if not args.verbose:  # one log line per request is noise beside the printed address
@@ -58,11 +60,12 @@ def run(args) -> int:
     port = server.server_port
     shown = f"[{args.host}]" if ":" in args.host else args.host
     hosts = [f"{host}:{port}" for host in ("127.0.0.1", "localhost", "[::1]", shown)]
-    server.app = create_app(arena, token, hosts)
+    app = create_app(arena, token, hosts)
     address = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     if args.zellig:
         address = f"http://{shown}:{port}/zellig/" + (f"?token={token}" if token else "")
-        server.app.register_blueprint(zellig_pages(experiment, run_dir, rounds))
+        app.register_blueprint(zellig_pages(experiment, run_dir, rounds))
+    server.app = app
     try:
         print(f"run directory: {run_dir}")
         print(f"serving {arena.total} rounds of {experiment.name} at {address}", flush=True)

@@ -46,12 +46,13 @@ def highlight(reference: str, edits, color: bool) -> str:
 
 def run(args) -> int:
     from arena.present.tables import fmt
-    from arena.stats.aggregate import join, read_run
+    from arena.stats.aggregate import Outcome, join, read_run
 
     run_dir = run_directory(args.run_dir)
     _, rounds, judgements, one_bests = read_run(run_dir)
     color = not args.no_color and sys.stdout.isatty()
-    chosen, matched = [], 0
+    chosen: list[tuple[str, Outcome]] = []
+    matched = 0
     for claude, outcomes in join(rounds, judgements, one_bests).items():
         if args.claude and claude != args.claude:
             continue
@@ -63,11 +64,13 @@ def run(args) -> int:
     views = token_views(run_dir, chosen) if args.tokens else {}
     for claude, outcome in chosen:
         r, j = outcome.round, outcome.judgement
+        variant = r.variant
+        assert variant is not None  # selected() keeps only rounds with a variant
         scores = outcome.scores
         verdict = "right" if j.correct else "WRONG"
-        print(f"── {r.id}  [{claude}: {verdict}, {j.resolved_by}]  {r.variant.phenomenon}")
+        print(f"── {r.id}  [{claude}: {verdict}, {j.resolved_by}]  {variant.phenomenon}")
         print(f"   source:    {r.instance.source}")
-        print(f"   edit:      {highlight(r.instance.reference, r.variant.edits, color)}")
+        print(f"   edit:      {highlight(r.instance.reference, variant.edits, color)}")
         if scores is not None:
             print(f"   scores:    correct {fmt(scores[0], 4)}  corrupted {fmt(scores[1], 4)}")
         if outcome.one_best is not None:

@@ -59,17 +59,18 @@ def run(args) -> int:
         names = args.template or spec.names
         pairs = isinstance(spec, PairSpec)
         for name in names:
-            space = spec.reference_space(name) if pairs else spec.space(name)
+            space = spec.reference_space(name) if isinstance(spec, PairSpec) else spec.space(name)
             if args.count:
                 print(f"{name}\t{space.size}")
                 continue
             if args.all:
                 chosen = [(item.draw) for item in space.generate()] if not pairs else _all_pairs(spec, name, space)
             else:
+                assert args.seed is not None  # -n needs --seed (checked above)
                 key = (lambda draw, name=name: _pair_or_none(spec, name, draw)) if pairs else space.render
                 chosen = [draw for _, draw in space.sample_draws(args.n, args.seed, key)]
             for draw in chosen:
-                texts = spec.render(name, draw) if pairs else (space.render(draw),)
+                texts = spec.render(name, draw) if isinstance(spec, PairSpec) else (space.render(draw),)
                 if args.json:
                     record = {"template": name, "draw": draw.to_json(), "features": space.features(draw)}
                     record.update(zip(("source", "reference") if pairs else ("text",), texts))

@@ -73,7 +73,7 @@ def load(path: Path | None = None) -> Calibration | None:
     """The calibration at ``path`` (default :func:`default_path`); ``None`` when the default is
     absent.  A named file that is missing or malformed is a :class:`DataError`."""
     named = path is not None
-    path = Path(path) if named else default_path()
+    path = Path(path) if path is not None else default_path()
     if not path.is_file():
         if named:
             raise DataError("no such calibration file", file=str(path),

@@ -120,6 +120,7 @@ class ObserveJob:
 
 
 Job = CorruptJob | DetectJob | DescribeJob | JudgeJob | ScoreJob | TranslateJob | ObserveJob
+ClaudeJob = DescribeJob | JudgeJob | ScoreJob | TranslateJob | ObserveJob  # the jobs a Claude runs
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,9 @@ def describe(claude: Claude, label: str) -> ClaudeKind:
     return ClaudeKind(scoring=True, convention=claude.convention, observes=isinstance(claude, Observer))
 
 
-def detect_all(zellig: Zellig, texts: Sequence[str], sources: Sequence[str]) -> list[bool | None] | None:
+def detect_all(
+    zellig: Zellig, texts: Sequence[str], sources: Sequence[str | None]
+) -> list[bool | None] | None:
     """A Zellig's detector on each text (``None`` when it is no detector); a text whose source a
     :class:`~arena.roles.ConditionalDetector` does not apply to gets ``None`` instead of a verdict."""
     if not isinstance(zellig, Detector):
@@ -176,7 +179,7 @@ def run(job: Job, performer: Callable[[str, PerformerSpec], Any]) -> Any:
     return run_claude_job(performer("claude", job.spec), job)
 
 
-def run_claude_job(claude: Claude, job: DescribeJob | JudgeJob | ScoreJob | TranslateJob | ObserveJob) -> Any:
+def run_claude_job(claude: Claude, job: ClaudeJob) -> Any:
     """Run one Claude job on a built Claude."""
     label = job.spec.label
     if isinstance(job, DescribeJob):

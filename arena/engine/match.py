@@ -313,7 +313,7 @@ def judge_rounds(
     asked = [r for r in judged if r.status == STATUS_OK]
     answers: dict[str, tuple[Judgement | None, bool]] = {}
     if isinstance(claude, AnswerKeyAware):
-        claude.observe_answers({r.id: r.corrupted for r in asked})
+        claude.observe_answers({r.id: r.corrupted for r in asked if r.corrupted is not None})
     chunks = [asked] if seconds_per_pair is None else [asked[i : i + chunk_size] for i in range(0, len(asked), chunk_size)]
     for chunk in chunks:
         if not chunk:

@@ -68,7 +68,7 @@ class Model:
 
 def models(experiment: Experiment) -> list[Model]:
     """The Claude models of an experiment, in config order (replicas in seed order)."""
-    result = []
+    result: list[Model] = []
     for index, claude in enumerate(experiment.claudes):
         if claude.replicas:
             result.extend(Model(index, claude.for_seed(seed), (seed,), seed) for seed in experiment.seeds)
@@ -117,9 +117,9 @@ def corrupt(
     with progress_bar(total=total, desc="corrupt", enabled=progress, unit="inst") as bar:
         while pending:
             for handle, result in backend.wait(list(pending)):
-                group, john, position, count = pending.pop(handle)
+                group, john_label, position, count = pending.pop(handle)
                 for zellig, corruptions in zip(group, result):
-                    parts[john, zellig.label][position] = corruptions
+                    parts[john_label, zellig.label][position] = corruptions
                 bar.update(count * len(group))
     return {key: [c for chunk in chunks for c in chunk] for key, chunks in parts.items()}
 

@@ -152,7 +152,7 @@ class PerformerActor:
     def pid(self) -> int:
         return os.getpid()
 
-    def run(self, job: jobs.Job) -> Any:
+    def run(self, job: jobs.ClaudeJob) -> Any:
         return jobs.run_claude_job(self.performer, job)
 
 

@@ -13,6 +13,7 @@ reads a played block back; :meth:`Session.assemble` writes ``judgements.jsonl`` 
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -135,7 +136,7 @@ class Session:
         limit = self.backend.concurrent_models
         while self.waiting and (limit is None or sum(1 for n in self.outstanding.values() if n) < limit):
             model, todo = self.waiting.pop(0)
-            self.submit(jobs.DescribeJob(model.spec), lambda kind, m=model, t=todo: self._start(m, kind, t), model)
+            self.submit(jobs.DescribeJob(model.spec), functools.partial(self._start, model, todo=todo), model)
 
     def _start(self, model: Model, kind: jobs.ClaudeKind, todo: list[Block]) -> None:
         budget = self.experiment.time_budget.claude_seconds_per_pair
@@ -145,7 +146,7 @@ class Session:
             for block in todo:
                 self.submit(
                     jobs.JudgeJob(model.spec, model.spec.label, tuple(block.judged), budget),
-                    lambda records, b=block: self._finish(model, b, records),
+                    functools.partial(self._finish, model, block),
                     model,
                 )
         if self._one_best_due(model):
@@ -196,7 +197,7 @@ class Session:
         for sources, targets in book.chunks(self.experiment.ray.chunk_size):
             self.submit(
                 jobs.ScoreJob(model.spec, sources, targets),
-                lambda results, s=sources, t=targets: scored(s, t, results),
+                functools.partial(scored, sources, targets),
                 model,
             )
 
@@ -226,7 +227,7 @@ class Session:
             for group in groups:
                 self.submit(
                     jobs.DetectJob(group, texts, tuple(chunk)),
-                    lambda results, g=group, p=position: detected(g, p, results),
+                    functools.partial(detected, group, position),
                 )
             done()
 
@@ -236,7 +237,7 @@ class Session:
         for position, chunk in enumerate(chunked):
             self.submit(
                 jobs.TranslateJob(model.spec, tuple(chunk), self.experiment.beam),
-                lambda result, p=position, c=chunk: translated(p, c, result),
+                functools.partial(translated, position, chunk),
                 model,
             )
 

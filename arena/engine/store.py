@@ -95,10 +95,10 @@ class RunStore:
             if current:  # not a lock file that a failed session removed meanwhile
                 break
             os.close(handle)
-        holder = {"pid": os.getpid(), "host": socket.gethostname(),
+        record = {"pid": os.getpid(), "host": socket.gethostname(),
                   "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
         os.ftruncate(handle, 0)
-        os.pwrite(handle, json.dumps(holder).encode("utf-8"), 0)
+        os.pwrite(handle, json.dumps(record).encode("utf-8"), 0)
         return handle
 
     def _played(self) -> bool:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -166,7 +166,7 @@ def check_rounds(path: Path, rounds: Sequence[tuple[int, dict[str, Any]]], seeds
 
 def check_judgements(
     path: Path, found: Sequence[tuple[int, dict[str, Any]]], expected: Sequence[tuple[str, str]],
-    rounds: dict[str, dict[str, Any]], seeds_of: dict[str, set[int]],
+    rounds: Mapping[str | None, dict[str, Any]], seeds_of: dict[str, set[int]],
 ) -> None:
     """One judgement per expected (round, Claude), in order; else name the first bad line."""
     keys = [(record.get("round"), record.get("claude")) for _, record in found]

@@ -35,11 +35,13 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.errors import DataError
 from arena.formats.lingeval97 import Sentence, score_count
 from arena.stats.bins import DISTANCE_BINS, FREQUENCY_BINS, distance_bin, frequency_bin
+
+_Key = TypeVar("_Key")
 
 # LingEval97's error categories, in the order its reports list them
 ERROR_CATEGORIES: tuple[str, ...] = (
@@ -224,19 +226,21 @@ def evaluate(
                     )
                 )
     for (category, distance, frequency, correct), count in counts.items():
-        tables = [(result.by_category, category)]
+        _tally(result.by_category, category, count, correct)
         if distance is not None:
-            tables.append((result.by_distance, distance))
+            _tally(result.by_distance, distance, count, correct)
         if frequency is not None:
-            tables.append((result.by_frequency, frequency))
+            _tally(result.by_frequency, frequency, count, correct)
         if frequency is not None and distance is not None:
-            tables.append((result.by_frequency_and_distance, (frequency, distance)))
-        for table, key in tables:
-            tally = table.setdefault(key, Tally())
-            tally.total += count
-            tally.correct += count if correct else 0
+            _tally(result.by_frequency_and_distance, (frequency, distance), count, correct)
     result.skipped = dict(skipped)
     return result
+
+
+def _tally(table: dict[_Key, Tally], key: _Key, count: int, correct: bool) -> None:
+    tally = table.setdefault(key, Tally())
+    tally.total += count
+    tally.correct += count if correct else 0
 
 
 def _line(label: str, tally: Tally) -> str:

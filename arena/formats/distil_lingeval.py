@@ -92,8 +92,8 @@ def read_distil_lingeval(directory: str | Path, allow_empty: bool = False) -> Te
         columns[name] = read_lines(path, allow_empty=allow_empty)
     counts = {name: len(lines) for name, lines in columns.items()}
     if len(set(counts.values())) > 1:
-        shortest = min(counts, key=counts.get)
-        longest = max(counts, key=counts.get)
+        shortest = min(counts, key=counts.__getitem__)
+        longest = max(counts, key=counts.__getitem__)
         raise DataError(
             f"{directory / shortest}: ends after line {counts[shortest]}, but {longest} has line "
             f"{counts[shortest] + 1} (line counts: "

@@ -188,13 +188,13 @@ def _writable_sentences(sentences: list[Sentence], unwritable: dict[str, str]) -
             unwritable[f"instance {sentence.origin}"] = str(error)
             continue
         errors = []
-        for error in sentence.errors:
+        for variant in sentence.errors:
             try:
-                check_line_text(error.contrastive, f"instance {sentence.origin}: variant of {error.extra['zellig']}")
+                check_line_text(variant.contrastive, f"instance {sentence.origin}: variant of {variant.extra['zellig']}")
             except ValueError as problem:
-                unwritable[f"instance {sentence.origin}, variant of {error.extra['zellig']}"] = str(problem)
+                unwritable[f"instance {sentence.origin}, variant of {variant.extra['zellig']}"] = str(problem)
                 continue
-            errors.append(error)
+            errors.append(variant)
         if errors:
             kept.append(Sentence(sentence.source, sentence.reference, sentence.origin, tuple(errors)))
     return kept
@@ -232,9 +232,9 @@ def export(collected: Collected, out: str | Path, format: str, force: bool = Fal
                 )
             )
     else:
-        plans = [(key, out / file_name(f"{key[0]}.{key[1]}", taken)) for key in collected.distil]
-        _check_free((directory / name for _, directory in plans for name in DISTIL_FILES), force)
-        for (zellig, john), directory in plans:
+        directories = [(key, out / file_name(f"{key[0]}.{key[1]}", taken)) for key in collected.distil]
+        _check_free((directory / name for _, directory in directories for name in DISTIL_FILES), force)
+        for (zellig, john), directory in directories:
             unwritable = {}
             pairs = []
             phenomena = Counter()

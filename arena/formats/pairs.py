@@ -153,7 +153,12 @@ def pairs_from_rows(
             raise DataError(f"{at}id {pair_id!r} already used on {unit} {seen[pair_id]}", key=wanted[ID_COLUMN],
                             **where)
         seen[pair_id] = line
-        meta = {renamed.get(k, k): _plain(v) for k, v in row.items() if renamed.get(k, k) not in wanted}
+        meta: dict[str, Any] = {}
+        for key, item in row.items():
+            column_name: str = key  # a header or JSON key (a DataFrame's column name as given)
+            meta_key = renamed.get(column_name, column_name)
+            if meta_key not in wanted:
+                meta[meta_key] = _plain(item)
         pairs.append(OwnPair(pair_id, texts["source"], texts["correct"], texts["incorrect"], meta, line))
     if not pairs:
         raise DataError("no pairs", file=file)

@@ -10,10 +10,22 @@ a Claude the pair it judged, its own choice and scores.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from arena.engine import match
 from arena.game.schedule import Phase
 from arena.records import RoundOutcome
 from arena.specs.spec import PerformerSpec
+
+
+class _Base(TypedDict):
+    """The fields of a :class:`~arena.records.RoundOutcome` every observer sees."""
+
+    round: str
+    seed: int
+    phase: int
+    counts: bool
+    transparent: bool
 
 
 def shown(
@@ -27,7 +39,7 @@ def shown(
     """What performer ``label`` of ``role`` may see of a played round (see
     :class:`~arena.records.RoundOutcome`); ``judgements`` are the round's, per Claude."""
     transparent = role in phase.transparent
-    base = {"round": round_.id, "seed": round_.seed, "phase": round_.phase or 0, "counts": round_.counts,
+    base: _Base = {"round": round_.id, "seed": round_.seed, "phase": round_.phase or 0, "counts": round_.counts,
             "transparent": transparent}
     choices = {name: record.choice for name, record in judgements.items()}
     if role == "claude":

@@ -37,7 +37,7 @@ def _group(answers: dict[str, dict[str, int | None]], people: Sequence[str]) -> 
     ids = sorted(common)
     if not ids:
         return None
-    columns = [[answers[p][i] for i in ids] for p in people]
+    columns = [[answer for i in ids if (answer := answers[p][i]) is not None] for p in people]  # all given
     observed = sum(len(set(values)) == 1 for values in zip(*columns)) / len(ids)
     if len(people) == 2:
         kappa, measure = cohen_kappa(columns[0], columns[1]), "Cohen's kappa"

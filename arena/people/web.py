@@ -73,6 +73,7 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
     """The Flask app; ``token`` (if any) is required once per browser session;
     ``allowed_hosts`` (``host:port``) are the Host headers accepted without a token."""
     from flask import Flask
+    from flask.json.provider import DefaultJSONProvider
 
     app = Flask(__name__)
     app.config.update(
@@ -82,7 +83,8 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
         MAX_CONTENT_LENGTH=64 * 1024,
         JSON_AS_ASCII=False,
     )
-    app.json.ensure_ascii = False
+    if isinstance(app.json, DefaultJSONProvider):  # Flask's own provider (the only one set here)
+        app.json.ensure_ascii = False
     _add_error_pages(app, arena)
     _add_guard(app, token, allowed_hosts)
     _add_pages(app, arena)

@@ -233,7 +233,8 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
         if singular in data and plural in data:
             raise ConfigError(f"{_where(path, lines, (singular,))}: give either '{singular}' or '{plural}', not both")
     for key, value in data.items():
-        values[SINGULAR.get(key, key)] = (key, value)
+        name: str = key  # every key is one of _ALLOWED (checked above)
+        values[SINGULAR.get(name, name)] = (key, value)
     for required in ("name", "johns", "zelligs", "claudes"):
         if required not in values:
             raise ConfigError(f"{path}: missing key '{required}'")

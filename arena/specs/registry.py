@@ -89,6 +89,9 @@ def _module_from_file(file: Path, tried: list[str]) -> Any:
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, resolved)
+    if spec is None or spec.loader is None:  # not for a .py file, which is all that is asked here
+        tried.append(f"file {file} (not importable as a Python module)")
+        return None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:

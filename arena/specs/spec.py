@@ -107,7 +107,9 @@ def _short(value: Any) -> str:
 
 def _split_top_level(text: str, separator: str) -> list[str]:
     """Split on ``separator`` outside brackets and quotes."""
-    parts, depth, quote, current = [], 0, "", []
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
     for char in text:
         if quote:
             if char == quote:

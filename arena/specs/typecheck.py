@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import collections.abc
 import functools
+import inspect
 import types
 import typing
 from collections.abc import Callable
@@ -98,7 +99,8 @@ Name = Annotated[str, MinLen(1)]  # a non-empty string: a key, a label, a module
 def type_hints(target: Any) -> dict[str, Any]:
     """The evaluated annotations (with ``Annotated`` extras) of a class's constructor or of
     a dataclass; ``{}`` when they cannot be evaluated (then nothing is type-checked)."""
-    function = target.__init__ if isinstance(target, type) else target
+    # a class: the constructor its instances get (its own or an inherited ``__init__``)
+    function = inspect.getattr_static(target, "__init__") if isinstance(target, type) else target
     try:
         return typing.get_type_hints(function, include_extras=True)
     except Exception:  # a forward reference that does not resolve: no declared types to check
@@ -134,8 +136,8 @@ def describe(annotation: Any) -> str:
     if origin is typing.Literal:
         return "one of " + ", ".join(str(arg) for arg in typing.get_args(annotation))
     if origin in (list, tuple, set, frozenset, collections.abc.Sequence):
-        args = [arg for arg in typing.get_args(annotation) if arg is not Ellipsis]
-        return f"a list of {describe(args[0])}" if args else "a list"
+        items = [arg for arg in typing.get_args(annotation) if arg is not Ellipsis]
+        return f"a list of {describe(items[0])}" if items else "a list"
     if origin in (dict, collections.abc.Mapping):
         return "a mapping"
     if annotation is bool:

@@ -82,6 +82,7 @@ def paired_bootstrap(
     differences, totals = resampled_sums((a - b, counts), samples, seed)
     deltas = np.divide(differences, totals, out=np.zeros(samples), where=totals > 0)
     low, high = np.quantile(deltas, [0.025, 0.975])
+    p_value: float
     if delta > 0:
         p_value = (np.count_nonzero(deltas <= 0) + 1) / (samples + 1)
     elif delta < 0:

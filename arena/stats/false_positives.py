@@ -147,7 +147,9 @@ def report_rows(
     for key in sorted(groups, key=lambda k: (k.phenomenon, k.zellig, k.reference_kind, k.claude)):
         unique: dict[tuple, aggregate.Outcome] = {}
         for outcome in groups[key]:  # each pair once per replica
-            unique.setdefault((replica_of(outcome), outcome.round.instance.id, outcome.round.variant.text), outcome)
+            variant = outcome.round.variant
+            assert variant is not None  # row_key keeps only rounds with a variant
+            unique.setdefault((replica_of(outcome), outcome.round.instance.id, variant.text), outcome)
         pairs = list(unique.values())
         by_replica = aggregate.group(pairs, replica_of) if any(replica_of(o) is not None for o in pairs) else {None: pairs}
         detected: dict[int | None, list[float]] = {}

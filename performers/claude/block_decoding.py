@@ -167,7 +167,8 @@ class BlockDecoder:
                     encoder_attention_mask=source_mask[:, :width].index_select(0, sources),
                     past_key_values=cache.leader_cache(
                         torch.tensor(kept, device=self.device),
-                        torch.tensor([slots[batch[row]] for row in kept], device=self.device)) if kept else None,
+                        torch.tensor([slots[batch[row]] for row in kept], device=self.device))
+                    if kept and cache is not None else None,  # kept rows have slots, so a cache
                     use_cache=bool(kept),
                 )
                 hidden = output.last_hidden_state
@@ -202,7 +203,9 @@ class BlockDecoder:
                 slot = torch.arange(length + decoder_ids.shape[1], device=device)[None, :]
                 arguments["attention_mask"] = ((slot < shared) | (slot >= length)).long()
                 positions = shared + torch.arange(decoder_ids.shape[1], device=device)[None, :]
-                context = self.row_positions.given(positions.clamp(max=self.row_positions.limit - 1))
+                row_positions = self.row_positions
+                assert row_positions is not None  # shared lengths mix only with row positions (_plan)
+                context = row_positions.given(positions.clamp(max=row_positions.limit - 1))
             with context:
                 # with the cross-attention keys and values cached, the decoder reads only the
                 # encoder states' shape: a view of one row then stands for all (no copy)

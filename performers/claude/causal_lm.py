@@ -24,7 +24,7 @@ forward pass within 1e-4 per token in float32 (checked on load, as for
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.engine.match import ScoreConvention
@@ -173,6 +173,7 @@ class CausalLMClaude(ScoringClaude):
         torch = self.torch
         with torch.inference_mode():
             ids, mask = pad_batch([s for s, _ in sequences], self.pad_id, self.device)
+            head: Callable[..., Any]
             if fast:
                 hidden = self.model.base_model(input_ids=ids, attention_mask=mask).last_hidden_state
                 head, vocabulary = self._head, self.model.get_output_embeddings().weight.shape[0]

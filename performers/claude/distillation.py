@@ -10,13 +10,16 @@ import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.engine.transcripts import atomic_write_json, atomic_write_text
 from arena.errors import DataError, UsageError
 from performers.claude.checkpoint import writing
 from performers.claude.training import HELD_OUT, RECIPE_VERSION, exclusive
 from performers.claude.training_data import read_lines, read_parallel
+
+if TYPE_CHECKING:
+    from performers.claude.ct2 import ComputeType
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +43,7 @@ def export_ct2(out: Path) -> Path:
     return target
 
 
-def translator(model_dir: str | os.PathLike, device: str = "cpu", threads: int = 0, compute_type: str = "int8",
+def translator(model_dir: str | os.PathLike, device: str = "cpu", threads: int = 0, compute_type: ComputeType = "int8",
                cache: str | bool = False, progress: bool = True):
     """A CTranslate2 Claude for a model directory: a recipe model (``DIR`` with ``ct2/``),
     a CTranslate2 directory or a Hugging Face one (converted, cached)."""
@@ -58,7 +61,7 @@ def translator(model_dir: str | os.PathLike, device: str = "cpu", threads: int =
 
 
 def evaluate_bleu(model_dir: Path, data_dir: str | os.PathLike, sets: Sequence[str] = HELD_OUT, limit: int | None = 1000,
-                  beam: int = 5, device: str = "cpu", threads: int = 0, compute_type: str = "int8",
+                  beam: int = 5, device: str = "cpu", threads: int = 0, compute_type: ComputeType = "int8",
                   progress: bool = True) -> dict[str, Any]:
     """sacrebleu BLEU of the model's beam-search translations of the held-out sets
     (``DATA/SET.en`` against ``DATA/SET.de``, the first ``limit`` lines), written to
@@ -83,7 +86,7 @@ def evaluate_bleu(model_dir: Path, data_dir: str | os.PathLike, sets: Sequence[s
 
 
 def distill(teacher: str | os.PathLike, source: str | os.PathLike, out: Path, max_pairs: int | None = None,
-            beam: int = 5, device: str = "cpu", threads: int = 0, compute_type: str = "int8",
+            beam: int = 5, device: str = "cpu", threads: int = 0, compute_type: ComputeType = "int8",
             max_source_tokens: int | None = None, progress: bool = True) -> dict[str, Any]:
     """Sequence-level knowledge distillation data: the teacher's beam-search 1-best of
     the first ``max_pairs`` lines of ``source``, written to ``out/train.en`` and

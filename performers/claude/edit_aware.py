@@ -128,11 +128,11 @@ class EditAwareClaude:
         return result
 
     def observe(self, outcomes: Sequence[RoundOutcome]) -> None:
-        seen = [o for o in outcomes if o.candidates is not None and len(o.candidates) == 2]
+        seen = [(o, o.candidates) for o in outcomes if o.candidates is not None and len(o.candidates) == 2]
         if not seen:
             return
-        for outcome, (row, sides, _) in zip(seen, self._examples([o.source or "" for o in seen],
-                                                                 [o.candidates for o in seen])):
+        for (outcome, _pair), (row, sides, _) in zip(seen, self._examples([o.source or "" for o, _ in seen],
+                                                                      [pair for _, pair in seen])):
             known = outcome.transparent and outcome.corrupted is not None
             self.rows.append(row)
             self.sides.append(sides)

@@ -86,9 +86,9 @@ class BlockCache:
                 buffer = part.new_empty((slots.shape[0], part.shape[1], length + room, part.shape[3]))
                 torch.index_select(part[:, :, :length], 0, slots, out=buffer[:, :, :length])
                 buffers.append(buffer)
-            self_layers.append(PrefilledLayer(*buffers, length))
+            self_layers.append(PrefilledLayer(buffers[0], buffers[1], length))
             cross = [part[:, :, :width].index_select(0, slots) for part in (cross_keys, cross_values)]
-            cross_layers.append(PrefilledLayer(*cross, width))
+            cross_layers.append(PrefilledLayer(cross[0], cross[1], width))
         return EncoderDecoderCache(_layered(self_layers), _layered(cross_layers))
 
 

@@ -127,14 +127,14 @@ class LearnedClaude:
 
     def observe(self, outcomes: Sequence[RoundOutcome]) -> None:
         labelled = [
-            o for o in outcomes
+            (o, o.candidates) for o in outcomes
             if o.transparent and o.corrupted is not None and o.candidates is not None and len(o.candidates) == 2
         ]
         if not labelled:
             return
-        scored = self._scores([o.source or "" for o in labelled], [o.candidates for o in labelled])
-        for outcome, scores in zip(labelled, scored):
-            row = features(scores, outcome.candidates)
+        scored = self._scores([o.source or "" for o, _ in labelled], [pair for _, pair in labelled])
+        for (outcome, pair), scores in zip(labelled, scored):
+            row = features(scores, pair)
             self.rows += [row, [-value for value in row]]
             self.labels += [int(outcome.corrupted == 1), int(outcome.corrupted == 0)]
             self.examples += 1

@@ -40,7 +40,7 @@ import logging
 import math
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.engine.match import SCORE_CONVENTIONS as CONVENTIONS
 from arena.engine.match import candidate_score, judgement_from_scores
@@ -135,10 +135,22 @@ def distinct_token_scores(sources: Sequence[str], targets: Sequence[str], comput
     return [computed[pair] for pair in zip(sources, targets)]
 
 
-def _check_complete(results: Sequence[Any], what: str) -> None:
-    missing = sum(value is None for value in results)
+_T = TypeVar("_T")
+
+
+def _check_complete(results: Sequence[_T | None], what: str) -> list[_T]:
+    """``results`` when every one is there."""
+    complete = [value for value in results if value is not None]
+    missing = len(results) - len(complete)
     if missing:
         raise RuntimeError(f"{what}: the backend returned no result for {missing} of {len(results)} requests")
+    return complete
+
+
+def _filled(value: _T | None, what: str) -> _T:
+    if value is None:
+        raise RuntimeError(f"{what}: the backend returned no result")
+    return value
 
 
 def in_chunks(compute, requests: Sequence[Any], size: int | None = None) -> Iterator[list[tuple]]:
@@ -279,15 +291,15 @@ class ScoringClaude:
                 in_chunks(self._score_uncached, [pairs[i] for i in missing]),
                 missing,
                 lambda index, logprob, tokens: results.__setitem__(index, (float(logprob), int(tokens))),
-                lambda done: self.cache.put_scores(model, [(pairs[i], *results[i], seconds[i]) for i in done]),
+                lambda done: self.cache.put_scores(model, [(pairs[i], *_filled(results[i], "score"), seconds[i]) for i in done]),
                 total=len(missing),
                 desc="score",
                 unit="pair",
                 persist=model is not None,
                 cost=seconds.__setitem__,
             )
-            _check_complete(results, "score")
-        return [SequenceScore(*results[distinct[pair]]) for pair in zip(sources, targets)]
+        scored = _check_complete(results, "score")  # (those from the cache are all there)
+        return [SequenceScore(*scored[distinct[pair]]) for pair in zip(sources, targets)]
 
     def translate(self, sources: Sequence[str], beam: int = 5, max_length: int | None = None) -> list[str]:
         """The 1-best translation (beam search) of each source, cached per source."""
@@ -318,9 +330,9 @@ class ScoringClaude:
                 unit="sent",
                 persist=model is not None,
             )
-            _check_complete(results, "translate")
+        translated = _check_complete(results, "translate")  # (those from the cache are all there)
         position = {source: index for index, source in enumerate(distinct)}
-        return [results[position[source]] for source in sources]
+        return [translated[position[source]] for source in sources]
 
     def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
         """One judgement per pair: the candidate with the lowest score (in this Claude's

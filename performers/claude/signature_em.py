@@ -48,8 +48,8 @@ class SignatureEM:
         self.iterations = iterations
         self.min_count = min_count
         self.seen: Counter[str] = Counter()
-        self.corrupted: Counter[str] = Counter()
-        self.reference: Counter[str] = Counter()
+        self.corrupted: dict[str, float] = {}  # expected count of each key on corrupted sides
+        self.reference: dict[str, float] = {}
         self.fitted = False
         self._vocabulary = 1
         self._totals = (0.0, 0.0)
@@ -57,8 +57,8 @@ class SignatureEM:
     def _log_ratio(self, keys: Sequence[str], vocabulary: int, totals: tuple[float, float]) -> float:
         total_c, total_r = totals
         return sum(
-            math.log((self.corrupted[k] + self.alpha) / (total_c + self.alpha * vocabulary))
-            - math.log((self.reference[k] + self.alpha) / (total_r + self.alpha * vocabulary))
+            math.log((self.corrupted.get(k, 0.0) + self.alpha) / (total_c + self.alpha * vocabulary))
+            - math.log((self.reference.get(k, 0.0) + self.alpha) / (total_r + self.alpha * vocabulary))
             for k in keys
             if self.seen[k] >= self.min_count
         )
@@ -80,14 +80,14 @@ class SignatureEM:
         self.seen = Counter(key for pair in sides for side in pair for key in side)
         posterior = [float(label) if label is not None else sigmoid(prior) for prior, label in zip(priors, labels)]
         for _ in range(self.iterations):
-            self.corrupted, self.reference = Counter(), Counter()
+            self.corrupted, self.reference = {}, {}
             for (first, second), q in zip(sides, posterior):
                 for key in second:
-                    self.corrupted[key] += q
-                    self.reference[key] += 1 - q
+                    self.corrupted[key] = self.corrupted.get(key, 0.0) + q
+                    self.reference[key] = self.reference.get(key, 0.0) + (1 - q)
                 for key in first:
-                    self.corrupted[key] += 1 - q
-                    self.reference[key] += q
+                    self.corrupted[key] = self.corrupted.get(key, 0.0) + (1 - q)
+                    self.reference[key] = self.reference.get(key, 0.0) + q
             self.fitted = True
             self._vocabulary = len(set(self.corrupted) | set(self.reference)) + 1
             self._totals = (sum(self.corrupted.values()), sum(self.reference.values()))

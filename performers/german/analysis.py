@@ -135,6 +135,11 @@ def _disk(backend: str, call: Callable[[AnalysisStore], _T], default: _T) -> _T:
         return default
 
 
+def _store(backend: str, text: str, analysis: Analysis) -> None:
+    """Put ``analysis`` of ``text`` in the backend's on-disk store (nothing when it is off)."""
+    _disk(backend, lambda store: store.put(text, analysis), None)
+
+
 def analyze(text: str, backend: str = DEFAULT_BACKEND) -> Analysis:
     """The (cached) analysis of ``text``: from memory, else from the on-disk store
     (:mod:`performers.german.analysis_store`), else computed and stored."""
@@ -180,7 +185,9 @@ def analyze_many(
     texts = list(texts)
     missing = list(dict.fromkeys(text for text in texts if (backend, text) not in _CACHE))
     if missing:
-        for text, analysis in _disk(backend, lambda store: store.get_many(missing), {}).items():
+        stored: dict[str, Analysis] = {}
+        stored = _disk(backend, lambda store: store.get_many(missing), stored)
+        for text, analysis in stored.items():
             _remember((backend, text), analysis)
         missing = [text for text in missing if (backend, text) not in _CACHE]
     if missing:
@@ -198,7 +205,7 @@ def analyze_many(
                 for chunk, results in zip(chunks, pool.map(_analyze_chunk, [(backend, c) for c in chunks])):
                     for text, analysis in zip(chunk, results):
                         _remember((backend, text), analysis)
-                        _disk(backend, lambda store, t=text, a=analysis: store.put(t, a), None)
+                        _store(backend, text, analysis)
                     if bar is not None:
                         bar.update(len(chunk))
             finally:
@@ -208,7 +215,7 @@ def analyze_many(
             for text in missing:
                 analysis = engine.analyze(text)
                 _remember((backend, text), analysis)
-                _disk(backend, lambda store, t=text, a=analysis: store.put(t, a), None)
+                _store(backend, text, analysis)
                 if bar is not None:
                     bar.update(1)
         if bar is not None:

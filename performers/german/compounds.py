@@ -86,7 +86,7 @@ def split_compound(word: str) -> tuple[str, ...] | None:
     # best[i]: (sum of Zipf, number of parts, boundaries) of the best split of lower[i:]
     best: list[tuple[float, int, tuple[int, ...]] | None] = [None] * (length + 1)
     for start in range(length - MIN_PART, -1, -1):
-        candidates = []
+        candidates: list[tuple[float, int, tuple[int, ...]]] = []
         rest = lower[start:]
         if start > 0 and len(rest) >= MIN_PART and rest in forms:
             score = _final_score(rest, lemmas)

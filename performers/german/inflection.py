@@ -175,8 +175,8 @@ class _Tables:
         for key, form in self.pronouns.items():
             features = parse_bundle(key)
             number = features.get("number", "PL" if features["person"] == "FORMAL" else "SG")
-            reading = PronounReading(features["person"], number, features.get("gender"), features["case"])
-            self.pronoun_by_form.setdefault(form, []).append(reading)
+            pronoun = PronounReading(features["person"], number, features.get("gender"), features["case"])
+            self.pronoun_by_form.setdefault(form, []).append(pronoun)
 
     def _check(self) -> None:
         where = str(self.path)
@@ -197,10 +197,10 @@ class _Tables:
                 if f"{declension}.{slot}" not in self.adjectives:
                     raise DataError(f"{where}: adjectives: missing bundle {declension}.{slot}")
         for lemma, entry in self.determiners.items():
-            family = entry.get("family")
-            if family not in ("article", *self.endings):
-                raise DataError(f"{where}: determiners.{lemma}: unknown family {family!r}")
-            if family != "article" and "stem" not in entry:
+            entry_family = entry.get("family")
+            if entry_family not in ("article", *self.endings):
+                raise DataError(f"{where}: determiners.{lemma}: unknown family {entry_family!r}")
+            if entry_family != "article" and "stem" not in entry:
                 raise DataError(f"{where}: determiners.{lemma}: missing key 'stem'")
             if str(entry.get("adjectives", "")).upper() not in DECLENSIONS:
                 raise DataError(f"{where}: determiners.{lemma}: adjectives must be strong, weak or mixed")

@@ -193,7 +193,7 @@ def lexicon() -> _Lexicon:
     return _LEXICON
 
 
-def _exact_or_folded(word: str, table: Mapping[str, list], folded: Mapping[str, list[str]]) -> list[str]:
+def _exact_or_folded(word: str, table: Mapping[str, object], folded: Mapping[str, list[str]]) -> list[str]:
     if word in table:
         return [word]
     return folded.get(word.lower(), [])

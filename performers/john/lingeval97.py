@@ -64,8 +64,8 @@ class LingEval97John:
             ]
             if self.types is not None and not variants:
                 continue
-            unique = sentence.origin and origins[sentence.origin] == 1
-            identifier = sentence.origin if unique else f"{self.path.stem}.{index}"
+            origin = sentence.origin
+            identifier = origin if origin and origins[origin] == 1 else f"{self.path.stem}.{index}"
             meta = {"origin": sentence.origin, "index": index, "reference_kind": self.reference_kind, "variants": variants}
             yield Instance(identifier, sentence.source, sentence.reference, meta)
             yielded += 1

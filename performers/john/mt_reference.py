@@ -304,7 +304,7 @@ class MTReferenceJohn:
 
     def _from_outputs(self, base: Sequence[Instance]) -> list[tuple[str, str, dict, str | None]]:
         assert self.outputs is not None
-        result = []
+        result: list[tuple[str, str, dict, str | None]] = []
         for instance in base:
             found = self.outputs.locate(instance)
             if isinstance(found, str):
@@ -342,7 +342,7 @@ class MTReferenceJohn:
                         )
                     cache.add([(source, normalise(str(text))) for source, text in zip(chunk, translations)])
                     bar.update(len(chunk))
-        result = []
+        result: list[tuple[str, str, dict, str | None]] = []
         for instance in base:
             translation = cache.get(instance.source) or ""
             if not translation:

@@ -57,7 +57,7 @@ def append_repair(path: str | Path, instance: Instance, action: str, reviewer: s
     """Append one decision to the patch file and return it."""
     if action not in ACTIONS:
         raise DataError(f"action must be fix or reject, not {action!r}")
-    record = {"id": instance.id, "action": action, "was": instance.reference, "reviewer": reviewer,
+    record: dict[str, str | None] = {"id": instance.id, "action": action, "was": instance.reference, "reviewer": reviewer,
               "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     if action == "fix":
         record["reference"] = reference

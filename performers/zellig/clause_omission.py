@@ -190,4 +190,4 @@ class ClauseOmissionZellig:
 
     def detect(self, text: str, source: str | None = None) -> bool:
         """The source has two or more clauses and the translation is much shorter than it."""
-        return self.applies(source) and len(text.strip()) < self.detect_ratio * len(source.strip())
+        return source is not None and self.applies(source) and len(text.strip()) < self.detect_ratio * len(source.strip())

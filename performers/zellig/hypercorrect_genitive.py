@@ -78,6 +78,7 @@ def _is_determiner(token: Token) -> bool:
 
 def _np_readings(determiner: Token, head: Token) -> list[tuple[inf.DeterminerReading, str | None]]:
     """Readings (determiner reading, noun gender) on which the article word and the noun agree."""
+    noun: tuple[tuple[str, str | None, str], ...]
     if head.xpos == "NNI":  # a nominalised infinitive: seit dem Aufstehen
         noun, genders = (), frozenset({"NEUT"})
     else:

@@ -51,7 +51,7 @@ class MTSystemZellig:
             raise ConfigError("mt-system: 'system' names an output file; it does not go with 'claude'")
         if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
             raise ConfigError(f"beam must be a positive integer, not {beam!r}")
-        self.outputs = MTOutputs(outputs, [system]) if outputs is not None else None
+        self.outputs = MTOutputs(outputs, [system]) if outputs is not None and isinstance(system, str) else None
         self.system = system
         self.claude_spec = claude
         self.beam = beam

@@ -105,7 +105,7 @@ class PolarityParticleKeinDelZellig:
 
     def detect(self, text: str, source: str | None = None) -> bool:
         """The translation has an *ein-* and fewer negating words than the source has negations."""
-        if not self.applies(source):
+        if source is None or not self.applies(source):
             return False
         words = WORD.findall(text)
         found = sum(1 for word in words if GERMAN_NEGATION.match(word))
