@@ -129,7 +129,7 @@ class CTranslate2Claude(ScoringClaude):
 
         self.model_dir = Path(self.model_name)
         self.max_positions = max_positions or stored_positions(self.model_dir)
-        self._model_identity = {"ct2": source_identity(self.model_name, None, ("model.bin", "*.json", "*.txt"),
+        self._model_identity: dict[str, Any] = {"ct2": source_identity(self.model_name, None, ("model.bin", "*.json", "*.txt"),
                                                        self.cache)}
         tokenizer_source = tokenizer or (self.model_name if _has_tokenizer(self.model_dir) else None)
         if tokenizer_source is None:

@@ -204,6 +204,7 @@ def _take_capped(
     """Lazy stratified sampling: per phenomenon and stratum the best-ranked applicable
     instances up to the stratum's quota, quotas redistributed from strata that run dry."""
     assert options.cap is not None
+    cap: int = options.cap
     cursor = {name: 0 for name in sizes}
     # candidates[phenomenon][stratum]: applicable instances in rank order, as scanned
     candidates: dict[str, dict[str, list[Instance]]] = defaultdict(lambda: defaultdict(list))
@@ -227,7 +228,7 @@ def _take_capped(
         # allocate_quotas without knowing the applicable counts in advance: a stratum is
         # found short only by scanning it to its end
         found = candidates[phenomenon]
-        quota = allocate(options.cap, sizes)
+        quota = allocate(cap, sizes)
         fixed: set[str] = set()
         while True:
             for name in sizes:
