@@ -73,6 +73,7 @@ def run(args) -> int:
     import sys
 
     from arena.engine import transcripts
+    from arena.present import false_positives as present
     from arena.stats import false_positives
 
     run_dir = Path(args.run_dir)
@@ -97,12 +98,12 @@ def run(args) -> int:
                                    None if args.no_cues else cue_verdicts(run_dir))
     if not transcripts.is_finished(run_dir):
         print(f"note: {run_dir} is not finished; this report covers the transcripts so far", file=sys.stderr)
-    paths = false_positives.write(run_dir, report, plot=not args.no_plot)
+    paths = present.write(run_dir, report, plot=not args.no_plot)
     if args.json:
         from arena.stats.results import to_json
 
         print(json.dumps(to_json(report), ensure_ascii=False, indent=2))
     else:
-        print(false_positives.format_markdown(report) if args.markdown else false_positives.format_text(report))
+        print(present.format_markdown(report) if args.markdown else present.format_text(report))
         print("report: " + ", ".join(str(path) for path in paths.values()), file=sys.stderr)
     return 0
