@@ -104,6 +104,20 @@ def fail(status: int, message: str) -> NoReturn:
     abort(status, description=message)
 
 
+def sign_in(endpoint: str) -> Any:
+    """Sign the person in under the posted name (letters, digits, ``_`` and ``-``; a 400
+    otherwise) and redirect to ``endpoint``."""
+    from flask import redirect, request, session, url_for
+
+    name = request.form.get("name", "")
+    try:
+        store.check_name(name)
+    except ValueError as error:
+        fail(400, str(error))
+    session["name"] = name
+    return redirect(url_for(endpoint))
+
+
 def signed_in_person() -> str:
     """The signed-in person's name (401 under ``/api/``, else 403, when nobody is)."""
     from flask import request, session
@@ -161,7 +175,7 @@ def _add_guard(app: Any, token: str | None, allowed_hosts: Sequence[str]) -> Non
 
 def _add_pages(app: Any, arena: Arena) -> None:
     """The HTML pages: sign in and out, play, the summary."""
-    from flask import redirect, render_template, request, session, url_for
+    from flask import redirect, render_template, session, url_for
 
     @app.get("/")
     def index():
@@ -171,13 +185,7 @@ def _add_pages(app: Any, arena: Arena) -> None:
 
     @app.post("/login")
     def login():
-        name = request.form.get("name", "")
-        try:
-            store.check_name(name)
-        except ValueError as error:
-            fail(400, str(error))
-        session["name"] = name
-        return redirect(url_for("play"))
+        return sign_in("play")
 
     @app.post("/logout")
     def logout():

@@ -25,10 +25,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.people import checks, store
+from arena.people import checks
 from arena.people.live import LiveScorer
 from arena.people.session import ZelligSession, check_phenomenon
-from arena.people.web import fail, json_body, signed_in_person
+from arena.people.web import fail, json_body, sign_in, signed_in_person
 
 
 class ZelligArena:
@@ -73,7 +73,7 @@ def blueprint(zellig: ZelligArena) -> Any:
 
 def _sign_in_pages(pages: Any, zellig: ZelligArena) -> None:
     """The page, signing in and the next instance to corrupt."""
-    from flask import jsonify, redirect, render_template, request, session, url_for
+    from flask import jsonify, render_template, session
 
     @pages.get("/")
     def index():
@@ -83,13 +83,7 @@ def _sign_in_pages(pages: Any, zellig: ZelligArena) -> None:
 
     @pages.post("/login")
     def login():
-        name = request.form.get("name", "")
-        try:
-            store.check_name(name)
-        except ValueError as error:
-            fail(400, str(error))
-        session["name"] = name
-        return redirect(url_for("zellig.index"))
+        return sign_in("zellig.index")
 
     @pages.get("/api/next")
     def next_instance():
