@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.engine import transcripts
+from arena.engine import scan, transcripts
 from arena.errors import ArenaError, DataError
 
 logger = logging.getLogger(__name__)
@@ -64,35 +64,14 @@ def written(run_dir: Path) -> dict[str, dict[str, Any]]:
     for name in WRITTEN:
         path = Path(run_dir) / name
         if path.exists():
-            data = path.read_bytes()
-            result[name] = {"lines": data.count(b"\n"), "sha256": sha256(data)}
+            result[name] = {"lines": scan.count_lines(path), "sha256": transcripts.file_sha256(path)}
     return result
 
 
 def read_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """``(line number, record)`` of a JSON-lines file (none when it does not exist); a
     cut, malformed or non-object line is a :class:`DataError` naming file and line."""
-    if not path.exists():
-        return []
-    data = path.read_bytes()
-    records = []
-    lines = data.split(b"\n")
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        if number == len(lines):  # text after the last newline: the writer was cut off
-            raise DataError(f"the last line is cut off (no newline); {REPAIR}", file=path, line=number)
-        try:
-            record = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise DataError(f"not valid UTF-8; {REPAIR}", file=path, line=number) from None
-        except (json.JSONDecodeError, RecursionError) as error:
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
-            raise DataError(f"malformed JSON line ({reason}); {REPAIR}", file=path, line=number) from None
-        if not isinstance(record, dict):
-            raise DataError(f"a line holds a JSON object, not {type(record).__name__}; {REPAIR}", file=path, line=number)
-        records.append((number, record))
-    return records
+    return [(number, record) for number, record, _ in scan.iter_lines(path)]
 
 
 def load_manifest(run_dir: Path) -> dict[str, Any]:
@@ -118,9 +97,8 @@ def check_plan(run_dir: Path, manifest: dict[str, Any]) -> None:
                        Path(run_dir) / transcripts.MANIFEST)
         return
     path = Path(run_dir) / transcripts.ROUNDS
-    data = path.read_bytes() if path.exists() else b""
-    if sha256(data) != plan.get("sha256"):
-        lines = data.count(b"\n")
+    if transcripts.file_sha256(path) != plan.get("sha256"):
+        lines = scan.count_lines(path)
         line = min(lines, int(plan.get("rounds") or 0)) + 1 if lines != plan.get("rounds") else None
         raise DataError(
             f"does not match the plan recorded in {transcripts.MANIFEST} ({lines} rounds where the plan has "
@@ -209,24 +187,51 @@ def check_written(run_dir: Path, manifest: dict[str, Any]) -> None:
         return
     for name, entry in recorded.items():
         path = Path(run_dir) / name
-        data = path.read_bytes() if path.exists() else b""
-        if not isinstance(entry, dict) or sha256(data) == entry.get("sha256"):
+        if not isinstance(entry, dict) or transcripts.file_sha256(path) == entry.get("sha256"):
             continue
-        lines = data.count(b"\n")
+        lines = scan.count_lines(path)
         line = min(lines, int(entry.get("lines") or 0)) + 1 if lines != entry.get("lines") else None
         raise DataError(f"is not what the run wrote ({lines} lines where it wrote {entry.get('lines')}; the file was "
                         f"edited); {REPAIR}", file=path, line=line)
 
 
-def load_run(run_dir: str | Path) -> LoadedRun:
-    """Read and verify a run directory (see the module docstring); a damaged run is a
-    :class:`DataError` naming file and line."""
+def verify_run(run_dir: str | Path, index: bool = False) -> tuple[dict[str, Any], scan.RoundsIndex | None]:
+    """Verify a run directory (see the module docstring) in one streamed pass over each file,
+    memory bounded by fixed-width columns (:mod:`arena.engine.scan`); a damaged run is a
+    :class:`DataError` naming file and line.  Returns the manifest and, with ``index``, the
+    rounds' index (the judgements' order, for the streamed aggregation)."""
     run_dir = Path(run_dir)
     manifest = load_manifest(run_dir)
     check_plan(run_dir, manifest)
     rounds_path = run_dir / transcripts.ROUNDS
+    try:
+        experiment = _experiment(run_dir, manifest)
+    except DataError:
+        for _ in scan.iter_lines(rounds_path):  # a damaged line of the rounds is named first
+            pass
+        raise
+    rounds = scan.scan_rounds(rounds_path, experiment)
+    judgements_path = run_dir / transcripts.JUDGEMENTS
+    judging = judgements_path.exists() or transcripts.is_finished(run_dir)
+    from arena.engine.plan import models
+
+    labels = [(model.spec.label, model.seeds) for model in models(experiment)]
+    if rounds.doubtful or (judging and not scan.judgements_match(judgements_path, rounds, labels)):
+        _check_exactly(run_dir, experiment)  # names the damage (or finds a digest collision harmless)
+    one_best_path = run_dir / transcripts.ONEBEST
+    known = {claude.label for claude in experiment.claudes}
+    for number, record, _ in scan.iter_lines(one_best_path):
+        if record.get("claude") not in known:
+            raise DataError(f"names Claude {record.get('claude')!r}, which is not in the run; {REPAIR}",
+                            file=one_best_path, line=number, key="claude")
+    check_written(run_dir, manifest)
+    return manifest, rounds if index else None
+
+
+def _check_exactly(run_dir: Path, experiment: Any) -> None:
+    """The rounds and judgements checked with every record in memory, naming the first damaged line."""
+    rounds_path = run_dir / transcripts.ROUNDS
     rounds = read_lines(rounds_path)
-    experiment = _experiment(run_dir, manifest)
     check_rounds(rounds_path, rounds, experiment.seeds)
     judgements_path = run_dir / transcripts.JUDGEMENTS
     judgements = read_lines(judgements_path)
@@ -243,15 +248,19 @@ def load_run(run_dir: str | Path) -> LoadedRun:
             raise DataError(f"a round cannot be read ({type(error).__name__}: {error}); delete {run_dir} to start the "
                             "run over", file=rounds_path) from None
         check_judgements(judgements_path, judgements, expected, by_id, seeds_of)
-    one_best_path = run_dir / transcripts.ONEBEST
-    one_bests = read_lines(one_best_path)
-    labels = {claude.label for claude in experiment.claudes}
-    for number, record in one_bests:
-        if record.get("claude") not in labels:
-            raise DataError(f"names Claude {record.get('claude')!r}, which is not in the run; {REPAIR}",
-                            file=one_best_path, line=number, key="claude")
-    check_written(run_dir, manifest)
-    return LoadedRun(manifest, [r for _, r in rounds], [j for _, j in judgements], [o for _, o in one_bests])
+
+
+def load_run(run_dir: str | Path) -> LoadedRun:
+    """Read and verify a run directory (see the module docstring; verified by
+    :func:`verify_run` before anything is read); a damaged run is a :class:`DataError`
+    naming file and line."""
+    run_dir = Path(run_dir)
+    manifest, _ = verify_run(run_dir)
+    return LoadedRun(
+        manifest,
+        *([record for _, record in read_lines(run_dir / name)]
+          for name in (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST)),
+    )
 
 
 def repair(run_dir: Path) -> bool:
@@ -262,7 +271,7 @@ def repair(run_dir: Path) -> bool:
     damage that cannot be replayed is raised."""
     run_dir = Path(run_dir)
     try:
-        load_run(run_dir)
+        verify_run(run_dir)
     except DataError as damage:
         if damage.file is None or Path(damage.file).name not in WRITTEN:
             raise
