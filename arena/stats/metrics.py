@@ -138,7 +138,16 @@ def compute_scores(run_dir: Path) -> dict[str, Any]:
 
 
 def score_run(run_dir: Path) -> Scores:
-    """The typed scores of a run directory (its transcripts read once, :mod:`arena.stats.run`)."""
+    """The typed scores of a run directory, its transcripts streamed in memory that does not
+    hold their records (:mod:`arena.stats.streamed`; equal to :func:`score_run_in_memory`)."""
+    from arena.stats import streamed
+
+    return streamed.score_run(Path(run_dir))
+
+
+def score_run_in_memory(run_dir: Path) -> Scores:
+    """The reference computation of :func:`score_run`: the run read once into records
+    (:mod:`arena.stats.run`) and scored by :func:`score_transcripts`."""
     from arena.stats.run import load_run
 
     run = load_run(run_dir)
@@ -212,6 +221,7 @@ def score_transcripts(
     samples = int(experiment.get("bootstrap_samples", 1000))
     claudes = [c.get("alias") or _label(c) for c in experiment["claudes"]]
     index = _Index(rounds, join(rounds, judgements, one_bests), one_bests)
+    counted = {key: Tally.of(items) for key, items in index.counted.items()}
     cells = tuple(
         _cell(index, (john, zellig, claude, seed), experiment, game)
         for (john, zellig, seed) in index.rounds for claude in claudes
@@ -221,7 +231,7 @@ def score_transcripts(
         contrastive_ties=ties,
         cells=cells,
         over_seeds=_over_seeds(cells),
-        paired=Paired(_paired_claudes(index.counted, claudes, samples), _paired_zelligs(index.counted, samples)),
+        paired=Paired(_paired_claudes(counted, claudes, samples), _paired_zelligs(counted, samples)),
     )
 
 
@@ -247,30 +257,30 @@ def _bootstrap(test: Mapping[str, Any]) -> Bootstrap:
     return Bootstrap(test["delta"], test["low"], test["high"], test["p_value"], test["n"])
 
 
-def _paired_claudes(outcomes_by_cell: Mapping[tuple[str, str, str, int], Sequence[Outcome]], claudes: Sequence[str],
+def _paired_claudes(tallies: Mapping[tuple[str, str, str, int], Tally], claudes: Sequence[str],
                     samples: int) -> tuple[ClaudePair, ...]:
-    """Claudes compared on the same rounds, per John, Zellig and seed."""
+    """Claudes compared on the same rounds, per John, Zellig and seed (``tallies``: S's
+    tally of each cell that has counted rounds)."""
     result = []
-    cells = sorted({(j, z, s) for (j, z, _, s) in outcomes_by_cell})
+    empty = Tally.of([])
+    cells = sorted({(j, z, s) for (j, z, _, s) in tallies})
     for john, zellig, seed in cells:
         for a, b in itertools.combinations(claudes, 2):
-            left = Tally.of(outcomes_by_cell.get((john, zellig, a, seed), []))
-            test = left.paired(Tally.of(outcomes_by_cell.get((john, zellig, b, seed), [])), samples)
+            left = tallies.get((john, zellig, a, seed), empty)
+            test = left.paired(tallies.get((john, zellig, b, seed), empty), samples)
             if test is not None:
                 result.append(ClaudePair(john, zellig, seed, a, b, _bootstrap(test)))
     return tuple(result)
 
 
-def _paired_zelligs(outcomes_by_cell: Mapping[tuple[str, str, str, int], Sequence[Outcome]],
-                    samples: int) -> tuple[ZelligPair, ...]:
+def _paired_zelligs(tallies: Mapping[tuple[str, str, str, int], Tally], samples: int) -> tuple[ZelligPair, ...]:
     """Zelligs compared on the instances both apply to (per-instance S, equal weight)."""
     result = []
-    groups = sorted({(j, c, s) for (j, _, c, s) in outcomes_by_cell})
+    groups = sorted({(j, c, s) for (j, _, c, s) in tallies})
     for john, claude, seed in groups:
-        zelligs = sorted({z for (j, z, c, s) in outcomes_by_cell if (j, c, s) == (john, claude, seed)})
+        zelligs = sorted({z for (j, z, c, s) in tallies if (j, c, s) == (john, claude, seed)})
         for a, b in itertools.combinations(zelligs, 2):
-            left = Tally.of(outcomes_by_cell[john, a, claude, seed])
-            test = left.paired(Tally.of(outcomes_by_cell[john, b, claude, seed]), samples, equal_weight=True)
+            test = tallies[john, a, claude, seed].paired(tallies[john, b, claude, seed], samples, equal_weight=True)
             if test is not None:
                 result.append(ZelligPair(john, claude, seed, a, b, _bootstrap(test)))
     return tuple(result)
