@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine import match, transcripts, verify
+from arena.engine import match, plan_stream, transcripts, verify
 from arena.engine.backends import Backend, make_backend
 from arena.engine.driver import Driver
 from arena.engine.manifest import make_manifest, run_dir_for, validate
-from arena.engine.plan import blocks, plan_experiment
+from arena.engine.plan import Block, blocks, plan_experiment
 from arena.engine.session import Session
 from arena.engine.store import RunStore
 from arena.errors import UsageError
@@ -124,10 +124,9 @@ def run(
         try:
             if driver is not None:  # a game: blocks planned and played one at a time
                 extra = {"backend": engine_backend.name, **driver.manifest()}
-                rounds = driver.play(session, make_manifest(experiment, signatures, **extra))
-            else:
-                rounds = _static_plan(experiment, catalog, session, manifest, signatures)
-            the_blocks = blocks(experiment, rounds)
+                the_blocks = blocks(experiment, driver.play(session, make_manifest(experiment, signatures, **extra)))
+            else:  # a static run: its rounds stay on disk, each block reads its own
+                the_blocks = _static_plan(experiment, catalog, session, manifest, signatures)
             session.play(the_blocks, one_best=True)
         finally:
             if own:
@@ -135,7 +134,7 @@ def run(
         session.assemble(the_blocks)
         store.record_written(verify.written(store.run_dir))
         cells, cells_before, work = len(the_blocks) * len(experiment.claudes), session.cells_before, session.work
-        del session, rounds, the_blocks  # scores are derived from the transcripts on disk: free the plan first
+        del session, the_blocks  # scores are derived from the transcripts on disk: free the plan first
         scores = compute_scores(store.run_dir)
         transcripts.atomic_write_json(store.path(transcripts.SCORES), scores)
     return RunResult(
@@ -155,7 +154,7 @@ def _repair(store: RunStore, manifest: dict[str, Any]) -> bool:
     match cannot be replayed and is refused."""
     if "plan" not in manifest:
         return False
-    store.planned_rounds(manifest)
+    store.check_plan(manifest)
     return verify.repair(store.run_dir)
 
 
@@ -165,8 +164,13 @@ def _finished(experiment: Experiment, store: RunStore, manifest: dict[str, Any])
     if "plan" not in manifest:
         logger.warning("%s: finished by an earlier arena that recorded no plan; not checked", store.run_dir)
         return RunResult(store.run_dir, scores, already_finished=True)
-    the_blocks = blocks(experiment, [match.Round.from_json(r) for r in store.planned_rounds(manifest)])
-    return RunResult(store.run_dir, scores, cells=len(the_blocks) * len(experiment.claudes), already_finished=True)
+    store.check_plan(manifest)
+    path = store.path(transcripts.ROUNDS)
+    if plan_stream.is_static(path):
+        count = len(experiment.seeds) * len(experiment.johns) * len(experiment.zelligs)
+    else:
+        count = len(blocks(experiment, [match.Round.from_json(r) for r in store.planned_rounds(manifest)]))
+    return RunResult(store.run_dir, scores, cells=count * len(experiment.claudes), already_finished=True)
 
 
 def _static_plan(
@@ -175,14 +179,19 @@ def _static_plan(
     session: Session,
     manifest: dict[str, Any] | None,
     signatures: dict[str, dict[str, str]],
-) -> list[match.Round]:
-    """A static run's rounds: planned and written now, or read back on resume."""
+) -> list[Block]:
+    """A static run's blocks: planned into ``rounds.jsonl`` now (streamed,
+    :func:`arena.engine.plan_stream.write_plan`), or checked against the plan on resume;
+    either way read back from the file block by block while they are played."""
+    path = session.store.path(transcripts.ROUNDS)
     if manifest is not None:
-        return [match.Round.from_json(r) for r in session.store.planned_rounds(manifest)]
-    begun = time.perf_counter()
-    rounds = plan_experiment(experiment, catalog, session.backend, session.progress)
-    session.store.write_plan(
-        (r.to_json() for r in rounds), make_manifest(experiment, signatures, backend=session.backend.name)
-    )
-    logger.info("planned %d rounds in %.1f s", len(rounds), time.perf_counter() - begun)
-    return rounds
+        if not plan_stream.is_static(path):  # rounds that carry their blocks: held in memory, as a game plays them
+            return blocks(experiment, [match.Round.from_json(r) for r in session.store.planned_rounds(manifest)])
+        session.store.check_plan(manifest)
+    else:
+        begun = time.perf_counter()
+        count = plan_stream.write_plan(experiment, catalog, session.backend, session.store,
+                                       make_manifest(experiment, signatures, backend=session.backend.name),
+                                       session.progress)
+        logger.info("planned %d rounds in %.1f s", count, time.perf_counter() - begun)
+    return plan_stream.stored_blocks(experiment, path)

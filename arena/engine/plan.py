@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,11 +38,12 @@ class Block:
 
     name: str
     seed: int
-    rounds: tuple[match.Round, ...]
+    rounds: Sequence[match.Round]  # a tuple, or rounds read back from rounds.jsonl (arena.engine.plan_stream)
 
     @property
-    def judged(self) -> list[match.Round]:
-        return [r for r in self.rounds if r.judged]
+    def judged(self) -> Iterator[match.Round]:
+        """The rounds a Claude judges (all but the Zellig's not-applicable ones), in order."""
+        return (r for r in self.rounds if r.judged)
 
 
 @dataclass(frozen=True)

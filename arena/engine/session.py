@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.engine import jobs, match, transcripts
@@ -28,6 +28,9 @@ from arena.specs.config import Experiment
 from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
+
+JUDGE_ROUNDS = 4096  # a larger cell is judged in parts of this many rounds (a multiple of judge_rounds' 256)
+WINDOW = 4  # parts of one Claude's cells outstanding at once
 
 
 class Session:
@@ -45,7 +48,10 @@ class Session:
         # Claudes, whose state lives where they were built)
         self.hold: Sequence[str] = ()
         self.one_best = False  # whether the wave being played decodes 1-bests
-        self.sources: list[str] = []  # the distinct sources of that wave's played rounds
+        self.wave: Sequence[Block] = ()  # the wave being played
+        self.feeds: dict[str, Iterator[tuple[jobs.Job, Callable[[Any], None]]]] = {}
+        self.parts: dict[str, int] = {}  # a cell judged in parts: how many are still out
+        self.closed: dict[str, int] = {}  # cells judged in parts whose last part is out: their parts
         self.pending: dict[Any, tuple[Callable[[Any], None], Model | None]] = {}
         self.outstanding: dict[str, int] = defaultdict(int)
         self.waiting: list[tuple[Model, list[Block]]] = []
@@ -55,7 +61,14 @@ class Session:
         self._bar: Any = None
 
     def _finished(self, model: Model, block: Block) -> bool:
-        return self.store.cell_finished(model.cell(block), [r.id for r in block.judged], model.spec.label)
+        return self.store.cell_finished(model.cell(block), (r.id for r in block.judged), model.spec.label)
+
+    @functools.cached_property
+    def sources(self) -> list[str]:
+        """The distinct sources of the wave's played rounds (for the 1-bests), read when first needed."""
+        return list(dict.fromkeys(
+            r.instance.source for block in self.wave for r in block.rounds if r.status == match.STATUS_OK
+        ))
 
     def _one_best_due(self, model: Model) -> bool:
         # a Claude that judges fluency (no source) has no 1-best comparable to its scores
@@ -78,10 +91,8 @@ class Session:
 
         self.store.cells.mkdir(exist_ok=True)
         self.one_best = one_best
-        if one_best:
-            self.sources = list(dict.fromkeys(
-                r.instance.source for block in wave for r in block.rounds if r.status == match.STATUS_OK
-            ))
+        self.wave = wave
+        self.__dict__.pop("sources", None)
         total = finished = before = 0
         for model in self.models:
             mine = [b for b in wave if b.seed in model.seeds]
@@ -143,12 +154,9 @@ class Session:
         if kind.scoring and budget is None:
             self._score_cells(model, kind, todo)
         else:
-            for block in todo:
-                self.submit(
-                    jobs.JudgeJob(model.spec, model.spec.label, tuple(block.judged), budget),
-                    functools.partial(self._finish, model, block),
-                    model,
-                )
+            self.feeds[model.name] = self._judge_jobs(model, todo, budget)
+            for _ in range(WINDOW):
+                self._feed(model)
         if self._one_best_due(model):
             if kind.scoring:
                 self._one_best(model, kind)
@@ -159,6 +167,52 @@ class Session:
         self.store.write_cell(model.cell(block), (r.to_json() for r in records))
         self.written.add(model.cell(block))
         self._bar.update(1)
+
+    # -- Claudes that judge: cells in parts, a window of them outstanding -----------------
+
+    def _feed(self, model: Model) -> None:
+        """Submit the next judging job of ``model``, if any is left."""
+        item = next(self.feeds.get(model.name, iter(())), None)
+        if item is not None:
+            self.submit(*item, model)
+
+    def _judge_jobs(self, model: Model, todo: Sequence[Block],
+                    budget: float | None) -> Iterator[tuple[jobs.Job, Callable[[Any], None]]]:
+        """The jobs that judge ``todo``: one per cell, or one per :data:`JUDGE_ROUNDS` rounds
+        of a larger cell (its parts written to ``cells/`` and joined in order when all are in).
+        Each job's callback submits the next, so memory holds :data:`WINDOW` parts."""
+        for block in todo:
+            parts = _parts(block.judged)
+            current: tuple[match.Round, ...] | None = next(parts)
+            upcoming = next(parts, None)
+            if upcoming is None:  # the whole cell in one job
+                job = jobs.JudgeJob(model.spec, model.spec.label, current or (), budget)
+                yield job, functools.partial(self._fed, model, functools.partial(self._finish, model, block))
+                continue
+            cell, index = model.cell(block), 0
+            self.parts[cell] = 0
+            while current is not None:
+                self.parts[cell] += 1
+                if upcoming is None:
+                    self.closed[cell] = index + 1  # its last part is out: how many there are
+                job = jobs.JudgeJob(model.spec, model.spec.label, current, budget)
+                yield job, functools.partial(self._fed, model, functools.partial(self._part_done, model, block, index))
+                index += 1
+                current, upcoming = upcoming, (next(parts, None) if upcoming is not None else None)
+
+    def _fed(self, model: Model, callback: Callable[[Any], None], result: Any) -> None:
+        callback(result)
+        self._feed(model)
+
+    def _part_done(self, model: Model, block: Block, index: int, records: Sequence[match.JudgementRecord]) -> None:
+        cell = model.cell(block)
+        self.store.write_cell_part(cell, index, (r.to_json() for r in records))
+        self.parts[cell] -= 1
+        if self.parts[cell] == 0 and cell in self.closed:
+            self.store.join_cell_parts(cell, self.closed.pop(cell))
+            del self.parts[cell]
+            self.written.add(cell)
+            self._bar.update(1)
 
     # -- scoring Claudes: deduplicated requests -------------------------------------------
 
@@ -264,3 +318,16 @@ class Session:
                 )
                 records.append(one_best.to_json())
         self.store.write_cell(model.one_best_cell, records)
+
+
+def _parts(rounds: Iterable[match.Round]) -> Iterator[tuple[match.Round, ...]]:
+    """``rounds`` in tuples of :data:`JUDGE_ROUNDS` (at least one tuple, maybe empty)."""
+    chunk: list[match.Round] = []
+    given = False
+    for r in rounds:
+        chunk.append(r)
+        if len(chunk) == JUDGE_ROUNDS:
+            yield tuple(chunk)
+            chunk, given = [], True
+    if chunk or not given:
+        yield tuple(chunk)

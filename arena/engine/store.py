@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import itertools
 import json
 import logging
 import os
@@ -152,6 +153,11 @@ class RunStore:
 
     def planned_rounds(self, manifest: dict[str, Any]) -> list[dict[str, Any]]:
         """The rounds of ``rounds.jsonl`` after checking them against the recorded plan."""
+        self.check_plan(manifest)
+        return list(transcripts.read_jsonl(self.path(transcripts.ROUNDS)))
+
+    def check_plan(self, manifest: dict[str, Any]) -> None:
+        """``rounds.jsonl`` is the plan the manifest records (hashed in blocks), else a :class:`DataError`."""
         path = self.path(transcripts.ROUNDS)
         plan = manifest.get("plan")
         if not isinstance(plan, dict):
@@ -164,7 +170,6 @@ class RunStore:
                 f"the plan has {plan.get('rounds')}; the file was truncated or edited); delete {self.run_dir} "
                 "to start the run over"
             )
-        return list(transcripts.read_jsonl(path))
 
     def record_written(self, written: dict[str, Any]) -> None:
         """Record in the manifest the line counts and digests of the files a finished run
@@ -177,29 +182,55 @@ class RunStore:
     def cell_path(self, name: str) -> Path:
         return self.cells / f"{name}.jsonl"
 
-    def cell_finished(self, name: str, round_ids: Sequence[str], claude: str) -> bool:
-        """A cell file exists and holds one judgement per judged round, for ``claude``, in order."""
+    def cell_finished(self, name: str, round_ids: Iterable[str], claude: str) -> bool:
+        """A cell file exists and holds one judgement per judged round, for ``claude``, in order
+        (compared one line at a time)."""
         path = self.cell_path(name)
         if not path.exists():
             return False
+        missing = object()
         try:
-            records = list(transcripts.read_jsonl(path))
+            for record, identifier in itertools.zip_longest(transcripts.read_jsonl(path), round_ids, fillvalue=missing):
+                if record is missing or identifier is missing:
+                    return False
+                if record.get("round") != identifier or record.get("claude") != claude:  # type: ignore[union-attr]
+                    return False
         except ValueError:
             return False
-        return [r.get("round") for r in records] == list(round_ids) and all(r.get("claude") == claude for r in records)
+        return True
 
     def write_cell(self, name: str, records: Iterable[dict[str, Any]]) -> None:
         transcripts.atomic_write_jsonl(self.cell_path(name), records)
+
+    def _part_path(self, name: str, index: int) -> Path:
+        return self.cells / f".{name}.part{index:06d}"
+
+    def write_cell_part(self, name: str, index: int, records: Iterable[dict[str, Any]]) -> None:
+        """One part of a cell judged in parts (a hidden file beside the cells)."""
+        transcripts.atomic_write_jsonl(self._part_path(name, index), records)
+
+    def join_cell_parts(self, name: str, parts: int) -> None:
+        """The cell from its ``parts`` parts, in order (streamed), written atomically; the parts removed."""
+        paths = [self._part_path(name, index) for index in range(parts)]
+        transcripts.atomic_write_parts(self.cell_path(name), (block for path in paths for block in _blocks(path)))
+        for path in paths:
+            path.unlink(missing_ok=True)
 
     def assemble(self, judgement_cells: Sequence[str], one_best_cells: Sequence[str]) -> None:
         """Write ``judgements.jsonl`` and ``onebest.jsonl`` from the cell files, atomically
         (a file with no lines is not written)."""
         for name, cells in ((transcripts.JUDGEMENTS, judgement_cells), (transcripts.ONEBEST, one_best_cells)):
             present = [self.cell_path(c) for c in cells if self.cell_path(c).exists()]
-            if any(path.stat().st_size for path in present):  # streamed: one cell in memory at a time
-                transcripts.atomic_write_parts(self.path(name), (path.read_text(encoding="utf-8") for path in present))
+            if any(path.stat().st_size for path in present):  # streamed: a block of a cell in memory at a time
+                transcripts.atomic_write_parts(self.path(name), (block for path in present for block in _blocks(path)))
             else:
                 self.path(name).unlink(missing_ok=True)
+
+
+def _blocks(path: Path, size: int = 1 << 20) -> Iterator[str]:
+    """A UTF-8 text file in blocks of about ``size`` characters."""
+    with open(path, encoding="utf-8", newline="") as file:
+        yield from iter(lambda: file.read(size), "")
 
 
 def _describe(holder: str) -> str:

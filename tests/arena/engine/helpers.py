@@ -128,3 +128,22 @@ class SlowScorer(HashScorer):
     def score(self, sources: Sequence[str], targets: Sequence[str]) -> list[SequenceScore]:
         time.sleep(self.delay)
         return super().score(sources, targets)
+
+
+class DuplicatingJohn:
+    """The DistilLingEval John, yielding its first instance once more at the end when
+    ``duplicate`` (an id given twice, which the engine refuses)."""
+
+    version = "1"
+
+    def __init__(self, dir: str, duplicate: bool = False):
+        from performers.john.distil_lingeval import DistilLingEvalJohn
+
+        self.inner = DistilLingEvalJohn(dir)
+        self.duplicate = duplicate
+
+    def instances(self):
+        items = list(self.inner.instances())
+        yield from items
+        if self.duplicate and items:
+            yield items[0]
