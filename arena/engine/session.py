@@ -29,8 +29,8 @@ from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
 
-JUDGE_ROUNDS = 4096  # a larger cell is judged in parts of this many rounds (a multiple of judge_rounds' 256)
-WINDOW = 4  # parts of one Claude's cells outstanding at once
+JUDGE_ROUNDS = 2048  # a larger cell is judged in parts of this many rounds (a multiple of judge_rounds' 256)
+WINDOW = 2  # parts of one Claude's cells outstanding at once
 
 
 class Session:
