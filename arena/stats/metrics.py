@@ -25,7 +25,6 @@ the metric registry (:mod:`arena.stats.registry`); the results are the typed rec
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
@@ -36,22 +35,24 @@ import numpy as np
 from arena.engine.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.game.timeline import timeline
 from arena.stats import registry
-from arena.stats.aggregate import Outcome, Tally, group, join, mean_std
+from arena.stats.aggregate import Outcome, Tally, group, join
+from arena.stats.cells import JOHN_META_PREFIX  # noqa: F401  (re-exported)
+from arena.stats.cells import claude_label as _label
+from arena.stats.cells import meta_bin_key as _meta_bin
+from arena.stats.cells import meta_value_key as _meta_value
+from arena.stats.cells import over_seeds as _over_seeds
+from arena.stats.cells import paired_claudes as _paired_claudes
+from arena.stats.cells import paired_zelligs as _paired_zelligs
+from arena.stats.cells import phenomenon_key as _phenomenon
 from arena.stats.results import (
-    Bootstrap,
     Cell,
-    ClaudePair,
     GenerativeRate,
-    OverSeeds,
     Paired,
     Scores,
     Summary,
     Yield,
-    ZelligPair,
     to_json,
 )
-
-JOHN_META_PREFIX = "john."  # breakdowns by the John's instance metadata m_n
 
 
 def summarise(outcomes: Sequence[Outcome], ties: str, samples: int) -> Summary:
@@ -73,39 +74,6 @@ def breakdown(outcomes: Sequence[Outcome], key: Callable[[Outcome], Hashable | N
     groups = group(outcomes, key)
     names = [b for b in order if b in groups] if order is not None else sorted(groups)
     return {name: summarise(groups[name], ties, 0) for name in names}
-
-
-def _phenomenon(outcome: Outcome) -> str | None:
-    return outcome.round.variant.phenomenon if outcome.round.variant is not None else None
-
-
-def _meta_bin(field: str) -> Callable[[Outcome], str | None]:
-    from arena.stats import bins
-
-    binner = bins.distance_bin if field == "distance" else bins.frequency_bin
-
-    def key(outcome: Outcome) -> str | None:
-        variant = outcome.round.variant
-        if variant is None or variant.meta.get(field) is None:
-            return None
-        return binner(variant.meta[field])
-
-    return key
-
-
-def _meta_value(field: str) -> Callable[[Outcome], str | None]:
-    """A breakdown key: a variant meta key, or ``john.KEY`` for the John's metadata m_n."""
-    john_key = field.removeprefix(JOHN_META_PREFIX) if field.startswith(JOHN_META_PREFIX) else None
-
-    def key(outcome: Outcome) -> str | None:
-        if john_key is not None:
-            value = outcome.round.instance.meta.get(john_key)
-        else:
-            variant = outcome.round.variant
-            value = variant.meta.get(field) if variant is not None else None
-        return None if value is None else str(value)
-
-    return key
 
 
 def zellig_yield(rounds: Sequence[Round]) -> Yield:
@@ -235,52 +203,3 @@ def score_transcripts(
     )
 
 
-def _label(spec: Mapping[str, Any]) -> str:
-    from arena.specs.spec import PerformerSpec
-
-    return PerformerSpec(spec["name"], spec.get("params") or {}).label
-
-
-def _over_seeds(cells: Sequence[Cell]) -> tuple[OverSeeds, ...]:
-    groups: dict[tuple[str, str, str], list[Cell]] = defaultdict(list)
-    for cell in cells:
-        groups[cell.john, cell.zellig, cell.claude].append(cell)
-    result = []
-    for (john, zellig, claude), items in groups.items():
-        s_mean, s_std = mean_std([c.summary.S for c in items if c.summary.S is not None])
-        means = registry.over_seeds([c.summary.metrics for c in items])
-        result.append(OverSeeds(john, zellig, claude, len(items), s_mean, s_std, means))
-    return tuple(result)
-
-
-def _bootstrap(test: Mapping[str, Any]) -> Bootstrap:
-    return Bootstrap(test["delta"], test["low"], test["high"], test["p_value"], test["n"])
-
-
-def _paired_claudes(tallies: Mapping[tuple[str, str, str, int], Tally], claudes: Sequence[str],
-                    samples: int) -> tuple[ClaudePair, ...]:
-    """Claudes compared on the same rounds, per John, Zellig and seed (``tallies``: S's
-    tally of each cell that has counted rounds)."""
-    result = []
-    empty = Tally.of([])
-    cells = sorted({(j, z, s) for (j, z, _, s) in tallies})
-    for john, zellig, seed in cells:
-        for a, b in itertools.combinations(claudes, 2):
-            left = tallies.get((john, zellig, a, seed), empty)
-            test = left.paired(tallies.get((john, zellig, b, seed), empty), samples)
-            if test is not None:
-                result.append(ClaudePair(john, zellig, seed, a, b, _bootstrap(test)))
-    return tuple(result)
-
-
-def _paired_zelligs(tallies: Mapping[tuple[str, str, str, int], Tally], samples: int) -> tuple[ZelligPair, ...]:
-    """Zelligs compared on the instances both apply to (per-instance S, equal weight)."""
-    result = []
-    groups = sorted({(j, c, s) for (j, _, c, s) in tallies})
-    for john, claude, seed in groups:
-        zelligs = sorted({z for (j, z, c, s) in tallies if (j, c, s) == (john, claude, seed)})
-        for a, b in itertools.combinations(zelligs, 2):
-            test = tallies[john, a, claude, seed].paired(tallies[john, b, claude, seed], samples, equal_weight=True)
-            if test is not None:
-                result.append(ZelligPair(john, claude, seed, a, b, _bootstrap(test)))
-    return tuple(result)

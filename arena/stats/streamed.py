@@ -36,7 +36,7 @@ import numpy as np
 
 from arena.engine import scan, transcripts
 from arena.engine.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
-from arena.stats import registry
+from arena.stats import cells, registry
 from arena.stats.aggregate import Outcome, Tally
 from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield
 
@@ -142,8 +142,6 @@ class _Run:
     """The streamed passes over one run directory."""
 
     def __init__(self, run_dir: Path, manifest: dict[str, Any], index: scan.RoundsIndex) -> None:
-        from arena.stats.metrics import _meta_bin, _meta_value, _phenomenon
-
         self.run_dir, self.manifest, self.index = run_dir, manifest, index
         self.experiment = manifest["experiment"]
         self.ties = self.experiment.get("contrastive_ties", "wrong")
@@ -151,8 +149,9 @@ class _Run:
         self.metrics = registry.metrics()
         self.context = registry.Context(self.ties)
         self.breakdowns: dict[str, Any] = {
-            "phenomenon": _phenomenon, "distance": _meta_bin("distance"), "frequency": _meta_bin("frequency"),
-            **{f"meta:{k}": _meta_value(k) for k in self.experiment.get("breakdowns") or ()},
+            "phenomenon": cells.phenomenon_key, "distance": cells.meta_bin_key("distance"),
+            "frequency": cells.meta_bin_key("frequency"),
+            **{f"meta:{k}": cells.meta_value_key(k) for k in self.experiment.get("breakdowns") or ()},
         }
         self.codes = {name: _Codes() for name in self.breakdowns}
         self.resolutions = _Codes()
@@ -311,7 +310,6 @@ def score_run(run_dir: Path) -> Scores:
     from arena.engine.plan import models
     from arena.engine.verify import verify_run
     from arena.specs.signature import run_signature
-    from arena.stats.metrics import _label, _over_seeds, _paired_claudes, _paired_zelligs
 
     run_dir = Path(run_dir)
     manifest, index = verify_run(run_dir, index=True)
@@ -323,11 +321,11 @@ def score_run(run_dir: Path) -> Scores:
         from arena.engine.verify import _experiment
 
         run.judgements([(m.spec.label, m.seeds) for m in models(_experiment(run_dir, manifest))])
-    claudes = [c.get("alias") or _label(c) for c in experiment["claudes"]]
+    claudes = [c.get("alias") or cells.claude_label(c) for c in experiment["claudes"]]
     counted: dict[tuple[str, str, str, int], Tally] = {}
     game = manifest.get("game")
-    cells = tuple(_cell(run, (john, zellig, claude, seed), game, counted)
-                  for (john, zellig, seed) in run.round_cells for claude in claudes)
+    scored = tuple(_cell(run, (john, zellig, claude, seed), game, counted)
+                   for (john, zellig, seed) in run.round_cells for claude in claudes)
     for key in run.cells:  # outcomes of a Claude the config does not name: counted, as the reference does
         if key not in counted:
             columns = run.cells[key].columns()
@@ -335,8 +333,8 @@ def score_run(run_dir: Path) -> Scores:
             if len(rows):
                 counted[key] = tally(columns["instances"][rows], columns["correct"][rows])
     return Scores(
-        signature, run.ties, cells, _over_seeds(cells),
-        Paired(_paired_claudes(counted, claudes, run.samples), _paired_zelligs(counted, run.samples)),
+        signature, run.ties, scored, cells.over_seeds(scored),
+        Paired(cells.paired_claudes(counted, claudes, run.samples), cells.paired_zelligs(counted, run.samples)),
         signatures=manifest.get("signatures", {}),
     )
 
