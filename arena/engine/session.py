@@ -234,7 +234,7 @@ class Session:
         logger.info("Claude %s: %d scoring requests, %d after deduplication", model.name, book.requested, book.unique)
 
         def judge(block: Block) -> None:
-            records = match.judge_rounds(book, model.spec.label, block.judged, sees_source=model.spec.sees_source)
+            records = match.judge_rounds(book, model.spec.label, list(block.judged), sees_source=model.spec.sees_source)
             self._finish(model, block, records)
 
         def scored(sources: Sequence[str], targets: Sequence[str], results: Sequence[tuple[float, int]]) -> None:

@@ -188,12 +188,11 @@ class RunStore:
         path = self.cell_path(name)
         if not path.exists():
             return False
-        missing = object()
         try:
-            for record, identifier in itertools.zip_longest(transcripts.read_jsonl(path), round_ids, fillvalue=missing):
-                if record is missing or identifier is missing:
+            for record, identifier in itertools.zip_longest(transcripts.read_jsonl(path), round_ids):
+                if record is None or identifier is None:
                     return False
-                if record.get("round") != identifier or record.get("claude") != claude:  # type: ignore[union-attr]
+                if record.get("round") != identifier or record.get("claude") != claude:
                     return False
         except ValueError:
             return False
