@@ -103,9 +103,9 @@ def load_run(path: str | Path) -> Run:
     run_dir = Path(path)
     if not transcripts.is_finished(run_dir):
         raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    from arena.engine.verify import load_run as verified
+    from arena.engine.verify import verify_run
 
-    manifest = verified(run_dir).manifest  # a damaged run is refused, naming file and line
+    manifest, _ = verify_run(run_dir)  # a damaged run is refused, naming file and line (streamed)
     scores = transcripts.read_json(run_dir / transcripts.SCORES)
     return Run(run_dir, manifest, scores)
 
