@@ -3,16 +3,17 @@
 1. **Check** (:mod:`arena.engine.manifest`): every performer's name, params and
    resources, without building anything; the run directory ``OUT/<name>-<hash>`` and
    its lock (:mod:`arena.engine.store`).
-2. **Plan** (:mod:`arena.engine.plan`): instances, corruptions as chunked jobs, rounds
-   per seed; ``rounds.jsonl`` and the manifest with the plan's hash.  A run with a
-   :class:`~arena.engine.driver.Driver` (a game) is planned block by block by the
-   driver while it is played instead.
+2. **Plan** (:mod:`arena.engine.plan_stream`): instances a chunk at a time, corruptions
+   as chunked jobs, rounds per seed, written to ``rounds.jsonl`` as they come (memory
+   does not grow with the run), then the manifest with the plan's hash; the blocks read
+   their rounds back from the file.  A run with a :class:`~arena.engine.driver.Driver`
+   (a game) is planned block by block by the driver while it is played instead.
 3. **Play** (:mod:`arena.engine.session`): the run's one :class:`Session` plays the
    blocks' cells (one Claude model on one block each), a static run as one wave, a
    game one wave per block; then the 1-best translations of every source.
 4. **Assemble**: ``judgements.jsonl`` and ``onebest.jsonl`` from the cells (Claudes
    in config order, inside them blocks in order), then ``scores.json`` (the finished
-   marker, :mod:`arena.stats.metrics`).
+   marker, :mod:`arena.stats.metrics`, streamed from the files: :mod:`arena.stats.streamed`).
 
 The jobs are cut the same way whatever the backend and every job runs through
 :func:`arena.engine.jobs.run`, so runs on Ray and in process give byte-identical
