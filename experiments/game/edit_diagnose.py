@@ -28,7 +28,7 @@ from performers.claude import edit_features as ef
 from performers.claude.edit_aware import EditAwareClaude
 from performers.claude.learned import fit_logistic
 
-L2S = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
+L2S = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 
 
 def feature_sets() -> dict[str, list[int]]:

@@ -10,7 +10,8 @@ candidates differ, with no translation model.
   in their subject's person and number
   (:func:`performers.zellig.subj_verb_agreement.disagreeing_verbs`), and genitive noun
   phrases after a preposition that governs the dative (*seit des Tages*,
-  :func:`performers.zellig.hypercorrect_genitive.governed_phrases`).  These are the
+  :func:`performers.zellig.hypercorrect_genitive.governed_phrases`); and a soft verb
+  check (:func:`soft_verb_disagreements`) without the verb detector's filters.  These are the
   checks the three Zelligs' detectors run; they are precise by design (must-not-fire
   tables) and blind to many errors, so a Claude must still learn how far to trust
   them against its base model's scores.
@@ -23,9 +24,9 @@ Each is a second-minus-first difference, like every pairwise feature of
 :mod:`performers.claude.edit_features`.
 
     >>> grammar_counts("Der Prager Börse stürzt.")   # doctest: +SKIP
-    (0, 0, 0)   # a possible dative/genitive: no certain error
+    (0, 0, 0, 0)   # a possible dative/genitive: no certain error
     >>> grammar_counts("Seit des Tages ist nichts mehr wie zuvor.")   # doctest: +SKIP
-    (0, 0, 1)
+    (0, 0, 1, 0)
 """
 
 from __future__ import annotations
@@ -34,13 +35,38 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-GRAMMAR = ("np-disagree", "verb-disagree", "genitive-after-dative")
+GRAMMAR = ("np-disagree", "verb-disagree", "genitive-after-dative", "verb-subject-soft")
 LM = ("lm-window", "lm-edit")
 
 
+def soft_verb_disagreements(analysis: Any) -> int:
+    """Finite verbs with no reading in the person and number of the subject
+    :func:`~performers.german.syntax.subject_of` picks, where that number is known (a
+    personal pronoun, or a noun whose number is certain): the verb check without the
+    precision filters of ``disagreeing_verbs`` (ambiguous *sie*, far pronouns, clauses
+    with several candidate subjects count too).  More errors found, more false alarms."""
+    from performers.german import verb_inflection as verb_inf
+    from performers.german.syntax import finite_verbs, subject_of
+    from performers.zellig.subj_verb_agreement import noun_number
+
+    count = 0
+    for index, lemma in finite_verbs(analysis).items():
+        subject = subject_of(analysis, index)
+        if subject is None:
+            continue
+        is_pronoun = analysis.tokens[subject.index].pos == "PPER"
+        number = subject.number if is_pronoun else noun_number(analysis, subject.index)
+        readings = verb_inf.verb_readings(analysis.tokens[index].text, lemma)
+        if number is None or not readings:
+            continue
+        count += not any(r.person == subject.person and r.number == number for r in readings)
+    return count
+
+
 @lru_cache(maxsize=1 << 14)
-def grammar_counts(text: str) -> tuple[int, int, int]:
-    """Agreement errors in ``text``: (articles, finite verbs, governed genitives)."""
+def grammar_counts(text: str) -> tuple[int, int, int, int]:
+    """Agreement errors in ``text``: (articles, finite verbs, governed genitives, finite
+    verbs by the soft check)."""
     from performers.german.analysis import analyze
     from performers.zellig.hypercorrect_genitive import _np_readings, governed_phrases
     from performers.zellig.np_agreement import disagreeing_articles
@@ -51,7 +77,8 @@ def grammar_counts(text: str) -> tuple[int, int, int]:
     for _, determiner, head in governed_phrases(analysis):
         cases = {reading.case for reading, _ in _np_readings(analysis.tokens[determiner], analysis.tokens[head])}
         genitives += "GEN" in cases and "DAT" not in cases
-    return len(disagreeing_articles(analysis)), len(disagreeing_verbs(analysis)), genitives
+    return (len(disagreeing_articles(analysis)), len(disagreeing_verbs(analysis)), genitives,
+            soft_verb_disagreements(analysis))
 
 
 def grammar_features(first: str, second: str) -> list[float]:
