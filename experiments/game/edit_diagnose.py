@@ -4,6 +4,8 @@ and how a supervised fit on the first rounds does on the rest, per feature set a
 L2 penalty.
 
     python experiments/game/edit_diagnose.py --zellig np-agreement --years 2009-2010 --instances 400 --train 150
+    python experiments/game/edit_diagnose.py --zellig hypercorrect-genitive \
+        --distil ../shared/data/distil-lingeval/hypercorrect_genitive.mt --instances 400 --train 150
 
 Pairs: the first ``--instances`` sentences of newstest ``--years`` that the Zellig
 corrupts, one candidate per instance drawn as the arena draws it (seed 1), shown in a
@@ -72,8 +74,10 @@ def paired(a: np.ndarray, b: np.ndarray, samples: int = 2000) -> tuple[float, fl
     return float(d.mean()), float(boots[int(0.025 * samples)]), float(boots[int(0.975 * samples) - 1]), max(p, 1 / samples)
 
 
-def pairs(zellig_name: str, years: str, instances: int) -> tuple[list[str], list[tuple[str, str]], list[int]]:
-    john = performer("john", {"name": "newstest", "params": {"dir": "../shared/data/wmt/newstest", "years": years}})
+def pairs(zellig_name: str, years: str, instances: int, distil: str | None = None
+          ) -> tuple[list[str], list[tuple[str, str]], list[int]]:
+    john = performer("john", {"name": "distil-lingeval", "params": {"dir": distil, "skip_empty": True}} if distil else
+                     {"name": "newstest", "params": {"dir": "../shared/data/wmt/newstest", "years": years}})
     zellig = performer("zellig", zellig_name)
     sources, candidates, labels = [], [], []
     for count, instance in enumerate(john.instances()):
@@ -97,13 +101,14 @@ def main() -> None:
     parser.add_argument("--years", default="2009-2010")
     parser.add_argument("--instances", type=int, default=400)
     parser.add_argument("--train", type=int, default=150)
+    parser.add_argument("--distil", help="a DistilLingEval directory as the John (its references), not newstest")
     args = parser.parse_args()
     started = time.perf_counter()
-    sources, candidates, labels = pairs(args.zellig, args.years, args.instances)
+    sources, candidates, labels = pairs(args.zellig, args.years, args.instances, args.distil)
     claude = EditAwareClaude("toy-en-de", one_best=False, target_lm=True, grammar=True)
     x = np.asarray([row for row, _, _ in claude._examples(sources, candidates)])
     y = np.asarray(labels)
-    print(f"{args.zellig}: {len(y)} pairs from {args.instances} sentences of newstest {args.years} "
+    print(f"{args.zellig}: {len(y)} pairs from {args.instances} sentences of {args.distil or 'newstest ' + args.years} "
           f"({time.perf_counter() - started:.0f} s)")
     kinds = {kind: int(sum(ef.edit_kind(ef.word_diff(*c)) == kind for c in candidates)) for kind in ef.KINDS}
     print("edit kinds:", kinds)
@@ -128,6 +133,9 @@ def main() -> None:
         grid = " ".join(f"{l2:g}:{cv[l2]:.2f}/{held[l2].mean():.2f}" for l2 in L2S)
         print(f"{name:<28} l2={chosen:<5g} held back {held[chosen].mean():.3f}, − base {delta:+.3f} "
               f"[{low:+.3f}, {high:+.3f}], p = {p:.3f}   (l2: cv/held {grid})")
+        curve = " ".join(f"{n}:{accuracy(fit(xs[:n], y[:n], chosen), xs[test], y[test]).mean():.3f}"
+                         for n in (20, 40, 60, 100) if n < args.train)
+        print(f"   learning curve (labelled pairs: held-back accuracy, same l2): {curve}")
         if name.startswith("v1 + target-lm + grammar"):
             weights = fit(xs[train], y[train], chosen)
             scale = xs[train].std(axis=0)
