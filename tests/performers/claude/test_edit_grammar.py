@@ -111,3 +111,17 @@ def test_extra_features_are_zero_when_off():
 ])
 def test_soft_verb_check(text, soft):
     assert grammar_counts(text)[3] == soft
+
+
+def test_target_lm_features_come_from_the_trigram_model(monkeypatch):
+    """With ``target_lm`` the Claude's extra features are the model's window and edit
+    differences (a tiny model stands in for the shared corpus's)."""
+    import performers.claude.target_lm as target_lm
+
+    model = KneserNeyLM.train(CORPUS, order=3)
+    monkeypatch.setattr(target_lm, "load_or_build", lambda *args, **kwargs: model)
+    claude = EditAwareClaude(BASE, one_best=False, target_lm=True)
+    first, second = "wir sahen das Haus am Morgen .", "wir sahen den Haus am Morgen ."
+    extra = claude._extra(first, second)
+    assert extra[:2] == pytest.approx(lm_window(model, first, second))
+    assert extra[0] < 0 and extra[2:] == [0.0] * (len(ef.EXTRA) - 2)  # *den Haus* is unseen; grammar off
