@@ -124,6 +124,11 @@ def main() -> None:
     base = np.where(x[:, 0] * sign < 0, 1.0, np.where(x[:, 0] == 0, 0.5, 0.0))
     print(f"\nbase model (mean score) accuracy: all {base.mean():.3f}, training {base[train].mean():.3f}, "
           f"held back {base[test].mean():.3f} ({len(y) - args.train} pairs)")
+    grammar = x[:, [i for i, n in enumerate(ef.FEATURES) if ":grammar:" in n]].sum(axis=1) * sign
+    rule = np.where(grammar > 0, 1.0, np.where(grammar < 0, 0.0, base))  # more errors = corrupted, else base
+    delta, low, high, p = paired(rule[test], base[test])
+    print(f"{'rule: agreement checks, else base':<28} held back {rule[test].mean():.3f}, − base {delta:+.3f} "
+          f"[{low:+.3f}, {high:+.3f}], p = {p:.3f}   (no learning: the checks decide where they differ)")
     for name, columns in feature_sets().items():
         xs = x[:, columns]
         cv = {l2: cross_validated(xs[train], y[train], l2) for l2 in L2S}
