@@ -37,7 +37,8 @@ def balance_input(data: CueInput, cue: str, seed: int) -> CueInput:
     left_out = len(data.items) - len(kept)
     if left_out:
         skipped["balanced out"] = skipped.get("balanced out", 0) + left_out
-    return replace(data, items=kept, skipped=skipped, balance={key: s for key, s in summaries.items()})
+    by_table = {(str(key[0]), str(key[1])): summary for key, summary in summaries.items() if isinstance(key, tuple)}
+    return replace(data, items=kept, skipped=skipped, balance=by_table)
 
 
 def attach(tables: Sequence[TableAudit], data: CueInput) -> None:
