@@ -39,7 +39,7 @@ async function next() {
   $("source").textContent = data.source;
   $("human").textContent = data.human;
   $("machine").textContent = data.machine;
-  $("system").textContent = data.system ? `(${data.system})` : "";
+  $("system").textContent = data.system ? `translated by ${data.system}` : "";
   $("flags").replaceChildren(...data.flags.map((f) => Object.assign(document.createElement("li"),
     {textContent: f.phenomenon + (f.evidence ? `: ${f.evidence}` : "")})));
   $("fixed").value = data.machine;
