@@ -4,14 +4,13 @@ review itself: tests/arena/people/test_repairs.py)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pexpect
 import pytest
 
-from arena.records import Instance
 from arena.people.repairs import read_repairs, repair_record, write_once
+from arena.records import Instance
 from performers.john.repairs import apply_repairs
 from tests.arena.people.helpers import arena_command, arena_env
 
