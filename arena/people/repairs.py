@@ -12,7 +12,9 @@ way.  The decisions are a patch file, JSON lines beside the test set::
     {"id": "newstest2012.40", "action": "reject", "was": "…", "reviewer": "ann", "time": "…"}
 
 that the ``mt-reference`` John applies (``repairs: FILE``,
-:func:`performers.john.repairs.apply_repairs`).  Each id is decided once: a decision is
+:func:`performers.john.repairs.apply_repairs`).  Each id is decided once (a decision made
+on a machine reference that has changed since is *stale*: not applied, and up for review
+again): a decision is
 written under a lock beside the file (``.NAME.lock``, threads and processes) after
 re-reading it, and the file is replaced whole by rename (:func:`arena.engine.transcripts.atomic_write_text`),
 so two people at once, or a browser and a terminal, never lose or duplicate a decision
@@ -104,15 +106,22 @@ def repair_record(instance: Instance, action: str, reviewer: str, reference: str
     return record
 
 
+def current(decision: dict[str, Any], reference: str) -> bool:
+    """Whether ``decision`` was made on ``reference`` (a stale one, made on a machine
+    reference that has changed since, is neither applied nor in the way of a new one)."""
+    return decision.get("was") in (None, reference)
+
+
 def write_once(path: str | Path, record: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """Add ``record`` to the patch file unless its id is decided already; return the
-    decision that stands and whether it was written now (see the module docstring)."""
+    """Add ``record`` to the patch file unless its id is decided already (on the same
+    machine reference); return the decision that stands and whether it was written now
+    (see the module docstring)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with store.lock_file(path.with_name(f".{path.name}.lock")):
-        decided = read_repairs(path)
-        if record["id"] in decided:
-            return decided[record["id"]], False
+        existing = read_repairs(path).get(record["id"])
+        if existing is not None and current(existing, record["was"]):
+            return existing, False
         text = path.read_text(encoding="utf-8") if path.exists() else ""
         if text and not text.endswith("\n"):
             text += "\n"
@@ -135,8 +144,9 @@ class RepairReview:
         self.decided_before = len(self.decisions())  # a bad patch file fails here, before any work
 
     def decisions(self) -> dict[str, dict[str, Any]]:
-        """The patch file's decisions on the references under review."""
-        return {key: record for key, record in read_repairs(self.patch).items() if key in self.by_id}
+        """The patch file's current decisions on the references under review."""
+        return {key: record for key, record in read_repairs(self.patch).items()
+                if key in self.by_id and current(record, self.by_id[key].instance.reference)}
 
     def pending(self) -> list[Flagged]:
         """The references nobody has decided yet, in order."""

@@ -14,14 +14,14 @@ one reviewed (``was``); a changed translation is counted as ``stale`` and left a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from arena.people.repairs import Flag, Flagged
+from arena.people.repairs import Flag, Flagged, current
 from arena.records import Instance
 
 
-def apply_repairs(instances: Iterable[Instance], repairs: Mapping[str, Mapping[str, Any]],
+def apply_repairs(instances: Iterable[Instance], repairs: dict[str, dict[str, Any]],
                   counts: Counter[str]) -> Iterator[Instance]:
     """The instances with the patch applied; ``counts`` gets fixed / rejected / stale."""
     for instance in instances:
@@ -29,7 +29,7 @@ def apply_repairs(instances: Iterable[Instance], repairs: Mapping[str, Mapping[s
         if repair is None:
             yield instance
             continue
-        if repair.get("was") not in (None, instance.reference):
+        if not current(repair, instance.reference):
             counts["stale"] += 1
             yield instance
         elif repair["action"] == "reject":

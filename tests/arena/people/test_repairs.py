@@ -124,3 +124,16 @@ def test_progress_skip_and_unskip(tmp_path):
     assert RepairReview(tmp_path / "repairs.jsonl", flagged(3)).decided_before == 2
     with pytest.raises(UsageError):
         review.decide("ann", "set.9", "reject")
+
+
+def test_a_stale_decision_is_reviewed_again(tmp_path):
+    """A decision made on a machine reference that has changed since is neither in the way
+    of a new one nor counted; one made on the same reference is (must not fire)."""
+    patch = tmp_path / "repairs.jsonl"
+    old = Instance("set.0", "It is unclear 0.", "Es war klar 0.", {})
+    write_once(patch, repair_record(old, "reject", "ann"))
+    review = RepairReview(patch, flagged(1))
+    assert review.decided_before == 0 and review.next_for("bob").instance.id == "set.0"
+    record, written = review.decide("bob", "set.0", "fix", "Es ist unklar 0.")
+    assert written and read_repairs(patch)["set.0"] == record
+    assert not review.decide("ann", "set.0", "reject")[1]
