@@ -38,9 +38,7 @@ SCORE_CONVENTIONS = get_args(ScoreConvention)
 STATUS_OK = "ok"
 STATUS_NOT_APPLICABLE = "not_applicable"
 STATUS_ZELLIG_TIMEOUT = "zellig_timeout"
-# a pair a John's ``balance:`` left out so that a surface cue sits at chance
-# (:mod:`arena.engine.balance`): recorded with its candidates, not judged
-STATUS_BALANCED_OUT = "balanced_out"
+STATUS_BALANCED_OUT = "balanced_out"  # left out by a John's balance (arena/engine/balance.py): not judged
 NOT_JUDGED = frozenset({STATUS_NOT_APPLICABLE, STATUS_BALANCED_OUT})
 
 
