@@ -15,12 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.present.console import mean_std
+from arena.present.console import mean_std, versus
 from arena.present.fluency_gap import gap_rows
 from arena.present.plots import FEW_ROUNDS
 from arena.present.tables import fmt, fmt_ci
 from arena.stats import registry
-from arena.stats.leaderboards import Leaderboards, SignTest, VersusNext
+from arena.stats.leaderboards import Leaderboards
 from arena.stats.results import Cell, Scores, Summary
 from arena.stats.run import RunData
 
@@ -99,15 +99,6 @@ def cell_tables(data: ReportInput) -> Section:
                             ["John", "Zellig", "Claude", "seeds", "S", *[m.label for m in names]], rows,
                             align="lllrl" + "l" * len(names)))
     return Section("Scores", tables)
-
-
-def versus(test: VersusNext | SignTest | None) -> str:
-    if test is None:
-        return "-"
-    if isinstance(test, SignTest):
-        return f"vs {test.other}: {test.wins}-{test.losses} of {test.cells} cells, p={fmt(test.p_value)}"
-    t = test.test
-    return f"vs {test.other}: Δ={t.delta:+.3f} [{fmt(t.low)}, {fmt(t.high)}], p={fmt(t.p_value)}"
 
 
 def leaderboard_tables(data: ReportInput) -> Section:
