@@ -10,7 +10,7 @@ candidates differ, with no translation model.
   in their subject's person and number
   (:func:`performers.zellig.subj_verb_agreement.disagreeing_verbs`), and genitive noun
   phrases after a preposition that governs the dative (*seit des Tages*,
-  :func:`performers.zellig.hypercorrect_genitive.governed_phrases`); and a soft verb
+  :func:`performers.zellig.hypercorrect_genitive.governed_genitives`); and a soft verb
   check (:func:`soft_verb_disagreements`) without the verb detector's filters.  These are the
   checks the three Zelligs' detectors run; they are precise by design (must-not-fire
   tables) and blind to many errors, so a Claude must still learn how far to trust
@@ -68,16 +68,12 @@ def grammar_counts(text: str) -> tuple[int, int, int, int]:
     """Agreement errors in ``text``: (articles, finite verbs, governed genitives, finite
     verbs by the soft check)."""
     from performers.german.analysis import analyze
-    from performers.zellig.hypercorrect_genitive import _np_readings, governed_phrases
+    from performers.zellig.hypercorrect_genitive import governed_genitives
     from performers.zellig.np_agreement import disagreeing_articles
     from performers.zellig.subj_verb_agreement import disagreeing_verbs
 
     analysis = analyze(text)
-    genitives = 0
-    for _, determiner, head in governed_phrases(analysis):
-        cases = {reading.case for reading, _ in _np_readings(analysis.tokens[determiner], analysis.tokens[head])}
-        genitives += "GEN" in cases and "DAT" not in cases
-    return (len(disagreeing_articles(analysis)), len(disagreeing_verbs(analysis)), genitives,
+    return (len(disagreeing_articles(analysis)), len(disagreeing_verbs(analysis)), len(governed_genitives(analysis)),
             soft_verb_disagreements(analysis))
 
 
