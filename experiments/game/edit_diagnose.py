@@ -10,7 +10,7 @@ L2 penalty.
 Pairs: the first ``--instances`` sentences of newstest ``--years`` that the Zellig
 corrupts, one candidate per instance drawn as the arena draws it (seed 1), shown in a
 seeded random order.  The first ``--train`` pairs are the labelled rounds; the rest are
-held back.  ``l2`` is chosen per feature set by 5-fold cross-validation on the
+held back (``--dump`` writes every pair's feature values).  ``l2`` is chosen per feature set by 5-fold cross-validation on the
 training pairs only; the held-back accuracy of every L2 is printed too, for the
 diagnosis, but the chosen one is the one to quote.  Paired bootstrap (2000 samples)
 of held-back accuracy against the base model's decision.
@@ -22,6 +22,7 @@ import argparse
 import random
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -102,12 +103,19 @@ def main() -> None:
     parser.add_argument("--instances", type=int, default=400)
     parser.add_argument("--train", type=int, default=150)
     parser.add_argument("--distil", help="a DistilLingEval directory as the John (its references), not newstest")
+    parser.add_argument("--dump", type=Path, help="write every pair's features to this TSV (one row per pair)")
     args = parser.parse_args()
     started = time.perf_counter()
     sources, candidates, labels = pairs(args.zellig, args.years, args.instances, args.distil)
     claude = EditAwareClaude("toy-en-de", one_best=False, target_lm=True, grammar=True)
     x = np.asarray([row for row, _, _ in claude._examples(sources, candidates)])
     y = np.asarray(labels)
+    if args.dump:
+        with args.dump.open("w", encoding="utf-8") as out:
+            out.write("\t".join(["pair", "split", "corrupted", "first", "second", *ef.FEATURES]) + "\n")
+            for i, (row, pair) in enumerate(zip(x, candidates)):
+                split = "train" if i < args.train else "held-back"
+                out.write("\t".join([str(i), split, str(y[i]), *pair, *(f"{v:.4g}" for v in row)]) + "\n")
     print(f"{args.zellig}: {len(y)} pairs from {args.instances} sentences of {args.distil or 'newstest ' + args.years} "
           f"({time.perf_counter() - started:.0f} s)")
     kinds = {kind: int(sum(ef.edit_kind(ef.word_diff(*c)) == kind for c in candidates)) for kind in ef.KINDS}
