@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine import jobs, match, scan, transcripts
+from arena.engine import balance, jobs, match, scan, transcripts
 from arena.engine.backends import Backend
 from arena.engine.plan import Block
 from arena.engine.store import RunStore
@@ -109,12 +109,22 @@ def write_plan(experiment: Experiment, catalog: Catalog, backend: Backend, store
         rounds = (
             r.to_json()
             for seed in experiment.seeds for john in experiment.johns for zellig in experiment.zelligs
-            for corruption in _read_spool(spools[john.label, zellig.label])
-            for r in match.plan_rounds((corruption,), seed, john.label, zellig.label, experiment.variants_per_instance)
+            for r in _planned(experiment, spools[john.label, zellig.label], seed, john, zellig.label)
         )
         store.write_plan(rounds, manifest)
     plan = (store.manifest() or {}).get("plan", {})
     return int(plan.get("rounds", 0))
+
+
+def _planned(experiment: Experiment, spool: Path, seed: int, john: Any, zellig: str) -> Iterator[match.Round]:
+    """One (seed, John, Zellig)'s rounds from its spool, one corruption at a time; a John with a
+    ``balance:`` marks what it leaves out over the whole stream (which is then held in memory)."""
+    rounds = (r for corruption in _read_spool(spool)
+              for r in match.plan_rounds((corruption,), seed, john.label, zellig, experiment.variants_per_instance))
+    if john.balance:
+        yield from balance.balance_rounds(list(rounds), john.balance)
+    else:
+        yield from rounds
 
 
 def _instances(experiment: Experiment, catalog: Catalog, spec: Any) -> Iterator[list[Instance]]:

@@ -105,7 +105,7 @@ def scan_rounds(path: Path, experiment: Any) -> RoundsIndex:
     :class:`~arena.specs.config.Experiment`).  Blocks as :func:`arena.engine.plan.blocks`
     cuts them: a game's (rounds that carry their block) one per (seed, John, block) in
     first-seen order; a static run's one per (seed, John, Zellig) in config order."""
-    from arena.engine.match import STATUS_NOT_APPLICABLE
+    from arena.engine.match import NOT_JUDGED
 
     static = {
         (seed, john.label, zellig.label): rank
@@ -135,7 +135,7 @@ def scan_rounds(path: Path, experiment: Any) -> RoundsIndex:
             rank = game.setdefault((seed, record.get("john"), record.get("block") or 0), len(game))
         else:
             rank = static.get((seed, record.get("john"), record.get("zellig")), -1)
-        if record.get("status", "ok") == STATUS_NOT_APPLICABLE:
+        if record.get("status", "ok") in NOT_JUDGED:
             continue
         ids.append(digest)
         seeds.append(seed)

@@ -35,7 +35,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from arena.engine import scan, transcripts
-from arena.engine.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
+from arena.engine.match import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.stats import cells, registry
 from arena.stats.aggregate import Outcome, Tally
 from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield
@@ -60,8 +60,9 @@ class _Codes:
 
 
 class _RoundCell:
-    """Per (John, Zellig, seed): each round's instance, status and candidate count; the
-    sources of its applicable rounds."""
+    """Per (John, Zellig, seed): each round's instance, status (0: the Zellig made a pair,
+    ``ok`` or ``balanced_out``; 1: not applicable; 2: timed out) and candidate count; the
+    sources of its ``ok`` rounds."""
 
     def __init__(self) -> None:
         self.instances, self.status, self.candidates, self.sources = array("Q"), array("b"), array("q"), array("Q")
@@ -70,7 +71,7 @@ class _RoundCell:
         instance = record["instance"]
         status = record.get("status", STATUS_OK)
         self.instances.append(scan.key_hash(instance["id"]))
-        self.status.append(0 if status == STATUS_OK else 1 if status == STATUS_NOT_APPLICABLE else 2)
+        self.status.append(0 if status in (STATUS_OK, STATUS_BALANCED_OUT) else 1 if status == STATUS_NOT_APPLICABLE else 2)
         self.candidates.append(record.get("n_candidates", 0))
         if status == STATUS_OK:
             self.sources.append(scan.key_hash(instance["source"]))

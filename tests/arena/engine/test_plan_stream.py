@@ -15,8 +15,19 @@ from tests.arena.engine.test_engine import contents, write_config
 CLAUDES = f"[random, oracle, {{name: '{HERE}:HashScorer', alias: hash}}]"
 
 
-def test_stored_blocks_are_the_blocks_of_the_plan_in_memory(tmp_path, distil_dir):
-    experiment = load_experiment(write_config(tmp_path, distil_dir, CLAUDES, limit=7))
+def balanced_config(tmp_path, distil_dir):
+    config = tmp_path / "balanced.yaml"
+    config.write_text(
+        f"name: balanced\njohns:\n  - {{name: distil-lingeval, params: {{dir: {distil_dir}/placeholder_ding.human, "
+        "limit: 30}, balance: {cue: length}}\nzelligs: [replay]\nclaudes: [random]\nseeds: [1, 2]\n",
+        encoding="utf-8")
+    return config
+
+
+@pytest.mark.parametrize("balanced", [False, True])
+def test_stored_blocks_are_the_blocks_of_the_plan_in_memory(tmp_path, distil_dir, balanced):
+    config = balanced_config(tmp_path, distil_dir) if balanced else write_config(tmp_path, distil_dir, CLAUDES, limit=7)
+    experiment = load_experiment(config)
     result = run(experiment, CATALOG, tmp_path / "out", progress=False)
     from arena.engine.backends import InProcessBackend
 
@@ -26,7 +37,11 @@ def test_stored_blocks_are_the_blocks_of_the_plan_in_memory(tmp_path, distil_dir
     assert [(b.name, b.seed) for b in stored] == [(b.name, b.seed) for b in in_memory]
     assert [list(b.rounds) for b in stored] == [list(b.rounds) for b in in_memory]
     assert [len(b.rounds) for b in stored] == [len(b.rounds) for b in in_memory]
-    assert any(not list(b.judged) for b in stored)  # a block without judged rounds (ding-only on clause_omission)
+    statuses = {r.status for b in stored for r in b.rounds}
+    if balanced:
+        assert "balanced_out" in statuses  # the John's balance applied over each whole stream
+    else:
+        assert any(not list(b.judged) for b in stored)  # a block without judged rounds (ding-only on clause_omission)
     assert b"".join(transcripts.dumps_line(r.to_json()).encode() for b in in_memory for r in b.rounds) == \
         (result.run_dir / transcripts.ROUNDS).read_bytes()
 

@@ -39,6 +39,20 @@ def test_streamed_scores_equal_the_reference(tmp_path, distil_dir, extra):
     same_scores(finished_run(tmp_path, distil_dir, extra))
 
 
+def test_streamed_scores_of_a_run_with_a_balanced_john(tmp_path, distil_dir):
+    config = tmp_path / "balanced.yaml"
+    config.write_text(
+        f"name: balanced\njohns:\n  - {{name: distil-lingeval, params: {{dir: {distil_dir}/placeholder_ding.human, "
+        "limit: 40}, balance: {cue: length}}\n"
+        f"zelligs: [replay, {{name: '{HERE}:DetectingReplay', alias: ding}}]\n"
+        f"claudes: [random, {{name: '{HERE}:HashScorer', alias: nmt}}]\nseeds: [1, 2]\nbootstrap_samples: 20\n",
+        encoding="utf-8")
+    assert main(["--quiet", "run", str(config), "--out", str(tmp_path / "runs"), "--no-progress", "--no-report"]) == 0
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    assert '"balanced_out"' in (run_dir / transcripts.ROUNDS).read_text(encoding="utf-8")  # the balance left pairs out
+    same_scores(run_dir)
+
+
 def test_streamed_scores_of_a_tournament_with_replicas(tmp_path, distil_dir):
     path = write_config(tmp_path, distil_dir, f"[random, {{name: '{HERE}:HashScorer', alias: hash, "
                         "replicas: {1: {salt: a}, 2: {salt: b}, 3: {salt: c}}}]",
