@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
@@ -99,7 +100,10 @@ def is_static(path: Path) -> bool:
 def write_plan(experiment: Experiment, catalog: Catalog, backend: Backend, store: RunStore,
                manifest: dict[str, Any], progress: bool = True) -> int:
     """Plan a static run into ``rounds.jsonl`` and its manifest (see the module docstring);
-    returns the number of rounds."""
+    returns the number of rounds.  The caller holds the run's lock: a spool folder left by a
+    killed planner is removed first."""
+    for stale in store.run_dir.glob(".plan-*"):
+        shutil.rmtree(stale, ignore_errors=True)
     with tempfile.TemporaryDirectory(dir=store.run_dir, prefix=".plan-") as folder:
         spools = {(john.label, zellig.label): Path(folder) / f"j{j}-z{z}.jsonl"
                   for j, john in enumerate(experiment.johns) for z, zellig in enumerate(experiment.zelligs)}
