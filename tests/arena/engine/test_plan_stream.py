@@ -89,3 +89,14 @@ def test_duplicate_instance_ids_are_refused_from_the_spool(tmp_path, distil_dir,
         assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())  # nothing half-made remains
     else:
         assert run(experiment, CATALOG, tmp_path / "out", progress=False).scores
+
+
+def test_a_spool_left_by_a_killed_planner_is_removed(tmp_path, distil_dir):
+    from arena.engine.manifest import run_dir_for
+
+    experiment = load_experiment(write_config(tmp_path, distil_dir, "[random]", limit=3))
+    stale = run_dir_for(experiment, tmp_path / "out") / ".plan-killed"
+    (stale / "j0-z0.jsonl").parent.mkdir(parents=True)
+    (stale / "j0-z0.jsonl").write_text("{}\n", encoding="utf-8")
+    result = run(experiment, CATALOG, tmp_path / "out", progress=False)
+    assert result.run_dir == stale.parent and not list(result.run_dir.glob(".plan-*"))
