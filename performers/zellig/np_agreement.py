@@ -41,7 +41,8 @@ from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
-from performers.german.syntax import distance, np_head
+from performers.german.government import governed_cases
+from performers.german.syntax import FINITE, distance, is_quote, np_head
 from performers.zellig.german_base import GermanZellig
 
 PHENOMENON = "np_agreement"
@@ -154,34 +155,82 @@ def _known_or_compound(word: str) -> bool:
     return split is not None and len(split[0].strip("-")) >= 4 and len(split[1]) >= 4
 
 
+RELIABLE_SUFFIXES = ("ung", "heit", "keit", "schaft", "tion", "sion", "tät", "ismus", "chen", "lein")
+
+
+def _head_analyses(head: Token) -> tuple[tuple[str, str | None, str], ...] | None:
+    """(number, gender, case) readings of the head noun for the agreement check, ``None`` when its gender
+    cannot be trusted.  Known nouns (or compounds with a known head, *Rettungspaket* also when the tagger
+    took *700-Milliarden-Dollar-Rettungspaket* for a name) use german-nouns; an unknown nominalised infinitive
+    (*das Funktionieren*) is neuter singular; an unknown noun with a derivational suffix that fixes its
+    gender (*Anmietung*) is singular of that gender, and, unless feminine, plural too."""
+    text = head.text
+    if head.pos == "NE" and "-" in text.strip("-"):
+        text = text.rpartition("-")[2]
+        if not text[:1].isupper() or not _known_or_compound(text):
+            return None
+    elif head.pos != "NN" or head.xpos == "NNA" or not text[:1].isupper():
+        return None
+    if noun_inf.has_double_gender(text) or noun_inf.has_double_gender(head.lemma):
+        return None
+    infinitive: tuple[tuple[str, str | None, str], ...] = ()
+    if head.xpos == "NNI" and text.endswith("en"):
+        infinitive = tuple(("SG", "NEUT", case) for case in ("NOM", "ACC", "DAT"))
+    if _known_or_compound(text):
+        analyses = noun_inf.noun_analyses(text)
+        return analyses + _linking_s_analyses(text) + infinitive if analyses else None
+    if infinitive:
+        return infinitive
+    suffix = next((s for s in RELIABLE_SUFFIXES if text.lower().endswith(s) and len(text) > len(s) + 2), None)
+    gender = noun_inf.suffix_gender(text) if suffix else None
+    if gender is None:
+        return None
+    numbers = ("SG",) if gender == "FEM" else ("SG", "PL")
+    return tuple((number, gender, case) for number in numbers for case in inf.CASES)
+
+
+def agreeing_cases(article: str, head: Token) -> frozenset[str] | None:
+    """The cases in which the definite ``article`` agrees with the noun ``head`` on some (number, gender)
+    reading (empty: on none); ``None`` when that cannot be decided (an unknown noun, a name, a nominalised
+    adjective, a noun with two genders, a lower-case word the tagger took for a noun)."""
+    analyses = _head_analyses(head)
+    if analyses is None:
+        return None
+    cases = set()
+    for number, gender, case in analyses:
+        if number == "PL" and inf.article(f"PL.DEF.{case}") == article:
+            cases.add(case)
+        if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:
+            cases.add(case)
+    return frozenset(cases)
+
+
 def article_agrees(article: str, head: Token) -> bool | None:
     """Whether the definite ``article`` agrees with the noun ``head`` on some (number, gender, case) reading;
-    ``None`` when that cannot be decided (an unknown noun, a name, a nominalised adjective or infinitive, a
-    noun with two genders, a lower-case word the tagger took for a noun)."""
-    if head.pos != "NN" or head.xpos in ("NNA", "NNI") or not head.text[:1].isupper():
-        return None
-    if noun_inf.has_double_gender(head.text) or noun_inf.has_double_gender(head.lemma):
-        return None
-    if not _known_or_compound(head.text):
-        return None
-    analyses = noun_inf.noun_analyses(head.text)
-    if not analyses:
-        return None
-    for number, gender, case in analyses + _linking_s_analyses(head.text):
-        if number == "PL" and inf.article(f"PL.DEF.{case}") == article:
-            return True
-        if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:
-            return True
-    return False
+    ``None`` when that cannot be decided (see :func:`agreeing_cases`)."""
+    cases = agreeing_cases(article, head)
+    return None if cases is None else bool(cases)
+
+
+CLAUSE_END = frozenset({",", ".", ";", ":", "!", "?", "(", ")", "–", "-"})
 
 
 def _relative_pronoun_position(tokens: tuple[Token, ...], index: int) -> bool:
-    """Whether the article word at ``index`` stands where a relative pronoun stands (after a comma, or after
-    a preposition after a comma: *…, die Langholz transportieren*, *…, bei dem letzte Woche …*)."""
+    """Whether the article word at ``index`` may be a relative pronoun: it stands after a preposition after a
+    comma (*…, bei dem letzte Woche …*), or after a comma where a verb other than a *zu*-infinitive follows
+    before the clause ends (*…, die Langholz transportieren*; a relative clause has a finite verb, while *…,
+    dem Genre oder der Bewertung …* and *…, die wirtschaftlichen Wettbewerb einzugreifen* have none)."""
     previous = index - 1
-    if previous >= 0 and tokens[previous].pos in ("APPR", "APPRART"):
-        previous -= 1
-    return previous >= 0 and tokens[previous].text in (",", "–", "-", "(")
+    if previous >= 1 and tokens[previous].pos in ("APPR", "APPRART"):
+        return tokens[previous - 1].text in (",", "–", "-", "(")
+    if previous < 0 or tokens[previous].text not in (",", "–", "-", "("):
+        return False
+    for after in tokens[index + 1 :]:
+        if after.text in CLAUSE_END:
+            return False
+        if after.pos.startswith("V") and after.pos != "VVIZU" and tokens[after.index - 1].pos != "PTKZU":
+            return True
+    return False
 
 
 def _adjectives_fit(article: str, tokens: tuple[Token, ...], start: int, head: int) -> bool:
@@ -192,22 +241,82 @@ def _adjectives_fit(article: str, tokens: tuple[Token, ...], start: int, head: i
     return not any(t.pos == "ADJA" and t.text.endswith("e") for t in tokens[start + 1 : head])
 
 
+POSTPOSITIONS = frozenset({"nach", "aus", "gegenüber", "zufolge", "entgegen"})
+
+
+def _prefield(analysis: Analysis, index: int, head: int) -> bool:
+    """Whether the noun phrase from the article at ``index`` to its ``head`` opens the sentence (after opening
+    quotes) and the finite verb follows it, directly or after one genitive attribute (*Der Auswahl ist
+    groß*, *Die Reaktion des Marktes hat …*): the prefield of a main clause; or whether it directly follows a
+    subordinating conjunction (*dass die Bus …*; not *während*, also a preposition with the genitive)."""
+    tokens = analysis.tokens
+    if index > 0 and tokens[index - 1].pos == "KOUS" and tokens[index - 1].text.lower() not in ("während", "als"):
+        return True  # dass der Regierung …: the first noun phrase of a subordinate clause
+    first = analysis.sentences[tokens[index].sentence].first
+    while first < index and is_quote(tokens[first]):
+        first += 1
+    if first != index:
+        return False
+    after = head + 1
+    if after < len(tokens) and tokens[after].text.lower() in ("des", "der") and tokens[after].pos == "ART":
+        attribute = np_head(tokens, after, extended=False)
+        after = attribute + 1 if attribute is not None else after
+    return after < len(tokens) and tokens[after].pos in FINITE
+
+
+def _context_cases(analysis: Analysis, index: int, head: int) -> frozenset[str] | None:
+    """The cases the noun phrase opened by the article at ``index`` may have where its context fixes them:
+    after a preposition, those it governs (:mod:`performers.german.government`); in the prefield
+    (:func:`_prefield`), nominative or accusative unless the article itself is a dative or accusative (a
+    dative there needs a verb that takes one, rarer in news than *Den Kindern stehen …*: *Der Regierung
+    fehlt Geld*); else ``None``.  A word that may also be a postposition or adverb
+    counts only where no noun or conjunction precedes it (*der Legende nach*, *vom Büro aus*)."""
+    tokens = analysis.tokens
+    if index == 0 or tokens[index - 1].pos != "APPR":
+        prefield = tokens[index].text.lower() not in ("dem", "den") and _prefield(analysis, index, head)
+        return frozenset({"NOM", "ACC"}) if prefield else None
+    preposition = tokens[index - 1]
+    before = tokens[index - 2] if index >= 2 else None
+    if preposition.text.lower() in POSTPOSITIONS and before is not None and before.pos in ("NN", "NE", "KON", "ADV"):
+        return None
+    return governed_cases(preposition.text)
+
+
+def _name_like(tokens: tuple[Token, ...], start: int, head: int) -> bool:
+    """A head that is likely part of a name or a measure rather than the article's noun: an abbreviation or a
+    one- or two-letter word (*des FC*, *der B 33*), a head followed by a foreign word or a number (*der Delta
+    State University*), or a number before it (*das 76 Jahre alte …*)."""
+    word = tokens[head].text
+    if len(word) < 3 or word.isupper() or any(t.pos == "CARD" for t in tokens[start + 1 : head]):
+        return True
+    after = tokens[head + 1] if head + 1 < len(tokens) else None
+    return after is not None and after.pos in ("FM", "CARD", "XY")
+
+
 def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
-    """(article, head noun) token indices of definite articles that agree with their head on no reading.
+    """(article, head noun) token indices of definite articles that agree with their head on no reading, or
+    only in cases the preposition before them does not govern (*auf der Markt*: only a nominative).
 
     Only plain noun phrases count (article, adjectives, adverbs, numbers, then the noun: no extended
     modifier, whose inner noun phrases the heuristic head finder may take for the head), and no article
-    word in a relative pronoun's position."""
+    word that may be a relative pronoun."""
     tokens = analysis.tokens
     found = []
     for token in tokens:
         article = token.text.lower()
-        if token.pos != "ART" or article not in DEFINITE or _relative_pronoun_position(tokens, token.index):
+        if token.pos != "ART" or article not in DEFINITE:
             continue
+        relative = _relative_pronoun_position(tokens, token.index)
         head_index = np_head(tokens, token.index, extended=False)
-        if head_index is None or not _adjectives_fit(article, tokens, token.index, head_index):
+        if relative or head_index is None or _name_like(tokens, token.index, head_index):
             continue
-        if article_agrees(article, tokens[head_index]) is False:
+        if tokens[token.index - 1].text == "," and not _adjectives_fit(article, tokens, token.index, head_index):
+            continue
+        cases = agreeing_cases(article, tokens[head_index])
+        if cases is None:
+            continue
+        governed = _context_cases(analysis, token.index, head_index)
+        if not cases or (governed is not None and not cases & governed):
             found.append((token.index, head_index))
     return found
 
