@@ -94,18 +94,40 @@ SUBJECT_PRONOUNS = frozenset({"PPER", "PDS", "PIS", "PWS", "PRELS", "PWAT", "PRE
 COORDINATION = frozenset({"KON", "$,"})
 
 
+PLURAL_QUANTIFIERS = frozenset({"einige", "wenige", "viele", "mehrere", "alle", "beide", "zahlreiche", "manche",
+                                "etliche", "verschiedene", "sämtliche"})
+QUANTITY_NOUNS = frozenset({"Hälfte", "Mehrheit", "Minderheit", "Reihe", "Anzahl", "Zahl", "Teil", "Drittel", "Viertel",
+                            "Prozent", "Dutzend", "Großteil", "Gruppe", "Menge", "Paar", "Million", "Milliarde",
+                            "Tausend", "Hundert", "Handvoll", "Rest", "Vielzahl", "Masse"})
+
+
+def _name_number(analysis: Analysis, index: int, start: int) -> str | None:
+    """A proper name as a subject is singular (*Paula Radcliffe hält*, *Japan ist*) unless an article word
+    makes it plural or ambiguous (*die USA*, *die Türkei*), it is an abbreviation, or it ends like a plural
+    (*Lehman Brothers*, *Philippinen*)."""
+    tokens = analysis.tokens
+    word = tokens[index].text
+    if word.isupper() or word.endswith(("s", "en")) or not word[:1].isupper():
+        return None
+    before = tokens[start - 1] if start > 0 else None
+    if before is not None and before.pos in ARTICLE_WORDS and before.text.lower() not in ("der", "das", "ein"):
+        return None
+    return "SG"
+
+
 def noun_number(analysis: Analysis, index: int) -> str | None:
-    """The grammatical number of the common noun at ``index`` as a subject, where it is certain (see the
+    """The grammatical number of the noun (or name) at ``index`` as a subject, where it is certain (see the
     module docstring), else ``None``."""
     tokens = analysis.tokens
     head = tokens[index]
-    if head.pos != "NN" or head.xpos == "NNI" or not head.text[:1].isupper():
+    if head.pos not in ("NN", "NE") or head.xpos == "NNI" or not head.text[:1].isupper():
         return None
     start = index
-    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
+    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1]) or
+                         (head.pos == "NE" and tokens[start - 1].pos in ("NE", "NN"))):
         start -= 1
-    if any(t.pos == "CARD" for t in tokens[start:index]):
-        return None  # 50 Prozent, drei Viertel: measure nouns stay singular
+    if any(t.pos == "CARD" for t in tokens[start:index]) or head.text in QUANTITY_NOUNS:
+        return None  # 50 Prozent, drei Viertel, die Hälfte der Bürger: the number may follow the complement
     article = tokens[start - 1] if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else None
     first = start - 1 if article is not None else start
     before = tokens[first - 1] if first > 0 else None
@@ -116,6 +138,11 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
         return None
     if after is not None and after.text == "von":
         return None  # Tausende von Angestellten, eine Reihe von Fragen: the number may follow the complement
+    if head.pos == "NE":
+        return _name_number(analysis, index, start)
+    quantifier = next((t for t in tokens[start:index] if t.text.lower() in PLURAL_QUANTIFIERS), None)
+    if quantifier is not None or (article is not None and article.text.lower() in PLURAL_QUANTIFIERS):
+        return "PL" if any(a[0] == "PL" for a in noun_inf.noun_analyses(head.text)) else None
     analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
     if article is not None:
         readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
@@ -128,20 +155,49 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
     return numbers.pop() if len(numbers) == 1 else None
 
 
+def _genitive_attribute(analysis: Analysis, index: int) -> bool:
+    """Whether the noun at ``index`` is a genitive attribute of the noun before its article (*die Barreserve
+    der Bank*, *der Rest des Tages*): an article word with a genitive reading right after another noun."""
+    tokens = analysis.tokens
+    start = index
+    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
+        start -= 1
+    if start < 2 or tokens[start - 1].pos not in ARTICLE_WORDS or tokens[start - 2].pos not in ("NN", "NE"):
+        return False
+    if tokens[start - 2].text in QUANTITY_NOUNS:
+        return False
+    return any(r.case == "GEN" for r in inf.determiner_readings(tokens[start - 1].text))
+
+
 def _noun_subject_checkable(analysis: Analysis, verb: int) -> bool:
     """Whether a noun subject of ``verb`` can be checked: the clause is no relative or interrogative clause,
     has no pronoun that may be the subject, and the verb does not open it after a comma or conjunction (its
     subject may be outside the clause: *Die Geräte, die …, sind*; *… und glauben*)."""
     tokens = analysis.tokens
     first, last = clause_bounds(analysis, verb)
-    if tokens[first].pos in VERB_FINAL_OPENERS or (first > 0 and tokens[first - 1].pos in VERB_FINAL_OPENERS):
-        return False
+    opener = tokens[first] if tokens[first].pos in VERB_FINAL_OPENERS else tokens[first - 1] if first > 0 else None
+    if opener is not None and opener.pos in VERB_FINAL_OPENERS and opener.pos not in ("KOUS", "PWAV"):
+        return False  # a relative or interrogative pronoun may be the subject
     if any(t.pos in SUBJECT_PRONOUNS or t.pos in ("FM", "XY") for t in tokens[first:last]):
         return False
     if verb > 0 and tokens[verb - 1].pos == "KON":
         return False  # a coordinated verb whose subject is left out: … gewannen sie 1:0 und feiern nun …
     opening = [t for t in tokens[first:verb] if not t.pos.startswith("$") and t.pos != "KON"]
-    return bool(opening) or first == analysis.sentences[tokens[verb].sentence].first
+    sentence_first = analysis.sentences[tokens[verb].sentence].first
+    return bool(opening) or first == sentence_first or _after_initial_subordinate(analysis, first)
+
+
+def _after_initial_subordinate(analysis: Analysis, first: int) -> bool:
+    """Whether the clause starting at ``first`` follows a comma that closes a subordinate clause opening the
+    sentence (*Obwohl der Präsident … kann, können der Kongress …*): the verb-first main clause has its
+    subject inside."""
+    tokens = analysis.tokens
+    sentence_first = analysis.sentences[tokens[first].sentence].first
+    if first == 0 or tokens[first - 1].text != "," or tokens[sentence_first].pos != "KOUS":
+        return False
+    return tokens[sentence_first].text.lower() not in ("während", "als", "wie") and not any(
+        t.text == "," for t in tokens[sentence_first : first - 1]
+    )
 
 
 def _infinitive_beside_finite(analysis: Analysis, verbs: dict[int, str], index: int, lemma: str) -> bool:
@@ -151,6 +207,75 @@ def _infinitive_beside_finite(analysis: Analysis, verbs: dict[int, str], index: 
         return False
     first, last = clause_bounds(analysis, index)
     return any(other != index and first <= other < last for other in verbs)
+
+
+def _np_start(analysis: Analysis, noun: int) -> int:
+    """Index of the first token of the noun phrase headed by ``noun`` (its article word, adjectives, ...)."""
+    tokens = analysis.tokens
+    start = noun
+    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
+        start -= 1
+    return start - 1 if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else start
+
+
+TIME_NOUNS = frozenset({"Tag", "Woche", "Monat", "Jahr", "Jahrzehnt", "Stunde", "Minute", "Sekunde", "Zeit",
+                        "Abend", "Morgen", "Nacht", "Mittag", "Ende", "Anfang", "Mitte", "Wochenende", "Mal",
+                        "Saison", "Sommer", "Winter", "Herbst", "Frühling", "Moment", "Augenblick"})
+
+
+def _opens_clause(analysis: Analysis, noun: int, verb: int) -> bool:
+    """Whether the noun phrase of ``noun`` opens the clause of ``verb`` (after a subordinating conjunction
+    or opening quotes) and, in a main clause, stands right before the verb, perhaps with a genitive attribute
+    (*Das Gesetz ermöglichen*, *Die erste Strophe des Liedes wurden*): the prefield, where the subject
+    usually stands.  Not a time expression (*Jeden Tag werden …*, *Wenige Monate später …*)."""
+    tokens = analysis.tokens
+    first, _ = clause_bounds(analysis, verb)
+    start = _np_start(analysis, noun)
+    between = [t for t in tokens[first:start] if not is_quote(t) and t.pos not in ("KOUS", "$(")]
+    if noun > verb or between or tokens[noun].text.split("-")[-1].capitalize() in TIME_NOUNS:
+        return False
+    if tokens[first].pos == "KOUS":
+        return True
+    rest = [i for i in range(noun + 1, verb) if not is_quote(tokens[i])]
+    return not rest or all(_genitive_attribute(analysis, i) or tokens[i].pos in ("ART", "ADJA") for i in rest)
+
+
+def _certain_nominative(analysis: Analysis, noun: int) -> bool:
+    """Whether the noun phrase of ``noun`` can only be nominative: its article word agrees with the noun in
+    the nominative only (*der Investor*, *ein Mann*)."""
+    tokens = analysis.tokens
+    start = _np_start(analysis, noun)
+    if tokens[start].pos not in ARTICLE_WORDS:
+        return False
+    analyses = noun_inf.noun_analyses(tokens[noun].text)
+    readings = [r for r in inf.determiner_readings(tokens[start].text)
+                if any(a[0] == r.number and a[2] == r.case and (r.number == "PL" or a[1] == r.gender) for a in analyses)]
+    return bool(readings) and all(r.case == "NOM" for r in readings)
+
+
+def _coordinated_before(analysis: Analysis, noun: int, verb: int) -> bool:
+    """Whether a coordinating conjunction stands between a noun before the verb and the verb (*Ein Mann aus
+    Malta und ein anderer aus Brasilien wollen*): the subject may be the coordination."""
+    return noun < verb and any(t.pos == "KON" for t in analysis.tokens[noun + 1 : verb])
+
+
+def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str) -> str | None:
+    """The number of a personal-pronoun subject next to the verb (at most one word between) where it is
+    certain: not *sie* (she/they), *ihr* (also a dative) or *es* (often an expletive: *Es kamen viele*) — except
+    *es gibt*, always singular — and polite *Sie* only right after the verb (*kann Sie*: plural)."""
+    tokens = analysis.tokens
+    word = tokens[subject.index].text.lower()
+    between = words_between(analysis, subject.index, verb)
+    if word == "es" and lemma == "geben" and between == 0:
+        return "SG"
+    if subject.formal:
+        return "PL" if between == 0 and subject.index == verb + 1 else None
+    if word in ("sie", "es", "ihr"):
+        return None
+    if between > 1:  # ich, du, er, wir are nominative only: the subject of the clause's verb, unless coordinated
+        neighbours = tokens[max(subject.index - 1, 0) : subject.index + 2]
+        return None if any(t.pos == "KON" for t in neighbours) else subject.number
+    return subject.number
 
 
 def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
@@ -174,12 +299,19 @@ def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
         if not readings:
             continue
         if tokens[subject.index].pos == "PPER":
-            word = tokens[subject.index].text.lower()
-            if word in ("sie", "es", "ihr") or subject.formal or words_between(analysis, subject.index, index) > 1:
+            number = _pronoun_number(analysis, subject, index, lemma)
+            if number is None:
                 continue
-            numbers = [subject.number]
+            numbers = [number]
         elif _noun_subject_checkable(analysis, index):
-            numbers = [noun_number(analysis, noun) for noun in noun_subject_candidates(analysis, index)]
+            candidates = [n for n in noun_subject_candidates(analysis, index) if not _genitive_attribute(analysis, n)]
+            numbers = [None if _coordinated_before(analysis, noun, index) else noun_number(analysis, noun)
+                       for noun in candidates]
+            if (candidates and numbers[0] is not None and lemma not in COPULAS
+                    and _opens_clause(analysis, candidates[0], index)):
+                # the clause's first noun phrase is its subject unless a later one is a certain nominative
+                numbers = [numbers[0]] + [number for noun, number in zip(candidates[1:], numbers[1:])
+                                          if number is not None or _certain_nominative(analysis, noun)]
         else:
             continue
         if numbers and all(
