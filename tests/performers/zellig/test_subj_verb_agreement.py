@@ -65,6 +65,18 @@ def test_metadata(zellig):
         ("Wir steht am Rande des Abgrunds.", True),
         ("Ich gehen nach Hause.", True),
         ("Die Aktionäre verkauft ihre Aktien.", True),
+        # must fire: misses of the earlier detector on DistilLingEval's subj_verb_agreement.mt (dev lines, shortened)
+        ("Quellen sagen, dass der Senat am Mittwoch über den Plan abstimmen könnten.", True),  # subordinate clause
+        ("Auch hier geben es Preis- und Qualitätskategorien.", True),  # es gibt is singular
+        ("Wenn nicht, kann Sie den Lautsprecher verwenden.", True),  # polite Sie after the verb
+        ("Paula Radcliffe aus Großbritannien halten den Weltrekord.", True),  # a name is singular
+        ("Später stellte sich heraus, dass er eine Zyste an seinem Stimmband hatten.", True),  # er: nominative only
+        # must not fire: false alarms of the development versions on newstest references and correct sides
+        ("Jeden Tag werden Tausende von Autos in eine Werkstatt geschleppt.", False),  # a time expression
+        ("Der Grund sind bürokratische Hürden.", False),  # copula: the predicate may come first
+        ("Ein Mann aus Malta und ein anderer aus Brasilien wollen die Qualität verbessern.", False),
+        ("Besonnen reagierte die Gemeinde: Sie erinnerte an die Opfer.", False),  # Sie before the verb: she
+        ("Das Gesetz kennen sie nicht.", False),
         # must not fire
         ("Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.", False),
         ("Wir stehen am Rande des Abgrunds.", False),
