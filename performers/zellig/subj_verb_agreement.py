@@ -101,13 +101,17 @@ QUANTITY_NOUNS = frozenset({"Hälfte", "Mehrheit", "Minderheit", "Reihe", "Anzah
                             "Tausend", "Hundert", "Handvoll", "Rest", "Vielzahl", "Masse"})
 
 
+PLURAL_NAMES = frozenset({"Niederlande", "Philippinen", "Malediven", "Seychellen", "Bahamas", "Staaten", "Emirate",
+                          "Kanaren", "Alpen", "Anden", "Azoren", "Brothers", "Nationen", "Beatles", "Stones"})
+
+
 def _name_number(analysis: Analysis, index: int, start: int) -> str | None:
     """A proper name as a subject is singular (*Paula Radcliffe hält*, *Japan ist*) unless an article word
-    makes it plural or ambiguous (*die USA*, *die Türkei*), it is an abbreviation, or it ends like a plural
+    makes it plural or ambiguous (*die USA*, *die Türkei*), it is an abbreviation, or a plural name
     (*Lehman Brothers*, *Philippinen*)."""
     tokens = analysis.tokens
     word = tokens[index].text
-    if word.isupper() or word.endswith(("s", "en")) or not word[:1].isupper():
+    if word.isupper() or word in PLURAL_NAMES or not word[:1].isupper():
         return None
     before = tokens[start - 1] if start > 0 else None
     if before is not None and before.pos in ARTICLE_WORDS and before.text.lower() not in ("der", "das", "ein"):
@@ -126,7 +130,7 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
     while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1]) or
                          (head.pos == "NE" and tokens[start - 1].pos in ("NE", "NN"))):
         start -= 1
-    if any(t.pos == "CARD" for t in tokens[start:index]) or head.text in QUANTITY_NOUNS:
+    if head.text in QUANTITY_NOUNS:
         return None  # 50 Prozent, drei Viertel, die Hälfte der Bürger: the number may follow the complement
     article = tokens[start - 1] if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else None
     first = start - 1 if article is not None else start
@@ -144,7 +148,9 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
     if quantifier is not None or (article is not None and article.text.lower() in PLURAL_QUANTIFIERS):
         return "PL" if any(a[0] == "PL" for a in noun_inf.noun_analyses(head.text)) else None
     analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
-    if article is not None:
+    if any(t.pos == "CARD" for t in tokens[start:index]):
+        return None  # zwei Jahre, 2,5 Liter: measures, whose number the verb need not follow
+    if article is not None and inf.determiner_readings(article.text):
         readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
         analyses = [
             (number, gender, case)
@@ -262,20 +268,99 @@ def _coordinated_before(analysis: Analysis, noun: int, verb: int) -> bool:
 def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str) -> str | None:
     """The number of a personal-pronoun subject next to the verb (at most one word between) where it is
     certain: not *sie* (she/they), *ihr* (also a dative) or *es* (often an expletive: *Es kamen viele*) — except
-    *es gibt*, always singular — and polite *Sie* only right after the verb (*kann Sie*: plural)."""
+    *es gibt*, always singular — and polite *Sie* only right after the verb (*kann Sie*: plural); further
+    away only *ich*, *du*, *er*, *wir* opening a verb-final clause (*dass er … hatten*)."""
     tokens = analysis.tokens
     word = tokens[subject.index].text.lower()
     between = words_between(analysis, subject.index, verb)
-    if word == "es" and lemma == "geben" and between == 0:
+    if word == "es" and lemma == "geben":
         return "SG"
     if subject.formal:
         return "PL" if between == 0 and subject.index == verb + 1 else None
     if word in ("sie", "es", "ihr"):
         return None
-    if between > 1:  # ich, du, er, wir are nominative only: the subject of the clause's verb, unless coordinated
-        neighbours = tokens[max(subject.index - 1, 0) : subject.index + 2]
-        return None if any(t.pos == "KON" for t in neighbours) else subject.number
+    if between > 1:  # ich, du, er, wir open a verb-final clause: dass er … hatten
+        opens = subject.index > 0 and tokens[subject.index - 1].pos in VERB_FINAL_OPENERS and subject.index < verb
+        coordinated = any(t.pos == "KON" for t in tokens[subject.index - 1 : verb])
+        return subject.number if opens and not coordinated else None
     return subject.number
+
+
+def _predicate_may_follow(analysis: Analysis, verb: int, lemma: str, subject: Subject) -> bool:
+    """Whether a noun after the copula ``verb`` may be its predicate rather than its subject: a copula
+    (*sein*, *werden*, ...) with the noun after it, in a clause with no participle (*wurden … weggelassen*
+    makes *werden* an auxiliary) and more than one noun that may be the subject (*Sie sind ein Fetischist*,
+    *Gleichzeitig ist das Gebiet so groß*: one noun, the subject)."""
+    tokens = analysis.tokens
+    if lemma not in COPULAS or subject.index < verb or tokens[subject.index].pos == "PPER":
+        return False
+    first, last = clause_bounds(analysis, verb)
+    if any(t.pos in ("VVPP", "VAPP", "VMPP") for t in tokens[first:last]):
+        return False
+    return len(noun_subject_candidates(analysis, verb)) > 1
+
+
+RELATIVE_PRONOUNS = {"der": ("MASC",), "das": ("NEUT",), "die": ("FEM", "PL")}
+
+
+def _antecedent_number(analysis: Analysis, pronoun: Token) -> str | None:
+    """The number of the relative pronoun *der*, *die* or *das* right after a comma, from the noun before
+    the comma it agrees with (*Kučera, der* SG; *die Anleger, die* PL; *die Tafel, die* SG), where certain."""
+    tokens = analysis.tokens
+    if pronoun.index < 2 or tokens[pronoun.index - 1].text != ",":
+        return None
+    antecedent = tokens[pronoun.index - 2]
+    allowed = RELATIVE_PRONOUNS.get(pronoun.text.lower())
+    if allowed is None or antecedent.pos not in ("NN", "NE") or not antecedent.text[:1].isupper():
+        return None
+    if antecedent.pos == "NE":
+        return "SG" if _name_number(analysis, antecedent.index, antecedent.index) and "PL" not in allowed else None
+    numbers = _noun_numbers_for(antecedent.text, allowed, pronoun.text.lower())
+    if numbers is None or len(numbers) != 1:
+        return None
+    if _genitive_attribute(analysis, antecedent.index):  # die Analyse der Märkte, die: which noun is meant?
+        start = _np_start(analysis, antecedent.index)
+        owner = tokens[start - 1]
+        if owner.pos != "NN" or _noun_numbers_for(owner.text, allowed, pronoun.text.lower()) != numbers:
+            return None
+    return numbers.pop()
+
+
+def _noun_numbers_for(noun: str, allowed: tuple[str, ...], pronoun: str) -> set[str] | None:
+    """The numbers of ``noun``'s readings a relative pronoun of the ``allowed`` genders (or plural) can refer
+    to; ``None`` for *der* after a feminine noun (a dative: *die Frau, der ich half*)."""
+    numbers = set()
+    for number, gender, _ in noun_inf.noun_analyses(noun):
+        if number == "PL" and "PL" in allowed:
+            numbers.add("PL")
+        elif number == "SG" and gender in allowed:
+            numbers.add("SG")
+        elif number == "SG" and pronoun == "der" and gender == "FEM":
+            return None
+    return numbers
+
+
+def _relative_clause_numbers(analysis: Analysis, verb: int) -> list[str | None] | None:
+    """For a verb in a relative clause opened by *der*, *die* or *das* after a comma: the numbers of its
+    possible subjects — the relative pronoun's (from its antecedent) and, unless the pronoun is the
+    nominative *der*, every other noun of the clause that may be nominative; ``[]`` when nothing can be
+    said; ``None`` when the clause is no such relative clause."""
+    tokens = analysis.tokens
+    first, last = clause_bounds(analysis, verb)
+    if first == 0:
+        return None
+    pronoun = tokens[first - 1]  # the clause starts after its relative pronoun
+    if pronoun.pos != "PRELS" or pronoun.text.lower() not in RELATIVE_PRONOUNS:
+        return None
+    number = _antecedent_number(analysis, pronoun)
+    if number is None:
+        return []
+    if pronoun.text.lower() == "der":
+        return [number]
+    if any(t.pos in SUBJECT_PRONOUNS or t.pos in ("FM", "XY") for t in tokens[first:last]):
+        return []  # die er kennt: the pronoun may be the object
+    others = [n for n in noun_subject_candidates(analysis, verb) if not _genitive_attribute(analysis, n)]
+    return [number] + [noun_number(analysis, n) for n in others]
 
 
 def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
@@ -290,14 +375,18 @@ def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
     for index, lemma in verbs.items():
         if _infinitive_beside_finite(analysis, verbs, index, lemma):
             continue
-        subject = subject_of(analysis, index)
-        if subject is None:
-            continue
-        if lemma in COPULAS and subject.index > index and tokens[subject.index].pos != "PPER":
-            continue  # after a copula a noun may be the predicate: Sie sind ein Fetischist
         readings = verb_inf.verb_readings(tokens[index].text, lemma)
-        if not readings:
+        relative = _relative_clause_numbers(analysis, index)
+        if relative is not None:
+            if readings and relative and all(n is not None and not any(r.person == 3 and r.number == n
+                                                                        for r in readings) for n in relative):
+                found.append((index, clause_bounds(analysis, index)[0] - 1))
             continue
+        subject = subject_of(analysis, index)
+        if subject is None or not readings:
+            continue
+        if _predicate_may_follow(analysis, index, lemma, subject):
+            continue  # after a copula a noun may be the predicate: Sie sind ein Fetischist
         if tokens[subject.index].pos == "PPER":
             number = _pronoun_number(analysis, subject, index, lemma)
             if number is None:
