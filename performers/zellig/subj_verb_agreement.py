@@ -47,6 +47,7 @@ from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts
 from performers.german.syntax import (
+    FINITE,
     NP_INNER,
     VERB_FINAL_OPENERS,
     Subject,
@@ -177,14 +178,14 @@ def _genitive_attribute(analysis: Analysis, index: int) -> bool:
 
 def _noun_subject_checkable(analysis: Analysis, verb: int) -> bool:
     """Whether a noun subject of ``verb`` can be checked: the clause is no relative or interrogative clause,
-    has no pronoun that may be the subject, and the verb does not open it after a comma or conjunction (its
+    has no relative or interrogative pronoun or foreign word, and the verb does not open it after a comma or conjunction (its
     subject may be outside the clause: *Die Geräte, die …, sind*; *… und glauben*)."""
     tokens = analysis.tokens
     first, last = clause_bounds(analysis, verb)
     opener = tokens[first] if tokens[first].pos in VERB_FINAL_OPENERS else tokens[first - 1] if first > 0 else None
     if opener is not None and opener.pos in VERB_FINAL_OPENERS and opener.pos not in ("KOUS", "PWAV"):
         return False  # a relative or interrogative pronoun may be the subject
-    if any(t.pos in SUBJECT_PRONOUNS or t.pos in ("FM", "XY") for t in tokens[first:last]):
+    if any(t.pos in ("PWS", "PRELS", "PWAT", "PRELAT", "FM", "XY") for t in tokens[first:last]):
         return False
     if verb > 0 and tokens[verb - 1].pos == "KON":
         return False  # a coordinated verb whose subject is left out: … gewannen sie 1:0 und feiern nun …
@@ -229,14 +230,14 @@ TIME_NOUNS = frozenset({"Tag", "Woche", "Monat", "Jahr", "Jahrzehnt", "Stunde", 
                         "Saison", "Sommer", "Winter", "Herbst", "Frühling", "Moment", "Augenblick"})
 
 
-def _opens_clause(analysis: Analysis, noun: int, verb: int) -> bool:
+def _opens_clause(analysis: Analysis, noun: int, verb: int, pronoun: bool = False) -> bool:
     """Whether the noun phrase of ``noun`` opens the clause of ``verb`` (after a subordinating conjunction
     or opening quotes) and, in a main clause, stands right before the verb, perhaps with a genitive attribute
     (*Das Gesetz ermöglichen*, *Die erste Strophe des Liedes wurden*): the prefield, where the subject
     usually stands.  Not a time expression (*Jeden Tag werden …*, *Wenige Monate später …*)."""
     tokens = analysis.tokens
     first, _ = clause_bounds(analysis, verb)
-    start = _np_start(analysis, noun)
+    start = noun if pronoun else _np_start(analysis, noun)
     between = [t for t in tokens[first:start] if not is_quote(t) and t.pos not in ("KOUS", "$(")]
     if noun > verb or between or tokens[noun].text.split("-")[-1].capitalize() in TIME_NOUNS:
         return False
@@ -363,6 +364,82 @@ def _relative_clause_numbers(analysis: Analysis, verb: int) -> list[str | None] 
     return [number] + [noun_number(analysis, n) for n in others]
 
 
+PRONOUN_NUMBERS = {
+    "ich": "SG", "du": "SG", "er": "SG", "wir": "PL", "man": "SG", "niemand": "SG", "jemand": "SG", "jeder": "SG",
+    "jede": "SG", "jedes": "SG", "keiner": "SG", "keine": None, "etwas": "SG", "nichts": "SG", "alles": "SG",
+    "dies": "SG", "dieses": "SG", "dieser": "SG", "jener": "SG", "einer": "SG", "eine": "SG", "eines": "SG",
+    "einige": "PL", "viele": "PL", "wenige": "PL", "mehrere": "PL", "alle": "PL", "beide": "PL", "andere": "PL",
+    "manche": "PL",
+}
+NOMINATIVE_FORMS = frozenset({"ich", "du", "er", "sie", "es", "wir", "ihr", "man"})
+
+
+def _pronoun_candidates(analysis: Analysis, verb: int) -> list[tuple[int, str | None, bool]]:
+    """(index, number or ``None``, certainly nominative) of the pronouns of the verb's clause that may be its
+    subject: nominative personal pronouns not after a preposition, indefinite and demonstrative pronouns."""
+    tokens = analysis.tokens
+    first, last = clause_bounds(analysis, verb)
+    out = []
+    for token in tokens[first:last]:
+        word = token.text.lower()
+        after_preposition = token.index > 0 and tokens[token.index - 1].pos in ("APPR", "APPRART")
+        if token.index == verb or after_preposition:
+            continue
+        if token.pos == "PPER" and word in NOMINATIVE_FORMS:
+            out.append((token.index, PRONOUN_NUMBERS.get(word), word not in ("sie", "es", "ihr")))
+        elif token.pos in ("PIS", "PDS"):
+            out.append((token.index, PRONOUN_NUMBERS.get(word), False))
+    return out
+
+
+def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[str | None]:
+    """The numbers of the possible subjects of ``verb`` (nouns and pronouns of its clause; ``None`` where
+    the number is unknown).  When the clause's first noun phrase (or pronoun) opens it (:func:`_opens_clause`)
+    with a certain number, it is taken for the subject, and of the later ones only those that keep a known
+    number or are certainly nominative compete (a personal pronoun, *der Investor*)."""
+    nouns = [n for n in noun_subject_candidates(analysis, verb) if not _genitive_attribute(analysis, n)]
+    found = [(n, None if _coordinated_before(analysis, n, verb) else noun_number(analysis, n), False) for n in nouns]
+    found += [(i, None if _coordinated_before(analysis, i, verb) else number, certain)
+              for i, number, certain in _pronoun_candidates(analysis, verb)]
+    found.sort()
+    if not found:
+        return []
+    index, number, _ = found[0]
+    tokens = analysis.tokens
+    pronoun = tokens[index].pos in ("PIS", "PDS", "PPER")
+    if number is not None and lemma not in COPULAS and _opens_clause(analysis, index, verb, pronoun):
+        later = [(i, n, c) for i, n, c in found[1:] if c or (n is not None and tokens[i].pos not in ("PIS", "PDS"))]
+        later = [(i, n, c) for i, n, c in later if tokens[i].pos == "PPER" or n is not None or
+                 _certain_nominative(analysis, i)]
+        return [number] + [n for _, n, _ in later]
+    return [n for _, n, _ in found]
+
+
+def _subject_before_embedded(analysis: Analysis, verb: int) -> tuple[int, str] | None:
+    """(index, number) of the subject of a verb that directly follows the comma closing a relative or
+    subordinate clause embedded after the sentence's first noun phrase (*Haider, der … angekündigt hat, …,
+    setzen*; *Die Idee, dass …, wurden*): that noun phrase, where its number is certain; else ``None``."""
+    tokens = analysis.tokens
+    sentence = analysis.sentences[tokens[verb].sentence]
+    if verb == 0 or tokens[verb - 1].text != ",":
+        return None
+    commas = [t.index for t in tokens[sentence.first : verb] if t.text == ","]
+    if not commas or commas[0] + 1 >= verb or tokens[commas[0] + 1].pos not in ("PRELS", "KOUS"):
+        return None
+    if any(tokens[c + 1].pos in FINITE for c in commas if c + 1 < verb):
+        return None  # an earlier verb after a comma already took the main clause
+    head = commas[0] - 1
+    start = head
+    while start > sentence.first and (tokens[start - 1].pos in NP_INNER or tokens[start - 1].pos in ARTICLE_WORDS
+                                      or tokens[start - 1].pos == "NE" or is_quote(tokens[start - 1])):
+        start -= 1
+    opening = [t for t in tokens[sentence.first : start] if not is_quote(t) and t.pos not in ("KON", "ADV")]
+    if opening or tokens[head].pos not in ("NN", "NE"):
+        return None
+    number = noun_number(analysis, head)
+    return (head, number) if number is not None else None
+
+
 def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
     """(verb, subject) token indices of finite verbs with no reading in their subject's person and number.
 
@@ -382,6 +459,12 @@ def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
                                                                         for r in readings) for n in relative):
                 found.append((index, clause_bounds(analysis, index)[0] - 1))
             continue
+        outer = _subject_before_embedded(analysis, index)
+        if outer is not None:
+            subject_index, number = outer
+            if readings and not any(r.person == 3 and r.number == number for r in readings):
+                found.append((index, subject_index))
+            continue
         subject = subject_of(analysis, index)
         if subject is None or not readings:
             continue
@@ -393,14 +476,7 @@ def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
                 continue
             numbers = [number]
         elif _noun_subject_checkable(analysis, index):
-            candidates = [n for n in noun_subject_candidates(analysis, index) if not _genitive_attribute(analysis, n)]
-            numbers = [None if _coordinated_before(analysis, noun, index) else noun_number(analysis, noun)
-                       for noun in candidates]
-            if (candidates and numbers[0] is not None and lemma not in COPULAS
-                    and _opens_clause(analysis, candidates[0], index)):
-                # the clause's first noun phrase is its subject unless a later one is a certain nominative
-                numbers = [numbers[0]] + [number for noun, number in zip(candidates[1:], numbers[1:])
-                                          if number is not None or _certain_nominative(analysis, noun)]
+            numbers = _clause_subject_numbers(analysis, index, lemma)
         else:
             continue
         if numbers and all(
