@@ -153,6 +153,9 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
         return None  # zwei Jahre, 2,5 Liter: measures, whose number the verb need not follow
     if article is not None and inf.determiner_readings(article.text):
         readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
+        if not noun_inf.noun_analyses(head.text):  # a noun german-nouns lacks: the article alone (der Auftragnehmer)
+            numbers = {r.number for r in readings}
+            return numbers.pop() if len(numbers) == 1 else None
         analyses = [
             (number, gender, case)
             for number, gender, case in analyses
@@ -191,7 +194,23 @@ def _noun_subject_checkable(analysis: Analysis, verb: int) -> bool:
         return False  # a coordinated verb whose subject is left out: … gewannen sie 1:0 und feiern nun …
     opening = [t for t in tokens[first:verb] if not t.pos.startswith("$") and t.pos != "KON"]
     sentence_first = analysis.sentences[tokens[verb].sentence].first
-    return bool(opening) or first == sentence_first or _after_initial_subordinate(analysis, first)
+    return (bool(opening) or first == sentence_first or _after_initial_subordinate(analysis, first)
+            or _reporting_inversion(analysis, first, verb))
+
+
+REPORTING_VERBS = frozenset({"sagen", "erklären", "betonen", "berichten", "zitieren", "meinen", "schreiben",
+                             "erinnern", "warnen", "bestätigen", "mitteilen", "teilen", "fügen", "hinzufügen",
+                             "kommentieren", "ergänzen", "sprechen", "fragen", "antworten", "behaupten",
+                             "glauben", "denken", "verraten", "unterstreichen", "versichern", "heißen"})
+
+
+def _reporting_inversion(analysis: Analysis, first: int, verb: int) -> bool:
+    """Whether the verb opens a reporting clause after the reported words (*„…“, sagten Frau Nathiri*;
+    *Wir müssen …, zitierten die Agentur AP …*): its subject follows it in the same clause."""
+    tokens = analysis.tokens
+    if first != verb or first < 2 or tokens[first - 1].text != ",":
+        return False
+    return is_quote(tokens[first - 2]) or tokens[verb].lemma in REPORTING_VERBS
 
 
 def _after_initial_subordinate(analysis: Analysis, first: int) -> bool:
@@ -208,12 +227,19 @@ def _after_initial_subordinate(analysis: Analysis, first: int) -> bool:
 
 
 def _infinitive_beside_finite(analysis: Analysis, verbs: dict[int, str], index: int, lemma: str) -> bool:
-    """A form identical to the infinitive in a clause with another finite verb (*soll … getötet haben*,
-    *muss … abgeworfen werden*): the tagger's finite verb is likely the infinitive."""
-    if analysis.tokens[index].text.lower() != lemma.lower():
+    """A form identical to the infinitive in a clause with another finite verb that is an auxiliary or modal,
+    or precedes it uncoordinated (*soll … getötet haben*, *muss … abgeworfen werden*): the tagger's finite
+    verb is likely the infinitive (not in *schmelzen … und nimmt*)."""
+    tokens = analysis.tokens
+    if tokens[index].text.lower() != lemma.lower():
         return False
     first, last = clause_bounds(analysis, index)
-    return any(other != index and first <= other < last for other in verbs)
+    return any(
+        other != index and first <= other < last
+        and (tokens[other].pos in ("VAFIN", "VMFIN")
+             or (other < index and not any(t.pos == "KON" for t in tokens[other:index])))
+        for other in verbs
+    )
 
 
 def _np_start(analysis: Analysis, noun: int) -> int:
