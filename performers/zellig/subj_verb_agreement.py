@@ -258,19 +258,21 @@ TIME_NOUNS = frozenset({"Tag", "Woche", "Monat", "Jahr", "Jahrzehnt", "Stunde", 
 
 def _opens_clause(analysis: Analysis, noun: int, verb: int, pronoun: bool = False) -> bool:
     """Whether the noun phrase of ``noun`` opens the clause of ``verb`` (after a subordinating conjunction
-    or opening quotes) and, in a main clause, stands right before the verb, perhaps with a genitive attribute
-    (*Das Gesetz ermöglichen*, *Die erste Strophe des Liedes wurden*): the prefield, where the subject
-    usually stands.  Not a time expression (*Jeden Tag werden …*, *Wenige Monate später …*)."""
+    or opening quotes) and, in a main clause, is the one constituent before the verb, attributes included
+    (*Das Gesetz ermöglichen*, *Die erste Strophe des Liedes wurden*, *Ein Gericht in Bangladesch haben*):
+    the prefield, where the subject usually stands.  Not a time expression (*Jeden Tag werden …*, *Wenige Monate später …*)."""
     tokens = analysis.tokens
     first, _ = clause_bounds(analysis, verb)
     start = noun if pronoun else _np_start(analysis, noun)
     between = [t for t in tokens[first:start] if not is_quote(t) and t.pos not in ("KOUS", "$(")]
-    if noun > verb or between or tokens[noun].text.split("-")[-1].capitalize() in TIME_NOUNS:
+    time = tokens[noun].text.split("-")[-1].capitalize() in TIME_NOUNS or tokens[noun].lemma in TIME_NOUNS
+    if noun > verb or between or time:
         return False
     if tokens[first].pos == "KOUS":
         return True
-    rest = [i for i in range(noun + 1, verb) if not is_quote(tokens[i])]
-    return not rest or all(_genitive_attribute(analysis, i) or tokens[i].pos in ("ART", "ADJA") for i in rest)
+    # one constituent stands before the finite verb of a main clause: what follows the noun up to the verb
+    # belongs to its noun phrase (a genitive, a prepositional attribute: Ein Gericht in Bangladesch haben)
+    return not any(tokens[i].pos in FINITE or tokens[i].text in (",", ":", ";") for i in range(noun + 1, verb))
 
 
 def _certain_nominative(analysis: Analysis, noun: int) -> bool:
@@ -324,7 +326,8 @@ def _predicate_may_follow(analysis: Analysis, verb: int, lemma: str, subject: Su
     first, last = clause_bounds(analysis, verb)
     if any(t.pos in ("VVPP", "VAPP", "VMPP") for t in tokens[first:last]):
         return False
-    return len(noun_subject_candidates(analysis, verb)) > 1
+    nouns = [n for n in noun_subject_candidates(analysis, verb) if not _genitive_attribute(analysis, n)]
+    return len(nouns) > 1
 
 
 RELATIVE_PRONOUNS = {"der": ("MASC",), "das": ("NEUT",), "die": ("FEM", "PL")}
