@@ -446,25 +446,34 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
 
 def _subject_before_embedded(analysis: Analysis, verb: int) -> tuple[int, str] | None:
     """(index, number) of the subject of a verb that directly follows the comma closing a relative or
-    subordinate clause embedded after the sentence's first noun phrase (*Haider, der … angekündigt hat, …,
-    setzen*; *Die Idee, dass …, wurden*): that noun phrase, where its number is certain; else ``None``."""
+    subordinate clause or an apposition embedded after the sentence's first noun phrase (*Haider, der …
+    angekündigt hat, …, setzen*; *Die Idee, dass …, wurden*; *Der fünfte Kandidat, Vitali Bganba, behaupten*):
+    the head of that noun phrase (its first noun; *Die Liste der Wirkstoffe, die …, sind*: *Liste*), where its
+    number is certain; else ``None``."""
     tokens = analysis.tokens
     sentence = analysis.sentences[tokens[verb].sentence]
     if verb == 0 or tokens[verb - 1].text != ",":
         return None
     commas = [t.index for t in tokens[sentence.first : verb] if t.text == ","]
-    if not commas or commas[0] + 1 >= verb or tokens[commas[0] + 1].pos not in ("PRELS", "KOUS"):
+    if not commas or commas[0] + 1 >= verb:
+        return None
+    embedded = tokens[commas[0] + 1 : verb - 1]
+    apposition = len(commas) == 2 and not any(t.pos in FINITE or t.pos == "KON" for t in embedded)
+    if tokens[commas[0] + 1].pos not in ("PRELS", "KOUS") and not apposition:
         return None
     if any(tokens[c + 1].pos in FINITE for c in commas if c + 1 < verb):
         return None  # an earlier verb after a comma already took the main clause
-    head = commas[0] - 1
-    start = head
-    while start > sentence.first and (tokens[start - 1].pos in NP_INNER or tokens[start - 1].pos in ARTICLE_WORDS
-                                      or tokens[start - 1].pos == "NE" or is_quote(tokens[start - 1])):
-        start -= 1
-    opening = [t for t in tokens[sentence.first : start] if not is_quote(t) and t.pos not in ("KON", "ADV")]
-    if opening or tokens[head].pos not in ("NN", "NE"):
+    prefield = [t for t in tokens[sentence.first : commas[0]] if not is_quote(t)]
+    while prefield and prefield[0].pos in ("KON", "ADV"):
+        prefield = prefield[1:]
+    if not prefield or any(t.pos.startswith("V") or t.pos in ("KOUS", "PPER", "PRELS") for t in prefield):
         return None
+    head = next((t.index for t in prefield if t.pos in ("NN", "NE")), None)
+    if head is None or any(t.pos not in NP_INNER and t.pos not in ARTICLE_WORDS and t.pos != "NE"
+                           for t in prefield if t.index < head):
+        return None
+    if any(tokens[i].pos == "PPER" for i, _, _ in _pronoun_candidates(analysis, verb)):
+        return None  # Andere Länder, darunter Spanien, wird sie erreichen: the pronoun is the subject
     number = noun_number(analysis, head)
     return (head, number) if number is not None else None
 
