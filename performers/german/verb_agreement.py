@@ -60,6 +60,7 @@ from performers.german.syntax import (
 )
 
 SUBJECT_PRONOUNS = frozenset({"PPER", "PDS", "PIS", "PWS", "PRELS", "PWAT", "PRELAT"})
+OBLIQUE_RELATIVES = frozenset({"den", "dem", "denen", "deren", "dessen"})
 COPULAS = frozenset({"sein", "werden", "bleiben", "heißen", "scheinen"})
 
 
@@ -82,7 +83,9 @@ def _noun_subject_checkable(analysis: Analysis, verb: int) -> bool:
     first, last = clause_bounds(analysis, verb)
     opener = tokens[first] if tokens[first].pos in VERB_FINAL_OPENERS else tokens[first - 1] if first > 0 else None
     if opener is not None and opener.pos in VERB_FINAL_OPENERS and opener.pos not in ("KOUS", "PWAV"):
-        return False  # a relative or interrogative pronoun may be the subject
+        in_pp = opener.index > 0 and tokens[opener.index - 1].pos in ("APPR", "APPRART")
+        if not (opener.pos == "PRELS" and (in_pp or opener.text.lower() in OBLIQUE_RELATIVES)):
+            return False  # a relative or interrogative pronoun may be the subject (not bei denen, den)
     if any(t.pos in ("PWS", "PRELS", "PWAT", "PRELAT", "FM", "XY") for t in tokens[first:last]):
         return False
     if verb > 0 and tokens[verb - 1].pos == "KON":
