@@ -55,6 +55,18 @@ def name_number(analysis: Analysis, index: int, start: int) -> str | None:
     return "SG"
 
 
+def _coordinating(tokens: tuple[Token, ...], token: Token) -> bool:
+    """Whether ``token`` may join two noun phrases: a comma, or a conjunction other than one opening the
+    sentence (*Doch der Präsident lehnten ab*; but *Sowohl Obama als auch …*)."""
+    if token.pos not in COORDINATION:
+        return False
+    if token.pos == "KON":
+        previous = tokens[token.index - 1] if token.index > 0 else None
+        opening = previous is None or previous.pos == "$." or is_quote(previous)
+        return not opening or token.text.lower() in ("sowohl", "weder", "entweder")
+    return True
+
+
 def noun_number(analysis: Analysis, index: int) -> str | None:
     """The grammatical number of the noun (or name) at ``index`` as a subject, where it is certain (see the
     module docstring), else ``None``."""
@@ -72,7 +84,7 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
     first = start - 1 if article is not None else start
     before = tokens[first - 1] if first > 0 else None
     after = tokens[index + 1] if index + 1 < len(tokens) else None
-    if before is not None and (before.pos in COORDINATION or before.pos in ("NN", "NE")):
+    if before is not None and (_coordinating(tokens, before) or before.pos in ("NN", "NE")):
         return None
     if after is not None and after.pos in COORDINATION and after.text != ",":
         return None

@@ -228,6 +228,8 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
     tokens = analysis.tokens
     pronoun = tokens[index].pos in ("PIS", "PDS", "PPER")
     if number is not None and lemma not in COPULAS and _opens_clause(analysis, index, verb, pronoun):
+        if certain_nominative(analysis, index):  # Der Minister haben … Angaben: no other subject
+            return [number] + [n for i, n, _ in found[1:] if tokens[i].pos == "PPER"]
         later = [(i, n, c) for i, n, c in found[1:] if c or (n is not None and tokens[i].pos not in ("PIS", "PDS"))]
         later = [(i, n, c) for i, n, c in later if tokens[i].pos == "PPER" or n is not None or
                  certain_nominative(analysis, i)]
