@@ -27,8 +27,10 @@ person).  Its possible subjects, by clause type (shallow heuristics over STTS ta
   (*Kučera, der … wurden*), with the clause's other possible subjects for *die* and *das* (which may be
   accusative).
 
-Relative clauses opened otherwise, interrogative clauses, clauses with a foreign word and coordinated verbs
-with a left-out subject (*… und feiern nun …*) are not checked.
+A relative clause whose pronoun is oblique or in a prepositional phrase (*…, bei denen die Entscheidung …
+könnten*; *…, den …*) is checked like a subordinate clause.  Other relative clauses, interrogative clauses,
+clauses with a foreign word and coordinated verbs with a left-out subject (*… und feiern nun …*) are not
+checked.
 """
 
 from __future__ import annotations

@@ -24,10 +24,16 @@ the adjective ending are made (*den Abgeordneten* ACC.MASC → *das Abgeordneten
 noun phrases are never changed.
 
 ``detect(text, source=None)``: whether ``text`` has a definite article that agrees with its head noun on no
-reading (:func:`disagreeing_articles`): the noun must be known to german-nouns (or by its compound head)
-with a single gender, not a nominalised adjective or infinitive (whose gender follows the referent or is
-guessed) and not a name; ``source`` is not needed.  ``der Marktes`` fires; ``Der Börse fiel`` does not
-(*der Börse* is a fine genitive or dative: without the case of the clause the change is invisible).
+reading, or only in cases its context rules out (:func:`disagreeing_articles`).  The noun must be known to
+german-nouns (or by its compound head, also inside a hyphenated name: *Rettungspaket*), or be an unknown
+nominalised infinitive (neuter) or carry a suffix that fixes its gender (*Anmietung*); not a nominalised
+adjective, a noun with two genders, an abbreviation, or a noun followed by a foreign word or a number or
+preceded by one (names, measures).  The context fixes the case after a preposition (the cases it governs,
+:mod:`performers.german.government`: *auf der Markt* fires, *der Markt* being only nominative), in the
+prefield of a main clause and right after a subordinating conjunction (nominative or accusative: *Der
+Auswahl ist groß* fires; *Den Kindern stehen …* is left alone, the article itself being dative).  An article
+word after a comma (or a comma and a preposition) that may be a relative pronoun is skipped when a verb
+follows before the clause ends.  ``source`` is not needed.
 
 Metadata: ``distance`` (LingEval97: article and noun positions, *Die Prager Börse* = 2), ``zipf_frequency``
 and, with a ``training_corpus``, ``frequency`` of the noun; ``case`` readings and the ``gender`` used.
