@@ -83,7 +83,10 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
     article = tokens[start - 1] if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else None
     first = start - 1 if article is not None else start
     before = tokens[first - 1] if first > 0 else None
-    after = tokens[index + 1] if index + 1 < len(tokens) else None
+    following = index + 1
+    while following < len(tokens) and tokens[following].pos == "ADV":
+        following += 1  # die Bank selbst und …
+    after = tokens[following] if following < len(tokens) else None
     if before is not None and (_coordinating(tokens, before) or before.pos in ("NN", "NE")):
         return None
     if after is not None and after.pos in COORDINATION and after.text != ",":

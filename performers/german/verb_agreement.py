@@ -236,7 +236,25 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
         later = [(i, n, c) for i, n, c in later if tokens[i].pos == "PPER" or n is not None or
                  certain_nominative(analysis, i)]
         return [number] + [n for _, n, _ in later]
+    if number is not None and lemma not in COPULAS and _opens_middle_field(analysis, index, verb):
+        # Gestern hat der Präsident … : the first noun phrase after the verb, unless a certain nominative follows
+        return [number] + [n for i, n, c in found[1:] if c or certain_nominative(analysis, i)]
     return [n for _, n, _ in found]
+
+
+MIDDLE_FIELD_FILLERS = frozenset({"ADV", "ADJD", "PRF", "PTKNEG", "PROAV", "PTKA"})
+
+
+def _opens_middle_field(analysis: Analysis, noun: int, verb: int) -> bool:
+    """Whether the noun phrase of ``noun`` is the first after the finite ``verb`` of a main clause whose
+    prefield holds no noun phrase that may be the subject (*Im Jahr 2010 hat 4500 Soldaten …*), with only
+    adverbs or a reflexive between: there the subject usually comes first.  Not a time expression."""
+    tokens = analysis.tokens
+    first, _ = clause_bounds(analysis, verb)
+    if noun < verb or tokens[first].pos == "KOUS" or tokens[noun].lemma in TIME_NOUNS:
+        return False
+    start = np_start(analysis, noun) if tokens[noun].pos in ("NN", "NE") else noun
+    return all(t.pos in MIDDLE_FIELD_FILLERS for t in tokens[verb + 1 : start])
 
 
 def _subject_before_embedded(analysis: Analysis, verb: int) -> tuple[int, str] | None:

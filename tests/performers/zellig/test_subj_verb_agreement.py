@@ -71,12 +71,24 @@ def test_metadata(zellig):
         ("Wenn nicht, kann Sie den Lautsprecher verwenden.", True),  # polite Sie after the verb
         ("Paula Radcliffe aus Großbritannien halten den Weltrekord.", True),  # a name is singular
         ("Später stellte sich heraus, dass er eine Zyste an seinem Stimmband hatten.", True),  # er: nominative only
+        ("Emil Kučera, der zu drei Jahren Gefängnis verurteilt wurden, legte Berufung ein.", True),  # relative clause
+        ("Haider, der bereits angekündigt hat, zurückzukehren, setzen auf diese Entwicklung.", True),
+        ("Der fünfte Kandidat, Vitali Bganba, behaupten, keine Partei zu unterstützen.", True),  # an apposition
+        ("„Wir haben Fortschritte erzielt“, erklärten der Vertreter der Regierung.", True),  # reporting clause
+        ("Doch der Präsident lehnten ab.", True),  # doch opens the sentence: no coordination
+        ("Ein Gericht in Bangladesch haben ein Kautionsgesuch abgelehnt.", True),  # the prefield with its attribute
+        ("Niemand hatten Angst davor.", True),  # an indefinite pronoun
         # must not fire: false alarms of the development versions on newstest references and correct sides
         ("Jeden Tag werden Tausende von Autos in eine Werkstatt geschleppt.", False),  # a time expression
         ("Der Grund sind bürokratische Hürden.", False),  # copula: the predicate may come first
         ("Ein Mann aus Malta und ein anderer aus Brasilien wollen die Qualität verbessern.", False),
         ("Besonnen reagierte die Gemeinde: Sie erinnerte an die Opfer.", False),  # Sie before the verb: she
         ("Das Gesetz kennen sie nicht.", False),
+        ("Sowohl Barack Obama als auch McCain unterstützen das Rettungspaket.", False),
+        ("Andere Länder, darunter auch Spanien, wird sie erst 2010 erreichen.", False),  # sie: the subject
+        ("Es gibt zwei Gebäude, in denen Besuche eingeschränkt sind.", False),
+        ("Eine Analyse der Märkte, die von der Behörde durchgeführt wird, liegt vor.", False),  # which antecedent?
+        ("Wenige Monate später kapitulierte die Bank.", False),  # a time expression in front
         # must not fire
         ("Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.", False),
         ("Wir stehen am Rande des Abgrunds.", False),
