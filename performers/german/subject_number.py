@@ -67,6 +67,26 @@ def _coordinating(tokens: tuple[Token, ...], token: Token) -> bool:
     return True
 
 
+MEASURE_NOUNS = frozenset({"Prozent", "Euro", "Dollar", "Cent", "Pfund", "Franken", "Krone", "Kronen", "Meter",
+                           "Kilometer", "Zentimeter", "Millimeter", "Kilo", "Kilogramm", "Gramm", "Tonne", "Tonnen",
+                           "Liter", "Grad", "Stunde", "Stunden", "Minute", "Minuten", "Sekunde", "Sekunden", "Tag",
+                           "Tage", "Woche", "Wochen", "Monat", "Monate", "Jahr", "Jahre", "Jahrzehnt", "Jahrzehnte",
+                           "Punkt", "Punkte", "Mal", "Seite", "Seiten", "Stück", "Prozentpunkte", "Einwohner"})
+
+
+def _nominalised_adjective_number(word: str, article: Token | None) -> str | None:
+    """The number of a nominalised adjective as a subject from its ending and article: *der/die/das
+    Reisende* singular, *die Reisenden* and a bare *Freiwillige* plural, *Abgeordneter* singular."""
+    determiner = article.text.lower() if article is not None else None
+    if determiner in ("der", "die", "das", "ein", "eine", "dieser", "diese", "dieses", "jeder", "jede", "jedes"):
+        if word.endswith("e"):
+            return "SG"
+        return "PL" if word.endswith("en") and determiner in ("die", "diese") else None
+    if determiner is None:
+        return "PL" if word.endswith("e") else "SG" if word.endswith("er") else None
+    return None
+
+
 def noun_number(analysis: Analysis, index: int) -> str | None:
     """The grammatical number of the noun (or name) at ``index`` as a subject, where it is certain (see the
     module docstring), else ``None``."""
@@ -95,12 +115,15 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
         return None  # Tausende von Angestellten, eine Reihe von Fragen: the number may follow the complement
     if head.pos == "NE":
         return name_number(analysis, index, start)
+    if head.xpos == "NNA":
+        return _nominalised_adjective_number(head.text, article)
     quantifier = next((t for t in tokens[start:index] if t.text.lower() in PLURAL_QUANTIFIERS), None)
     if quantifier is not None or (article is not None and article.text.lower() in PLURAL_QUANTIFIERS):
         return "PL" if any(a[0] == "PL" for a in noun_inf.noun_analyses(head.text)) else None
     analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
-    if any(t.pos == "CARD" for t in tokens[start:index]):
-        return None  # zwei Jahre, 2,5 Liter: measures, whose number the verb need not follow
+    if any(t.pos == "CARD" for t in tokens[start:index]):  # 4500 Soldaten; but zwei Jahre, 2,5 Liter: measures
+        plural = bool(analyses) and all(a[0] == "PL" for a in analyses)
+        return "PL" if plural and head.lemma not in MEASURE_NOUNS and head.text not in MEASURE_NOUNS else None
     if article is not None and inf.determiner_readings(article.text):
         readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
         if not noun_inf.noun_analyses(head.text):  # a noun german-nouns lacks: the article alone (der Auftragnehmer)

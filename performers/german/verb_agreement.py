@@ -242,17 +242,21 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
     return [n for _, n, _ in found]
 
 
+PREFIELD_ADVERBIALS = frozenset({"APPR", "APPRART", "ADV", "ADJD", "PROAV", "PWAV", "KOUS"})
 MIDDLE_FIELD_FILLERS = frozenset({"ADV", "ADJD", "PRF", "PTKNEG", "PROAV", "PTKA"})
 
 
 def _opens_middle_field(analysis: Analysis, noun: int, verb: int) -> bool:
     """Whether the noun phrase of ``noun`` is the first after the finite ``verb`` of a main clause whose
-    prefield holds no noun phrase that may be the subject (*Im Jahr 2010 hat 4500 Soldaten …*), with only
-    adverbs or a reflexive between: there the subject usually comes first.  Not a time expression."""
+    prefield is adverbial (opens with a preposition or an adverb: *Im Jahr 2010 hat 4500 Soldaten …*), with
+    only adverbs or a reflexive between: there the subject usually comes first.  Not a time expression."""
     tokens = analysis.tokens
     first, _ = clause_bounds(analysis, verb)
     if noun < verb or tokens[first].pos == "KOUS" or tokens[noun].lemma in TIME_NOUNS:
         return False
+    opening = next((t for t in tokens[first:verb] if not is_quote(t) and t.pos != "KON"), None)
+    if opening is not None and opening.pos not in PREFIELD_ADVERBIALS:
+        return False  # the prefield may hold the subject (HS2 soll auch drei Optionen …)
     start = np_start(analysis, noun) if tokens[noun].pos in ("NN", "NE") else noun
     return all(t.pos in MIDDLE_FIELD_FILLERS for t in tokens[verb + 1 : start])
 
