@@ -8,8 +8,9 @@ A verb fires when none of its possible subjects agrees with it in number (third 
 person).  Its possible subjects, by clause type (shallow heuristics over STTS tags, no parser):
 
 - a personal pronoun next to the verb (*wir steht*), or *ich*, *du*, *er*, *wir* opening a verb-final clause
-  (*dass er … hatten*); never *sie* (she/they), *ihr* or *es* (an expletive), except *es gibt* (always
-  singular); polite *Sie* only right after the verb (*kann Sie*);
+  (*dass er … hatten*); never *ihr* or *es* (an expletive), except *es gibt* (always singular); *sie*
+  (she/they) only next to the verb, alone in its clause, where the English source settles its number
+  (``sie``, :func:`sie_number`); polite *Sie* only right after the verb (*kann Sie*);
 - in a main clause or one opened by a subordinating conjunction: every noun and pronoun of the clause that may
   be nominative (:func:`performers.german.syntax.noun_subject_candidates`, genitive attributes left out),
   each with a certain number (:mod:`performers.german.subject_number`) that the verb lacks; when the
@@ -34,6 +35,8 @@ checked.
 """
 
 from __future__ import annotations
+
+import re
 
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
@@ -155,9 +158,21 @@ def _opens_clause(analysis: Analysis, noun: int, verb: int, pronoun: bool = Fals
     return not any(tokens[i].pos in FINITE or tokens[i].text in (",", ":", ";") for i in range(noun + 1, verb))
 
 
-def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str) -> str | None:
+def sie_number(source: str | None) -> str | None:
+    """The number of German *sie* from its English source where the source settles it: 'SG' when it has
+    *she*/*her* and no *they*/*them*/*their*, 'PL' the other way round, else ``None``."""
+    if not source:
+        return None
+    words = set(re.findall(r"[a-z]+", source.lower()))
+    singular, plural = bool(words & {"she", "her", "hers", "herself"}), bool(words & {"they", "them", "their",
+                                                                                      "theirs", "themselves"})
+    return "SG" if singular and not plural else "PL" if plural and not singular else None
+
+
+def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str, sie: str | None = None) -> str | None:
     """The number of a personal-pronoun subject next to the verb (at most one word between) where it is
-    certain: not *sie* (she/they), *ihr* (also a dative) or *es* (often an expletive: *Es kamen viele*) — except
+    certain: not *sie* (she/they) unless ``sie`` (from the English source, :func:`sie_number`) says which, not
+    *ihr* (also a dative) or *es* (often an expletive: *Es kamen viele*) — except
     *es gibt*, always singular — and polite *Sie* only right after the verb (*kann Sie*: plural); further
     away only *ich*, *du*, *er*, *wir* opening a verb-final clause (*dass er … hatten*)."""
     tokens = analysis.tokens
@@ -167,13 +182,20 @@ def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str)
         return "SG"
     if subject.formal:
         return "PL" if between == 0 and subject.index == verb + 1 else None
-    if word in ("sie", "es", "ihr"):
+    if word == "sie" and sie is not None:
+        others = [i for i, _, _ in pronoun_candidates(analysis, verb) if i != subject.index]
+        if between > 0 or others or noun_subject_candidates(analysis, verb):
+            return None  # man kann sie verwenden: sie may be the object
+        number: str | None = sie
+    elif word in ("sie", "es", "ihr"):
         return None
+    else:
+        number = subject.number
     if between > 1:  # ich, du, er, wir open a verb-final clause: dass er … hatten
         opens = subject.index > 0 and tokens[subject.index - 1].pos in VERB_FINAL_OPENERS and subject.index < verb
         coordinated = any(t.pos == "KON" for t in tokens[subject.index - 1 : verb])
-        return subject.number if opens and not coordinated else None
-    return subject.number
+        return number if opens and not coordinated else None
+    return number
 
 
 def _predicate_may_follow(analysis: Analysis, verb: int, lemma: str, subject: Subject) -> bool:
@@ -295,7 +317,7 @@ def _subject_before_embedded(analysis: Analysis, verb: int) -> tuple[int, str] |
     return (head, number) if number is not None else None
 
 
-def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
+def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[int, int]]:
     """(verb, subject) token indices of finite verbs with no reading in their subject's person and number.
 
     A pronoun subject is checked alone; for a noun subject, every noun of the clause that may be the subject
@@ -326,7 +348,7 @@ def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
         if _predicate_may_follow(analysis, index, lemma, subject):
             continue  # after a copula a noun may be the predicate: Sie sind ein Fetischist
         if tokens[subject.index].pos == "PPER":
-            number = _pronoun_number(analysis, subject, index, lemma)
+            number = _pronoun_number(analysis, subject, index, lemma, sie)
             if number is None:
                 continue
             numbers = [number]

@@ -22,7 +22,8 @@ did.  Forms that do not change are dropped.
 
 ``detect(text, source=None)``: whether a finite verb of ``text`` has no reading in the person and number of
 any of its possible subjects (:func:`performers.german.verb_agreement.disagreeing_verbs`, whose docstring
-lists the clause types and subjects it checks); ``source`` is not needed.
+lists the clause types and subjects it checks); the English ``source``, where given, only settles the number
+of *sie* (*she* or *they*, :func:`performers.german.verb_agreement.sie_number`).
 
 Metadata: ``distance`` between subject and verb when a subject was found (LingEval97 positions: adjacent
 words = 1), ``zipf_frequency`` (and ``frequency`` with a ``training_corpus``) of the rarer of subject and
@@ -40,7 +41,7 @@ from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts
 from performers.german.syntax import Subject, distance, finite_verbs, subject_of
-from performers.german.verb_agreement import disagreeing_verbs
+from performers.german.verb_agreement import disagreeing_verbs, sie_number
 
 __all__ = ["PHENOMENON", "SubjVerbAgreementZellig", "disagreeing_verbs", "number_swaps"]
 
@@ -127,4 +128,4 @@ class SubjVerbAgreementZellig:
 
     def detect(self, text: str, source: str | None = None) -> bool:
         """Whether a finite verb of ``text`` disagrees in number with a subject whose number is certain."""
-        return bool(disagreeing_verbs(analyze(text, self.backend)))
+        return bool(disagreeing_verbs(analyze(text, self.backend), sie=sie_number(source)))

@@ -110,3 +110,18 @@ def test_metadata(zellig):
 )
 def test_detect(zellig, text, expected):
     assert zellig.detect(text) is expected
+
+
+@pytest.mark.parametrize(
+    "text, source, expected",
+    [
+        ("Gestern hat sie gewonnen.", "Yesterday they won.", True),  # the source settles sie: they
+        ("Gestern haben sie gewonnen.", "Yesterday she won.", True),
+        ("Gestern hat sie gewonnen.", "Yesterday she won.", False),
+        ("Gestern hat sie gewonnen.", "Yesterday she and they won.", False),  # the source does not settle it
+        ("Gestern hat sie gewonnen.", None, False),
+        ("Man kann sie gegen einen Feind verwenden.", "They can be used against an enemy.", False),  # sie: object
+    ],
+)
+def test_detect_sie_by_source(zellig, text, source, expected):
+    assert zellig.detect(text, source=source) is expected
