@@ -338,20 +338,19 @@ def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[
             continue
         outer = _subject_before_embedded(analysis, index)
         if outer is not None:
-            subject_index, number = outer
-            if readings and not any(r.person == 3 and r.number == number for r in readings):
-                found.append((index, subject_index))
+            if readings and not any(r.person == 3 and r.number == outer[1] for r in readings):
+                found.append((index, outer[0]))
             continue
         subject = subject_of(analysis, index)
         if subject is None or not readings:
             continue
         if _predicate_may_follow(analysis, index, lemma, subject):
             continue  # after a copula a noun may be the predicate: Sie sind ein Fetischist
+        numbers: list[str | None]
         if tokens[subject.index].pos == "PPER":
-            number = _pronoun_number(analysis, subject, index, lemma, sie)
-            if number is None:
+            numbers = [_pronoun_number(analysis, subject, index, lemma, sie)]
+            if numbers[0] is None:
                 continue
-            numbers = [number]
         elif _noun_subject_checkable(analysis, index):
             numbers = _clause_subject_numbers(analysis, index, lemma)
         else:
