@@ -40,10 +40,12 @@ from performers.german import inflection as inf
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts
+from performers.german.subject_number import noun_number
 from performers.german.syntax import Subject, distance, finite_verbs, subject_of
 from performers.german.verb_agreement import disagreeing_verbs, sie_number
 
-__all__ = ["PHENOMENON", "SubjVerbAgreementZellig", "disagreeing_verbs", "number_swaps"]
+# disagreeing_verbs and noun_number live in performers.german now; re-exported for existing callers
+__all__ = ["PHENOMENON", "SubjVerbAgreementZellig", "disagreeing_verbs", "noun_number", "number_swaps"]
 
 PHENOMENON = "subj_verb_agreement"
 
