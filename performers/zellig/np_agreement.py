@@ -48,7 +48,15 @@ from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
 from performers.german.government import governed_cases
-from performers.german.syntax import FINITE, distance, is_quote, np_head
+from performers.german.syntax import (
+    FINITE,
+    NOMINATIVE_PRONOUNS,
+    clause_bounds,
+    distance,
+    is_quote,
+    noun_subject_candidates,
+    np_head,
+)
 from performers.zellig.german_base import GermanZellig
 
 PHENOMENON = "np_agreement"
@@ -254,10 +262,11 @@ def _prefield(analysis: Analysis, index: int, head: int) -> bool:
     """Whether the noun phrase from the article at ``index`` to its ``head`` opens the sentence (after opening
     quotes) and the finite verb follows it, directly or after one genitive attribute (*Der Auswahl ist
     groß*, *Die Reaktion des Marktes hat …*): the prefield of a main clause; or whether it directly follows a
-    subordinating conjunction (*dass die Bus …*; not *während*, also a preposition with the genitive)."""
+    subordinating conjunction (*dass die Bus …*; not *während*, also a preposition with the genitive); in both
+    cases only where nothing else in the clause may be the subject (:func:`_sole_subject`)."""
     tokens = analysis.tokens
     if index > 0 and tokens[index - 1].pos == "KOUS" and tokens[index - 1].text.lower() not in ("während", "als"):
-        return True  # dass der Regierung …: the first noun phrase of a subordinate clause
+        return _sole_subject(analysis, index, head)  # dass der Regierung …: a subordinate clause's first noun phrase
     first = analysis.sentences[tokens[index].sentence].first
     while first < index and is_quote(tokens[first]):
         first += 1
@@ -267,7 +276,33 @@ def _prefield(analysis: Analysis, index: int, head: int) -> bool:
     if after < len(tokens) and tokens[after].text.lower() in ("des", "der") and tokens[after].pos == "ART":
         attribute = np_head(tokens, after, extended=False)
         after = attribute + 1 if attribute is not None else after
-    return after < len(tokens) and tokens[after].pos in FINITE
+    return after < len(tokens) and tokens[after].pos in FINITE and _sole_subject(analysis, index, head)
+
+
+def _sole_subject(analysis: Analysis, index: int, head: int) -> bool:
+    """Whether nothing else in the clause may be its subject: no nominative pronoun and no other noun phrase
+    that may be nominative and agree with the verb (*Der Prager Börse fehlt das Geld*: *das Geld* may be the
+    subject, *der Börse* a dative; *Der Auswahl ist groß* has only *der Auswahl*; in *Der Kommission hat fünf
+    Anfragen erörtert* the plural cannot be the subject of *hat*)."""
+    tokens = analysis.tokens
+    verb = next((t.index for t in tokens[head + 1 :] if t.pos in FINITE), None)
+    if verb is None:
+        return False
+    first, last = clause_bounds(analysis, verb)
+    if any(t.pos == "PPER" and t.text.lower() in NOMINATIVE_PRONOUNS for t in tokens[first:last]):
+        return False
+    from performers.german.subject_number import noun_number
+    from performers.german.verb_inflection import verb_readings
+
+    numbers = {r.number for r in verb_readings(tokens[verb].text, tokens[verb].lemma) if r.person == 3}
+    others = [n for n in noun_subject_candidates(analysis, verb) if n > head and not _genitive_after(tokens, head, n)]
+    # another noun phrase competes only if it may agree with the verb (fünf Anfragen cannot be the subject of hat)
+    return all(noun_number(analysis, noun) not in (None, *numbers) for noun in others)
+
+
+def _genitive_after(tokens: tuple[Token, ...], head: int, noun: int) -> bool:
+    """Whether ``noun`` heads the genitive attribute right after ``head`` (*Die Reaktion des Marktes*)."""
+    return tokens[head + 1].text.lower() in ("des", "der") and np_head(tokens, head + 1, extended=False) == noun
 
 
 def _context_cases(analysis: Analysis, index: int, head: int) -> frozenset[str] | None:
@@ -301,7 +336,9 @@ def _name_like(tokens: tuple[Token, ...], start: int, head: int) -> bool:
 
 def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
     """(article, head noun) token indices of definite articles that agree with their head on no reading, or
-    only in cases the preposition before them does not govern (*auf der Markt*: only a nominative).
+    only in cases the context rules out (*auf der Markt*: only a nominative), except a singular genitive
+    after a preposition (*seit des Jahres* is a hypercorrect genitive, not an agreement error; *in der
+    Parteien* still fires).
 
     Only plain noun phrases count (article, adjectives, adverbs, numbers, then the noun: no extended
     modifier, whose inner noun phrases the heuristic head finder may take for the head), and no article
@@ -322,7 +359,10 @@ def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
         if cases is None:
             continue
         governed = _context_cases(analysis, token.index, head_index)
-        if not cases or (governed is not None and not cases & governed):
+        # a singular genitive agreeing in full where the preposition wants another case is a hypercorrect
+        # genitive (seit des Jahres), the hypercorrect-genitive detector's business, not an agreement error
+        hypercorrect = cases == {"GEN"} and article == "des" and tokens[token.index - 1].pos == "APPR"
+        if not cases or (governed is not None and not cases & governed and not hypercorrect):
             found.append((token.index, head_index))
     return found
 
