@@ -370,7 +370,7 @@ def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
 class NpAgreementZellig(GermanZellig):
     """Break article–noun agreement by changing the article's gender (one candidate per new article)."""
 
-    version = "1"
+    version = "2"  # 2: the detector takes the case from the context (issue 25); corrupt() unchanged
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)

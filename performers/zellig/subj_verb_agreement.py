@@ -79,7 +79,7 @@ def number_swaps(
 class SubjVerbAgreementZellig:
     """Swap the number of each finite verb, keeping person, tense and mood (one candidate per new form)."""
 
-    version = "1"
+    version = "2"  # 2: the detector checks far more clauses and subjects (issue 25); corrupt() unchanged
     phenomenon = PHENOMENON
 
     def __init__(
