@@ -56,8 +56,8 @@ EPILOG = """examples:
   arena run experiments/quickstart.yaml
   arena validate experiments/quickstart.yaml
   arena ls claudes
-  arena score runs/quickstart-1a2b3c4d
-  arena show runs/quickstart-1a2b3c4d --wrong
+  arena score runs/quickstart-100a898585
+  arena show runs/quickstart-100a898585 --wrong
 
 Run 'arena VERB --help' for a verb's options and examples."""
 
