@@ -37,7 +37,7 @@ def add_parser(subparsers) -> None:
     parser = add_verb(
         subparsers,
         "export",
-        "write an experiment's pairs as LingEval97 JSON + plaintext or DistilLingEval directories",
+        "write a run's tidy tables (csv, parquet, jsonl) or its pairs as LingEval97 / DistilLingEval test sets",
         EXAMPLES,
         description=DESCRIPTION,
     )

@@ -52,7 +52,7 @@ EXAMPLES = """
 def add_parser(subparsers) -> None:
     parser = add_verb(
         subparsers, "score-pairs",
-        "score contrastive pairs with a scoring Claude into DistilLingEval / LingEval97 scores files",
+        "score your own pairs (--pairs FILE) or a DistilLingEval / LingEval97 test set with a scoring Claude",
         EXAMPLES, description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
     )
     parser.add_argument("--claude", required=True, metavar="SPEC",

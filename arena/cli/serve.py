@@ -21,7 +21,7 @@ People fix or reject, in the browser, the machine references that validation fla
 
 
 def add_parser(subparsers) -> None:
-    parser = add_verb(subparsers, "serve", "a local web page where people play Claude on a run's rounds", EXAMPLES)
+    parser = add_verb(subparsers, "serve", "a local web page where people play Claude (or, with --zellig, Zellig) on a run's rounds", EXAMPLES)
     parser.add_argument("config", help="experiment YAML file (its rounds are planned if not yet)")
     parser.add_argument("--out", default="runs", help="directory of the run directories (default: runs)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
