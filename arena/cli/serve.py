@@ -15,7 +15,7 @@ Stop the server with Ctrl-C; the same command resumes.
   arena serve experiments/quickstart.yaml --zellig           # people as Zellig: http://127.0.0.1:8765/zellig/
 Edit a reference into an error, watch the Claudes' scores and the detector while typing,
 submit; check other people's pairs; replay yours as a test set.
-  arena repair --john mt.yaml --zellig np-agreement --patch repairs.jsonl --serve
+  arena repair --john experiments/johns/mt-reference.yaml --zellig np-agreement --patch sets/np-mt/repairs.jsonl --serve
 People fix or reject, in the browser, the machine references that validation flagged
 (http://127.0.0.1:8765/repair/; see arena repair --help)."""
 
