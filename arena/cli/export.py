@@ -10,7 +10,7 @@ from pathlib import Path
 from arena.cli import UsageError, add_verb
 
 EXAMPLES = """
-  # the pairs a finished (or started) run played
+  # the pairs a finished (or started) run played (arena evaluate --help: scoring them)
   arena export runs/quickstart-100a898585 --format lingeval97 --out exported/
   arena export runs/quickstart-100a898585 --format distil-lingeval --out exported/
   # the pairs an experiment would play (Johns and Zelligs only; no Claude is built)
