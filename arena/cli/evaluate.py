@@ -25,7 +25,7 @@ EXAMPLES = """
   # examples; arena phenomena are not among LingEval97's 13 categories)
   arena evaluate --format lingeval97 -r exported/ding-human.json -s exported/ding-human.scores --categories placeholder_ding
   # DistilLingEval: 2N scores (N for tgt.correct.de, then N for tgt.incorrect.de), higher is better
-  arena evaluate --format distil-lingeval --testset ../shared/data/distil-lingeval/placeholder_ding.mt --scores ding.mt.scores"""
+  arena evaluate --format distil-lingeval --testset ../shared/data/distil-lingeval/polarity_affix_del.mt --scores affix.mt.scores"""
 
 DESCRIPTION = """Evaluate an external model's scores of a test set as the reference tools do.
 
