@@ -14,7 +14,7 @@ EXAMPLES = """
   arena export runs/quickstart-100a898585 --format lingeval97 --out exported/
   arena export runs/quickstart-100a898585 --format distil-lingeval --out exported/
   # the pairs an experiment would play (Johns and Zelligs only; no Claude is built)
-  arena export experiments/quickstart.yaml --format lingeval97 --out exported/ --set seeds=[1,2]
+  arena export experiments/quickstart.yaml --format lingeval97 --out planned/ --set seeds=[1,2]
   # a finished run's rounds × judgements, cells and leaderboards as tidy tables
   arena export runs/quickstart-100a898585 --format csv --out tables/
   arena export runs/quickstart-100a898585 --format parquet --out tables/"""
