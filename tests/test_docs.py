@@ -111,3 +111,32 @@ def test_run_directories_named_in_docs_and_help_are_the_ones_their_configs_make(
     wrong = [(where, f"runs/{name}-{digest}", sorted(made.get(name, ())))
              for where, name, digest in named if digest not in made.get(name, ())]
     assert not wrong, wrong
+
+
+def help_examples(verb: str) -> list[str]:
+    """The ``arena VERB`` lines of a verb's --help examples, continuation lines joined."""
+    from arena.cli import build_parser
+
+    (verbs,) = [action for action in build_parser(verb)._actions if isinstance(action, argparse._SubParsersAction)]
+    epilog = (verbs.choices[verb].epilog or "").replace("\\\n", " ")
+    return [line.strip().split("  #")[0] for line in epilog.splitlines()
+            if re.match(rf"arena {verb}(\s|$)", line.strip())]
+
+
+# verbs whose examples are quick (no model): each example that names only shipped or shared files runs
+QUICK = [(verb, example) for verb in ("ls", "validate", "template") for example in help_examples(verb)
+         if not any(mine in example for mine in ("my.yaml", "mylang.yaml"))]
+
+
+@pytest.mark.parametrize("verb, example", QUICK, ids=[example for _, example in QUICK])
+def test_quick_help_examples_run_as_written(checkout, verb, example, capsys):
+    import shlex
+
+    from arena.cli import main
+
+    assert main(["-q", *shlex.split(example)[1:]]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.strip()
+
+
+def test_quick_help_examples_are_found():
+    assert len(QUICK) >= 8  # must not pass by finding none
