@@ -72,11 +72,13 @@ OVERRIDES = ([], ["max_instances=50", "discrepancy=false"], ["max_instances=100"
 
 
 def documented_texts() -> dict[str, str]:
-    """README, docs, experiment READMEs and every verb's help text (its examples)."""
+    """README, docs, the experiments' READMEs, configs and scripts (their usage comments) and
+    every verb's help text (its examples)."""
     from arena.cli import build_parser
 
     texts = {str(path.relative_to(REPO)): path.read_text(encoding="utf-8")
-             for pattern in ("README.md", "docs/*.md", "experiments/**/*.md") for path in REPO.glob(pattern)}
+             for pattern in ("README.md", "docs/*.md", "experiments/**/*.md", "experiments/**/*.yaml",
+                                 "experiments/**/*.py") for path in REPO.glob(pattern)}
     parser = build_parser()
     (verbs,) = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
     texts["arena --help"] = parser.format_help()
