@@ -104,7 +104,7 @@ def markdown(rows: list[dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog="example: python experiments/false_positives/table1.py runs/false-positives-table1-1a2b3c4d")
+                                     epilog="example: python experiments/false_positives/table1.py runs/false-positives-table1-ad3c6104d0")
     parser.add_argument("run", type=Path, help="a finished run or tournament directory (with scores.json)")
     parser.add_argument("--json", action="store_true", help="the rows as JSON instead of a Markdown table")
     args = parser.parse_args(argv)
