@@ -66,7 +66,7 @@ def test_own_data_five_commands_and_notebook(checkout, capsys):
     assert "claudes" in capsys.readouterr().out
 
 
-RUN_DIR = re.compile(r"runs/(?:[\w.-]+/)?([\w.+-]+?)-([0-9a-f]{10})\b")
+RUN_DIR = re.compile(r"runs/(?:[\w.-]+/)?([\w.+-]+?)-([0-9a-f]{8,12})\b")
 # the overrides the docs and help pass with a named run directory (--limit 50 --no-1best, ...)
 OVERRIDES = ([], ["max_instances=50", "discrepancy=false"], ["max_instances=100", "seeds=[1,2,3]"])
 
