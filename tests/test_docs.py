@@ -142,3 +142,11 @@ def test_quick_help_examples_run_as_written(checkout, verb, example, capsys):
 
 def test_quick_help_examples_are_found():
     assert len(QUICK) >= 8  # must not pass by finding none
+
+
+def test_every_verb_help_has_examples_of_that_verb():
+    """README: 'Every verb has --help with examples'."""
+    from arena.cli import VERBS
+
+    missing = [verb for verb in VERBS if not help_examples(verb)]
+    assert not missing, missing
