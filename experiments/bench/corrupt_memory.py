@@ -50,12 +50,31 @@ if sys.argv[1] == "before":
     from performers.german.analysis import limit_caches
     import arena.cli.corrupt as corrupt
     corrupt.bound_caches = lambda batch: limit_caches(texts=100_000, words=500_000)
+every = int(sys.argv[4])
+
+def usage():
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_maxrss / 1024, own.ru_utime + own.ru_stime
+
+class Counting:  # one jsonl output line per input line: report peak RSS and CPU every `every` lines
+    lines = 0
+    def write(self, text):
+        before = self.lines
+        self.lines += text.count("\\n")
+        if every and self.lines // every > before // every:
+            rss, cpu = usage()
+            print(json.dumps({"lines": self.lines, "max_rss_mb": rss, "cpu_s": cpu}), file=sys.stderr, flush=True)
+        return len(text)
+    def flush(self):
+        pass
+
 started = time.perf_counter()
-sys.stdout = open("/dev/null", "w")
+sys.stdout = Counting()
 status = main(["corrupt", "--zellig", sys.argv[2], "--input", sys.argv[3], "--no-progress"])
 seconds = time.perf_counter() - started
-print(json.dumps({"status": status, "seconds": seconds,
-                  "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), file=sys.stderr)
+rss, cpu = usage()
+print(json.dumps({"status": status, "seconds": seconds, "lines": sys.stdout.lines, "max_rss_mb": rss,
+                  "cpu_s": cpu}), file=sys.stderr)
 """
 
 
@@ -72,19 +91,34 @@ def distinct_lines(count: int) -> list[str]:
     return [lines[i % len(lines)] if i < len(lines) else f"{i}: {lines[i % len(lines)]}" for i in range(count)]
 
 
-def measure(setting: str, zellig: str, path: Path) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), ARENA_PROGRESS="0", OMP_NUM_THREADS="1")
-    done = subprocess.run([sys.executable, "-c", CHILD, setting, zellig, str(path)], capture_output=True, text=True,
-                          env=env, cwd=ROOT, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"{setting}: failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stderr.strip().splitlines()[-1])
+def measure(setting: str, zellig: str, path: Path, every: int = 0) -> dict:
+    """One fresh process (and a fresh, empty analysis store: every line is analysed cold);
+    with ``every``, the curve (lines, peak RSS, CPU s) is printed as it goes."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, PYTHONPATH=str(ROOT), ARENA_PROGRESS="0", OMP_NUM_THREADS="1",
+                   ARENA_CACHE_DIR=cache, ARENA_ANALYSIS_CACHE="")
+        child = subprocess.Popen([sys.executable, "-c", CHILD, setting, zellig, str(path), str(every)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        assert child.stderr is not None
+        tail: list[str] = []
+        for line in child.stderr:
+            tail = [*tail[-50:], line]
+            if line.startswith('{"lines"'):
+                point = json.loads(line)
+                print(f"  {setting:8} {point['lines']:>7} lines: peak RSS {point['max_rss_mb']:.0f} MB, "
+                      f"CPU {point['cpu_s']:.0f} s", flush=True)
+        if child.wait() != 0:
+            raise SystemExit(f"{setting}: failed:\n{''.join(tail)[-2000:]}")
+    return json.loads(tail[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", type=int, default=200_000)
     parser.add_argument("--zellig", default="placeholder-ding")
+    parser.add_argument("--settings", nargs="+", choices=("before", "bounded"), default=["before", "bounded"],
+                        help="which settings to measure (both: the ratios)")
+    parser.add_argument("--every", type=int, default=10_000, help="print the curve every N lines (0: only the end)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         small, big = Path(scratch) / "small.de", Path(scratch) / "big.de"
@@ -92,19 +126,23 @@ def main() -> None:
         small.write_text("".join(f"{line}\n" for line in lines[:20]), encoding="utf-8")
         big.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
         results = {}
-        for setting in ("before", "bounded"):
+        for setting in args.settings:
             base = measure(setting, args.zellig, small)["max_rss_mb"]
-            result = measure(setting, args.zellig, big)
+            result = measure(setting, args.zellig, big, args.every)
             result["above_libraries_mb"] = result["max_rss_mb"] - base
             results[setting] = result
             print(f"{setting:8} {args.lines} lines: peak RSS {result['max_rss_mb']:.0f} MB "
                   f"({result['above_libraries_mb']:.0f} MB above the 20-line run's {base:.0f} MB), "
-                  f"{1000 * result['seconds'] / args.lines:.2f} ms/line", flush=True)
+                  f"{1000 * result['seconds'] / args.lines:.2f} ms/line, CPU {result['cpu_s']:.0f} s", flush=True)
+    if "bounded" in results:
+        print(f"target: under 400 MB peak -> {'met' if results['bounded']['max_rss_mb'] < 400 else 'NOT met'} "
+              f"at {args.lines} lines")
+    if len(results) < 2:
+        return
     before, bounded = results["before"], results["bounded"]
     print(f"bounded / before: peak RSS {bounded['max_rss_mb'] / before['max_rss_mb']:.2f}, "
           f"RSS above libraries {bounded['above_libraries_mb'] / max(before['above_libraries_mb'], 1e-9):.2f}, "
           f"time per line {bounded['seconds'] / before['seconds']:.2f}")
-    print(f"target: under 400 MB peak -> {'met' if bounded['max_rss_mb'] < 400 else 'NOT met'} at {args.lines} lines")
 
 
 if __name__ == "__main__":
