@@ -43,8 +43,12 @@ def test_quickstart_runs_on_the_core_install(tmp_path, data_dir):
     assert (run_dir / "onebest.jsonl").read_text(encoding="utf-8").strip()  # 1-bests by generate, without CT2
 
 
-def test_serve_names_its_extra(tmp_path, data_dir):
-    done = without_extras(tmp_path, "serve", "experiments/quickstart.yaml")
+@pytest.mark.parametrize("args", [
+    ("serve", "experiments/quickstart.yaml"),
+    ("repair", "--john", "mt.yaml", "--zellig", "np-agreement", "--patch", "repairs.jsonl", "--serve"),
+])
+def test_serve_names_its_extra(tmp_path, data_dir, args):
+    done = without_extras(tmp_path, *args)
     assert done.returncode == 2 and "pip install 'arena-minimal-pairs[people]'" in done.stderr
 
 

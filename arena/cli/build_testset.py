@@ -199,6 +199,9 @@ def format_report(report: dict[str, Any]) -> str:
         lines.append(f"validation {phenomenon}: {reasons}")
     if report.get("systems"):
         lines.append("systems: " + ", ".join(f"{name} {count}" for name, count in report["systems"].items()))
+    repairs = (report.get("john_report") or {}).get("repairs")
+    if repairs:
+        lines.append("repairs of flagged references: " + ", ".join(f"{k} {v}" for k, v in repairs.items()))
     for key, entry in report.get("files", {}).items():
         lines.append(f"wrote {entry['path']} ({key}, {entry['pairs']} pairs)")
     if not report.get("files"):

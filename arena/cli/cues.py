@@ -27,7 +27,8 @@ EXAMPLES = """
   arena cues --format distil-lingeval --testset ../shared/data/distil-lingeval --json cues.json
   arena cues --format lingeval97 --testset lingeval97.json
   arena cues runs/quickstart-1a2b3c4d5e                  # a run or tournament directory
-  arena cues --testset ../shared/data/distil-lingeval/np_agreement.mt --cue length --cue edit-words"""
+  arena cues --testset ../shared/data/distil-lingeval/np_agreement.mt --cue length --cue edit-words
+  arena cues --testset ../shared/data/distil-lingeval/placeholder_ding.human --balance length --cue length"""
 
 
 def add_parser(subparsers) -> None:
@@ -45,6 +46,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--threshold", type=float, default=0.75, help="a cue this accurate confounds (default 0.75)")
     parser.add_argument("--json", metavar="FILE", help="write the audit as JSON (one object per set and "
                         "phenomenon; a list when there are several)")
+    parser.add_argument("--balance", metavar="CUE", help="subsample the pairs so that CUE (length) sits at chance, "
+                        "per set and phenomenon, as a John's balance: does in a run, and report the cost in n and "
+                        "the cue's residual accuracy (a run is audited as it was played; its balance is reported)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar while target-lm is built")
     parser.set_defaults(func=run)
 
@@ -71,7 +75,7 @@ def run(args) -> int:
     from arena.api import cue_factories
     from arena.cli import check_output
     from arena.present import cues as present
-    from arena.stats import cue_items, cues
+    from arena.stats import cue_balance, cue_items, cues
     from performers.catalog import NOT_COMPARED_WITH_CUES
 
     kind, path = _input(args)
@@ -83,8 +87,18 @@ def run(args) -> int:
     if not data.items:
         raise DataError(f"{path}: no pair of two candidates to audit", file=path,
                         key="RUN" if kind == "run" else "--testset")
+    if args.balance:
+        if kind == "run":
+            raise UsageError("--balance is for a test set; a run is balanced by its John's 'balance:' and its "
+                             "audit reports that balance", key="--balance")
+        data = cue_balance.balance_input(data, args.balance, args.seed)
+        if not data.items:
+            raise DataError(f"--balance {args.balance} leaves no pair to audit: "
+                            + "; ".join(f"{k[0]}: {s.note}" for k, s in sorted(data.balance.items())),
+                            file=path, key="--balance")
     tables = cues.audit(data, cue_factories(args.cue), folds=args.folds, seed=args.seed, threshold=args.threshold)
-    print(present.console(tables, data.skipped))
+    cue_balance.attach(tables, data)
+    print(present.console(tables, data.skipped, cue_balance.emptied(data)))
     if args.json:
         objects = [table.to_json() for table in tables]
         Path(args.json).write_text(json.dumps(objects[0] if len(objects) == 1 else objects, indent=2,

@@ -1,11 +1,13 @@
-"""``arena repair``: review, in the terminal, the machine references that validation flagged,
-and fix or reject each; the decisions go to a patch file that the ``mt-reference`` John
-applies (``repairs: FILE``; see :mod:`performers.john.repairs`).
+"""``arena repair``: review the machine references that validation flagged, and fix or
+reject each; the decisions go to a patch file that the ``mt-reference`` John applies
+(``repairs: FILE``; see :mod:`arena.people.repairs`).  In the terminal by default, in the
+browser with ``--serve`` (several people at once; :mod:`arena.people.repair_web`).
 
 Each flagged reference is shown with its source, the human reference, the phenomenon and
-the evidence (the contrastive form found in the machine translation).  Keys: ``f`` fix
-(edit the prefilled machine reference), ``r`` reject (leave the instance out), ``s`` skip
-(decide later), ``q`` stop.  Decisions already in the patch file are not asked again.
+the evidence (the contrastive form found in the machine translation).  Terminal keys:
+``f`` fix (edit the prefilled machine reference), ``r`` reject (leave the instance out),
+``s`` skip (decide later), ``q`` stop.  Decisions already in the patch file are not asked
+again; each reference is decided once, whoever decides it first.
 """
 
 from __future__ import annotations
@@ -15,67 +17,113 @@ from arena.errors import UsageError
 
 EXAMPLES = """
   arena repair --john mt-reference.yaml --zellig polarity-affix-del --patch sets/affix-mt/repairs.jsonl --name ann
+  arena repair --john mt-reference.yaml --zellig np-agreement --patch sets/np-mt/repairs.jsonl --serve
+  # the browser: http://127.0.0.1:8765/repair/ (--host 0.0.0.0 for others: prints an address with a token)
   # then the John applies them:  {name: mt-reference, params: {..., repairs: sets/affix-mt/repairs.jsonl}}"""
 
 
 def add_parser(subparsers) -> None:
+    from arena.cli.serve import add_server_arguments
+
     parser = add_verb(subparsers, "repair", "review flagged machine references: fix or reject each (a patch file)",
                       EXAMPLES, description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--john", required=True, metavar="SPEC", help="an mt-reference John (SPEC or YAML file)")
     parser.add_argument("--zellig", required=True, metavar="SPEC", help="the Zellig whose validation flags them")
-    parser.add_argument("--patch", required=True, metavar="FILE", help="the patch file (JSON lines; appended to)")
-    parser.add_argument("--name", required=True, help="your name, recorded with each decision")
+    parser.add_argument("--patch", required=True, metavar="FILE", help="the patch file (JSON lines; one decision per id)")
+    parser.add_argument("--name", help="your name, recorded with each decision (in the terminal)")
+    parser.add_argument("--serve", action="store_true",
+                        help="review in the browser instead: people sign in with their names at /repair/")
+    add_server_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from arena.cli.play import edit_line, read_key
     from arena.people.store import check_name
+
+    if args.serve:
+        return serve_review(args)
+    if args.name is None:
+        raise UsageError("--name is required in the terminal (in the browser, with --serve, people sign in)",
+                         key="--name")
+    check_name(args.name)
+    return review_in_terminal(build_review(args), args.name, args.patch)
+
+
+def build_review(args):
+    """The flagged references of ``--john`` for ``--zellig``, under review into ``--patch``
+    (:class:`arena.people.repairs.RepairReview`; a bad patch file fails before any work)."""
+    from arena.people.repairs import RepairReview, read_repairs
     from arena.specs.registry import build
     from arena.specs.spec import PerformerSpec, parse_spec
-    from performers.john.repairs import append_repair, flagged, read_repairs
+    from performers.john.repairs import flagged
 
-    check_name(args.name)
-    done = read_repairs(args.patch)  # a bad patch file fails before any work
+    read_repairs(args.patch)
     spec = parse_spec(args.john, where="--john")
     if spec.name != "mt-reference":
         raise UsageError(f"--john {spec.name}: give an mt-reference John (the references validation checks)")
     params = {key: value for key, value in spec.params.items() if key != "repairs"}  # review the unrepaired ones
     john = build("john", PerformerSpec(spec.name, params), catalog(), where="--john")
     zellig = build("zellig", parse_spec(args.zellig, where="--zellig"), catalog(), where="--zellig")
+    return RepairReview(args.patch, list(flagged(john.instances(), zellig)))
+
+
+def serve_review(args) -> int:
+    from arena.cli.serve import check_port, serve
+    from arena.extras import require
+
+    require("flask", "people", "arena repair --serve")
+    from arena.people.repair_web import repair_app
+
+    check_port(args.port)
+    review = build_review(args)
+    title = f"repairs of {args.patch}"
+    serve(lambda token, hosts: repair_app(review, title, token, hosts), args, "repair/",
+          f"{len(review.items)} flagged references ({review.decided_before} decided before)")
+    progress = review.progress()
+    print(f"stopped; fixed {progress['fixed']}, rejected {progress['rejected']}, left {progress['left']}; "
+          f"patch: {args.patch}")
+    return 0
+
+
+def review_in_terminal(review, name: str, patch: str) -> int:
+    from arena.cli.play import edit_line, read_key
+
     counts = {"fix": 0, "reject": 0, "skip": 0}
-    pending = [(i, checks) for i, checks in flagged(john.instances(), zellig) if i.id not in done]
-    print(f"{len(pending)} flagged references to review ({len(done)} decided before); f fix, r reject, s skip, q stop")
+    pending = review.pending()
+    print(f"{len(pending)} flagged references to review ({review.decided_before} decided before); "
+          "f fix, r reject, s skip, q stop")
     try:
-        for number, (instance, checks) in enumerate(pending, 1):
+        for number, item in enumerate(pending, 1):
+            instance = item.instance
             print(f"\n[{number}/{len(pending)}] {instance.id}")
             print(f"  source:  {instance.source}")
             print(f"  human:   {instance.meta['human_reference']}")
             print(f"  machine: {instance.reference}")
-            for check in checks:
-                print(f"  flagged: {check.phenomenon}" + (f" ({check.evidence})" if check.evidence else ""))
+            for flag in item.flags:
+                print(f"  flagged: {flag.phenomenon}" + (f" ({flag.evidence})" if flag.evidence else ""))
             key = read_key("  [f/r/s/q] ")
             while key not in ("f", "r", "s", "q"):
                 key = read_key("  press f, r, s or q: ")
             if key == "q":
                 break
-            if key == "s":
+            fixed = edit_line("  fixed:   ", instance.reference).strip() if key == "f" else None
+            if key == "s" or (key == "f" and fixed in ("", instance.reference)):
                 counts["skip"] += 1
+                print("  unchanged: skipped" if key == "f" else "  skipped")
                 continue
-            if key == "r":
-                append_repair(args.patch, instance, "reject", args.name)
-                counts["reject"] += 1
-                print("  rejected")
-                continue
-            fixed = edit_line("  fixed:   ", instance.reference).strip()
-            if not fixed or fixed == instance.reference:
+            action = "fix" if key == "f" else "reject"
+            try:
+                record, written = review.decide(name, instance.id, action, fixed)
+            except ValueError as error:  # a fix the review refuses (several lines, too long): say why, ask later
                 counts["skip"] += 1
-                print("  unchanged: skipped")
+                print(f"  not saved: {error}; skipped")
                 continue
-            append_repair(args.patch, instance, "fix", args.name, fixed)
-            counts["fix"] += 1
-            print("  fixed")
+            if not written:
+                print(f"  {record['reviewer']} decided it first ({record['action']}); that decision stands")
+                continue
+            counts[action] += 1
+            print("  fixed" if action == "fix" else "  rejected")
     except (KeyboardInterrupt, EOFError):
         print()
-    print(f"fixed {counts['fix']}, rejected {counts['reject']}, skipped {counts['skip']}; patch: {args.patch}")
+    print(f"fixed {counts['fix']}, rejected {counts['reject']}, skipped {counts['skip']}; patch: {patch}")
     return 0

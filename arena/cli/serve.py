@@ -14,7 +14,10 @@ people can play at once; each judgement is written once to RUN/people/NAME/.
 Stop the server with Ctrl-C; the same command resumes.
   arena serve experiments/quickstart.yaml --zellig           # people as Zellig: http://127.0.0.1:8765/zellig/
 Edit a reference into an error, watch the Claudes' scores and the detector while typing,
-submit; check other people's pairs; replay yours as a test set."""
+submit; check other people's pairs; replay yours as a test set.
+  arena repair --john mt.yaml --zellig np-agreement --patch repairs.jsonl --serve
+People fix or reject, in the browser, the machine references that validation flagged
+(http://127.0.0.1:8765/repair/; see arena repair --help)."""
 
 
 def add_parser(subparsers) -> None:
@@ -23,32 +26,59 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--out", default="runs", help="directory of the run directories (default: runs)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value (dotted keys, repeatable)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1; any other needs the printed access token)")
-    parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free port)")
+    add_server_arguments(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bars while planning")
     parser.add_argument("--zellig", action="store_true",
                         help="people write corruptions at /zellig/ and see the run's Claudes score them live")
     parser.set_defaults(func=run)
 
 
+def add_server_arguments(parser) -> None:
+    """``--host`` and ``--port``, the same for every page ``arena`` serves."""
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; any other needs the printed access token)")
+    parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free port)")
+
+
 def run(args) -> int:
+    from arena.cli.play import prepare
+    from arena.extras import require
+
+    require("flask", "people", "arena serve")
+    from arena.people.web import Arena, create_app
+
+    check_port(args.port)
+    experiment, run_dir, rounds = prepare(args)
+    arena = Arena(run_dir, rounds, experiment.time_budget.claude_seconds_per_pair, experiment.name)
+
+    def app_for(token, hosts):
+        app = create_app(arena, token, hosts)
+        if args.zellig:
+            app.register_blueprint(zellig_pages(experiment, run_dir, rounds))
+        return app
+
+    print(f"run directory: {run_dir}")
+    serve(app_for, args, "zellig/" if args.zellig else "", f"{arena.total} rounds of {experiment.name}")
+    print("stopped; every judgement is saved. The same command serves the run again.")
+    return 0
+
+
+def check_port(port: int) -> None:
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: expected 0-65535")
+
+
+def serve(app_for, args, page: str, what: str) -> None:
+    """Listen on ``args.host``/``args.port``, build the app with ``app_for(token,
+    allowed_hosts)`` (a token off loopback), print the address of ``page`` and serve until Ctrl-C."""
     import logging
     import secrets
 
     from werkzeug.exceptions import ServiceUnavailable
     from werkzeug.serving import make_server
 
-    from arena.cli.play import prepare
-    from arena.extras import require
+    from arena.people.web import is_loopback
 
-    require("flask", "people", "arena serve")
-    from arena.people.web import Arena, create_app, is_loopback
-
-    if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port {args.port}: expected 0-65535")
-    experiment, run_dir, rounds = prepare(args)
-    arena = Arena(run_dir, rounds, experiment.time_budget.claude_seconds_per_pair, experiment.name)
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
     try:
         # bound first (port 0 picks a port the app must know); the real app is set below
@@ -59,16 +89,10 @@ def run(args) -> int:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
     port = server.server_port
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    hosts = [f"{host}:{port}" for host in ("127.0.0.1", "localhost", "[::1]", shown)]
-    app = create_app(arena, token, hosts)
-    address = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
-    if args.zellig:
-        address = f"http://{shown}:{port}/zellig/" + (f"?token={token}" if token else "")
-        app.register_blueprint(zellig_pages(experiment, run_dir, rounds))
-    server.app = app
+    server.app = app_for(token, [f"{host}:{port}" for host in ("127.0.0.1", "localhost", "[::1]", shown)])
+    address = f"http://{shown}:{port}/{page}" + (f"?token={token}" if token else "")
     try:
-        print(f"run directory: {run_dir}")
-        print(f"serving {arena.total} rounds of {experiment.name} at {address}", flush=True)
+        print(f"serving {what} at {address}", flush=True)
         if token:
             print("others need the whole address, token included; share it only with the people who annotate",
                   flush=True)
@@ -77,8 +101,6 @@ def run(args) -> int:
         pass
     finally:
         server.server_close()
-    print("stopped; every judgement is saved. The same command serves the run again.")
-    return 0
 
 
 def zellig_pages(experiment, run_dir, rounds):

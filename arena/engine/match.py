@@ -38,6 +38,8 @@ SCORE_CONVENTIONS = get_args(ScoreConvention)
 STATUS_OK = "ok"
 STATUS_NOT_APPLICABLE = "not_applicable"
 STATUS_ZELLIG_TIMEOUT = "zellig_timeout"
+STATUS_BALANCED_OUT = "balanced_out"  # left out by a John's balance (arena/engine/balance.py): not judged
+NOT_JUDGED = frozenset({STATUS_NOT_APPLICABLE, STATUS_BALANCED_OUT})
 
 
 def round_rng(seed: int, instance_id: str, zellig: str) -> random.Random:
@@ -63,7 +65,8 @@ class Corruption:
 @dataclass(frozen=True)
 class Round:
     """One round of a match.  ``status`` is ``ok``, ``not_applicable`` (the Zellig had
-    no candidate: recorded for its yield, not judged) or ``zellig_timeout`` (y = x)."""
+    no candidate: recorded for its yield, not judged), ``zellig_timeout`` (y = x) or
+    ``balanced_out`` (a pair the John's ``balance:`` left out: recorded, not judged)."""
 
     id: str
     seed: int
@@ -84,7 +87,7 @@ class Round:
 
     @property
     def judged(self) -> bool:
-        return self.status != STATUS_NOT_APPLICABLE
+        return self.status not in NOT_JUDGED
 
     def pair(self, sees_source: bool = True, sees_metadata: bool = False) -> Pair:
         """What a Claude is shown: the source unless it judges fluency only (then an

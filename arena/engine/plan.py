@@ -5,7 +5,8 @@
 2. Every Zellig on every John's instances as chunked jobs on the backend
    (:func:`corrupt`): pure work, the same on every backend.
 3. Rounds sampled per seed with each round's own RNG (:func:`plan`;
-   :func:`arena.engine.match.plan_rounds`): what ``rounds.jsonl`` holds.
+   :func:`arena.engine.match.plan_rounds`): what ``rounds.jsonl`` holds; a John's
+   ``balance:`` marks the pairs it leaves out (:mod:`arena.engine.balance`).
 4. The rounds fall into :class:`Block` s played in order (:func:`blocks`): a
    schedule-less run's one per (seed, John, Zellig); a game's one per (seed, John,
    block number).  A *cell* is one Claude :class:`Model` on one block.
@@ -19,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.engine import jobs, match
+from arena.engine import balance, jobs, match
 from arena.engine.backends import Backend
 from arena.errors import DataError
 from arena.records import Instance
@@ -130,12 +131,11 @@ def plan(experiment: Experiment, corruptions: Mapping[tuple[str, str], Sequence[
     for seed in experiment.seeds:
         for john in experiment.johns:
             for zellig in experiment.zelligs:
-                rounds.extend(
-                    match.plan_rounds(
-                        corruptions[john.label, zellig.label], seed, john.label, zellig.label,
-                        experiment.variants_per_instance,
-                    )
+                planned = match.plan_rounds(
+                    corruptions[john.label, zellig.label], seed, john.label, zellig.label,
+                    experiment.variants_per_instance,
                 )
+                rounds.extend(balance.balance_rounds(planned, john.balance) if john.balance else planned)
     return rounds
 
 

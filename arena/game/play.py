@@ -38,7 +38,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any
 
-from arena.engine import jobs, match, transcripts
+from arena.engine import balance, jobs, match, transcripts
 from arena.engine.backends import Backend
 from arena.engine.plan import Block, corrupt
 from arena.engine.resources import actor_count
@@ -313,6 +313,8 @@ class Game:
                 self.experiment.variants_per_instance,
                 choose=zellig.choose if isinstance(zellig, Chooser) else None,
             )
+            if stream.john.balance:  # each block balanced by itself (arena/engine/balance.py)
+                planned = balance.balance_rounds(planned, stream.john.balance)
             count = stream.played[zellig_spec.label]
             for round_ in planned:
                 phase = self.schedule.phase_of(count)

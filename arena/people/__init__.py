@@ -16,6 +16,11 @@ person in the run directory::
   (the arena's own rule: late → recorded coin), the end-of-session summary;
 - :mod:`arena.people.agreement` — Cohen's / Fleiss' kappa and the majority vote of
   the people who judged the same rounds, the ``human`` Claude of the leaderboards;
-- :mod:`arena.people.web` — the browser front end (``arena serve``); the terminal
-  one is ``arena play`` (:mod:`arena.cli.play`).
+- :mod:`arena.people.web` — the browser front end (``arena serve``): the guard, sign
+  in and out, the Claude pages; :mod:`arena.people.zellig_web` its ``/zellig/`` pages
+  (with :mod:`arena.people.live` and :mod:`arena.people.checks`); the terminal one is
+  ``arena play`` (:mod:`arena.cli.play`);
+- :mod:`arena.people.repairs` — the manual repair of flagged machine references: the
+  patch file and the review shared by ``arena repair`` (terminal) and its ``--serve``
+  pages (:mod:`arena.people.repair_web`).
 """

@@ -16,7 +16,7 @@ import fcntl
 import re
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -70,13 +70,20 @@ def people(run_dir: Path) -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.is_dir() and NAME_PATTERN.fullmatch(p.name))
 
 
-@contextmanager
-def locked(directory: Path) -> Iterator[None]:
+def locked(directory: Path) -> AbstractContextManager[None]:
     """Exclusive lock on a person's directory: threads of this process, then other processes."""
     directory.mkdir(parents=True, exist_ok=True)
+    return lock_file(directory / LOCK)
+
+
+@contextmanager
+def lock_file(path: Path) -> Iterator[None]:
+    """Exclusive lock through the file ``path`` (created if missing): first among the
+    threads of this process, then (``flock``) among processes."""
+    key = Path(path).resolve()
     with _thread_locks_guard:
-        thread_lock = _thread_locks.setdefault(directory, threading.Lock())
-    with thread_lock, open(directory / LOCK, "a+") as handle:
+        thread_lock = _thread_locks.setdefault(key, threading.Lock())
+    with thread_lock, open(key, "a+") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

@@ -35,6 +35,7 @@ from arena.people.session import ClaudeSession, summary
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 BODY_DEPTH = 4  # the API takes flat objects: {"round": ..., "choice": ...}
+HOMES = ("/", "/zellig/", "/repair/")  # the start pages signing out may return to
 
 
 class Arena:
@@ -70,8 +71,19 @@ class Arena:
 
 
 def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> Any:
-    """The Flask app; ``token`` (if any) is required once per browser session;
-    ``allowed_hosts`` (``host:port``) are the Host headers accepted without a token."""
+    """The Flask app of people playing Claude; ``token`` (if any) is required once per
+    browser session; ``allowed_hosts`` (``host:port``) are the Host headers accepted
+    without a token."""
+    app = base_app(arena.title, token, allowed_hosts)
+    _add_pages(app, arena)
+    _add_api(app, arena)
+    return app
+
+
+def base_app(title: str, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> Any:
+    """What every page of ``arena serve`` shares: the guard (host, access token, CSRF,
+    origin), error pages, bounded requests and signing out; the pages are added to it
+    (:func:`create_app`, the ``/zellig/`` and ``/repair/`` blueprints)."""
     from flask import Flask
     from flask.json.provider import DefaultJSONProvider
 
@@ -81,14 +93,15 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_FORM_MEMORY_SIZE=64 * 1024,
+        MAX_FORM_PARTS=100,
         JSON_AS_ASCII=False,
     )
     if isinstance(app.json, DefaultJSONProvider):  # Flask's own provider (the only one set here)
         app.json.ensure_ascii = False
-    _add_error_pages(app, arena)
+    _add_error_pages(app, title)
     _add_guard(app, token, allowed_hosts)
-    _add_pages(app, arena)
-    _add_api(app, arena)
+    _add_sign_out(app)
     return app
 
 
@@ -128,7 +141,7 @@ def signed_in_person() -> str:
     return name
 
 
-def _add_error_pages(app: Any, arena: Arena) -> None:
+def _add_error_pages(app: Any, title: str) -> None:
     from flask import jsonify, render_template, request
 
     @app.errorhandler(400)
@@ -140,7 +153,7 @@ def _add_error_pages(app: Any, arena: Arena) -> None:
     def error_page(error):
         if "/api/" in request.path:
             return jsonify(error=error.description), error.code
-        return render_template("error.html", title=arena.title, error=error), error.code
+        return render_template("error.html", title=title, error=error), error.code
 
     @app.errorhandler(401)
     def unauthorised(error):
@@ -173,6 +186,17 @@ def _add_guard(app: Any, token: str | None, allowed_hosts: Sequence[str]) -> Non
                 fail(403, "missing or invalid CSRF token: reload the page")
 
 
+def _add_sign_out(app: Any) -> None:
+    """``POST /logout``: forget the name, back to the start page the form names (one of :data:`HOMES`)."""
+    from flask import redirect, request, session
+
+    @app.post("/logout")
+    def logout():
+        session.pop("name", None)
+        home = request.form.get("home", "/")
+        return redirect(home if home in HOMES else "/")
+
+
 def _add_pages(app: Any, arena: Arena) -> None:
     """The HTML pages: sign in and out, play, the summary."""
     from flask import redirect, render_template, session, url_for
@@ -186,11 +210,6 @@ def _add_pages(app: Any, arena: Arena) -> None:
     @app.post("/login")
     def login():
         return sign_in("play")
-
-    @app.post("/logout")
-    def logout():
-        session.pop("name", None)
-        return redirect(url_for("index"))
 
     @app.get("/play")
     def play():
@@ -252,6 +271,16 @@ def _add_api(app: Any, arena: Arena) -> None:
     @app.get("/api/summary")
     def summary_json():
         return jsonify(summary(arena.run_dir, signed_in_person()))
+
+
+def body(keys: set[str]) -> dict[str, Any]:
+    """The request's JSON object with exactly ``keys``, parsed with the app's bounds (a 400 otherwise)."""
+    from flask import request
+
+    data = json_body(request.get_data(cache=False))
+    if not isinstance(data, dict) or set(data) != keys:
+        fail(400, f"expected a JSON object with {', '.join(sorted(keys)) or 'no keys'}")
+    return data
 
 
 def json_body(body: bytes) -> Any:

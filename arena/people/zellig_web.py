@@ -28,7 +28,7 @@ from typing import Any
 from arena.people import checks
 from arena.people.live import LiveScorer
 from arena.people.session import ZelligSession, check_phenomenon
-from arena.people.web import fail, json_body, sign_in, signed_in_person
+from arena.people.web import body, fail, sign_in, signed_in_person
 
 
 class ZelligArena:
@@ -172,16 +172,6 @@ def _check_api(pages: Any, zellig: ZelligArena) -> None:
 
 
 # -- request helpers: a failed check aborts the request with a JSON error ----------------------------
-
-def body(keys: set[str]) -> dict[str, Any]:
-    """The request's JSON object with exactly ``keys``, parsed with the app's bounds (a 400 otherwise)."""
-    from flask import request
-
-    data = json_body(request.get_data(cache=False))
-    if not isinstance(data, dict) or set(data) != keys:
-        fail(400, f"expected a JSON object with {', '.join(sorted(keys))}")
-    return data
-
 
 def target_of(zellig: ZelligArena, name: str, instance_id: Any) -> Any:
     for target in zellig.session(name).targets:

@@ -141,13 +141,14 @@ def _format_scores(scores: Scores) -> str:
 
 
 def versus(test: VersusNext | SignTest | None) -> str:
-    """A leaderboard entry's test against the next one down."""
+    """A leaderboard entry's test against the next one down, naming it (an unranked entry
+    may stand between them): the one wording of the console and the report."""
     if test is None:
         return "-"
     if isinstance(test, SignTest):
-        return f"{test.wins}-{test.losses} of {test.cells} cells, p={fmt(test.p_value)}"
+        return f"vs {test.other}: {test.wins}-{test.losses} of {test.cells} cells, p={fmt(test.p_value)}"
     t = test.test
-    return f"Δ={t.delta:+.3f} [{fmt(t.low)}, {fmt(t.high)}] p={fmt(t.p_value)}"
+    return f"vs {test.other}: Δ={t.delta:+.3f} [{fmt(t.low)}, {fmt(t.high)}], p={fmt(t.p_value)}"
 
 
 def mean_std(mean: float | None, std: float | None) -> str:

@@ -43,10 +43,42 @@ def audit_rows(tables: Sequence[TableAudit]) -> tuple[list[str], list[list[str]]
     return headers, rows
 
 
-def console(tables: Sequence[TableAudit], skipped: Mapping[str, int] | None = None) -> str:
-    """The text ``arena cues`` prints."""
+BALANCE_HEADERS = ["set", "phenomenon", "cue", "n before", "n after", "corrupted longer/shorter/equal before",
+                   "residual cue accuracy [95% CI]", "balance"]
+
+
+def balance_rows(tables: Sequence[TableAudit], emptied: Sequence[tuple[tuple[str, str], Any]] = ()) -> list[list[str]]:
+    """One row per balanced table (and per stratum the balance left without a pair): the cost in n
+    and the balanced cue's residual out-of-fold accuracy on the pairs kept."""
+    rows = []
+    for t in tables:
+        if t.balance is None:
+            continue
+        b, residual = t.balance, t.balance.get("residual") or {}
+        strength = (f"unfittable: {residual['unfittable']}" if residual.get("unfittable")
+                    else f"{fmt(residual.get('accuracy'))} {fmt_ci(residual.get('ci'))}")
+        rows.append([t.set, t.phenomenon, b["cue"], str(b["before"]), str(b["after"]),
+                     f"{b['longer']}/{b['shorter']}/{b['equal']}", strength,
+                     "balanced" if b["balanced"] else "cannot be balanced"])
+    for (set_name, phenomenon), summary in emptied:
+        rows.append([set_name, phenomenon, summary.cue, str(summary.before), str(summary.after),
+                     f"{summary.longer}/{summary.shorter}/{summary.equal}", "- (no pair left)",
+                     "balanced" if summary.balanced else "cannot be balanced"])
+    return rows
+
+
+def console(tables: Sequence[TableAudit], skipped: Mapping[str, int] | None = None,
+            emptied: Sequence[tuple[tuple[str, str], Any]] = ()) -> str:
+    """The text ``arena cues`` prints (with the balance table when the pairs were balanced)."""
     headers, rows = audit_rows(tables)
     lines = [render(headers, rows)]
+    balanced = balance_rows(tables, emptied)
+    if balanced:
+        lines += ["", "balance (pairs subsampled so that the cue sits at chance; residual: out of fold on the "
+                  "pairs kept):", render(BALANCE_HEADERS, balanced)]
+        lines += [f"{key[0]} / {key[1]}: {summary.note}" for key, summary in emptied]
+        lines += [f"{t.set} / {t.phenomenon}: {t.balance['note']}" for t in tables
+                  if t.balance is not None and not t.balance["balanced"]]
     for t in tables:
         if t.confounded:
             lines.append(f"{t.set} / {t.phenomenon}: confounded — {t.reason}")
@@ -72,7 +104,8 @@ def sentence(table: TableAudit, controls: Mapping[str, Any]) -> str | None:
     return None
 
 
-def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]],
+            emptied: Sequence[tuple[tuple[str, str], Any]] = ()) -> dict[str, Any]:
     """The report's *Surface cues* section: tables in the report's table format and sentences."""
     headers, rows = audit_rows(tables)
     result = [_table("Surface Claudes, out of fold", headers, rows,
@@ -99,6 +132,14 @@ def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]])
         result.append(_table("S by length difference (characters, corrupted − correct)",
                              ["Zellig", "phenomenon", "Claude", *[f"S {b} (n)" for b in LENGTH_BINS]], binned))
     sentences = [s for t, c in zip(tables, controls) if (s := sentence(t, c))]
+    balanced = balance_rows(tables, emptied)
+    if balanced:
+        result.insert(1, _table("Balanced pairs (a John's balance:)", ["Zellig", *BALANCE_HEADERS[1:]], balanced,
+                                "n before → after: the pairs the John's balance kept (the others are recorded as "
+                                "balanced_out, not judged); residual: the balanced cue's out-of-fold accuracy on "
+                                "the pairs kept; cannot be balanced: the corrupted side always the longer or "
+                                "always the shorter one, only pairs of equal length kept"))
+        sentences += [f"{key[0]} / {key[1]}: {summary.note}; nothing of it was scored." for key, summary in emptied]
     return {"tables": result, "sentences": sentences}
 
 
@@ -132,13 +173,14 @@ def run_section(run: Path | Any, setup: SurfaceCues | None) -> dict[str, Any] | 
     already read, :class:`arena.stats.run.RunData`), or ``None`` without surface Claudes."""
     if setup is None or not setup.factories:
         return None
-    from arena.stats import cue_controls, cue_items, cues
+    from arena.stats import cue_balance, cue_controls, cue_items, cues
 
     data = cue_items.from_run(run, setup.not_compared)
     if not data.items:
         return None
     tables = cues.audit(data, setup.factories)
-    result = section(tables, [cue_controls.controlled(t, data) for t in tables])
+    cue_balance.attach(tables, data)
+    result = section(tables, [cue_controls.controlled(t, data) for t in tables], cue_balance.emptied(data))
     result["confounded"] = confounded_zelligs(tables)
     return result
 

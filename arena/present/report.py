@@ -6,7 +6,8 @@ What a report shows is *rendered*, never re-aggregated here: the run is read onc
 tables from the section renderers of :mod:`arena.present.sections`, the plots from
 :mod:`arena.present.plots`, the misjudged pairs from the transcripts.  Sections: the
 signature, S and every registered metric per cell with 95% CIs, S over seeds, the
-leaderboards with their paired tests, paired tests per cell, per-phenomenon and
+leaderboards with their paired tests, paired tests per cell, the adequacy−fluency gap
+per phenomenon where a Claude judges without the source, per-phenomenon and
 metadata breakdowns, discrepancy and generative rate, the S timeline of a game (and any
 renderer added to :data:`arena.present.sections.SECTIONS`), the plots, and a handful of
 misjudged pairs with the edit highlighted.  :func:`write_report_dir` writes

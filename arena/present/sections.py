@@ -15,11 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.present.console import mean_std
+from arena.present.console import mean_std, versus
+from arena.present.fluency_gap import gap_rows
 from arena.present.plots import FEW_ROUNDS
 from arena.present.tables import fmt, fmt_ci
 from arena.stats import registry
-from arena.stats.leaderboards import Leaderboards, SignTest, VersusNext
+from arena.stats.leaderboards import Leaderboards
 from arena.stats.results import Cell, Scores, Summary
 from arena.stats.run import RunData
 
@@ -98,15 +99,6 @@ def cell_tables(data: ReportInput) -> Section:
                             ["John", "Zellig", "Claude", "seeds", "S", *[m.label for m in names]], rows,
                             align="lllrl" + "l" * len(names)))
     return Section("Scores", tables)
-
-
-def versus(test: VersusNext | SignTest | None) -> str:
-    if test is None:
-        return "-"
-    if isinstance(test, SignTest):
-        return f"vs {test.other}: {test.wins}-{test.losses} of {test.cells} cells, p={fmt(test.p_value)}"
-    t = test.test
-    return f"vs {test.other}: Δ={t.delta:+.3f} [{fmt(t.low)}, {fmt(t.high)}], p={fmt(t.p_value)}"
 
 
 def leaderboard_tables(data: ReportInput) -> Section:
@@ -245,9 +237,28 @@ def timeline_tables(data: ReportInput) -> Section:
     return Section("S over time", tables)
 
 
+def fluency_gap_tables(data: ReportInput) -> Section:
+    """S of each adequacy Claude against each fluency Claude (no source) per Zellig and
+    their gap (:mod:`arena.present.fluency_gap`); empty without a fluency Claude."""
+    rows = [[r.john, r.zellig, ", ".join(r.phenomena) or "-", r.seed, r.adequacy, r.fluency, few(r.rounds),
+             r.S_adequacy, r.S_fluency, f"{r.gap:+.3f}", fmt_ci((r.low, r.high)), r.p_value]
+            for r in gap_rows(data.run.experiment, data.scores)]
+    tables = [table(
+        "S with and without the source, per phenomenon",
+        ["John", "Zellig", "phenomenon", "seed", "adequacy Claude", "fluency Claude", "rounds", "S adequacy",
+         "S fluency", "gap = adequacy − fluency", "95% CI", "p"],
+        rows,
+        "fluency Claude: judges without the source (sees: {source: false}); the gap is how much of the phenomenon "
+        "needs the source (Smith 2012, §4.3); paired bootstrap over the same rounds (scores.json → paired).",
+        align="lllrllrrrrlr",
+    )] if rows else []
+    return Section("Adequacy vs fluency", tables)
+
+
 # the report's sections in order; a section without tables is left out
 SECTIONS: list[Callable[[ReportInput], Section | None]] = [
-    cell_tables, leaderboard_tables, paired_tables, breakdown_tables, generative_table, timeline_tables,
+    cell_tables, leaderboard_tables, paired_tables, fluency_gap_tables, breakdown_tables, generative_table,
+    timeline_tables,
 ]
 
 

@@ -286,6 +286,9 @@ def _check_values(experiment: Experiment, path: str, lines: Mapping) -> None:
             fail(role, "may not list 'replicas'; model replicas are for Claudes")
         if any(spec.sees for spec in getattr(experiment, role)):
             fail(role, "may not list 'sees'; what a performer sees is set per Claude")
+    for role in ("zelligs", "claudes"):
+        if any(spec.balance for spec in getattr(experiment, role)):
+            fail(role, "may not list 'balance'; a John's balance subsamples the pairs it yields")
     for spec in experiment.claudes:
         missing = [seed for seed in experiment.seeds if spec.replicas and seed not in spec.replicas]
         if missing:

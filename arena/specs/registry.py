@@ -210,4 +210,6 @@ def signature(role: str, spec: PerformerSpec, catalog: Catalog) -> str:
         prints = [cls.fingerprint(dict(replica.params)) for replica in replicas]
         text += f"+model.{prints[0] if len(prints) == 1 else digest(prints)}"
     # a Claude's visibility when it is not the default (sees the source, not the metadata)
-    return text + (f"[sees:{spec.visibility}]" if spec.sees else "")
+    text += f"[sees:{spec.visibility}]" if spec.sees else ""
+    # a John's balance changes which pairs are scored
+    return text + (f"[balance:{spec.balance['cue']}]" if spec.balance else "")

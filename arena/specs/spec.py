@@ -27,7 +27,10 @@ from arena.errors import ConfigError
 # two performers of the same name apart in reports), optional Ray resources, and for a
 # Claude optional model replicas per seed (params that override ``params`` for one seed)
 # and for a Claude what it sees (``sees: {source: false}`` judges fluency only)
-SPEC_KEYS = ("name", "params", "alias", "resources", "replicas", "sees")
+# and for a John an optional ``balance: {cue: length}`` (arena/engine/balance.py)
+SPEC_KEYS = ("name", "params", "alias", "resources", "replicas", "sees", "balance")
+BALANCE_KEYS = ("cue",)
+BALANCE_CUES = ("length",)  # the surface cues a John's ``balance:`` can put at chance
 SEES_KEYS = ("source", "metadata")
 SEES_DEFAULT = {"source": True, "metadata": False}
 # module:Class (mylab.claudes:MyClaude, mymodule:MyClaude) or path/to/file.py:Class
@@ -50,6 +53,9 @@ class PerformerSpec:
     # it, fluency: the targets are scored with an empty source) and the John's metadata m_n;
     # only keys that differ from SEES_DEFAULT are stored
     sees: Mapping[str, bool] = field(default_factory=dict)
+    # a John's ``balance: {cue: length}``: subsample the pairs so that the cue sits at chance
+    # (:mod:`arena.engine.balance`); empty: no balancing
+    balance: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def sees_source(self) -> bool:
@@ -70,10 +76,11 @@ class PerformerSpec:
         params when there are any."""
         if self.alias:
             return self.alias
+        balanced = f"+balance:{self.balance['cue']}" if self.balance else ""
         if not self.params:
-            return self.name
+            return self.name + balanced
         inner = ",".join(f"{key}={_short(value)}" for key, value in sorted(self.params.items()))
-        return f"{self.name}:{inner}"
+        return f"{self.name}:{inner}{balanced}"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "params": dict(self.params)}
@@ -85,6 +92,8 @@ class PerformerSpec:
             data["replicas"] = {str(seed): dict(params) for seed, params in self.replicas.items()}
         if self.sees:
             data["sees"] = dict(self.sees)
+        if self.balance:
+            data["balance"] = dict(self.balance)
         return data
 
     def for_seed(self, seed: int) -> PerformerSpec:
@@ -95,7 +104,8 @@ class PerformerSpec:
         if seed not in self.replicas:
             raise ConfigError(f"{self.label}: 'replicas' has no entry for seed {seed}")
         return PerformerSpec(
-            self.name, {**self.params, **self.replicas[seed]}, self.label, self.resources, sees=self.sees
+            self.name, {**self.params, **self.replicas[seed]}, self.label, self.resources, sees=self.sees,
+            balance=self.balance,
         )
 
 
@@ -182,8 +192,26 @@ def spec_from_mapping(data: Any, where: str) -> PerformerSpec:
         raise ConfigError(f"{where}: 'resources' must be a mapping such as {{num_gpus: 1, num_cpus: 2}}")
     return PerformerSpec(
         data["name"], dict(params), alias, dict(resources), _replicas(data.get("replicas"), where),
-        _sees(data.get("sees"), where),
+        _sees(data.get("sees"), where), _balance(data.get("balance"), where),
     )
+
+
+def _balance(value: Any, where: str) -> dict[str, Any]:
+    """A John's ``balance: {cue: NAME}`` (NAME one of :data:`BALANCE_CUES`); ``{}`` when absent."""
+    if value is None:
+        return {}
+    example = "e.g. {cue: length}"
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}: 'balance' must be a mapping, {example}")
+    unknown = sorted(set(value) - set(BALANCE_KEYS))
+    if unknown:
+        raise ConfigError(f"{where}: 'balance.{unknown[0]}' is not a balance key; allowed keys: {', '.join(BALANCE_KEYS)}")
+    cue = value.get("cue")
+    if cue not in BALANCE_CUES:
+        raise ConfigError(f"{where}: 'balance.cue' must be one of {', '.join(BALANCE_CUES)}, not {cue!r} "
+                          "(edit-words cannot be balanced by subsampling: the edit's words are the phenomenon; "
+                          "target-lm is a scoring Claude the planner does not run)")
+    return {"cue": cue}
 
 
 def _sees(value: Any, where: str) -> dict[str, bool]:

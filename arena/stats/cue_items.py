@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.engine.balance import summaries
+from arena.engine.match import STATUS_BALANCED_OUT
 from arena.errors import DataError, UsageError
 
 
@@ -42,6 +44,8 @@ class CueInput:
     claudes: dict[str, dict[str, float]] = field(default_factory=dict)
     contrastive: dict[str, dict[str, float]] = field(default_factory=dict)
     kind: str = "testset"
+    # (set, phenomenon) -> what a balance (a John's ``balance:``, ``arena cues --balance``) did
+    balance: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
 def _phenomenon(set_name: str) -> str:
@@ -94,7 +98,8 @@ def _labels_of(manifest: Mapping, names: Collection[str]) -> set[str]:
 
 def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
     """A run or tournament directory: its judged, counted rounds, one table per Zellig and
-    phenomenon, and each Claude's correctness on them; Claudes whose catalog name is in
+    phenomenon (a balanced John's pairs in a table of their own, ``ZELLIG (balanced John JOHN)``,
+    with what the balance cost in ``balance``), and each Claude's correctness on them; Claudes whose catalog name is in
     ``baselines`` (chance, oracle, the surface cues themselves) are left out of the comparison.
     ``run_dir`` may also be the run's records already read (:class:`arena.stats.run.RunData`)."""
     from arena.engine import transcripts
@@ -109,18 +114,27 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
     else:
         manifest, rounds, judgements, one_bests = run_dir.manifest, run_dir.rounds, run_dir.judgements, run_dir.one_bests
     left_out = _labels_of(manifest, baselines)
+    balances = _balances(manifest)
+
+    def table(r: Any) -> tuple[str, str]:
+        """A round's table: its Zellig (apart for a balanced John's pairs) and phenomenon."""
+        phenomenon = r.variant.phenomenon if r.variant is not None else r.zellig
+        return (f"{r.zellig} (balanced John {r.john})" if r.john in balances else r.zellig), phenomenon
+
     items: list[CueItem] = []
     skipped: dict[str, int] = defaultdict(int)
     for r in rounds:
+        if r.status == STATUS_BALANCED_OUT:
+            skipped["balanced out"] += 1
+            continue
         if not r.judged or r.candidates is None or r.corrupted is None or len(r.candidates) != 2:
             skipped["not judged"] += 1
             continue
         if not r.counts:
             skipped["observation phase"] += 1
             continue
-        phenomenon = r.variant.phenomenon if r.variant is not None else r.zellig
         items.append(CueItem(r.id, r.instance.id, r.instance.source, r.candidates[1 - r.corrupted],
-                             r.candidates[r.corrupted], r.zellig, phenomenon))
+                             r.candidates[r.corrupted], *table(r)))
     kept = {item.id for item in items}
     claudes: dict[str, dict[str, float]] = defaultdict(dict)
     contrastive: dict[str, dict[str, float]] = defaultdict(dict)
@@ -133,7 +147,17 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
             claudes[label][outcome.round.id] = aggregate.correct(outcome)
             if outcome.scores is not None:
                 contrastive[label][outcome.round.id] = float(outcome.scores[0] > outcome.scores[1])
-    return CueInput(items, dict(skipped), dict(claudes), dict(contrastive), kind="run")
+    return CueInput(items, dict(skipped), dict(claudes), dict(contrastive), kind="run",
+                    balance=summaries(rounds, balances, table))
+
+
+def _balances(manifest: Mapping) -> dict[str, Mapping[str, Any]]:
+    """John label → its ``balance:``, for the run's balanced Johns."""
+    from arena.specs.spec import spec_from_mapping
+
+    johns = manifest.get("experiment", {}).get("johns", [])
+    specs = [spec_from_mapping(j, "manifest") for j in johns if isinstance(j, Mapping) and j.get("balance")]
+    return {spec.label: spec.balance for spec in specs}
 
 
 FORMATS = ("distil-lingeval", "lingeval97", "run")

@@ -67,6 +67,8 @@ class TableAudit:
     confounded: bool
     reason: str = ""
     comparisons: list[dict[str, Any]] = field(default_factory=list)
+    # what a balance did to this table (:mod:`arena.stats.cue_balance`): n before → after, residual
+    balance: dict[str, Any] | None = None
 
     @property
     def n(self) -> int:
@@ -88,6 +90,7 @@ class TableAudit:
             "cues": {name: score.to_json() for name, score in self.cues.items()},
             "strongest": self.strongest,
             "confounded": self.confounded,
+            **({"balance": self.balance} if self.balance is not None else {}),
         }
 
 

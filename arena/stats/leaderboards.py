@@ -235,7 +235,7 @@ def _yields(rounds: Sequence[Any]) -> dict[str, float | None]:
     seen: dict[str, set[tuple[str, str]]] = defaultdict(set)
     for r in rounds:
         seen[r.zellig].add((r.john, r.instance.id))
-        if r.status == "ok":
+        if r.status in ("ok", "balanced_out"):  # the Zellig applied (a John's balance may leave the pair out)
             applicable[r.zellig].add((r.john, r.instance.id))
     return {zellig: len(applicable[zellig]) / len(items) if items else None for zellig, items in seen.items()}
 

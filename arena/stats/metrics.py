@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine.match import STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
+from arena.engine.match import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.game.timeline import timeline
 from arena.stats import registry
 from arena.stats.aggregate import Outcome, Tally, group, join, mean_std
@@ -113,12 +113,13 @@ def zellig_yield(rounds: Sequence[Round]) -> Yield:
     instances: dict[str, Round] = {}
     for r in rounds:
         instances.setdefault(r.instance.id, r)
-    applicable = [r for r in instances.values() if r.status == STATUS_OK]
+    made = (STATUS_OK, STATUS_BALANCED_OUT)  # a pair a John's balance left out was still made
+    applicable = [r for r in instances.values() if r.status in made]
     return Yield(
         instances=len(instances),
         applicable=len(applicable),
         share=len(applicable) / len(instances) if instances else None,
-        timeouts=sum(1 for r in instances.values() if r.status not in (STATUS_OK, STATUS_NOT_APPLICABLE)),
+        timeouts=sum(1 for r in instances.values() if r.status not in (*made, STATUS_NOT_APPLICABLE)),
         mean_candidates=float(np.mean([r.n_candidates for r in applicable])) if applicable else 0.0,
     )
 

@@ -13,7 +13,9 @@ second candidate is the corrupted one, the sum of
 1. **what it was taught** — a logistic model over edit features (the base model's
    log-probability of the edited tokens, of them and their right neighbour, of the
    rest of the sentence; the full mean and sum; surface features of the edited words;
-   whether they occur in the base model's 1-best translation), refitted after each
+   whether they occur in the base model's 1-best translation; with ``target_lm`` a
+   German trigram model's log-probability of the edit's window, with ``grammar`` the
+   agreement errors the German analysis finds in each candidate), refitted after each
    block on every round *transparent* to it (answer key shown).  Before it has
    ``min_examples`` such rounds this term is the base model's own decision:
    ``−Δmean / s``, with ``s`` the mean absolute Δmean of the pairs it has seen;
@@ -56,9 +58,12 @@ UNLABELED = ("em", "none")
 class EditAwareClaude:
     """Params: ``claude`` (a scoring Claude SPEC), ``l2`` (default 1.0),
     ``min_examples`` (default 20), ``unlabeled`` (``em``, default, or ``none``),
-    ``one_best`` (use the base model's 1-best translation as a feature, default true)."""
+    ``one_best`` (use the base model's 1-best translation as a feature, default true),
+    ``target_lm`` (the German trigram model's log-probability around the edit as
+    features, default false), ``grammar`` (the German analysis' agreement checks as
+    features, default false; both :mod:`performers.claude.edit_grammar`)."""
 
-    version = "1"
+    version = "2"
 
     @classmethod
     def check_params(cls, params: Mapping[str, Any]) -> str | None:
@@ -79,15 +84,17 @@ class EditAwareClaude:
         return None
 
     def __init__(self, claude: NestedClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
-                 unlabeled: Literal["em", "none"] = "em", one_best: bool = True):
+                 unlabeled: Literal["em", "none"] = "em", one_best: bool = True,
+                 target_lm: bool = False, grammar: bool = False):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
             raise ConfigError(f"l2 must be a positive number, not {l2!r}")
         if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:
             raise ConfigError(f"min_examples must be an integer ≥ 1, not {min_examples!r}")
         if unlabeled not in UNLABELED:
             raise ConfigError(f"unlabeled must be one of {', '.join(UNLABELED)}, not {unlabeled!r}")
-        if not isinstance(one_best, bool):
-            raise ConfigError(f"one_best must be true or false, not {one_best!r}")
+        for key, value in (("one_best", one_best), ("target_lm", target_lm), ("grammar", grammar)):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{key} must be true or false, not {value!r}", key=key)
         self.base_spec, self.base = build_nested("claude", claude, where="edit-aware: claude")
         if not callable(getattr(self.base, "score", None)):
             raise ConfigError(f"edit-aware: claude {self.base_spec.label} does not score; give a scoring Claude")
@@ -98,6 +105,20 @@ class EditAwareClaude:
         self.weights: list[float] | None = None
         self.signature = SignatureEM()
         self._margin_scale = 0.0
+        self.grammar = grammar
+        self.lm: Any = None
+        if target_lm:
+            from performers.claude.target_lm import corpus_path, load_or_build
+
+            self.lm = load_or_build(corpus_path(None), 3, progress=False)
+
+    def _extra(self, first: str, second: str) -> list[float]:
+        """The :data:`~performers.claude.edit_features.EXTRA` features (zeros where off)."""
+        from performers.claude import edit_grammar as eg
+
+        lm = eg.lm_window(self.lm, first, second) if self.lm is not None else [0.0] * len(eg.LM)
+        grammar = eg.grammar_features(first, second) if self.grammar else [0.0] * len(eg.GRAMMAR)
+        return lm + grammar
 
     # -- features ---------------------------------------------------------------------
     def _examples(self, sources: Sequence[str], candidates: Sequence[Sequence[str]]):
@@ -116,7 +137,8 @@ class EditAwareClaude:
         for i, diff in enumerate(diffs):
             chunk = scores[6 * i : 6 * i + 6]
             full = [(chunk[0].logprob, chunk[0].tokens), (chunk[1].logprob, chunk[1].tokens)]
-            row = ef.pair_features(full, [s.logprob for s in chunk[2:]], diff, one_best[i])
+            row = ef.pair_features(full, [s.logprob for s in chunk[2:]], diff, one_best[i],
+                                   self._extra(*candidates[i]))
             sides = (ef.signature_keys(diff.middles[0]), ef.signature_keys(diff.middles[1]))
             result.append((row, sides, (chunk[0].mean, chunk[1].mean)))
         return result

@@ -16,7 +16,10 @@ words between them on each side.  From it come
   character length, capitalisation, and word endings (German inflection: ``-e``,
   ``-en``, ``-er``, ``-es``, ``-em``, ``-s``, ``-n``);
 - **the best path**: whether the edited words occur in the base model's own 1-best
-  translation of the source.
+  translation of the source;
+- **grammar and fluency** (optional, :mod:`performers.claude.edit_grammar`): agreement
+  errors the German analysis finds in each candidate, and a German trigram model's
+  log-probability of the edited words and their window.
 
 Every pairwise feature is a second-minus-first difference, so swapping the
 candidates negates it (the learned model has no side bias).  The features come once
@@ -30,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from performers.claude.edit_grammar import GRAMMAR, LM
 
 ENDINGS = ("em", "en", "er", "es", "e", "s", "n")
 
@@ -98,7 +103,8 @@ def edit_kind(diff: WordDiff) -> str:
 
 SURFACE = ("words", "chars", "capitalised", *(f"ends-{e}" for e in ENDINGS))
 SCORES = ("mean", "logprob", "tokens", "edit", "edit+next", "rest")
-BASE_FEATURES = (*SCORES, *(f"surface:{name}" for name in SURFACE), "in-1best")
+EXTRA = (*LM, *(f"grammar:{name}" for name in GRAMMAR))  # zero unless the Claude computes them
+BASE_FEATURES = (*SCORES, *(f"surface:{name}" for name in SURFACE), "in-1best", *EXTRA)
 FEATURES = ("mean", *(f"{kind}:{name}" for kind in KINDS for name in BASE_FEATURES))
 
 
@@ -114,13 +120,15 @@ def in_one_best(middle: Sequence[str], one_best: str) -> float:
 
 
 def pair_features(
-    full: Sequence[tuple[float, int]], prefixes: Sequence[float], diff: WordDiff, one_best: str | None
+    full: Sequence[tuple[float, int]], prefixes: Sequence[float], diff: WordDiff, one_best: str | None,
+    extra: Sequence[float] = (),
 ) -> list[float]:
     """Second-minus-first features (see :data:`FEATURES`): :data:`BASE_FEATURES` in
     the block of the edit's kind, zeros elsewhere; the first is always the mean-score
     difference.  ``full``: each candidate's (logprob, tokens); ``prefixes``: the summed
-    log-probabilities of :func:`prefix_requests`' targets, in its order."""
-    row = base_features(full, prefixes, diff, one_best)
+    log-probabilities of :func:`prefix_requests`' targets, in its order; ``extra``: the
+    :data:`EXTRA` features (:mod:`performers.claude.edit_grammar`), zeros if empty."""
+    row = base_features(full, prefixes, diff, one_best) + (list(extra) or [0.0] * len(EXTRA))
     kind = KINDS.index(edit_kind(diff))
     blocks = [row if index == kind else [0.0] * len(row) for index in range(len(KINDS))]
     return [row[0]] + [value for block in blocks for value in block]

@@ -302,7 +302,8 @@ class MTReferenceJohn:
             )
         repaired: Counter[str] = Counter()
         if self.repairs is not None:
-            from performers.john.repairs import apply_repairs, read_repairs
+            from arena.people.repairs import read_repairs
+            from performers.john.repairs import apply_repairs
 
             result = list(apply_repairs(result, read_repairs(self.repairs), repaired))
         self.report = {

@@ -138,6 +138,17 @@ def governed_phrases(analysis: Analysis) -> list[tuple[int, int, int]]:
     return out
 
 
+def governed_genitives(analysis: Analysis) -> list[tuple[int, int, int]]:
+    """The :func:`governed_phrases` whose article word and noun can only be genitive (not dative)."""
+    found = []
+    for phrase in governed_phrases(analysis):
+        readings = _np_readings(analysis.tokens[phrase[1]], analysis.tokens[phrase[2]])
+        cases = {reading.case for reading, _ in readings}
+        if "GEN" in cases and "DAT" not in cases:
+            found.append(phrase)
+    return found
+
+
 class HypercorrectGenitiveZellig(GermanZellig):
     """Turn the dative noun phrase after a dative preposition into the genitive (one candidate per
     genitive noun form)."""
@@ -202,10 +213,4 @@ class HypercorrectGenitiveZellig(GermanZellig):
 
     def detect(self, text: str, source: str | None = None) -> bool:
         """Whether ``text`` has a genitive noun phrase governed by one of the dative prepositions."""
-        analysis = analyze(text, self.backend)
-        for _, determiner_index, head_index in governed_phrases(analysis):
-            readings = _np_readings(analysis.tokens[determiner_index], analysis.tokens[head_index])
-            cases = {reading.case for reading, _ in readings}
-            if "GEN" in cases and "DAT" not in cases:
-                return True
-        return False
+        return bool(governed_genitives(analyze(text, self.backend)))

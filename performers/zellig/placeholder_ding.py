@@ -15,19 +15,27 @@ are left alone unless german-nouns knows the word as a common noun (HanTa tags s
 *Essen* ``NE``).  *Ding* itself, words written with digits or without a lower-case letter (*EU*, *USA*)
 and truncated first parts (*Finanz-*, ``TRUNC``) are skipped.
 
+With ``placeholder: length-matched`` (issue 25, item 6) the placeholder is a semantically empty noun
+of the replaced noun's gender and inflection and of the closest length instead (*Sache* for *Börse*,
+*Sachverhalt* for *Geschäftsschluss*, *Stück* for *Minus*; :mod:`performers.zellig.placeholders`).
+
 ``detect(text, source)``: the text contains a form of *Ding* while the source (when given) has no
-*thing(s)* — the generative rate of this implausible hypothesis.
+*thing(s)* — the generative rate of this implausible hypothesis (also with length-matched
+placeholders: *Sache* or *Teil* in a translation is no sign of it).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from arena.edits import make_variant
 from arena.records import Instance, Variant
-from performers.german.analysis import Token, analyze
+from arena.specs.typecheck import ExistingFile
+from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
 from performers.zellig.german_base import GermanZellig
+from performers.zellig.placeholders import length_matched
 from performers.zellig.spans import replace_token, sentence_initial
 
 PHENOMENON = "placeholder_ding"
@@ -64,10 +72,32 @@ def is_common_noun(token: Token, sentence_initial: bool = False, following: Toke
     return token.pos == "NE" and _common_noun_in_lexicon(word)
 
 
+Placeholder = Literal["ding", "length-matched"]
+
+
 class PlaceholderDingZellig(GermanZellig):
-    """Replace each common noun, one at a time, by *Ding* (one candidate per noun)."""
+    """Replace each common noun, one at a time, by *Ding* (one candidate per noun).
+
+    ``placeholder``: ``ding`` (DistilLingEval's uninflected *Ding*, the default) or ``length-matched``
+    (a semantically empty noun of the replaced noun's gender, number and case whose length is closest
+    to it, :mod:`performers.zellig.placeholders`: *gegen Geschäftsschluss* → *gegen Sachverhalt*; a
+    noun german-nouns cannot place gets no candidate; the variant's ``meta`` names the ``placeholder``).
+    It takes away the length cue (a 4-letter *Ding* for a longer noun in about nine pairs of ten)
+    without changing the hypothesis: a semantically empty noun where the source has a content word.
+    """
 
     version = "1"
+
+    def __init__(self, training_corpus: ExistingFile | None = None, backend: str = DEFAULT_BACKEND,
+                 placeholder: Placeholder = "ding") -> None:
+        super().__init__(training_corpus, backend)
+        self.placeholder = placeholder
+
+    def _replacement(self, analysis: Analysis, token: Token) -> str | None:
+        if self.placeholder == "ding":
+            return "Ding"
+        previous = analysis.tokens[token.index - 1].text if token.index > 0 else None
+        return length_matched(token.text, previous)
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)
@@ -76,8 +106,13 @@ class PlaceholderDingZellig(GermanZellig):
             following = analysis.tokens[token.index + 1] if token.index + 1 < len(analysis.tokens) else None
             if not is_common_noun(token, sentence_initial(analysis, token), following):
                 continue
+            replacement = self._replacement(analysis, token)
+            if replacement is None:
+                continue
             meta = {"position": token.index, "word": token.text, **frequency_meta(self.counts, token.text)}
-            variants.append(make_variant(instance, [replace_token(analysis, token, "Ding")], PHENOMENON, meta))
+            if self.placeholder != "ding":
+                meta["placeholder"] = replacement
+            variants.append(make_variant(instance, [replace_token(analysis, token, replacement)], PHENOMENON, meta))
         return variants
 
     def detect(self, text: str, source: str | None = None) -> bool:

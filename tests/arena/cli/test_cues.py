@@ -100,3 +100,92 @@ def test_bad_input_exits_2(tmp_path, capsys, argv, message):
     argv = [a.replace("{tmp}", str(directory)) for a in argv]
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+# balance (issue 25, item 6): corrupted side 30 times shorter, 10 times longer, 5 times equal
+MIXED = ([(f"He saw the house {i}.", f"Er sah das Haus {i}.", f"Er sah das Hau {i}.") for i in range(30)]
+         + [(f"He saw the tree {i}.", f"Er sah den Baum {i}.", f"Er sah den Baumm {i}.") for i in range(10)]
+         + [(f"He saw the dog {i}.", f"Er sah den Hund {i}.", f"Er sah den Hudn {i}.") for i in range(5)])
+
+
+def test_balance_on_a_set_reports_n_before_after_and_the_residual(tmp_path, capsys):
+    directory = write_set(tmp_path / "mixed.human", MIXED)
+    out = tmp_path / "cues.json"
+    assert main(["cues", "--testset", str(directory), "--balance", "length", "--cue", "length",
+                 "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "10/30/5" in printed and "balanced" in printed
+    assert "20 balanced out" in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    balance = data["balance"]
+    assert (balance["before"], balance["after"]) == (45, 25) and balance["balanced"] is True
+    assert (balance["longer"], balance["shorter"], balance["equal"]) == (10, 30, 5)
+    assert data["n"] == 25 and balance["residual"] == data["cues"]["length"]
+    assert data["cues"]["length"]["accuracy"] < 0.75  # no longer confounded by length
+
+
+def test_without_balance_the_json_has_no_balance(tmp_path):
+    directory = write_set(tmp_path / "mixed.human", MIXED)
+    out = tmp_path / "cues.json"
+    assert main(["cues", "--testset", str(directory), "--cue", "length", "--json", str(out)]) == 0
+    assert "balance" not in json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_a_set_that_cannot_be_balanced_is_named_and_the_others_kept(tmp_path, capsys):
+    write_set(tmp_path / "sets" / "clause_omission.human", CLAUSES)
+    write_set(tmp_path / "sets" / "mixed.human", MIXED)
+    assert main(["cues", "--testset", str(tmp_path / "sets"), "--balance", "length", "--cue", "length"]) == 0
+    printed = capsys.readouterr().out
+    assert "clause_omission.human / clause_omission: cannot be balanced for length: the corrupted candidate is " \
+           "always shorter or equal; kept the 0 pair(s) of equal length (30 → 0)" in printed
+    assert "mixed.human" in printed and "50 balanced out" in printed
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["cues", "--testset", "{set}", "--balance", "length"], "--balance length leaves no pair to audit"),
+    (["cues", "--testset", "{set}", "--balance", "edit-words"], "--balance 'edit-words' is not a cue that can be balanced"),
+])
+def test_balance_bad_input_exits_2(tmp_path, capsys, argv, message):
+    directory = write_set(tmp_path / "clause_omission.human", CLAUSES)
+    assert main([a.replace("{set}", str(directory)) for a in argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+BALANCED = """name: balanced
+johns:
+  - {{name: distil-lingeval, alias: ding, params: {{dir: {distil}/placeholder_ding.human, limit: 150}}}}
+  - {{name: distil-lingeval, alias: ding-balanced, params: {{dir: {distil}/placeholder_ding.human, limit: 150}},
+      balance: {{cue: length}}}}
+  - {{name: distil-lingeval, alias: affix, params: {{dir: {distil}/polarity_affix_del.mt, limit: 20}}, balance: {{cue: length}}}}
+zelligs: [{{name: replay}}]
+claudes: [{{name: 'tests.arena.engine.helpers:HashScorer', alias: nmt}}]
+seeds: [1]
+bootstrap_samples: 20
+discrepancy: false
+generative_rate: false
+"""
+
+
+def test_a_run_with_balanced_johns(tmp_path, capsys):
+    distil = require_shared(DATA / "distil-lingeval")
+    config = tmp_path / "c.yaml"
+    config.write_text(BALANCED.format(distil=distil), encoding="utf-8")
+    assert main(["run", str(config), "--out", str(tmp_path / "runs"), "--no-progress"]) == 0
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    rounds = [json.loads(line) for line in (run_dir / "rounds.jsonl").read_text(encoding="utf-8").splitlines()]
+    out_ids = {r["round"] for r in rounds if r["status"] == "balanced_out"}
+    assert {r["john"] for r in rounds if r["status"] == "balanced_out"} == {"ding-balanced", "affix"}
+    judged = {json.loads(line)["round"] for line in (run_dir / "judgements.jsonl").read_text(encoding="utf-8").splitlines()}
+    assert out_ids and not out_ids & judged  # recorded, never judged
+    report = (run_dir / "report.md").read_text(encoding="utf-8")
+    assert "Balanced pairs" in report and "cannot be balanced" in report
+    capsys.readouterr()
+    out = tmp_path / "cues.json"
+    assert main(["cues", str(run_dir), "--cue", "length", "--json", str(out)]) == 0
+    tables = {(t["set"], t["phenomenon"]): t for t in json.loads(out.read_text(encoding="utf-8"))}
+    plain = tables["replay", "placeholder_ding"]
+    balanced = tables["replay (balanced John ding-balanced)", "placeholder_ding"]
+    assert "balance" not in plain and plain["n"] == 150
+    assert balanced["balance"]["before"] == 150 and balanced["balance"]["after"] == balanced["n"] < 150
+    assert ("replay (balanced John affix)", "polarity_affix_del") not in tables  # nothing left to audit
+    assert "replay (balanced John affix) / polarity_affix_del: cannot be balanced" in capsys.readouterr().out

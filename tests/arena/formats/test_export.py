@@ -141,3 +141,11 @@ def test_inconsistent_instance_is_an_error():
     rounds = [ROUNDS[0], round_record(2, "news", "ding", "n.1", "The house.", "Das Gebäude.", "Das Ding.")]
     with pytest.raises(ValueError, match="rounds.jsonl:2: instance n.1 of John news has a different source or reference"):
         collect(records(rounds))
+
+
+@pytest.mark.parametrize("status, exported", [("ok", True), ("balanced_out", False)])
+def test_a_pair_a_balance_left_out_is_not_exported(status, exported):
+    record = round_record(1, "news", "ding", "n.9", "The tree.", "Der Baum.", "Der Ding.", status=status)
+    collected = collect(records([record]))
+    assert ("news" in collected.johns) is exported
+    assert dict(collected.without_pair) == ({} if exported else {"balanced_out": 1})

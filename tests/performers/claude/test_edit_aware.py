@@ -134,7 +134,8 @@ def test_em_keeps_known_answers_and_ignores_rare_keys():
 
 
 def test_params_are_checked():
-    for bad in ({"l2": 0}, {"min_examples": 0}, {"unlabeled": "self"}, {"one_best": "yes"}):
+    for bad in ({"l2": 0}, {"min_examples": 0}, {"unlabeled": "self"}, {"one_best": "yes"}, {"target_lm": 1},
+                {"grammar": "yes"}):
         with pytest.raises(ValueError):
             EditAwareClaude(BASE, **bad)
 

@@ -1,17 +1,17 @@
-"""Manual repair of flagged machine references: the patch file, applying it in the
-mt-reference John, and ``arena repair`` in a pseudo-terminal."""
+"""Manual repair of flagged machine references: applying the patch file in the
+mt-reference John, and ``arena repair`` in a pseudo-terminal (the patch file and the
+review itself: tests/arena/people/test_repairs.py)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pexpect
 import pytest
 
-from arena.errors import DataError
+from arena.people.repairs import read_repairs, repair_record, write_once
 from arena.records import Instance
-from performers.john.repairs import append_repair, apply_repairs, read_repairs
+from performers.john.repairs import apply_repairs
 from tests.arena.people.helpers import arena_command, arena_env
 
 MT = Instance("set.1", "It is unclear.", "Es ist klar.", {"human_reference": "Es ist unklar."})
@@ -25,7 +25,8 @@ OTHER = Instance("set.2", "Yes.", "Ja.", {})
 ])
 def test_apply_repairs(tmp_path, action, reference, was, expected, count):
     patch = tmp_path / "repairs.jsonl"
-    record = append_repair(patch, MT, action, "ann", reference)
+    record, written = write_once(patch, repair_record(MT, action, "ann", reference))
+    assert written
     assert record["was"] == "Es ist klar." and record["reviewer"] == "ann"
     repairs = read_repairs(patch)
     if was is not None:
@@ -36,17 +37,6 @@ def test_apply_repairs(tmp_path, action, reference, was, expected, count):
     assert (result["set.1"].reference if "set.1" in result else None) == expected
     if count == "fixed":
         assert result["set.1"].meta["repaired"] and result["set.1"].meta["unrepaired_reference"] == "Es ist klar."
-
-
-@pytest.mark.parametrize("line,key", [
-    ("not json", None), ('{"id": "x", "action": "burn"}', "action"), ('{"id": "x", "action": "fix"}', "reference"),
-])
-def test_bad_patch_lines_name_line_and_key(tmp_path, line, key):
-    patch = tmp_path / "repairs.jsonl"
-    patch.write_text(json.dumps({"id": "a", "action": "reject"}) + "\n" + line + "\n", encoding="utf-8")
-    with pytest.raises(DataError) as caught:
-        read_repairs(patch)
-    assert caught.value.line == 2 and caught.value.key == key
 
 
 def test_repair_in_a_terminal_then_the_john_applies_it(tmp_path, data_dir):

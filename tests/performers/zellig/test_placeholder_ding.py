@@ -67,3 +67,79 @@ def test_metadata(zellig):
 )
 def test_detect(zellig, text, source, expected):
     assert zellig.detect(text, source) is expected
+
+
+@pytest.fixture(scope="module")
+def matched():
+    return PlaceholderDingZellig(placeholder="length-matched")
+
+
+@pytest.mark.parametrize(
+    "reference, expected",
+    [
+        (
+            "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.",
+            [
+                "Die Prager Sache stürzt gegen Geschäftsschluss ins Minus.",  # FEM SG, 5 letters
+                "Die Prager Börse stürzt gegen Sachverhalt ins Minus.",  # head Schluss: MASC
+                "Die Prager Börse stürzt gegen Geschäftsschluss ins Stück.",  # not genitive after ins
+            ],
+        ),
+        ("Das Ergebnis des Repräsentantenhauses, sagte er.",
+         ["Das Phänomen des Repräsentantenhauses, sagte er.", "Das Ergebnis des Elementes, sagte er."]),  # genitive
+        ("Die Dinge sehen merkwürdig aus.", ["Die Teile sehen merkwürdig aus."]),  # plural
+        ("Seit den Tagen der Regierung.", ["Seit den Teilen der Regierung.", "Seit den Tagen der Einheit."]),
+        # must not fire: what german-nouns cannot place (a nominalised adjective), names, Ding, digits
+        ("Das Gleiche gilt heute.", []),
+        ("Angela Merkel reiste nach Berlin.", []),
+        ("Die EU und die USA.", []),
+        ("", []),
+    ],
+)
+def test_length_matched_candidates(matched, reference, expected):
+    assert candidates(matched, reference) == expected
+
+
+@pytest.mark.parametrize("word, previous, placeholder", [
+    ("Börse", "die", "Sache"),
+    ("Regierung", "die", "Einheit"),  # 9 letters: Einheit (7) and Entität (7) tie; the first wins
+    ("Tages", "des", "Teils"),
+    ("Minus", "des", "Teils"),  # genitive after des
+    ("Minus", "ins", "Stück"),
+    ("Fragen", "die", "Sachen"),  # plural: any gender
+    ("Häusern", "den", "Stücken"),
+    ("Gleiche", "das", None),  # no german-nouns reading
+    ("Teil", "ein", None),  # masculine and neuter: only Teil itself fits both, and it is the word
+])
+def test_length_matched_placeholder(word, previous, placeholder):
+    from performers.zellig.placeholders import length_matched
+
+    assert length_matched(word, previous) == placeholder
+
+
+def test_length_matched_metadata_and_default_unchanged(zellig, matched):
+    from arena.records import Instance
+
+    instance = Instance("t", "", "Die Börse fällt.")
+    variant = matched.corrupt(instance)[0]
+    assert variant.meta["placeholder"] == "Sache" and variant.text == "Die Sache fällt."
+    assert "placeholder" not in zellig.corrupt(instance)[0].meta  # the default's variants are as before
+
+
+@pytest.mark.parametrize("value", ["ding", "length-matched"])
+def test_placeholder_param_is_declared(value):
+    from arena.specs.registry import validate
+    from arena.specs.spec import PerformerSpec
+    from performers.catalog import CATALOG
+
+    validate("zellig", PerformerSpec("placeholder-ding", {"placeholder": value}), CATALOG)
+
+
+def test_bad_placeholder_is_refused_by_validate():
+    from arena.errors import ConfigError
+    from arena.specs.registry import validate
+    from arena.specs.spec import PerformerSpec
+    from performers.catalog import CATALOG
+
+    with pytest.raises(ConfigError, match="placeholder"):
+        validate("zellig", PerformerSpec("placeholder-ding", {"placeholder": "sache"}), CATALOG)

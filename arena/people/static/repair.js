@@ -1,0 +1,70 @@
+// arena repair --serve: fix, reject or skip each flagged machine reference.
+"use strict";
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+let current = null, lastStatus = 0;
+const $ = (id) => document.getElementById(id);
+
+async function call(path, data) {
+  const options = data === undefined ? {headers: {"Accept": "application/json"}} : {
+    method: "POST", body: JSON.stringify(data),
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf, "Accept": "application/json"}};
+  const response = await fetch(path, options);
+  lastStatus = response.status;
+  const body = await response.json();
+  if (!response.ok) { $("message").textContent = body.error; return null; }
+  return body;
+}
+
+function showProgress(p) {
+  const decided = p.fixed + p.rejected;
+  $("progress").textContent = `${decided}/${p.total} decided: fixed ${p.fixed}, rejected ${p.rejected}, left ${p.left}`;
+  $("bar").max = Math.max(p.total, 1);
+  $("bar").value = decided;
+}
+
+async function next() {
+  const data = await call("api/next");
+  if (data === null) return;
+  showProgress(data.progress);
+  if (data.finished) {
+    current = null;
+    $("task").hidden = true;
+    $("finished").hidden = false;
+    $("skipped-note").textContent = data.progress.skipped ? `You skipped ${data.progress.skipped}.` : "";
+    $("unskip").hidden = !data.progress.skipped;
+    return;
+  }
+  current = data;
+  $("item-id").textContent = data.id;
+  $("source").textContent = data.source;
+  $("human").textContent = data.human;
+  $("machine").textContent = data.machine;
+  $("system").textContent = data.system ? `translated by ${data.system}` : "";
+  $("flags").replaceChildren(...data.flags.map((f) => Object.assign(document.createElement("li"),
+    {textContent: f.phenomenon + (f.evidence ? `: ${f.evidence}` : "")})));
+  $("fixed").value = data.machine;
+  $("finished").hidden = true;
+  $("task").hidden = false;
+  $("fixed").focus();
+}
+
+async function decide(action) {
+  if (current === null) return;
+  const data = await call("api/decide", {id: current.id, action: action,
+                                         reference: action === "fix" ? $("fixed").value : null});
+  if (data === null && lastStatus !== 409) return;  // 409: someone decided it first; their decision stands
+  if (data !== null) $("message").textContent = action === "fix" ? `fixed ${current.id}` : `rejected ${current.id}`;
+  await next();
+}
+
+$("fix").addEventListener("click", () => decide("fix"));
+$("reject").addEventListener("click", () => decide("reject"));
+$("skip").addEventListener("click", async () => {
+  if (current === null) return;
+  const data = await call("api/skip", {id: current.id});
+  if (data !== null) { $("message").textContent = `skipped ${current.id}`; await next(); }
+});
+$("unskip").addEventListener("click", async () => {
+  if (await call("api/unskip", {}) !== null) { $("message").textContent = ""; await next(); }
+});
+next();

@@ -1,0 +1,65 @@
+"""The agreement checks as a fixed rule, on the evaluation rounds of a finished run: does
+a learner gain over a hand-wired rule, or only over its base model?
+
+    python experiments/game/rule_check.py RUN --base toy --learner edit-aware-lm-grammar
+
+The rule names the candidate in which the German analysis finds more agreement errors
+(:func:`performers.claude.edit_grammar.grammar_counts`, all four checks summed) and,
+where both have as many, decides as the ``--base`` Claude did in that round.  It prints
+S of the base, the rule and the learner over the same counted rounds, and the paired
+differences rule − base and learner − rule (bootstrap over rounds, 95% CI, two-sided p).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+from performers.claude.edit_grammar import grammar_counts
+
+
+def paired(values: list[float], samples: int, rng: random.Random) -> str:
+    mean = sum(values) / len(values)
+    boots = sorted(sum(rng.choice(values) for _ in values) / len(values) for _ in range(samples))
+    p = max(min(1.0, 2 * min(sum(b >= 0 for b in boots), sum(b <= 0 for b in boots)) / samples), 1 / samples)
+    return f"{mean:+.3f} [{boots[int(0.025 * samples)]:+.3f}, {boots[int(0.975 * samples) - 1]:+.3f}], p = {p:.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", type=Path)
+    parser.add_argument("--base", required=True, help="the base Claude (alias) whose decision breaks ties")
+    parser.add_argument("--learner", required=True, help="the learning Claude (alias)")
+    parser.add_argument("--samples", type=int, default=2000)
+    args = parser.parse_args()
+    rounds = {}
+    for line in (args.run / "rounds.jsonl").read_text("utf-8").splitlines():
+        r = json.loads(line)
+        if r["status"] == "ok" and r.get("counts", True):
+            rounds[r["round"]] = r
+    correct: dict[str, dict[str, bool]] = {}
+    for line in (args.run / "judgements.jsonl").read_text("utf-8").splitlines():
+        j = json.loads(line)
+        if j["round"] in rounds and j["claude"] in (args.base, args.learner):
+            correct.setdefault(j["round"], {})[j["claude"]] = bool(j["correct"])
+    base, rule, learner = [], [], []
+    for round_id, c in correct.items():
+        if len(c) < 2:
+            continue
+        r = rounds[round_id]
+        errors = [sum(grammar_counts(text)) for text in r["candidates"]]
+        base.append(float(c[args.base]))
+        learner.append(float(c[args.learner]))
+        rule.append(base[-1] if errors[0] == errors[1] else float(errors[r["corrupted"]] > errors[1 - r["corrupted"]]))
+    rng = random.Random(0)
+    n = len(base)
+    print(f"{n} rounds: S({args.base}) {sum(base) / n:.3f}, S(rule) {sum(rule) / n:.3f}, "
+          f"S({args.learner}) {sum(learner) / n:.3f}")
+    print(f"rule − {args.base}: {paired([a - b for a, b in zip(rule, base)], args.samples, rng)}")
+    print(f"{args.learner} − rule: {paired([a - b for a, b in zip(learner, rule)], args.samples, rng)}")
+
+
+if __name__ == "__main__":
+    main()
