@@ -35,18 +35,19 @@ def check_johns(experiment: Experiment, schedule: Schedule, catalog: Catalog) ->
     cap = experiment.max_instances
     for index, spec in enumerate(experiment.johns):
         if cap is not None and cap <= observation:
-            count, source = cap, f"max_instances: {cap}"
+            count, source = cap, f"is capped at {cap} instances (max_instances)"
         else:
             if _asks_a_claude(resolve("john", spec.name, catalog), spec.params, catalog):
                 continue
             where = f"{experiment.where('johns', str(index))}: johns[{index}]"
             john = build("john", spec, catalog, where=where)
-            count, source = sum(1 for _ in islice(john.instances(), observation + 1)), "it yields"
+            count = sum(1 for _ in islice(john.instances(), observation + 1))
+            source = f"yields {count} instances"
             if count > observation:
                 continue
         name = f"schedule {schedule.preset}" if schedule.preset else "the schedule"
         raise ConfigError(
-            f"John {spec.label} has {count} instances ({source}), all within the {observation} observation "
+            f"John {spec.label} {source}, all within the {observation} observation "
             f"rounds of {name}: no round would be left to count toward S",
             file=experiment.source or None, line=_line(experiment), key="schedule",
             hint=f"use fewer observation rounds than {count} (e.g. supervised:{max(1, count // 2)}) "
