@@ -182,3 +182,45 @@ def test_cues_folds_have_a_range(folds, accepted, capsys):
     with pytest.raises(SystemExit) as exit_info:
         parser.parse_args(["cues", "x", "--folds", folds])
     assert exit_info.value.code == 2 and "argument --folds" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("Der Zug kommt\nam Ding an.", "line break"),
+    ("Der Zug kommt\u2028am Ding an.", "line break"),
+    ("Der Zug kommt am Ding an.\x00", "control character U+0000"),
+    ("Der Zug \x1b[31mkommt an.", "control character U+001B"),
+    ("Der Zug kommt am \ud800 an.", "unpaired surrogate U+D800"),
+    ("Der Zug kommt am Ding an.", None),            # must NOT fire
+    ("Der Zug\tkommt am Ding an.", None),
+    ("Der Zug kommt am Dïng an. 😀", None),
+])
+def test_serve_zellig_refuses_edits_that_are_no_line(text, problem):
+    from arena.people.zellig_web import text_problem
+
+    found = text_problem(text)
+    assert (found is None) if problem is None else (problem in found)
+
+
+def test_serve_zellig_answers_400_to_an_edit_with_a_line_break(tmp_path, distil_dir):
+    import re
+
+    from arena.cli.serve import zellig_pages
+    from arena.people.web import Arena, create_app
+    from tests.arena.people.helpers import planned, write_config
+
+    experiment, run_dir, rounds = planned(write_config(tmp_path, distil_dir), tmp_path / "runs")
+    app = create_app(Arena(run_dir, rounds, experiment.time_budget.claude_seconds_per_pair, experiment.name),
+                     None, ["localhost"])
+    app.register_blueprint(zellig_pages(experiment, run_dir, rounds))
+    client = app.test_client()
+    token = re.search(r"[A-Za-z0-9_-]{40,}", client.get("/zellig/").get_data(as_text=True)).group()
+    assert client.post("/zellig/login", data={"name": "ann", "csrf": token}).status_code == 302
+    shown = client.get("/zellig/api/next").get_json()
+    headers = {"X-CSRF-Token": token}
+    for url in ("/zellig/api/live", "/zellig/api/submit"):
+        answer = client.post(url, json={"instance": shown["instance"], "text": shown["reference"] + "\nDing",
+                                        "phenomenon": "placeholder_ding"}, headers=headers)
+        assert answer.status_code == 400 and "line break" in answer.get_json()["error"]
+    fine = client.post("/zellig/api/submit", json={"instance": shown["instance"], "text": shown["reference"] + " Ding",
+                                                   "phenomenon": "placeholder_ding"}, headers=headers)
+    assert fine.status_code == 200 and fine.get_json()["written"]
