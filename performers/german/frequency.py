@@ -79,7 +79,7 @@ def _bound_wordfreq() -> None:
 
     wordfreq = sys.modules.get("wordfreq")
     if wordfreq is not None and getattr(wordfreq, "CACHE_SIZE", 0) > CACHE_LIMIT:
-        wordfreq.CACHE_SIZE = CACHE_LIMIT
+        setattr(wordfreq, "CACHE_SIZE", CACHE_LIMIT)  # noqa: B010 (a module global of a library without stubs)
 
 
 class CorpusFrequency:
