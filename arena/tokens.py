@@ -92,8 +92,11 @@ def render(rows: Sequence[TokenRow], *, mark: TokenRow | None = None) -> str:
 
 
 def summary(rows: Sequence[TokenRow]) -> str:
-    """One line: the blamed row, e.g. ``'nicht' vs '∅' (+2.30)``."""
+    """One line: the blamed row, e.g. ``'nicht' vs '∅' (+2.30)``; an unchanged token that
+    the edit's context moved reads ``'vom' on both sides (-0.44)``, not ``'vom' vs 'vom'``."""
     row = blame(rows)
     if row is None:
         return ""
+    if not row.changed and row.correct == row.incorrect:
+        return f"{row.correct!r} on both sides ({row.delta:+.2f})"
     return f"{row.correct!r} vs {row.incorrect!r} ({row.delta:+.2f})"

@@ -22,6 +22,7 @@ import argparse
 import importlib
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -56,8 +57,8 @@ EPILOG = """examples:
   arena run experiments/quickstart.yaml
   arena validate experiments/quickstart.yaml
   arena ls claudes
-  arena score runs/quickstart-1a2b3c4d
-  arena show runs/quickstart-1a2b3c4d --wrong
+  arena score runs/quickstart-100a898585
+  arena show runs/quickstart-100a898585 --wrong
 
 Run 'arena VERB --help' for a verb's options and examples."""
 
@@ -138,11 +139,12 @@ def run_directory(path: str | os.PathLike) -> Path:
 
 
 def add_verb(subparsers, name: str, help: str, examples: str, description: str | None = None):
-    """Register one verb with its help and an examples epilog."""
+    """Register one verb with its help and an examples epilog; a description taken from a
+    module docstring shows its ````literals```` as plain text."""
     return subparsers.add_parser(
         name,
         help=help,
-        description=description or help,
+        description=re.sub(r"``([^`]+)``", r"\1", description) if description else help,
         epilog="examples:\n" + examples.strip("\n"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -32,10 +32,11 @@ from arena.cli import UsageError, add_verb
 from arena.cli.ranges import integer
 
 EXAMPLES = """
-  # two test sets built by `arena build-testset`, replayed exactly, with the toy NMT model
+  # two test sets (DistilLingEval's human and MT sets here, or two that `arena build-testset`
+  # wrote), replayed exactly, with the toy NMT model
   arena compare-johns --claude toy-en-de \\
-      --john distil-lingeval:dir=testsets/pad.human/polarity_affix_del.human \\
-      --john distil-lingeval:dir=testsets/pad.mt/polarity_affix_del.mt
+      --john distil-lingeval:dir=../shared/data/distil-lingeval/polarity_affix_del.human \\
+      --john distil-lingeval:dir=../shared/data/distil-lingeval/polarity_affix_del.mt
   # select Johns with the real Zellig (the select John's variants replayed)
   arena compare-johns --claude toy-en-de --zellig replay --john human.yaml --john mt.yaml --out runs/johns"""
 

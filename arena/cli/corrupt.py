@@ -41,11 +41,13 @@ from arena.formats.textlines import iter_lines
 
 EXAMPLES = """
   echo "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus." | arena corrupt --zellig placeholder-ding
-  arena corrupt --zellig polarity-affix-del --input newstest2009.de --format text
-  arena corrupt --zellig clause-omission:split_after_periods=true --input refs.de > variants.jsonl
-  arena corrupt --zellig placeholder-ding --zellig np-agreement --input refs.de --format text
+  arena corrupt --zellig polarity-affix-del --input ../shared/data/wmt/newstest/newstest2009.de --format text
+  arena corrupt --zellig clause-omission:split_after_periods=true --input ../shared/data/wmt/newstest/newstest2010.de > variants.jsonl
+  arena corrupt --zellig placeholder-ding --zellig np-agreement --input ../shared/data/wmt/newstest/newstest2009.de --format text
   arena corrupt --zellig all --workers 2 --input ../shared/data/wmt/newstest/newstest2009.de > all.jsonl
-  arena corrupt --zellig placeholder-ding --detect --input mt.de --source src.en"""
+  # does a machine translation show the phenomenon? (a detector; some need the source)
+  arena corrupt --zellig clause-omission --detect --input ../shared/data/wmt/mt-outputs/wmt09.google.de \\
+      --source ../shared/data/wmt/mt-outputs/wmt09.en"""
 
 
 def add_parser(subparsers) -> None:

@@ -26,7 +26,7 @@ EXAMPLES = """
   arena cues --format distil-lingeval --testset ../shared/data/distil-lingeval/placeholder_ding.human
   arena cues --format distil-lingeval --testset ../shared/data/distil-lingeval --json cues.json
   arena cues --format lingeval97 --testset lingeval97.json
-  arena cues runs/quickstart-1a2b3c4d5e                  # a run or tournament directory
+  arena cues runs/quickstart-100a898585                  # a run or tournament directory
   arena cues --testset ../shared/data/distil-lingeval/np_agreement.mt --cue length --cue edit-words
   arena cues --testset ../shared/data/distil-lingeval/placeholder_ding.human --balance length --cue length"""
 

@@ -15,17 +15,17 @@ import sys
 from arena.cli import UsageError, add_verb
 
 EXAMPLES = """
-  # LingEval97: one score per line (reference, then each contrastive, as json_to_plaintext.py
-  # writes them); lower is better (negative log-probabilities) unless --maximize
+  # LingEval97 (its test set's JSON from the LingEval97 repository): one score per line (reference,
+  # then each contrastive, as json_to_plaintext.py writes them); lower is better unless --maximize
   arena evaluate --format lingeval97 -r lingeval97.json --scores model.scores
   arena evaluate --format lingeval97 -r lingeval97.json < model.scores
   arena evaluate --format lingeval97 -r lingeval97.json -s model.scores --categories np_agreement --fd
   arena evaluate --format lingeval97 -r lingeval97.json -s model.scores -v --outputs model.newstest2014
-  # pairs exported by `arena export` (arena phenomena are not among LingEval97's 13 categories)
-  arena evaluate --format lingeval97 -r out/newstest.json -s logprobs.txt --maximize --categories placeholder_ding
+  # a run's pairs from `arena export --format lingeval97`, scored by `arena score-pairs` (see its
+  # examples; arena phenomena are not among LingEval97's 13 categories)
+  arena evaluate --format lingeval97 -r exported/ding-human.json -s exported/ding-human.scores --categories placeholder_ding
   # DistilLingEval: 2N scores (N for tgt.correct.de, then N for tgt.incorrect.de), higher is better
-  arena evaluate --format distil-lingeval --testset ../shared/data/distil-lingeval/placeholder_ding.human \\
-      --scores placeholder_ding.human.scores"""
+  arena evaluate --format distil-lingeval --testset ../shared/data/distil-lingeval/polarity_affix_del.mt --scores affix.mt.scores"""
 
 DESCRIPTION = """Evaluate an external model's scores of a test set as the reference tools do.
 

@@ -10,14 +10,14 @@ from pathlib import Path
 from arena.cli import UsageError, add_verb
 
 EXAMPLES = """
-  # the pairs a finished (or started) run played
-  arena export runs/quickstart-1a2b3c4d5e --format lingeval97 --out exported/
-  arena export runs/quickstart-1a2b3c4d5e --format distil-lingeval --out exported/
+  # the pairs a finished (or started) run played (arena evaluate --help: scoring them)
+  arena export runs/quickstart-100a898585 --format lingeval97 --out exported/
+  arena export runs/quickstart-100a898585 --format distil-lingeval --out exported/
   # the pairs an experiment would play (Johns and Zelligs only; no Claude is built)
-  arena export experiments/quickstart.yaml --format lingeval97 --out exported/ --set seeds=[1,2]
+  arena export experiments/quickstart.yaml --format lingeval97 --out planned/ --set seeds=[1,2]
   # a finished run's rounds × judgements, cells and leaderboards as tidy tables
-  arena export runs/quickstart-1a2b3c4d5e --format csv --out tables/
-  arena export runs/quickstart-1a2b3c4d5e --format parquet --out tables/"""
+  arena export runs/quickstart-100a898585 --format csv --out tables/
+  arena export runs/quickstart-100a898585 --format parquet --out tables/"""
 
 DESCRIPTION = """Write an experiment's pairs as LingEval97 test sets (one JSON per John, with the
 .en/.de plaintext in json_to_plaintext.py order) or as DistilLingEval directories (one
@@ -37,7 +37,7 @@ def add_parser(subparsers) -> None:
     parser = add_verb(
         subparsers,
         "export",
-        "write an experiment's pairs as LingEval97 JSON + plaintext or DistilLingEval directories",
+        "write a run's tidy tables (csv, parquet, jsonl) or its pairs as LingEval97 / DistilLingEval test sets",
         EXAMPLES,
         description=DESCRIPTION,
     )

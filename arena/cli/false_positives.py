@@ -18,12 +18,12 @@ cluster-robust variance over instances, alpha 0.05).  With model replicas: mean 
 Writes RUN/report/false_positives.{json,md,txt,png}; prints the table (--markdown: pasteable)."""
 
 EXAMPLES = """
-  arena false-positives runs/false-positives-toy-1a2b3c4d5e
-  arena false-positives runs/false-positives-toy-1a2b3c4d5e --markdown
-  arena false-positives runs/tournament-1a2b3c4d5e --json
-  arena false-positives runs/false-positives-toy-1a2b3c4d5e \\
+  arena false-positives runs/false-positives-toy-99bb533856
+  arena false-positives runs/false-positives-toy-99bb533856 --markdown
+  arena false-positives runs/tournament-smoke-c6bdb5defb --json
+  arena false-positives runs/false-positives-toy-99bb533856 \\
       --pool-sources ../shared/data/wmt/newstest/newstest2016.en --pool-limit 1000
-  arena false-positives runs/false-positives-toy-1a2b3c4d5e --alpha 0.01 --no-plot"""
+  arena false-positives runs/false-positives-toy-99bb533856 --alpha 0.01 --no-plot"""
 
 
 def add_parser(subparsers) -> None:

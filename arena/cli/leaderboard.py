@@ -7,9 +7,9 @@ from pathlib import Path
 from arena.cli import add_verb
 
 EXAMPLES = """
-  arena leaderboard runs/tournament-1a2b3c4d5e
-  arena leaderboard runs/tournament-1a2b3c4d5e --json
-  arena leaderboard runs/quickstart-1a2b3c4d5e --no-plots"""
+  arena leaderboard runs/tournament-smoke-c6bdb5defb
+  arena leaderboard runs/tournament-smoke-c6bdb5defb --json
+  arena leaderboard runs/quickstart-100a898585 --no-plots"""
 
 
 def add_parser(subparsers) -> None:

@@ -21,6 +21,8 @@ _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?](?=\s+[A-Z*`\"(
 
 
 _SIBLINGS = re.compile(r"(?:/``[\w.]+``)*")
+# a parenthetical that opens with a value: the parameter's default, not what it means
+_DEFAULT_NOTE = re.compile(r"(?:-?\d|'|\"|\[|True\b|False\b|None\b|default \S+$)")
 
 
 def plain(text: str) -> str:
@@ -74,10 +76,11 @@ def _parenthetical(text: str, start: int) -> str:
     return text[start + 1 :]
 
 
-def meaning(name: str, docs: str, loose: bool = True) -> str:
+def meaning(name: str, docs: str, loose: bool = True, default: str = "") -> str:
     """What a parameter means, from the docstrings: ````name```` (meaning), or
     ````name````: meaning, else (``loose``) the first sentence that names it; ``""`` if
-    none does."""
+    none does.  A parenthetical that only gives the ``default`` value (``(10)``,
+    ``(default 5)``, ``(model.pt)``) is not a meaning."""
     joined = " ".join(docs.split())
     quoted = re.compile(rf"``{re.escape(name)}(?:=[^`]*)?``")
     for match in quoted.finditer(joined):
@@ -85,7 +88,10 @@ def meaning(name: str, docs: str, loose: bool = True) -> str:
         end = siblings.end() if siblings else match.end()
         after = joined[end:]
         if after.startswith(" ("):
-            return plain(_parenthetical(joined, end + 1))
+            inside = _parenthetical(joined, end + 1)
+            if not (_DEFAULT_NOTE.match(inside) or plain(inside) == default.strip("'")):
+                return plain(inside)
+            continue
         if after.startswith(": ") or after.startswith(" — "):
             return plain(first_sentence(after[2:].lstrip("— ")))
     if not loose:
@@ -112,14 +118,16 @@ def parameters(cls: type, siblings: dict[str, type] | None = None) -> list[tuple
         annotation = "" if p.annotation is p.empty else (p.annotation if isinstance(p.annotation, str)
                                                          else inspect.formatannotation(p.annotation))
         default = "" if p.default is p.empty else repr(p.default)
-        explained = meaning(name, docs, loose=False)
+        explained = meaning(name, docs, loose=False, default=default)
+        # its own docstring gives only its default: a sibling's same-named parameter may differ
+        noted = re.search(rf"``{re.escape(name)}(?:=[^`]*)?`` \(", " ".join(docs.split()))
         for other, other_cls in (siblings or {}).items():
-            if explained:
+            if explained or noted:
                 break
             if other_cls is not cls and name in inspect.signature(other_cls).parameters:
-                found = meaning(name, _docs(other_cls), loose=False)
+                found = meaning(name, _docs(other_cls), loose=False, default=default)
                 explained = f"as for {other}: {found}" if found else ""
-        items.append((name, annotation, default, explained or meaning(name, docs)))
+        items.append((name, annotation, default, explained or meaning(name, docs, default=default)))
     return items
 
 

@@ -16,10 +16,10 @@ from arena.cli import add_verb, catalog
 from arena.errors import UsageError
 
 EXAMPLES = """
-  arena repair --john mt-reference.yaml --zellig polarity-affix-del --patch sets/affix-mt/repairs.jsonl --name ann
-  arena repair --john mt-reference.yaml --zellig np-agreement --patch sets/np-mt/repairs.jsonl --serve
+  arena repair --john experiments/johns/mt-reference.yaml --zellig np-agreement --patch sets/np-mt/repairs.jsonl --name ann
+  arena repair --john experiments/johns/mt-reference.yaml --zellig np-agreement --patch sets/np-mt/repairs.jsonl --serve
   # the browser: http://127.0.0.1:8765/repair/ (--host 0.0.0.0 for others: prints an address with a token)
-  # then the John applies them:  {name: mt-reference, params: {..., repairs: sets/affix-mt/repairs.jsonl}}"""
+  # then the John applies them:  {name: mt-reference, params: {..., repairs: sets/np-mt/repairs.jsonl}}"""
 
 
 def add_parser(subparsers) -> None:

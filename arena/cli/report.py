@@ -9,10 +9,10 @@ from arena.cli import add_verb
 from arena.errors import UsageError
 
 EXAMPLES = """
-  arena report runs/quickstart-1a2b3c4d5e                 # rebuild RUN/report.md and RUN/report.html
-  arena report runs/a-1a2b3c4d5e runs/b-6f7a8b9c0d --out compare/   # two runs side by side
-  arena report runs/quickstart-1a2b3c4d5e --no-plots      # tables only (faster)
-  arena report runs/quickstart-1a2b3c4d5e --tokens        # misjudged pairs with the token the model blames"""
+  arena report runs/quickstart-100a898585                 # rebuild RUN/report.md and RUN/report.html
+  arena report runs/quickstart-100a898585 runs/quick/quickstart-c75560a1e7 --out compare/   # two runs side by side
+  arena report runs/quickstart-100a898585 --no-plots      # tables only (faster)
+  arena report runs/quickstart-100a898585 --tokens        # misjudged pairs with the token the model blames"""
 
 DESCRIPTION = """Write report.md and a self-contained report.html (plots embedded, no network
 needed to view it): the signature, S and contrastive accuracy with 95% CIs, the

@@ -8,8 +8,8 @@ from arena.cli import add_verb
 from arena.errors import UsageError
 
 EXAMPLES = """
-  arena score runs/quickstart-1a2b3c4d5e
-  arena score runs/quickstart-1a2b3c4d5e --json"""
+  arena score runs/quickstart-100a898585
+  arena score runs/quickstart-100a898585 --json"""
 
 
 def add_parser(subparsers) -> None:

@@ -42,17 +42,18 @@ EXAMPLES = """
   arena score-pairs --claude toy-en-de --pairs experiments/own-pairs/pairs.tsv --tokens --out pairs.scores.tsv
   arena score-pairs --claude toy-en-de --pairs mine.csv --columns source=en,correct=de,incorrect=de_bad --out mine.jsonl
   arena score-pairs --claude toy-en-de --format distil-lingeval \\
-      --testset ../shared/data/distil-lingeval/placeholder_ding.mt --out ding.mt.scores
+      --testset ../shared/data/distil-lingeval/polarity_affix_del.mt --out affix.mt.scores
+  arena score-pairs --claude toy-en-de --format lingeval97 -r exported/ding-human.json --out exported/ding-human.scores
   arena score-pairs --claude hf-seq2seq:model=Helsinki-NLP/opus-mt-en-de --device cuda --dtype bf16 \\
       --format lingeval97 -r lingeval97/test.json --out opus.scores
-  python contrastive_evaluation.py --testset-name placeholder_ding.mt --scores-path ding.mt.scores
+  python contrastive_evaluation.py --testset-name polarity_affix_del.mt --scores-path affix.mt.scores
   python evaluate.py -r lingeval97/test.json < opus.scores"""
 
 
 def add_parser(subparsers) -> None:
     parser = add_verb(
         subparsers, "score-pairs",
-        "score contrastive pairs with a scoring Claude into DistilLingEval / LingEval97 scores files",
+        "score your own pairs (--pairs FILE) or a DistilLingEval / LingEval97 test set with a scoring Claude",
         EXAMPLES, description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
     )
     parser.add_argument("--claude", required=True, metavar="SPEC",

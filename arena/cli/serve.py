@@ -15,13 +15,13 @@ Stop the server with Ctrl-C; the same command resumes.
   arena serve experiments/quickstart.yaml --zellig           # people as Zellig: http://127.0.0.1:8765/zellig/
 Edit a reference into an error, watch the Claudes' scores and the detector while typing,
 submit; check other people's pairs; replay yours as a test set.
-  arena repair --john mt.yaml --zellig np-agreement --patch repairs.jsonl --serve
+  arena repair --john experiments/johns/mt-reference.yaml --zellig np-agreement --patch sets/np-mt/repairs.jsonl --serve
 People fix or reject, in the browser, the machine references that validation flagged
 (http://127.0.0.1:8765/repair/; see arena repair --help)."""
 
 
 def add_parser(subparsers) -> None:
-    parser = add_verb(subparsers, "serve", "a local web page where people play Claude on a run's rounds", EXAMPLES)
+    parser = add_verb(subparsers, "serve", "a local web page where people play Claude (or, with --zellig, Zellig) on a run's rounds", EXAMPLES)
     parser.add_argument("config", help="experiment YAML file (its rounds are planned if not yet)")
     parser.add_argument("--out", default="runs", help="directory of the run directories (default: runs)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",

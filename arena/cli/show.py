@@ -8,10 +8,10 @@ from arena.cli import add_verb, run_directory
 from arena.cli.ranges import integer
 
 EXAMPLES = """
-  arena show runs/quickstart-1a2b3c4d5e --wrong
-  arena show runs/quickstart-1a2b3c4d5e --phenomenon placeholder_ding --claude toy --limit 5
-  arena show runs/quickstart-1a2b3c4d5e --wrong --no-color | less
-  arena show runs/quickstart-1a2b3c4d5e --wrong --claude toy --tokens --limit 3"""
+  arena show runs/quickstart-100a898585 --wrong
+  arena show runs/quickstart-100a898585 --phenomenon placeholder_ding --claude toy --limit 5
+  arena show runs/quickstart-100a898585 --wrong --no-color | less
+  arena show runs/quickstart-100a898585 --wrong --claude toy --tokens --limit 3"""
 
 
 def add_parser(subparsers) -> None:

@@ -8,7 +8,7 @@ from arena.errors import UsageError
 EXAMPLES = """
   arena template --spec ../shared/data/m2c/m2c_de.json --template negation1 --all
   arena template --spec ../shared/data/m2c/m2c_en.json -n 5 --seed 1
-  arena template --spec experiments/m2c/en_de.yaml --template article_gender -n 3 --seed 2
+  arena template --spec experiments/m2c/en_de.yaml --template preposition_case -n 3 --seed 2
   arena template --spec ../shared/data/m2c/m2c_es.json --count
   arena template --spec mylang.yaml --plugin mylab.m2c_functions --all --json"""
 

@@ -22,6 +22,11 @@ from arena.stats.cues import TableAudit
 logger = logging.getLogger(__name__)
 
 
+def fmt_p(p: float | None) -> str:
+    """A p-value as the docs write it: ``< 0.001`` rather than ``0.000``."""
+    return "< 0.001" if p is not None and p < 0.001 else fmt(p)
+
+
 def _table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]], note: str = "") -> dict[str, Any]:
     align = "".join("r" if h in ("n", "S", "accuracy") or h.startswith(("S ", "n ")) else "l" for h in headers)
     return {"title": title, "note": note, "headers": list(headers), "rows": [list(r) for r in rows], "align": align}
@@ -84,7 +89,7 @@ def console(tables: Sequence[TableAudit], skipped: Mapping[str, int] | None = No
             lines.append(f"{t.set} / {t.phenomenon}: confounded — {t.reason}")
         for c in t.comparisons:
             lines.append(f"{t.set} / {t.phenomenon}: {c['claude']} S {fmt(c['s'])} vs {c['cue']} {fmt(c['cue_accuracy'])}"
-                         f" (n {c['n']}, {c['wins']} wins, {c['losses']} losses, sign test p {fmt(c['p'])})")
+                         f" (n {c['n']}, {c['wins']} wins, {c['losses']} losses, sign test p {fmt_p(c['p'])})")
     if skipped:
         lines.append("left out: " + ", ".join(f"{count} {why}" for why, count in sorted(skipped.items())))
     lines.append("accuracy: out of fold (folds grouped by instance), ties settled by a seeded coin; "
@@ -112,7 +117,7 @@ def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]],
                      "accuracy [95% CI], folds grouped by instance; confounded: strongest cue ≥ 0.75 or not "
                      "significantly below the best Claude")]
     versus = [[t.set, t.phenomenon, c["claude"], str(c["n"]), fmt(c["s"]), f"{c['cue']} {fmt(c['cue_accuracy'])}",
-               f"{c['wins']}/{c['losses']}", fmt(c["p"])] for t in tables for c in t.comparisons]
+               f"{c['wins']}/{c['losses']}", fmt_p(c["p"])] for t in tables for c in t.comparisons]
     if versus:
         result.append(_table("Claude vs strongest cue (paired)",
                              ["Zellig", "phenomenon", "Claude", "n", "S", "cue", "wins/losses", "sign test p"], versus,

@@ -4,8 +4,8 @@ distributional discrepancy, contrastive error rate and generative rate, and the 
 ``arena false-positives`` (the contrastive error rate significantly above the generative rate:
 a likely false positive of an implausible hypothesis).
 
-    arena false-positives runs/false-positives-table1-<hash> --pool-sources FILE   # the verdicts
-    python experiments/false_positives/table1.py runs/false-positives-table1-<hash> > table1.md
+    arena false-positives runs/false-positives-table1-ad3c6104d0 --pool-sources FILE   # the verdicts
+    python experiments/false_positives/table1.py runs/false-positives-table1-ad3c6104d0 > table1.md
 
 The verdicts come from ``RUN/report/false_positives.json`` when ``arena false-positives`` has
 written it (with its pool, if it was given one), else from the report built here without a
@@ -104,7 +104,7 @@ def markdown(rows: list[dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog="example: python experiments/false_positives/table1.py runs/false-positives-table1-1a2b3c4d")
+                                     epilog="example: python experiments/false_positives/table1.py runs/false-positives-table1-ad3c6104d0")
     parser.add_argument("run", type=Path, help="a finished run or tournament directory (with scores.json)")
     parser.add_argument("--json", action="store_true", help="the rows as JSON instead of a Markdown table")
     args = parser.parse_args(argv)

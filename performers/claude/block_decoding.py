@@ -12,7 +12,7 @@ import logging
 from contextlib import nullcontext
 from typing import Any
 
-from performers.claude.engine_settings import pad_batch, real_tokens
+from performers.claude.engine_settings import pad_batch, quiet_cache_rename, real_tokens
 from performers.claude.planning import (
     DEFAULT_QUANTUM,
     Block,
@@ -161,16 +161,17 @@ class BlockDecoder:
                     use_cache=False,
                 ).logits
             else:
-                output = self.model.get_decoder()(
-                    input_ids=decoder_ids,
-                    encoder_hidden_states=encoded[:, :width].index_select(0, sources),
-                    encoder_attention_mask=source_mask[:, :width].index_select(0, sources),
-                    past_key_values=cache.leader_cache(
-                        torch.tensor(kept, device=self.device),
-                        torch.tensor([slots[batch[row]] for row in kept], device=self.device))
-                    if kept and cache is not None else None,  # kept rows have slots, so a cache
-                    use_cache=bool(kept),
-                )
+                with quiet_cache_rename():
+                    output = self.model.get_decoder()(
+                        input_ids=decoder_ids,
+                        encoder_hidden_states=encoded[:, :width].index_select(0, sources),
+                        encoder_attention_mask=source_mask[:, :width].index_select(0, sources),
+                        past_key_values=cache.leader_cache(
+                            torch.tensor(kept, device=self.device),
+                            torch.tensor([slots[batch[row]] for row in kept], device=self.device))
+                        if kept and cache is not None else None,  # kept rows have slots, so a cache
+                        use_cache=bool(kept),
+                    )
                 hidden = output.last_hidden_state
             for leader in batch:
                 first_rows[leader] = offset
@@ -206,7 +207,7 @@ class BlockDecoder:
                 row_positions = self.row_positions
                 assert row_positions is not None  # shared lengths mix only with row positions (_plan)
                 context = row_positions.given(positions.clamp(max=row_positions.limit - 1))
-            with context:
+            with context, quiet_cache_rename():
                 # with the cross-attention keys and values cached, the decoder reads only the
                 # encoder states' shape: a view of one row then stands for all (no copy)
                 hidden = self.model.get_decoder()(

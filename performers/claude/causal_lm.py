@@ -47,7 +47,7 @@ class CausalLMClaude(ScoringClaude):
     per batch), ``threads`` (CPU threads for torch), ``prefix`` (text before every context), ``separator`` (between
     context and candidate), ``add_bos`` (start with the BOS token, default true),
     ``add_eos`` (score an end-of-sequence token, default false), ``convention``
-    (default ``sum``), ``cache``, ``progress``.
+    (``sum`` of the candidate's token log-probabilities, the default, or their ``mean``), ``cache``, ``progress``.
     """
 
     version = "1"

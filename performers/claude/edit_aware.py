@@ -56,8 +56,9 @@ UNLABELED = ("em", "none")
 
 
 class EditAwareClaude:
-    """Params: ``claude`` (a scoring Claude SPEC), ``l2`` (default 1.0),
-    ``min_examples`` (default 20), ``unlabeled`` (``em``, default, or ``none``),
+    """Params: ``claude`` (a scoring Claude SPEC), ``l2`` (the logistic
+    model's penalty on its weights, default 1.0), ``min_examples`` (transparent rounds
+    before the taught model replaces the base model's decision, default 20), ``unlabeled`` (``em``, default, or ``none``),
     ``one_best`` (use the base model's 1-best translation as a feature, default true),
     ``target_lm`` (the German trigram model's log-probability around the edit as
     features, default false), ``grammar`` (the German analysis' agreement checks as

@@ -4,7 +4,9 @@ devices, the model's positions, token budgets of batches and blocks, and padding
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Literal, get_args
 
 from arena.errors import ConfigError, EnvError
@@ -103,3 +105,14 @@ def real_tokens(hidden, mask):
     """The states ``[tokens, d]`` of the real tokens of a right-padded ``[batch, length, d]``
     batch, row after row (``index_select``: several times faster on a CPU than a boolean mask)."""
     return hidden.reshape(-1, hidden.shape[-1]).index_select(0, mask.reshape(-1).nonzero().reshape(-1))
+
+
+
+@contextmanager
+def quiet_cache_rename() -> Iterator[None]:
+    """A context in which transformers' FutureWarning about the ``past_key_values`` argument
+    (renamed ``cache`` in recent releases; older ones know only the old name, which all
+    accept) is not shown: the user can do nothing about it."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"`past_key_values` is deprecated", category=FutureWarning)
+        yield

@@ -24,7 +24,8 @@ from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device,
 class FairseqClaude(HFSeq2SeqClaude):
     """Scoring Claude for a fairseq ``transformer`` checkpoint directory.
 
-    Params: ``checkpoint`` (the directory), ``checkpoint_file`` (``model.pt``), ``bpe_codes`` (file
+    Params: ``checkpoint`` (the directory), ``checkpoint_file`` (the checkpoint's
+    file name in the directory, default ``model.pt``), ``bpe_codes`` (file
     name in the directory; found by default), ``source_lang``/``target_lang`` (when the checkpoint's
     config does not name them), ``trusted`` (allow configs that need full unpickling, e.g. omegaconf;
     only for checkpoints you trust); the rest as ``hf-seq2seq`` (``device``, ``dtype``,

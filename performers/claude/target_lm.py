@@ -95,7 +95,7 @@ def build(corpus: Path, order: int, path: Path, progress: bool) -> Any:
     from performers.claude.kneser_ney import KneserNeyLM
 
     directory = path.parent
-    logger.warning("target-lm: building a %d-gram Kneser-Ney model of %s (once; cached at %s)", order, corpus, path)
+    logger.info("target-lm: building a %d-gram Kneser-Ney model of %s (once; cached at %s)", order, corpus, path)
     lines = corpus_lines(corpus)
     with progress_bar(len(lines), "target-lm: counting n-grams", enabled=progress, unit="sent") as bar:
         def sentences():

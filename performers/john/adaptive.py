@@ -33,7 +33,8 @@ from performers.nested import build_nested
 
 class AdaptiveJohn:
     """Params: ``john`` (a John SPEC), ``key`` (instance metadata key, default
-    ``origin``), ``seed`` (default 1)."""
+    ``origin``), ``seed`` (seeds the
+    draw of the next bucket, default 1)."""
 
     version = "1"
 

@@ -31,7 +31,8 @@ logger = logging.getLogger(__name__)
 class TemplateJohn:
     """Instances from the templates of a pair spec; ``templates`` selects some by name.
 
-    Params: ``spec`` (the pair spec JSON), ``templates``, ``n``, ``seed``, ``plugins``
+    Params: ``spec`` (the pair spec JSON), ``templates``, ``n`` (pairs
+    per template; unset: every pair), ``seed`` (seeds the sampling of the ``n`` pairs), ``plugins``
     (modules that register further M2C functions and dimensions)."""
 
     version = "1"

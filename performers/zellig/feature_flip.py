@@ -34,8 +34,10 @@ PHENOMENON = "feature_flip"
 
 
 class FeatureFlipZellig:
-    """Every single-feature flip of an agreeing slot; ``dimensions`` keeps only those
-    dimensions (e.g. ``[GENDER]``); ``spec`` overrides the spec path in the instances;
+    """Every single-feature flip of an agreeing slot.
+
+    Params: ``dimensions`` (flip only these dimensions, for example ``[GENDER]``; unset:
+    all), ``spec`` (a pair spec JSON that overrides the spec path in the instances),
     ``plugins`` (modules that register further M2C functions and dimensions)."""
 
     version = "1"

@@ -37,7 +37,8 @@ PHENOMENON = "mt_output"
 
 class MTSystemZellig:
     """Params: ``outputs`` (directory) with ``system``, or ``claude`` (a scoring
-    Claude SPEC) with ``beam`` (default 5)."""
+    Claude SPEC) with ``beam`` (the beam size of its
+    translations, default 5)."""
 
     version = "1"
 

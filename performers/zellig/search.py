@@ -55,8 +55,9 @@ def _overlaps(edit: Edit, state: State) -> bool:
 
 class SearchZellig:
     """Params: ``base`` (a Zellig SPEC), ``model`` (a scoring Claude SPEC), ``method``
-    (``beam``, default, or ``greedy``), ``beam_width`` (default 3), ``max_edits``
-    (default 2), ``budget`` (queries per instance, default 40), ``convention``."""
+    (``beam``, default, or ``greedy``), ``beam_width`` (candidates kept per
+    step of the beam search, default 3), ``max_edits`` (edits at most, the bound on the edit
+    distance, default 2), ``budget`` (queries per instance, default 40), ``convention``."""
 
     version = "1"
 

@@ -41,7 +41,11 @@ def adjacent_swaps(word: str) -> list[tuple[int, str]]:
 
 
 class TransliterationZellig:
-    """Swap two adjacent letters of a rare name (one candidate per swappable pair)."""
+    """Swap two adjacent letters of a rare name (one candidate per swappable pair).
+
+    Params: ``max_zipf`` (the highest wordfreq Zipf frequency of a rare name, used when
+    there is no training corpus, default 3.0), ``max_count`` (the most times a rare name
+    is seen in the training corpus, default 10), ``min_length`` (the fewest letters of a rare name, default 4)."""
 
     version = "1"
 

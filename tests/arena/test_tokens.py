@@ -40,3 +40,16 @@ def test_render_marks_the_blamed_row():
     text = render(rows, mark=blame(rows))
     assert "keine" in text and text.splitlines()[3].endswith("<")
     assert summary(rows).startswith("'keine' vs '∅'")
+
+
+# the edit moved a later, unchanged token most: the summary must not read 'vom' vs 'vom'
+CONTEXT_C = TokenScores(("▁an", "▁den", "▁Einbruch", "▁vom", "</s>"), (-1.0, -1.0, -2.0, -0.5, -0.1))
+CONTEXT_I = TokenScores(("▁an", "▁den", "▁Ding", "▁vom", "</s>"), (-1.0, -1.0, -2.1, -3.0, -0.1))
+
+
+@pytest.mark.parametrize("correct, incorrect, expected", [
+    (CONTEXT_C, CONTEXT_I, "'vom' on both sides (+2.50)"),
+    (NEG, POS, "'keine' vs '∅' (-3.00)"),       # a changed row: must keep 'a' vs 'b'
+])
+def test_summary_names_the_blamed_row(correct, incorrect, expected):
+    assert summary(align(correct, incorrect)) == expected

@@ -38,6 +38,29 @@ def test_meaning_of_a_parameter(docs, expected):
     assert meaning("target_lang" if "target_lang" in docs else docs.split("``")[1], docs) == expected
 
 
+@pytest.mark.parametrize("docs, default, expected", [
+    ("Params: ``beam`` (default 5).", "5", ""),                     # the default is no meaning
+    ("at most ``max_count`` (10) times", "10", ""),
+    ("``max_zipf`` (3.0, about once in a million words)", "3.0", ""),
+    ("``checkpoint_file`` (``model.pt``)", "'model.pt'", ""),
+    ("``beam`` (the beam size, default 5)", "5", "the beam size, default 5"),   # must fire
+    ("``tokenizer`` (default: the model's own files)", "None", "default: the model's own files"),
+    ("``mode`` (``beam``, default, or ``greedy``)", "'beam'", "beam, default, or greedy"),
+])
+def test_a_parenthetical_default_is_not_a_meaning(docs, default, expected):
+    assert meaning(docs.split("``")[1], docs, loose=False, default=default) == expected
+
+
+def test_ls_params_never_show_a_bare_default_or_a_cut_sentence(capsys):
+    assert main(["ls", "--params"]) == 0
+    for line in capsys.readouterr().out.splitlines():
+        if line.startswith("      ") and " — " in line:
+            head, explained = line.split(" — ", 1)
+            default = head.rsplit(" = ", 1)[1] if " = " in head else ""
+            assert explained not in (default, default.strip("'"), f"default {default}"), line
+            assert not explained.endswith(("e.g.", "i.e.")), line
+
+
 def test_ls_summaries_are_clean_sentences(capsys):
     assert main(["ls"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
