@@ -24,10 +24,16 @@ the adjective ending are made (*den Abgeordneten* ACC.MASC → *das Abgeordneten
 noun phrases are never changed.
 
 ``detect(text, source=None)``: whether ``text`` has a definite article that agrees with its head noun on no
-reading (:func:`disagreeing_articles`): the noun must be known to german-nouns (or by its compound head)
-with a single gender, not a nominalised adjective or infinitive (whose gender follows the referent or is
-guessed) and not a name; ``source`` is not needed.  ``der Marktes`` fires; ``Der Börse fiel`` does not
-(*der Börse* is a fine genitive or dative: without the case of the clause the change is invisible).
+reading, or only in cases its context rules out (:func:`disagreeing_articles`).  The noun must be known to
+german-nouns (or by its compound head, also inside a hyphenated name: *Rettungspaket*), or be an unknown
+nominalised infinitive (neuter) or carry a suffix that fixes its gender (*Anmietung*); not a nominalised
+adjective, a noun with two genders, an abbreviation, or a noun followed by a foreign word or a number or
+preceded by one (names, measures).  The context fixes the case after a preposition (the cases it governs,
+:mod:`performers.german.government`: *auf der Markt* fires, *der Markt* being only nominative), in the
+prefield of a main clause and right after a subordinating conjunction (nominative or accusative: *Der
+Auswahl ist groß* fires; *Den Kindern stehen …* is left alone, the article itself being dative).  An article
+word after a comma (or a comma and a preposition) that may be a relative pronoun is skipped when a verb
+follows before the clause ends.  ``source`` is not needed.
 
 Metadata: ``distance`` (LingEval97: article and noun positions, *Die Prager Börse* = 2), ``zipf_frequency``
 and, with a ``training_corpus``, ``frequency`` of the noun; ``case`` readings and the ``gender`` used.
@@ -41,7 +47,16 @@ from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
-from performers.german.syntax import distance, np_head
+from performers.german.government import governed_cases
+from performers.german.syntax import (
+    FINITE,
+    NOMINATIVE_PRONOUNS,
+    clause_bounds,
+    distance,
+    is_quote,
+    noun_subject_candidates,
+    np_head,
+)
 from performers.zellig.german_base import GermanZellig
 
 PHENOMENON = "np_agreement"
@@ -154,34 +169,82 @@ def _known_or_compound(word: str) -> bool:
     return split is not None and len(split[0].strip("-")) >= 4 and len(split[1]) >= 4
 
 
+RELIABLE_SUFFIXES = ("ung", "heit", "keit", "schaft", "tion", "sion", "tät", "ismus", "chen", "lein")
+
+
+def _head_analyses(head: Token) -> tuple[tuple[str, str | None, str], ...] | None:
+    """(number, gender, case) readings of the head noun for the agreement check, ``None`` when its gender
+    cannot be trusted.  Known nouns (or compounds with a known head, *Rettungspaket* also when the tagger
+    took *700-Milliarden-Dollar-Rettungspaket* for a name) use german-nouns; an unknown nominalised infinitive
+    (*das Funktionieren*) is neuter singular; an unknown noun with a derivational suffix that fixes its
+    gender (*Anmietung*) is singular of that gender, and, unless feminine, plural too."""
+    text = head.text
+    if head.pos == "NE" and "-" in text.strip("-"):
+        text = text.rpartition("-")[2]
+        if not text[:1].isupper() or not _known_or_compound(text):
+            return None
+    elif head.pos != "NN" or head.xpos == "NNA" or not text[:1].isupper():
+        return None
+    if noun_inf.has_double_gender(text) or noun_inf.has_double_gender(head.lemma):
+        return None
+    infinitive: tuple[tuple[str, str | None, str], ...] = ()
+    if head.xpos == "NNI" and text.endswith("en"):
+        infinitive = tuple(("SG", "NEUT", case) for case in ("NOM", "ACC", "DAT"))
+    if _known_or_compound(text):
+        analyses = noun_inf.noun_analyses(text)
+        return analyses + _linking_s_analyses(text) + infinitive if analyses else None
+    if infinitive:
+        return infinitive
+    suffix = next((s for s in RELIABLE_SUFFIXES if text.lower().endswith(s) and len(text) > len(s) + 2), None)
+    gender = noun_inf.suffix_gender(text) if suffix else None
+    if gender is None:
+        return None
+    numbers = ("SG",) if gender == "FEM" else ("SG", "PL")
+    return tuple((number, gender, case) for number in numbers for case in inf.CASES)
+
+
+def agreeing_cases(article: str, head: Token) -> frozenset[str] | None:
+    """The cases in which the definite ``article`` agrees with the noun ``head`` on some (number, gender)
+    reading (empty: on none); ``None`` when that cannot be decided (an unknown noun, a name, a nominalised
+    adjective, a noun with two genders, a lower-case word the tagger took for a noun)."""
+    analyses = _head_analyses(head)
+    if analyses is None:
+        return None
+    cases = set()
+    for number, gender, case in analyses:
+        if number == "PL" and inf.article(f"PL.DEF.{case}") == article:
+            cases.add(case)
+        if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:
+            cases.add(case)
+    return frozenset(cases)
+
+
 def article_agrees(article: str, head: Token) -> bool | None:
     """Whether the definite ``article`` agrees with the noun ``head`` on some (number, gender, case) reading;
-    ``None`` when that cannot be decided (an unknown noun, a name, a nominalised adjective or infinitive, a
-    noun with two genders, a lower-case word the tagger took for a noun)."""
-    if head.pos != "NN" or head.xpos in ("NNA", "NNI") or not head.text[:1].isupper():
-        return None
-    if noun_inf.has_double_gender(head.text) or noun_inf.has_double_gender(head.lemma):
-        return None
-    if not _known_or_compound(head.text):
-        return None
-    analyses = noun_inf.noun_analyses(head.text)
-    if not analyses:
-        return None
-    for number, gender, case in analyses + _linking_s_analyses(head.text):
-        if number == "PL" and inf.article(f"PL.DEF.{case}") == article:
-            return True
-        if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:
-            return True
-    return False
+    ``None`` when that cannot be decided (see :func:`agreeing_cases`)."""
+    cases = agreeing_cases(article, head)
+    return None if cases is None else bool(cases)
+
+
+CLAUSE_END = frozenset({",", ".", ";", ":", "!", "?", "(", ")", "–", "-"})
 
 
 def _relative_pronoun_position(tokens: tuple[Token, ...], index: int) -> bool:
-    """Whether the article word at ``index`` stands where a relative pronoun stands (after a comma, or after
-    a preposition after a comma: *…, die Langholz transportieren*, *…, bei dem letzte Woche …*)."""
+    """Whether the article word at ``index`` may be a relative pronoun: it stands after a preposition after a
+    comma (*…, bei dem letzte Woche …*), or after a comma where a verb other than a *zu*-infinitive follows
+    before the clause ends (*…, die Langholz transportieren*; a relative clause has a finite verb, while *…,
+    dem Genre oder der Bewertung …* and *…, die wirtschaftlichen Wettbewerb einzugreifen* have none)."""
     previous = index - 1
-    if previous >= 0 and tokens[previous].pos in ("APPR", "APPRART"):
-        previous -= 1
-    return previous >= 0 and tokens[previous].text in (",", "–", "-", "(")
+    if previous >= 1 and tokens[previous].pos in ("APPR", "APPRART"):
+        return tokens[previous - 1].text in (",", "–", "-", "(")
+    if previous < 0 or tokens[previous].text not in (",", "–", "-", "("):
+        return False
+    for after in tokens[index + 1 :]:
+        if after.text in CLAUSE_END:
+            return False
+        if after.pos.startswith("V") and after.pos != "VVIZU" and tokens[after.index - 1].pos != "PTKZU":
+            return True
+    return False
 
 
 def _adjectives_fit(article: str, tokens: tuple[Token, ...], start: int, head: int) -> bool:
@@ -192,22 +255,114 @@ def _adjectives_fit(article: str, tokens: tuple[Token, ...], start: int, head: i
     return not any(t.pos == "ADJA" and t.text.endswith("e") for t in tokens[start + 1 : head])
 
 
+POSTPOSITIONS = frozenset({"nach", "aus", "gegenüber", "zufolge", "entgegen"})
+
+
+def _prefield(analysis: Analysis, index: int, head: int) -> bool:
+    """Whether the noun phrase from the article at ``index`` to its ``head`` opens the sentence (after opening
+    quotes) and the finite verb follows it, directly or after one genitive attribute (*Der Auswahl ist
+    groß*, *Die Reaktion des Marktes hat …*): the prefield of a main clause; or whether it directly follows a
+    subordinating conjunction (*dass die Bus …*; not *während*, also a preposition with the genitive); in both
+    cases only where nothing else in the clause may be the subject (:func:`_sole_subject`)."""
+    tokens = analysis.tokens
+    if index > 0 and tokens[index - 1].pos == "KOUS" and tokens[index - 1].text.lower() not in ("während", "als"):
+        return _sole_subject(analysis, index, head)  # dass der Regierung …: a subordinate clause's first noun phrase
+    first = analysis.sentences[tokens[index].sentence].first
+    while first < index and is_quote(tokens[first]):
+        first += 1
+    if first != index:
+        return False
+    after = head + 1
+    if after < len(tokens) and tokens[after].text.lower() in ("des", "der") and tokens[after].pos == "ART":
+        attribute = np_head(tokens, after, extended=False)
+        after = attribute + 1 if attribute is not None else after
+    return after < len(tokens) and tokens[after].pos in FINITE and _sole_subject(analysis, index, head)
+
+
+def _sole_subject(analysis: Analysis, index: int, head: int) -> bool:
+    """Whether nothing else in the clause may be its subject: no nominative pronoun and no other noun phrase
+    that may be nominative and agree with the verb (*Der Prager Börse fehlt das Geld*: *das Geld* may be the
+    subject, *der Börse* a dative; *Der Auswahl ist groß* has only *der Auswahl*; in *Der Kommission hat fünf
+    Anfragen erörtert* the plural cannot be the subject of *hat*)."""
+    tokens = analysis.tokens
+    verb = next((t.index for t in tokens[head + 1 :] if t.pos in FINITE), None)
+    if verb is None:
+        return False
+    first, last = clause_bounds(analysis, verb)
+    if any(t.pos == "PPER" and t.text.lower() in NOMINATIVE_PRONOUNS for t in tokens[first:last]):
+        return False
+    from performers.german.subject_number import noun_number
+    from performers.german.verb_inflection import verb_readings
+
+    numbers = {r.number for r in verb_readings(tokens[verb].text, tokens[verb].lemma) if r.person == 3}
+    others = [n for n in noun_subject_candidates(analysis, verb) if n > head and not _genitive_after(tokens, head, n)]
+    # another noun phrase competes only if it may agree with the verb (fünf Anfragen cannot be the subject of hat)
+    return all(noun_number(analysis, noun) not in (None, *numbers) for noun in others)
+
+
+def _genitive_after(tokens: tuple[Token, ...], head: int, noun: int) -> bool:
+    """Whether ``noun`` heads the genitive attribute right after ``head`` (*Die Reaktion des Marktes*)."""
+    return tokens[head + 1].text.lower() in ("des", "der") and np_head(tokens, head + 1, extended=False) == noun
+
+
+def _context_cases(analysis: Analysis, index: int, head: int) -> frozenset[str] | None:
+    """The cases the noun phrase opened by the article at ``index`` may have where its context fixes them:
+    after a preposition, those it governs (:mod:`performers.german.government`); in the prefield
+    (:func:`_prefield`), nominative or accusative unless the article itself is a dative or accusative (a
+    dative there needs a verb that takes one, rarer in news than *Den Kindern stehen …*: *Der Regierung
+    fehlt Geld*); else ``None``.  A word that may also be a postposition or adverb
+    counts only where no noun or conjunction precedes it (*der Legende nach*, *vom Büro aus*)."""
+    tokens = analysis.tokens
+    if index == 0 or tokens[index - 1].pos != "APPR":
+        prefield = tokens[index].text.lower() not in ("dem", "den") and _prefield(analysis, index, head)
+        return frozenset({"NOM", "ACC"}) if prefield else None
+    preposition = tokens[index - 1]
+    before = tokens[index - 2] if index >= 2 else None
+    if preposition.text.lower() in POSTPOSITIONS and before is not None and before.pos in ("NN", "NE", "KON", "ADV"):
+        return None
+    return governed_cases(preposition.text)
+
+
+def _name_like(tokens: tuple[Token, ...], start: int, head: int) -> bool:
+    """A head that is likely part of a name or a measure rather than the article's noun: an abbreviation or a
+    one- or two-letter word (*des FC*, *der B 33*), a head followed by a foreign word or a number (*der Delta
+    State University*), or a number before it (*das 76 Jahre alte …*)."""
+    word = tokens[head].text
+    if len(word) < 3 or word.isupper() or any(t.pos == "CARD" for t in tokens[start + 1 : head]):
+        return True
+    after = tokens[head + 1] if head + 1 < len(tokens) else None
+    return after is not None and after.pos in ("FM", "CARD", "XY")
+
+
 def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
-    """(article, head noun) token indices of definite articles that agree with their head on no reading.
+    """(article, head noun) token indices of definite articles that agree with their head on no reading, or
+    only in cases the context rules out (*auf der Markt*: only a nominative), except a singular genitive
+    after a preposition (*seit des Jahres* is a hypercorrect genitive, not an agreement error; *in der
+    Parteien* still fires).
 
     Only plain noun phrases count (article, adjectives, adverbs, numbers, then the noun: no extended
     modifier, whose inner noun phrases the heuristic head finder may take for the head), and no article
-    word in a relative pronoun's position."""
+    word that may be a relative pronoun."""
     tokens = analysis.tokens
     found = []
     for token in tokens:
         article = token.text.lower()
-        if token.pos != "ART" or article not in DEFINITE or _relative_pronoun_position(tokens, token.index):
+        if token.pos != "ART" or article not in DEFINITE:
             continue
+        relative = _relative_pronoun_position(tokens, token.index)
         head_index = np_head(tokens, token.index, extended=False)
-        if head_index is None or not _adjectives_fit(article, tokens, token.index, head_index):
+        if relative or head_index is None or _name_like(tokens, token.index, head_index):
             continue
-        if article_agrees(article, tokens[head_index]) is False:
+        if tokens[token.index - 1].text == "," and not _adjectives_fit(article, tokens, token.index, head_index):
+            continue
+        cases = agreeing_cases(article, tokens[head_index])
+        if cases is None:
+            continue
+        governed = _context_cases(analysis, token.index, head_index)
+        # a singular genitive agreeing in full where the preposition wants another case is a hypercorrect
+        # genitive (seit des Jahres), the hypercorrect-genitive detector's business, not an agreement error
+        hypercorrect = cases == {"GEN"} and article == "des" and tokens[token.index - 1].pos == "APPR"
+        if not cases or (governed is not None and not cases & governed and not hypercorrect):
             found.append((token.index, head_index))
     return found
 
@@ -215,7 +370,7 @@ def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
 class NpAgreementZellig(GermanZellig):
     """Break article–noun agreement by changing the article's gender (one candidate per new article)."""
 
-    version = "1"
+    version = "2"  # 2: the detector takes the case from the context (issue 25); corrupt() unchanged
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)

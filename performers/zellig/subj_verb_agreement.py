@@ -21,14 +21,9 @@ DistilLingEval's ``subj_verb_agreement`` sets include them, so by default they a
 did.  Forms that do not change are dropped.
 
 ``detect(text, source=None)``: whether a finite verb of ``text`` has no reading in the person and number of
-its subject (:func:`disagreeing_verbs`).  Only subjects whose number is certain count: a personal pronoun
-next to the verb (at most one word between) other than *sie*/*Sie*, *ihr* (also a dative) and *es* (often
-an expletive: *Es kamen viele*), or a common noun whose
-nominative readings, together with its article word, have one number — not a noun in a coordination (*der
-Mann und die Frau*), after another noun (possibly a genitive attribute: *die Hälfte der Bürger*), after a
-number (*50 Prozent*); and a noun subject only where no other noun of the clause that may be the subject
-agrees with the verb, the clause has no pronoun that may be the subject, is no relative or interrogative
-clause, and does not start with the verb after a comma or conjunction.  ``source`` is not needed.
+any of its possible subjects (:func:`performers.german.verb_agreement.disagreeing_verbs`, whose docstring
+lists the clause types and subjects it checks); the English ``source``, where given, only settles the number
+of *sie* (*she* or *they*, :func:`performers.german.verb_agreement.sie_number`).
 
 Metadata: ``distance`` between subject and verb when a subject was found (LingEval97 positions: adjacent
 words = 1), ``zipf_frequency`` (and ``frequency`` with a ``training_corpus``) of the rarer of subject and
@@ -42,22 +37,15 @@ from arena.errors import ConfigError
 from arena.records import Edit, Instance, Variant
 from arena.specs.typecheck import ExistingFile
 from performers.german import inflection as inf
-from performers.german import noun_inflection as noun_inf
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts
-from performers.german.syntax import (
-    NP_INNER,
-    VERB_FINAL_OPENERS,
-    Subject,
-    clause_bounds,
-    distance,
-    finite_verbs,
-    is_quote,
-    noun_subject_candidates,
-    subject_of,
-    words_between,
-)
+from performers.german.subject_number import noun_number
+from performers.german.syntax import Subject, distance, finite_verbs, subject_of
+from performers.german.verb_agreement import disagreeing_verbs, sie_number
+
+# disagreeing_verbs and noun_number live in performers.german now; re-exported for existing callers
+__all__ = ["PHENOMENON", "SubjVerbAgreementZellig", "disagreeing_verbs", "noun_number", "number_swaps"]
 
 PHENOMENON = "subj_verb_agreement"
 
@@ -88,112 +76,10 @@ def number_swaps(
     return out
 
 
-ARTICLE_WORDS = frozenset({"ART", "PPOSAT", "PDAT", "PIAT"})
-COPULAS = frozenset({"sein", "werden", "bleiben", "heißen", "scheinen"})
-SUBJECT_PRONOUNS = frozenset({"PPER", "PDS", "PIS", "PWS", "PRELS", "PWAT", "PRELAT"})
-COORDINATION = frozenset({"KON", "$,"})
-
-
-def noun_number(analysis: Analysis, index: int) -> str | None:
-    """The grammatical number of the common noun at ``index`` as a subject, where it is certain (see the
-    module docstring), else ``None``."""
-    tokens = analysis.tokens
-    head = tokens[index]
-    if head.pos != "NN" or head.xpos == "NNI" or not head.text[:1].isupper():
-        return None
-    start = index
-    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
-        start -= 1
-    if any(t.pos == "CARD" for t in tokens[start:index]):
-        return None  # 50 Prozent, drei Viertel: measure nouns stay singular
-    article = tokens[start - 1] if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else None
-    first = start - 1 if article is not None else start
-    before = tokens[first - 1] if first > 0 else None
-    after = tokens[index + 1] if index + 1 < len(tokens) else None
-    if before is not None and (before.pos in COORDINATION or before.pos in ("NN", "NE")):
-        return None
-    if after is not None and after.pos in COORDINATION and after.text != ",":
-        return None
-    if after is not None and after.text == "von":
-        return None  # Tausende von Angestellten, eine Reihe von Fragen: the number may follow the complement
-    analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
-    if article is not None:
-        readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
-        analyses = [
-            (number, gender, case)
-            for number, gender, case in analyses
-            if any(r.number == number and (number == "PL" or r.gender == gender) for r in readings)
-        ]
-    numbers = {number for number, _, _ in analyses}
-    return numbers.pop() if len(numbers) == 1 else None
-
-
-def _noun_subject_checkable(analysis: Analysis, verb: int) -> bool:
-    """Whether a noun subject of ``verb`` can be checked: the clause is no relative or interrogative clause,
-    has no pronoun that may be the subject, and the verb does not open it after a comma or conjunction (its
-    subject may be outside the clause: *Die Geräte, die …, sind*; *… und glauben*)."""
-    tokens = analysis.tokens
-    first, last = clause_bounds(analysis, verb)
-    if tokens[first].pos in VERB_FINAL_OPENERS or (first > 0 and tokens[first - 1].pos in VERB_FINAL_OPENERS):
-        return False
-    if any(t.pos in SUBJECT_PRONOUNS or t.pos in ("FM", "XY") for t in tokens[first:last]):
-        return False
-    if verb > 0 and tokens[verb - 1].pos == "KON":
-        return False  # a coordinated verb whose subject is left out: … gewannen sie 1:0 und feiern nun …
-    opening = [t for t in tokens[first:verb] if not t.pos.startswith("$") and t.pos != "KON"]
-    return bool(opening) or first == analysis.sentences[tokens[verb].sentence].first
-
-
-def _infinitive_beside_finite(analysis: Analysis, verbs: dict[int, str], index: int, lemma: str) -> bool:
-    """A form identical to the infinitive in a clause with another finite verb (*soll … getötet haben*,
-    *muss … abgeworfen werden*): the tagger's finite verb is likely the infinitive."""
-    if analysis.tokens[index].text.lower() != lemma.lower():
-        return False
-    first, last = clause_bounds(analysis, index)
-    return any(other != index and first <= other < last for other in verbs)
-
-
-def disagreeing_verbs(analysis: Analysis) -> list[tuple[int, int]]:
-    """(verb, subject) token indices of finite verbs with no reading in their subject's person and number.
-
-    A pronoun subject is checked alone; for a noun subject, every noun of the clause that may be the subject
-    (:func:`performers.german.syntax.noun_subject_candidates`) must have a certain number that the verb
-    does not have (*Die besten Momente hat der Abend* does not fire)."""
-    tokens = analysis.tokens
-    found = []
-    verbs = finite_verbs(analysis)
-    for index, lemma in verbs.items():
-        if _infinitive_beside_finite(analysis, verbs, index, lemma):
-            continue
-        subject = subject_of(analysis, index)
-        if subject is None:
-            continue
-        if lemma in COPULAS and subject.index > index and tokens[subject.index].pos != "PPER":
-            continue  # after a copula a noun may be the predicate: Sie sind ein Fetischist
-        readings = verb_inf.verb_readings(tokens[index].text, lemma)
-        if not readings:
-            continue
-        if tokens[subject.index].pos == "PPER":
-            word = tokens[subject.index].text.lower()
-            if word in ("sie", "es", "ihr") or subject.formal or words_between(analysis, subject.index, index) > 1:
-                continue
-            numbers = [subject.number]
-        elif _noun_subject_checkable(analysis, index):
-            numbers = [noun_number(analysis, noun) for noun in noun_subject_candidates(analysis, index)]
-        else:
-            continue
-        if numbers and all(
-            number is not None and not any(r.person == subject.person and r.number == number for r in readings)
-            for number in numbers
-        ):
-            found.append((index, subject.index))
-    return found
-
-
 class SubjVerbAgreementZellig:
     """Swap the number of each finite verb, keeping person, tense and mood (one candidate per new form)."""
 
-    version = "1"
+    version = "2"  # 2: the detector checks far more clauses and subjects (issue 25); corrupt() unchanged
     phenomenon = PHENOMENON
 
     def __init__(
@@ -244,4 +130,4 @@ class SubjVerbAgreementZellig:
 
     def detect(self, text: str, source: str | None = None) -> bool:
         """Whether a finite verb of ``text`` disagrees in number with a subject whose number is certain."""
-        return bool(disagreeing_verbs(analyze(text, self.backend)))
+        return bool(disagreeing_verbs(analyze(text, self.backend), sie=sie_number(source)))

@@ -65,6 +65,30 @@ def test_metadata(zellig):
         ("Wir steht am Rande des Abgrunds.", True),
         ("Ich gehen nach Hause.", True),
         ("Die Aktionäre verkauft ihre Aktien.", True),
+        # must fire: misses of the earlier detector on DistilLingEval's subj_verb_agreement.mt (dev lines, shortened)
+        ("Quellen sagen, dass der Senat am Mittwoch über den Plan abstimmen könnten.", True),  # subordinate clause
+        ("Auch hier geben es Preis- und Qualitätskategorien.", True),  # es gibt is singular
+        ("Wenn nicht, kann Sie den Lautsprecher verwenden.", True),  # polite Sie after the verb
+        ("Paula Radcliffe aus Großbritannien halten den Weltrekord.", True),  # a name is singular
+        ("Später stellte sich heraus, dass er eine Zyste an seinem Stimmband hatten.", True),  # er: nominative only
+        ("Emil Kučera, der zu drei Jahren Gefängnis verurteilt wurden, legte Berufung ein.", True),  # relative clause
+        ("Haider, der bereits angekündigt hat, zurückzukehren, setzen auf diese Entwicklung.", True),
+        ("Der fünfte Kandidat, Vitali Bganba, behaupten, keine Partei zu unterstützen.", True),  # an apposition
+        ("„Wir haben Fortschritte erzielt“, erklärten der Vertreter der Regierung.", True),  # reporting clause
+        ("Doch der Präsident lehnten ab.", True),  # doch opens the sentence: no coordination
+        ("Ein Gericht in Bangladesch haben ein Kautionsgesuch abgelehnt.", True),  # the prefield with its attribute
+        ("Niemand hatten Angst davor.", True),  # an indefinite pronoun
+        # must not fire: false alarms of the development versions on newstest references and correct sides
+        ("Jeden Tag werden Tausende von Autos in eine Werkstatt geschleppt.", False),  # a time expression
+        ("Der Grund sind bürokratische Hürden.", False),  # copula: the predicate may come first
+        ("Ein Mann aus Malta und ein anderer aus Brasilien wollen die Qualität verbessern.", False),
+        ("Besonnen reagierte die Gemeinde: Sie erinnerte an die Opfer.", False),  # Sie before the verb: she
+        ("Das Gesetz kennen sie nicht.", False),
+        ("Sowohl Barack Obama als auch McCain unterstützen das Rettungspaket.", False),
+        ("Andere Länder, darunter auch Spanien, wird sie erst 2010 erreichen.", False),  # sie: the subject
+        ("Es gibt zwei Gebäude, in denen Besuche eingeschränkt sind.", False),
+        ("Eine Analyse der Märkte, die von der Behörde durchgeführt wird, liegt vor.", False),  # which antecedent?
+        ("Wenige Monate später kapitulierte die Bank.", False),  # a time expression in front
         # must not fire
         ("Die Prager Börse stürzt gegen Geschäftsschluss ins Minus.", False),
         ("Wir stehen am Rande des Abgrunds.", False),
@@ -86,3 +110,18 @@ def test_metadata(zellig):
 )
 def test_detect(zellig, text, expected):
     assert zellig.detect(text) is expected
+
+
+@pytest.mark.parametrize(
+    "text, source, expected",
+    [
+        ("Gestern hat sie gewonnen.", "Yesterday they won.", True),  # the source settles sie: they
+        ("Gestern haben sie gewonnen.", "Yesterday she won.", True),
+        ("Gestern hat sie gewonnen.", "Yesterday she won.", False),
+        ("Gestern hat sie gewonnen.", "Yesterday she and they won.", False),  # the source does not settle it
+        ("Gestern hat sie gewonnen.", None, False),
+        ("Man kann sie gegen einen Feind verwenden.", "They can be used against an enemy.", False),  # sie: object
+    ],
+)
+def test_detect_sie_by_source(zellig, text, source, expected):
+    assert zellig.detect(text, source=source) is expected

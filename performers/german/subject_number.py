@@ -1,0 +1,250 @@
+"""The grammatical number of the words that may be a finite verb's subject, where it is certain.
+
+    from performers.german.subject_number import noun_number, pronoun_candidates, antecedent_number
+
+    noun_number(analysis, index)        # 'SG', 'PL' or None for the noun or name at token ``index``
+    pronoun_candidates(analysis, verb)  # [(index, number or None, certainly nominative)] of the verb's clause
+    antecedent_number(analysis, token)  # the number of a relative pronoun der/die/das from the noun before it
+
+A noun's number comes from its german-nouns readings in the nominative, narrowed by its article word (*die
+Vertreter*: plural; *der Auftragnehmer*, unknown to german-nouns: the article alone); plural quantifiers
+(*einige*, *viele*) make it plural.  It is left open (``None``) where the verb need not follow it: after a
+number (*zwei Jahre*), for quantity nouns (*die Hälfte der Bürger*), in a coordination, before *von*
+(*Tausende von Angestellten*), after another noun.  A name is singular unless an article word makes it
+plural or ambiguous (*die USA*), it is an abbreviation or a known plural name (*Philippinen*).  Used by
+:mod:`performers.german.verb_agreement`; shallow heuristics over STTS tags like :mod:`performers.german.syntax`.
+"""
+
+from __future__ import annotations
+
+from performers.german import inflection as inf
+from performers.german import noun_inflection as noun_inf
+from performers.german.analysis import Analysis, Token
+from performers.german.syntax import NP_INNER, clause_bounds, is_quote
+
+ARTICLE_WORDS = frozenset({"ART", "PPOSAT", "PDAT", "PIAT"})
+
+
+COORDINATION = frozenset({"KON", "$,"})
+
+
+PLURAL_QUANTIFIERS = frozenset({"einige", "wenige", "viele", "mehrere", "alle", "beide", "zahlreiche", "manche",
+                                "etliche", "verschiedene", "sämtliche"})
+
+
+QUANTITY_NOUNS = frozenset({"Hälfte", "Mehrheit", "Minderheit", "Reihe", "Anzahl", "Zahl", "Teil", "Drittel", "Viertel",
+                            "Prozent", "Dutzend", "Großteil", "Gruppe", "Menge", "Paar", "Million", "Milliarde",
+                            "Tausend", "Hundert", "Handvoll", "Rest", "Vielzahl", "Masse"})
+
+
+PLURAL_NAMES = frozenset({"Niederlande", "Philippinen", "Malediven", "Seychellen", "Bahamas", "Staaten", "Emirate",
+                          "Kanaren", "Alpen", "Anden", "Azoren", "Brothers", "Nationen", "Beatles", "Stones"})
+
+
+def name_number(analysis: Analysis, index: int, start: int) -> str | None:
+    """A proper name as a subject is singular (*Paula Radcliffe hält*, *Japan ist*) unless an article word
+    makes it plural or ambiguous (*die USA*, *die Türkei*), it is an abbreviation, or a plural name
+    (*Lehman Brothers*, *Philippinen*)."""
+    tokens = analysis.tokens
+    word = tokens[index].text
+    if word.isupper() or word in PLURAL_NAMES or not word[:1].isupper():
+        return None
+    before = tokens[start - 1] if start > 0 else None
+    if before is not None and before.pos in ARTICLE_WORDS and before.text.lower() not in ("der", "das", "ein"):
+        return None
+    return "SG"
+
+
+def _coordinating(tokens: tuple[Token, ...], token: Token) -> bool:
+    """Whether ``token`` may join two noun phrases: a comma, or a conjunction other than one opening the
+    sentence (*Doch der Präsident lehnten ab*; but *Sowohl Obama als auch …*)."""
+    if token.pos not in COORDINATION:
+        return False
+    if token.pos == "KON":
+        previous = tokens[token.index - 1] if token.index > 0 else None
+        opening = previous is None or previous.pos == "$." or is_quote(previous)
+        return not opening or token.text.lower() in ("sowohl", "weder", "entweder")
+    return True
+
+
+MEASURE_NOUNS = frozenset({"Prozent", "Euro", "Dollar", "Cent", "Pfund", "Franken", "Krone", "Kronen", "Meter",
+                           "Kilometer", "Zentimeter", "Millimeter", "Kilo", "Kilogramm", "Gramm", "Tonne", "Tonnen",
+                           "Liter", "Grad", "Stunde", "Stunden", "Minute", "Minuten", "Sekunde", "Sekunden", "Tag",
+                           "Tage", "Woche", "Wochen", "Monat", "Monate", "Jahr", "Jahre", "Jahrzehnt", "Jahrzehnte",
+                           "Punkt", "Punkte", "Mal", "Seite", "Seiten", "Stück", "Prozentpunkte", "Einwohner"})
+
+
+def _nominalised_adjective_number(word: str, article: Token | None) -> str | None:
+    """The number of a nominalised adjective as a subject from its ending and article: *der/die/das
+    Reisende* singular, *die Reisenden* and a bare *Freiwillige* plural, *Abgeordneter* singular."""
+    determiner = article.text.lower() if article is not None else None
+    if determiner in ("der", "die", "das", "ein", "eine", "dieser", "diese", "dieses", "jeder", "jede", "jedes"):
+        if word.endswith("e"):
+            return "SG"
+        return "PL" if word.endswith("en") and determiner in ("die", "diese") else None
+    if determiner is None:
+        return "PL" if word.endswith("e") else "SG" if word.endswith("er") else None
+    return None
+
+
+def noun_number(analysis: Analysis, index: int) -> str | None:
+    """The grammatical number of the noun (or name) at ``index`` as a subject, where it is certain (see the
+    module docstring), else ``None``."""
+    tokens = analysis.tokens
+    head = tokens[index]
+    if head.pos not in ("NN", "NE") or head.xpos == "NNI" or not head.text[:1].isupper():
+        return None
+    start = index
+    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1]) or
+                         (head.pos == "NE" and tokens[start - 1].pos in ("NE", "NN"))):
+        start -= 1
+    if head.text in QUANTITY_NOUNS:
+        return None  # 50 Prozent, drei Viertel, die Hälfte der Bürger: the number may follow the complement
+    article = tokens[start - 1] if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else None
+    first = start - 1 if article is not None else start
+    before = tokens[first - 1] if first > 0 else None
+    following = index + 1
+    while following < len(tokens) and tokens[following].pos == "ADV":
+        following += 1  # die Bank selbst und …
+    after = tokens[following] if following < len(tokens) else None
+    if before is not None and (_coordinating(tokens, before) or before.pos in ("NN", "NE")):
+        return None
+    if after is not None and after.pos in COORDINATION and after.text != ",":
+        return None
+    if after is not None and after.text == "von":
+        return None  # Tausende von Angestellten, eine Reihe von Fragen: the number may follow the complement
+    if head.pos == "NE":
+        return name_number(analysis, index, start)
+    if head.xpos == "NNA":
+        return _nominalised_adjective_number(head.text, article)
+    quantifier = next((t for t in tokens[start:index] if t.text.lower() in PLURAL_QUANTIFIERS), None)
+    if quantifier is not None or (article is not None and article.text.lower() in PLURAL_QUANTIFIERS):
+        return "PL" if any(a[0] == "PL" for a in noun_inf.noun_analyses(head.text)) else None
+    analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
+    if any(t.pos == "CARD" for t in tokens[start:index]):  # 4500 Soldaten; but zwei Jahre, 2,5 Liter: measures
+        plural = bool(analyses) and all(a[0] == "PL" for a in analyses)
+        return "PL" if plural and head.lemma not in MEASURE_NOUNS and head.text not in MEASURE_NOUNS else None
+    if article is not None and inf.determiner_readings(article.text):
+        readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
+        if not noun_inf.noun_analyses(head.text):  # a noun german-nouns lacks: the article alone (der Auftragnehmer)
+            numbers = {r.number for r in readings}
+            return numbers.pop() if len(numbers) == 1 else None
+        analyses = [
+            (number, gender, case)
+            for number, gender, case in analyses
+            if any(r.number == number and (number == "PL" or r.gender == gender) for r in readings)
+        ]
+    numbers = {number for number, _, _ in analyses}
+    return numbers.pop() if len(numbers) == 1 else None
+
+
+def genitive_attribute(analysis: Analysis, index: int) -> bool:
+    """Whether the noun at ``index`` is a genitive attribute of the noun before its article (*die Barreserve
+    der Bank*, *der Rest des Tages*): an article word with a genitive reading right after another noun."""
+    tokens = analysis.tokens
+    start = index
+    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
+        start -= 1
+    if start < 2 or tokens[start - 1].pos not in ARTICLE_WORDS or tokens[start - 2].pos not in ("NN", "NE"):
+        return False
+    if tokens[start - 2].text in QUANTITY_NOUNS:
+        return False
+    return any(r.case == "GEN" for r in inf.determiner_readings(tokens[start - 1].text))
+
+
+def np_start(analysis: Analysis, noun: int) -> int:
+    """Index of the first token of the noun phrase headed by ``noun`` (its article word, adjectives, ...)."""
+    tokens = analysis.tokens
+    start = noun
+    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
+        start -= 1
+    return start - 1 if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else start
+
+
+def certain_nominative(analysis: Analysis, noun: int) -> bool:
+    """Whether the noun phrase of ``noun`` can only be nominative: its article word agrees with the noun in
+    the nominative only (*der Investor*, *ein Mann*)."""
+    tokens = analysis.tokens
+    start = np_start(analysis, noun)
+    if tokens[start].pos not in ARTICLE_WORDS:
+        return False
+    analyses = noun_inf.noun_analyses(tokens[noun].text)
+    readings = [r for r in inf.determiner_readings(tokens[start].text)
+                if any(a[0] == r.number and a[2] == r.case and (r.number == "PL" or a[1] == r.gender) for a in analyses)]
+    return bool(readings) and all(r.case == "NOM" for r in readings)
+
+
+def coordinated_before(analysis: Analysis, noun: int, verb: int) -> bool:
+    """Whether a coordinating conjunction stands between a noun before the verb and the verb (*Ein Mann aus
+    Malta und ein anderer aus Brasilien wollen*): the subject may be the coordination."""
+    return noun < verb and any(t.pos == "KON" for t in analysis.tokens[noun + 1 : verb])
+
+
+RELATIVE_PRONOUNS = {"der": ("MASC",), "das": ("NEUT",), "die": ("FEM", "PL")}
+
+
+def antecedent_number(analysis: Analysis, pronoun: Token) -> str | None:
+    """The number of the relative pronoun *der*, *die* or *das* right after a comma, from the noun before
+    the comma it agrees with (*Kučera, der* SG; *die Anleger, die* PL; *die Tafel, die* SG), where certain."""
+    tokens = analysis.tokens
+    if pronoun.index < 2 or tokens[pronoun.index - 1].text != ",":
+        return None
+    antecedent = tokens[pronoun.index - 2]
+    allowed = RELATIVE_PRONOUNS.get(pronoun.text.lower())
+    if allowed is None or antecedent.pos not in ("NN", "NE") or not antecedent.text[:1].isupper():
+        return None
+    if antecedent.pos == "NE":
+        return "SG" if name_number(analysis, antecedent.index, antecedent.index) and "PL" not in allowed else None
+    numbers = _noun_numbers_for(antecedent.text, allowed, pronoun.text.lower())
+    if numbers is None or len(numbers) != 1:
+        return None
+    if genitive_attribute(analysis, antecedent.index):  # die Analyse der Märkte, die: which noun is meant?
+        start = np_start(analysis, antecedent.index)
+        owner = tokens[start - 1]
+        if owner.pos != "NN" or _noun_numbers_for(owner.text, allowed, pronoun.text.lower()) != numbers:
+            return None
+    return numbers.pop()
+
+
+def _noun_numbers_for(noun: str, allowed: tuple[str, ...], pronoun: str) -> set[str] | None:
+    """The numbers of ``noun``'s readings a relative pronoun of the ``allowed`` genders (or plural) can refer
+    to; ``None`` for *der* after a feminine noun (a dative: *die Frau, der ich half*)."""
+    numbers = set()
+    for number, gender, _ in noun_inf.noun_analyses(noun):
+        if number == "PL" and "PL" in allowed:
+            numbers.add("PL")
+        elif number == "SG" and gender in allowed:
+            numbers.add("SG")
+        elif number == "SG" and pronoun == "der" and gender == "FEM":
+            return None
+    return numbers
+
+
+PRONOUN_NUMBERS = {
+    "ich": "SG", "du": "SG", "er": "SG", "wir": "PL", "man": "SG", "niemand": "SG", "jemand": "SG", "jeder": "SG",
+    "jede": "SG", "jedes": "SG", "keiner": "SG", "keine": None, "etwas": "SG", "nichts": "SG", "alles": "SG",
+    "dies": "SG", "dieses": "SG", "dieser": "SG", "jener": "SG", "einer": "SG", "eine": "SG", "eines": "SG",
+    "einige": "PL", "viele": "PL", "wenige": "PL", "mehrere": "PL", "alle": "PL", "beide": "PL", "andere": "PL",
+    "manche": "PL",
+}
+
+
+NOMINATIVE_FORMS = frozenset({"ich", "du", "er", "sie", "es", "wir", "ihr", "man"})
+
+
+def pronoun_candidates(analysis: Analysis, verb: int) -> list[tuple[int, str | None, bool]]:
+    """(index, number or ``None``, certainly nominative) of the pronouns of the verb's clause that may be its
+    subject: nominative personal pronouns not after a preposition, indefinite and demonstrative pronouns."""
+    tokens = analysis.tokens
+    first, last = clause_bounds(analysis, verb)
+    out = []
+    for token in tokens[first:last]:
+        word = token.text.lower()
+        after_preposition = token.index > 0 and tokens[token.index - 1].pos in ("APPR", "APPRART")
+        if token.index == verb or after_preposition:
+            continue
+        if token.pos == "PPER" and word in NOMINATIVE_FORMS:
+            out.append((token.index, PRONOUN_NUMBERS.get(word), word not in ("sie", "es", "ihr")))
+        elif token.pos in ("PIS", "PDS"):
+            out.append((token.index, PRONOUN_NUMBERS.get(word), False))
+    return out

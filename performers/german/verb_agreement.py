@@ -1,0 +1,363 @@
+"""Finite verbs that disagree in number with their subject: the detector of ``subj-verb-agreement``.
+
+    from performers.german.verb_agreement import disagreeing_verbs
+
+    disagreeing_verbs(analyze("Die Prager Börse stürzen ins Minus."))   # [(3, 2)]: (verb, subject) indices
+
+A verb fires when none of its possible subjects agrees with it in number (third person, or the pronoun's
+person).  Its possible subjects, by clause type (shallow heuristics over STTS tags, no parser):
+
+- a personal pronoun next to the verb (*wir steht*), or *ich*, *du*, *er*, *wir* opening a verb-final clause
+  (*dass er … hatten*); never *ihr* or *es* (an expletive), except *es gibt* (always singular); *sie*
+  (she/they) only next to the verb, alone in its clause, where the English source settles its number
+  (``sie``, :func:`sie_number`); polite *Sie* only right after the verb (*kann Sie*);
+- in a main clause or one opened by a subordinating conjunction: every noun and pronoun of the clause that may
+  be nominative (:func:`performers.german.syntax.noun_subject_candidates`, genitive attributes left out),
+  each with a certain number (:mod:`performers.german.subject_number`) that the verb lacks; when the
+  clause's first noun phrase opens it (the prefield with its attributes, or right after the conjunction) with
+  a certain number, it is taken for the subject, and of the later ones only those with a known number or a
+  certain nominative compete (*Die Vertreter des OPC muss dies wissen* fires, *Das Gesetz kennen sie nicht*
+  does not); not after a copula where a predicate noun may follow (*Der Grund sind Hürden*), not for time
+  expressions in front (*Jeden Tag werden …*);
+- a verb-first clause after the comma that closes a subordinate clause opening the sentence (*Obwohl …,
+  können der Kongress …*), or a reporting clause after a quotation (*„…“, sagten Frau Nathiri*): the
+  nouns after the verb;
+- a verb right after an embedded relative or subordinate clause or apposition that follows the sentence's
+  first noun phrase (*Haider, der …, setzen*; *Der Kandidat, Vitali Bganba, behaupten*): that noun phrase;
+- a relative clause opened by *der*, *die*, *das* after a comma: the pronoun's number from its antecedent
+  (*Kučera, der … wurden*), with the clause's other possible subjects for *die* and *das* (which may be
+  accusative).
+
+A relative clause whose pronoun is oblique or in a prepositional phrase (*…, bei denen die Entscheidung …
+könnten*; *…, den …*) is checked like a subordinate clause.  Other relative clauses, interrogative clauses,
+clauses with a foreign word and coordinated verbs with a left-out subject (*… und feiern nun …*) are not
+checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from performers.german import verb_inflection as verb_inf
+from performers.german.analysis import Analysis
+from performers.german.subject_number import (
+    ARTICLE_WORDS,
+    RELATIVE_PRONOUNS,
+    antecedent_number,
+    certain_nominative,
+    coordinated_before,
+    genitive_attribute,
+    noun_number,
+    np_start,
+    pronoun_candidates,
+)
+from performers.german.syntax import (
+    FINITE,
+    NP_INNER,
+    VERB_FINAL_OPENERS,
+    Subject,
+    clause_bounds,
+    finite_verbs,
+    is_quote,
+    noun_subject_candidates,
+    subject_of,
+    words_between,
+)
+
+SUBJECT_PRONOUNS = frozenset({"PPER", "PDS", "PIS", "PWS", "PRELS", "PWAT", "PRELAT"})
+OBLIQUE_RELATIVES = frozenset({"den", "dem", "denen", "deren", "dessen"})
+COPULAS = frozenset({"sein", "werden", "bleiben", "heißen", "scheinen"})
+
+
+REPORTING_VERBS = frozenset({"sagen", "erklären", "betonen", "berichten", "zitieren", "meinen", "schreiben",
+                             "erinnern", "warnen", "bestätigen", "mitteilen", "teilen", "fügen", "hinzufügen",
+                             "kommentieren", "ergänzen", "sprechen", "fragen", "antworten", "behaupten",
+                             "glauben", "denken", "verraten", "unterstreichen", "versichern", "heißen"})
+
+
+TIME_NOUNS = frozenset({"Tag", "Woche", "Monat", "Jahr", "Jahrzehnt", "Stunde", "Minute", "Sekunde", "Zeit",
+                        "Abend", "Morgen", "Nacht", "Mittag", "Ende", "Anfang", "Mitte", "Wochenende", "Mal",
+                        "Saison", "Sommer", "Winter", "Herbst", "Frühling", "Moment", "Augenblick"})
+
+
+def _noun_subject_checkable(analysis: Analysis, verb: int) -> bool:
+    """Whether a noun subject of ``verb`` can be checked: the clause is no relative or interrogative clause,
+    has no relative or interrogative pronoun or foreign word, and the verb does not open it after a comma or conjunction (its
+    subject may be outside the clause: *Die Geräte, die …, sind*; *… und glauben*)."""
+    tokens = analysis.tokens
+    first, last = clause_bounds(analysis, verb)
+    opener = tokens[first] if tokens[first].pos in VERB_FINAL_OPENERS else tokens[first - 1] if first > 0 else None
+    if opener is not None and opener.pos in VERB_FINAL_OPENERS and opener.pos not in ("KOUS", "PWAV"):
+        in_pp = opener.index > 0 and tokens[opener.index - 1].pos in ("APPR", "APPRART")
+        if not (opener.pos == "PRELS" and (in_pp or opener.text.lower() in OBLIQUE_RELATIVES)):
+            return False  # a relative or interrogative pronoun may be the subject (not bei denen, den)
+    if any(t.pos in ("PWS", "PRELS", "PWAT", "PRELAT", "FM", "XY") for t in tokens[first:last]):
+        return False
+    if verb > 0 and tokens[verb - 1].pos == "KON":
+        return False  # a coordinated verb whose subject is left out: … gewannen sie 1:0 und feiern nun …
+    opening = [t for t in tokens[first:verb] if not t.pos.startswith("$") and t.pos != "KON"]
+    sentence_first = analysis.sentences[tokens[verb].sentence].first
+    return (bool(opening) or first == sentence_first or _after_initial_subordinate(analysis, first)
+            or _reporting_inversion(analysis, first, verb))
+
+
+def _reporting_inversion(analysis: Analysis, first: int, verb: int) -> bool:
+    """Whether the verb opens a reporting clause after the reported words (*„…“, sagten Frau Nathiri*;
+    *Wir müssen …, zitierten die Agentur AP …*): its subject follows it in the same clause."""
+    tokens = analysis.tokens
+    if first != verb or first < 2 or tokens[first - 1].text != ",":
+        return False
+    return is_quote(tokens[first - 2]) or tokens[verb].lemma in REPORTING_VERBS
+
+
+def _after_initial_subordinate(analysis: Analysis, first: int) -> bool:
+    """Whether the clause starting at ``first`` follows a comma that closes a subordinate clause opening the
+    sentence (*Obwohl der Präsident … kann, können der Kongress …*): the verb-first main clause has its
+    subject inside."""
+    tokens = analysis.tokens
+    sentence_first = analysis.sentences[tokens[first].sentence].first
+    if first == 0 or tokens[first - 1].text != "," or tokens[sentence_first].pos != "KOUS":
+        return False
+    return tokens[sentence_first].text.lower() not in ("während", "als", "wie") and not any(
+        t.text == "," for t in tokens[sentence_first : first - 1]
+    )
+
+
+def _infinitive_beside_finite(analysis: Analysis, verbs: dict[int, str], index: int, lemma: str) -> bool:
+    """A form identical to the infinitive in a clause with another finite verb that is an auxiliary or modal,
+    or precedes it uncoordinated (*soll … getötet haben*, *muss … abgeworfen werden*): the tagger's finite
+    verb is likely the infinitive (not in *schmelzen … und nimmt*)."""
+    tokens = analysis.tokens
+    if tokens[index].text.lower() != lemma.lower():
+        return False
+    first, last = clause_bounds(analysis, index)
+    return any(
+        other != index and first <= other < last
+        and (tokens[other].pos in ("VAFIN", "VMFIN")
+             or (other < index and not any(t.pos == "KON" for t in tokens[other:index])))
+        for other in verbs
+    )
+
+
+def _opens_clause(analysis: Analysis, noun: int, verb: int, pronoun: bool = False) -> bool:
+    """Whether the noun phrase of ``noun`` opens the clause of ``verb`` (after a subordinating conjunction
+    or opening quotes) and, in a main clause, is the one constituent before the verb, attributes included
+    (*Das Gesetz ermöglichen*, *Die erste Strophe des Liedes wurden*, *Ein Gericht in Bangladesch haben*):
+    the prefield, where the subject usually stands.  Not a time expression (*Jeden Tag werden …*, *Wenige Monate später …*)."""
+    tokens = analysis.tokens
+    first, _ = clause_bounds(analysis, verb)
+    start = noun if pronoun else np_start(analysis, noun)
+    between = [t for t in tokens[first:start] if not is_quote(t) and t.pos not in ("KOUS", "$(")]
+    time = tokens[noun].text.split("-")[-1].capitalize() in TIME_NOUNS or tokens[noun].lemma in TIME_NOUNS
+    if noun > verb or between or time:
+        return False
+    if tokens[first].pos == "KOUS":
+        return True
+    # one constituent stands before the finite verb of a main clause: what follows the noun up to the verb
+    # belongs to its noun phrase (a genitive, a prepositional attribute: Ein Gericht in Bangladesch haben)
+    return not any(tokens[i].pos in FINITE or tokens[i].text in (",", ":", ";") for i in range(noun + 1, verb))
+
+
+def sie_number(source: str | None) -> str | None:
+    """The number of German *sie* from its English source where the source settles it: 'SG' when it has
+    *she*/*her* and no *they*/*them*/*their*, 'PL' the other way round, else ``None``."""
+    if not source:
+        return None
+    words = set(re.findall(r"[a-z]+", source.lower()))
+    singular, plural = bool(words & {"she", "her", "hers", "herself"}), bool(words & {"they", "them", "their",
+                                                                                      "theirs", "themselves"})
+    return "SG" if singular and not plural else "PL" if plural and not singular else None
+
+
+def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str, sie: str | None = None) -> str | None:
+    """The number of a personal-pronoun subject next to the verb (at most one word between) where it is
+    certain: not *sie* (she/they) unless ``sie`` (from the English source, :func:`sie_number`) says which, not
+    *ihr* (also a dative) or *es* (often an expletive: *Es kamen viele*) — except
+    *es gibt*, always singular — and polite *Sie* only right after the verb (*kann Sie*: plural); further
+    away only *ich*, *du*, *er*, *wir* opening a verb-final clause (*dass er … hatten*)."""
+    tokens = analysis.tokens
+    word = tokens[subject.index].text.lower()
+    between = words_between(analysis, subject.index, verb)
+    if word == "es" and lemma == "geben":
+        return "SG"
+    if subject.formal:
+        return "PL" if between == 0 and subject.index == verb + 1 else None
+    if word == "sie" and sie is not None:
+        others = [i for i, _, _ in pronoun_candidates(analysis, verb) if i != subject.index]
+        if between > 0 or others or noun_subject_candidates(analysis, verb):
+            return None  # man kann sie verwenden: sie may be the object
+        number: str | None = sie
+    elif word in ("sie", "es", "ihr"):
+        return None
+    else:
+        number = subject.number
+    if between > 1:  # ich, du, er, wir open a verb-final clause: dass er … hatten
+        opens = subject.index > 0 and tokens[subject.index - 1].pos in VERB_FINAL_OPENERS and subject.index < verb
+        coordinated = any(t.pos == "KON" for t in tokens[subject.index - 1 : verb])
+        return number if opens and not coordinated else None
+    return number
+
+
+def _predicate_may_follow(analysis: Analysis, verb: int, lemma: str, subject: Subject) -> bool:
+    """Whether a noun after the copula ``verb`` may be its predicate rather than its subject: a copula
+    (*sein*, *werden*, ...) with the noun after it, in a clause with no participle (*wurden … weggelassen*
+    makes *werden* an auxiliary) and more than one noun that may be the subject (*Sie sind ein Fetischist*,
+    *Gleichzeitig ist das Gebiet so groß*: one noun, the subject)."""
+    tokens = analysis.tokens
+    if lemma not in COPULAS or subject.index < verb or tokens[subject.index].pos == "PPER":
+        return False
+    first, last = clause_bounds(analysis, verb)
+    if any(t.pos in ("VVPP", "VAPP", "VMPP") for t in tokens[first:last]):
+        return False
+    nouns = [n for n in noun_subject_candidates(analysis, verb) if not genitive_attribute(analysis, n)]
+    return len(nouns) > 1
+
+
+def _relative_clause_numbers(analysis: Analysis, verb: int) -> list[str | None] | None:
+    """For a verb in a relative clause opened by *der*, *die* or *das* after a comma: the numbers of its
+    possible subjects — the relative pronoun's (from its antecedent) and, unless the pronoun is the
+    nominative *der*, every other noun of the clause that may be nominative; ``[]`` when nothing can be
+    said; ``None`` when the clause is no such relative clause."""
+    tokens = analysis.tokens
+    first, last = clause_bounds(analysis, verb)
+    if first == 0:
+        return None
+    pronoun = tokens[first - 1]  # the clause starts after its relative pronoun
+    if pronoun.pos != "PRELS" or pronoun.text.lower() not in RELATIVE_PRONOUNS:
+        return None
+    number = antecedent_number(analysis, pronoun)
+    if number is None:
+        return []
+    if pronoun.text.lower() == "der":
+        return [number]
+    if any(t.pos in SUBJECT_PRONOUNS or t.pos in ("FM", "XY") for t in tokens[first:last]):
+        return []  # die er kennt: the pronoun may be the object
+    others = [n for n in noun_subject_candidates(analysis, verb) if not genitive_attribute(analysis, n)]
+    return [number] + [noun_number(analysis, n) for n in others]
+
+
+def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[str | None]:
+    """The numbers of the possible subjects of ``verb`` (nouns and pronouns of its clause; ``None`` where
+    the number is unknown).  When the clause's first noun phrase (or pronoun) opens it (:func:`_opens_clause`)
+    with a certain number, it is taken for the subject, and of the later ones only those that keep a known
+    number or are certainly nominative compete (a personal pronoun, *der Investor*)."""
+    nouns = [n for n in noun_subject_candidates(analysis, verb) if not genitive_attribute(analysis, n)]
+    found = [(n, None if coordinated_before(analysis, n, verb) else noun_number(analysis, n), False) for n in nouns]
+    found += [(i, None if coordinated_before(analysis, i, verb) else number, certain)
+              for i, number, certain in pronoun_candidates(analysis, verb)]
+    found.sort()
+    if not found:
+        return []
+    index, number, _ = found[0]
+    tokens = analysis.tokens
+    pronoun = tokens[index].pos in ("PIS", "PDS", "PPER")
+    if number is not None and lemma not in COPULAS and _opens_clause(analysis, index, verb, pronoun):
+        if certain_nominative(analysis, index):  # Der Minister haben … Angaben: no other subject
+            return [number] + [n for i, n, _ in found[1:] if tokens[i].pos == "PPER"]
+        later = [(i, n, c) for i, n, c in found[1:] if c or (n is not None and tokens[i].pos not in ("PIS", "PDS"))]
+        later = [(i, n, c) for i, n, c in later if tokens[i].pos == "PPER" or n is not None or
+                 certain_nominative(analysis, i)]
+        return [number] + [n for _, n, _ in later]
+    if number is not None and lemma not in COPULAS and _opens_middle_field(analysis, index, verb):
+        # Gestern hat der Präsident … : the first noun phrase after the verb, unless a certain nominative follows
+        return [number] + [n for i, n, c in found[1:] if c or certain_nominative(analysis, i)]
+    return [n for _, n, _ in found]
+
+
+PREFIELD_ADVERBIALS = frozenset({"APPR", "APPRART", "ADV", "ADJD", "PROAV", "PWAV", "KOUS"})
+MIDDLE_FIELD_FILLERS = frozenset({"ADV", "ADJD", "PRF", "PTKNEG", "PROAV", "PTKA"})
+
+
+def _opens_middle_field(analysis: Analysis, noun: int, verb: int) -> bool:
+    """Whether the noun phrase of ``noun`` is the first after the finite ``verb`` of a main clause whose
+    prefield is adverbial (opens with a preposition or an adverb: *Im Jahr 2010 hat 4500 Soldaten …*), with
+    only adverbs or a reflexive between: there the subject usually comes first.  Not a time expression."""
+    tokens = analysis.tokens
+    first, _ = clause_bounds(analysis, verb)
+    if noun < verb or tokens[first].pos == "KOUS" or tokens[noun].lemma in TIME_NOUNS:
+        return False
+    opening = next((t for t in tokens[first:verb] if not is_quote(t) and t.pos != "KON"), None)
+    if opening is not None and opening.pos not in PREFIELD_ADVERBIALS:
+        return False  # the prefield may hold the subject (HS2 soll auch drei Optionen …)
+    start = np_start(analysis, noun) if tokens[noun].pos in ("NN", "NE") else noun
+    return all(t.pos in MIDDLE_FIELD_FILLERS for t in tokens[verb + 1 : start])
+
+
+def _subject_before_embedded(analysis: Analysis, verb: int) -> tuple[int, str] | None:
+    """(index, number) of the subject of a verb that directly follows the comma closing a relative or
+    subordinate clause or an apposition embedded after the sentence's first noun phrase (*Haider, der …
+    angekündigt hat, …, setzen*; *Die Idee, dass …, wurden*; *Der fünfte Kandidat, Vitali Bganba, behaupten*):
+    the head of that noun phrase (its first noun; *Die Liste der Wirkstoffe, die …, sind*: *Liste*), where its
+    number is certain; else ``None``."""
+    tokens = analysis.tokens
+    sentence = analysis.sentences[tokens[verb].sentence]
+    if verb == 0 or tokens[verb - 1].text != ",":
+        return None
+    commas = [t.index for t in tokens[sentence.first : verb] if t.text == ","]
+    if not commas or commas[0] + 1 >= verb:
+        return None
+    embedded = tokens[commas[0] + 1 : verb - 1]
+    apposition = len(commas) == 2 and not any(t.pos in FINITE or t.pos == "KON" for t in embedded)
+    if tokens[commas[0] + 1].pos not in ("PRELS", "KOUS") and not apposition:
+        return None
+    if any(tokens[c + 1].pos in FINITE for c in commas if c + 1 < verb):
+        return None  # an earlier verb after a comma already took the main clause
+    prefield = [t for t in tokens[sentence.first : commas[0]] if not is_quote(t)]
+    while prefield and prefield[0].pos in ("KON", "ADV"):
+        prefield = prefield[1:]
+    if not prefield or any(t.pos.startswith("V") or t.pos in ("KOUS", "PPER", "PRELS") for t in prefield):
+        return None
+    head = next((t.index for t in prefield if t.pos in ("NN", "NE")), None)
+    if head is None or any(t.pos not in NP_INNER and t.pos not in ARTICLE_WORDS and t.pos != "NE"
+                           for t in prefield if t.index < head):
+        return None
+    if any(tokens[i].pos == "PPER" for i, _, _ in pronoun_candidates(analysis, verb)):
+        return None  # Andere Länder, darunter Spanien, wird sie erreichen: the pronoun is the subject
+    number = noun_number(analysis, head)
+    return (head, number) if number is not None else None
+
+
+def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[int, int]]:
+    """(verb, subject) token indices of finite verbs with no reading in their subject's person and number.
+
+    A pronoun subject is checked alone; for a noun subject, every noun of the clause that may be the subject
+    (:func:`performers.german.syntax.noun_subject_candidates`) must have a certain number that the verb
+    does not have (*Die besten Momente hat der Abend* does not fire)."""
+    tokens = analysis.tokens
+    found = []
+    verbs = finite_verbs(analysis)
+    for index, lemma in verbs.items():
+        if _infinitive_beside_finite(analysis, verbs, index, lemma):
+            continue
+        readings = verb_inf.verb_readings(tokens[index].text, lemma)
+        relative = _relative_clause_numbers(analysis, index)
+        if relative is not None:
+            if readings and relative and all(n is not None and not any(r.person == 3 and r.number == n
+                                                                        for r in readings) for n in relative):
+                found.append((index, clause_bounds(analysis, index)[0] - 1))
+            continue
+        outer = _subject_before_embedded(analysis, index)
+        if outer is not None:
+            if readings and not any(r.person == 3 and r.number == outer[1] for r in readings):
+                found.append((index, outer[0]))
+            continue
+        subject = subject_of(analysis, index)
+        if subject is None or not readings:
+            continue
+        if _predicate_may_follow(analysis, index, lemma, subject):
+            continue  # after a copula a noun may be the predicate: Sie sind ein Fetischist
+        numbers: list[str | None]
+        if tokens[subject.index].pos == "PPER":
+            numbers = [_pronoun_number(analysis, subject, index, lemma, sie)]
+            if numbers[0] is None:
+                continue
+        elif _noun_subject_checkable(analysis, index):
+            numbers = _clause_subject_numbers(analysis, index, lemma)
+        else:
+            continue
+        if numbers and all(
+            number is not None and not any(r.person == subject.person and r.number == number for r in readings)
+            for number in numbers
+        ):
+            found.append((index, subject.index))
+    return found

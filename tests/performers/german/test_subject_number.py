@@ -1,0 +1,58 @@
+"""Numbers of possible subjects (performers/german/subject_number.py) on tagged German sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from performers.german.analysis import analyze
+from performers.german.subject_number import antecedent_number, noun_number, pronoun_candidates
+
+
+def _index(analysis, word: str) -> int:
+    return next(t.index for t in analysis.tokens if t.text == word)
+
+
+@pytest.mark.parametrize(
+    "text, word, expected",
+    [
+        ("Die Vertreter kommen morgen.", "Vertreter", "PL"),  # die + masculine noun: plural
+        ("Der Vertreter kommt morgen.", "Vertreter", "SG"),
+        ("Einige Rechtsexperten bieten eine andere Sicht.", "Rechtsexperten", "PL"),  # a plural quantifier
+        ("Paula Radcliffe hält den Weltrekord.", "Radcliffe", "SG"),  # a name
+        ("Doch der Präsident lehnte ab.", "Präsident", "SG"),  # doch opens the sentence
+        # left open: the verb need not follow the noun's number, or the number is not known
+        ("Die USA sind groß.", "USA", None),
+        ("Die Philippinen sind groß.", "Philippinen", None),
+        ("Die Hälfte der Bürger ist dagegen.", "Hälfte", None),
+        ("Zwei Jahre sind vergangen.", "Jahre", None),
+        ("Der Mann und die Frau gehen.", "Frau", None),  # coordinated
+        ("Sowohl Obama als auch McCain stimmten zu.", "Obama", None),
+    ],
+)
+def test_noun_number(text, word, expected):
+    analysis = analyze(text)
+    assert noun_number(analysis, _index(analysis, word)) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Der Sänger, der morgen kommt, ist müde.", "SG"),
+        ("Die Anleger, die morgen kommen, sind müde.", "PL"),  # die after a masculine noun: plural
+        ("Die Tafel, die dort hängt, ist alt.", "SG"),
+        ("Die Frau, der ich half, ist alt.", None),  # der after a feminine noun: a dative
+    ],
+)
+def test_antecedent_number(text, expected):
+    analysis = analyze(text)
+    pronoun = next(t for t in analysis.tokens if t.pos == "PRELS")
+    assert antecedent_number(analysis, pronoun) == expected
+
+
+def test_pronoun_candidates():
+    analysis = analyze("Gestern hat er es ihm gegeben.")
+    verb = _index(analysis, "hat")
+    found = {analysis.tokens[i].text: (number, certain) for i, number, certain in pronoun_candidates(analysis, verb)}
+    assert found["er"] == ("SG", True)
+    assert found["es"] == (None, False)  # es may be an expletive or an object
+    assert "ihm" not in found  # a dative is never the subject
