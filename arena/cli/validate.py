@@ -25,15 +25,18 @@ def run(args) -> int:
     experiment = load_experiment(args.config, args.overrides)
     signatures = validate(experiment, catalog())
     check_models(experiment)
+    from arena.game import play as game
+    from arena.game.fits import check_johns
+
+    schedule = game.schedule_of(experiment, catalog())
+    if schedule is not None:
+        check_johns(experiment, schedule, catalog())  # as arena run does before its first round
     print(f"{args.config}: OK — experiment {experiment.name!r}")
     for role, entries in signatures.items():
         for label, signature in entries.items():
             print(f"  {role[:-1]:7s} {label}: {signature}")
     cells = len(experiment.johns) * len(experiment.zelligs) * len(experiment.claudes) * len(experiment.seeds)
     print(f"  {cells} cells (johns × zelligs × claudes × seeds), executor: {experiment.executor}")
-    from arena.game import play as game
-
-    schedule = game.schedule_of(experiment, catalog())
     if schedule is not None:
         phases = "; ".join(
             f"{p.name} {'rest' if p.rounds is None else p.rounds} rounds, transparent to "

@@ -79,8 +79,10 @@ def load(path: Path | None = None) -> Calibration | None:
             raise DataError("no such calibration file", file=str(path),
                             hint="write one with: python experiments/bench/calibrate.py --out " + str(path))
         return None
+    from arena.specs.yamlio import load_json
+
+    data = load_json(path)  # bounded in size and depth; bad JSON is a DataError with file:line
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != FORMAT:
             raise DataError(f"calibration format {data.get('format')!r}, expected {FORMAT}",
                             file=str(path), key="format", hint="write it again with experiments/bench/calibrate.py")

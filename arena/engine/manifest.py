@@ -14,7 +14,8 @@ from typing import Any
 from arena.engine import transcripts
 from arena.engine.plan import models
 from arena.engine.resources import actor_count, resource_options
-from arena.errors import ConfigError
+from arena.errors import ConfigError, UsageError
+from arena.roles import Untranslating
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, signature
 from arena.specs.registry import validate as validate_spec
@@ -32,7 +33,10 @@ def validate(experiment: Experiment, catalog: Catalog) -> dict[str, dict[str, st
         signatures[role + "s"] = {}
         for index, spec in enumerate(specs):
             at = f"{experiment.where(role + 's', str(index))}: {role}s[{index}]"
-            validate_spec(role, spec, catalog, where=at)
+            cls = validate_spec(role, spec, catalog, where=at)
+            if role == "claude" and experiment.discrepancy and spec.sees_source and isinstance(cls, Untranslating):
+                raise UsageError(f"{at}: discrepancy: {cls.why_untranslating()}", key="discrepancy",
+                                 hint=f"give Claude {spec.label} sees: {{source: false}}, or set discrepancy: false")
             signatures[role + "s"][spec.label] = signature(role, spec, catalog)
             if role != "john":
                 resource_options(role, spec, at)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine import transcripts
-from arena.errors import DataError, UsageError
+from arena.errors import ArenaError, DataError, UsageError
 
 logger = logging.getLogger(__name__)
 
@@ -60,13 +60,16 @@ class RunStore:
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the run directory's lock (creating the directory); on an error before the
-        run is planned, remove what this session made, so no half-made run remains."""
+        run is planned, or a fault of the user's (an :class:`~arena.errors.ArenaError`: a
+        Claude that cannot be built) before its first cell, remove what this session made,
+        so no half-made run remains (Ctrl-C keeps a plan: the same command resumes it)."""
         handle = self._acquire()
         fresh = not self.path(transcripts.MANIFEST).exists()
         try:
             yield
-        except BaseException:
-            if not self.path(transcripts.MANIFEST).exists() or (fresh and not self._played()):
+        except BaseException as error:
+            unplayed = fresh and not self._played(planned=not isinstance(error, ArenaError))
+            if not self.path(transcripts.MANIFEST).exists() or unplayed:
                 self._discard()
             raise
         finally:
@@ -102,9 +105,9 @@ class RunStore:
         os.pwrite(handle, json.dumps(record).encode("utf-8"), 0)
         return handle
 
-    def _played(self) -> bool:
-        """Whether any round was planned or played (a game writes its manifest first)."""
-        return self.path(transcripts.ROUNDS).exists() or (self.cells.is_dir() and any(self.cells.iterdir()))
+    def _played(self, planned: bool = True) -> bool:
+        """Whether any round was played, or (``planned``) planned; a game writes its manifest first."""
+        return (planned and self.path(transcripts.ROUNDS).exists()) or (self.cells.is_dir() and any(self.cells.iterdir()))
 
     def _discard(self) -> None:
         self.path(transcripts.ROUNDS).unlink(missing_ok=True)

@@ -68,6 +68,13 @@ def parse_columns(text: str | Mapping[str, str] | None, *, where: str = "--colum
     for name in mapping:
         if name not in allowed:
             raise UsageError(f"{name!r} is not one of {', '.join(allowed)}", key=where)
+    columns: dict[str, str] = {}
+    for name in allowed:  # a column read as two things would score a text against itself
+        column = mapping.get(name, name)
+        if column in columns:
+            raise UsageError(f"{columns[column]} and {name} would both be read from column {column!r}", key=where,
+                             hint="map each of source, correct, incorrect (and id) to its own column")
+        columns[column] = name
     return mapping
 
 
@@ -144,6 +151,9 @@ def pairs_from_rows(
                 raise DataError(f"{at}{column!r} is {type(value).__name__} {value!r}, not a text", key=column, **where)
             if not value.strip():
                 raise DataError(f"{at}{column!r} is empty", key=column, **where)
+            if "\x00" in value:
+                raise DataError(f"{at}{column!r} holds a NUL character (U+0000): binary data, not a text",
+                                key=column, **where)
             texts[name] = value
         if texts["correct"] == texts["incorrect"]:
             raise DataError(f"{at}'correct' and 'incorrect' are the same text", key=wanted["incorrect"], **where)

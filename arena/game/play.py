@@ -77,9 +77,15 @@ def schedule_of(experiment: Experiment, catalog: Catalog) -> Schedule | None:
 
 def driver_for(experiment: Experiment, catalog: Catalog, progress: bool = True) -> Game | None:
     """The engine's driver for a run: the :class:`Game` of its schedule
-    (:func:`schedule_of`), or ``None`` for a static run."""
+    (:func:`schedule_of`), or ``None`` for a static run; a schedule whose observation
+    rounds take every instance of a John is refused (:func:`arena.game.fits.check_johns`)."""
+    from arena.game.fits import check_johns
+
     schedule = schedule_of(experiment, catalog)
-    return None if schedule is None else Game(experiment, schedule, catalog, progress)
+    if schedule is None:
+        return None
+    check_johns(experiment, schedule, catalog)  # as arena validate does: before any run directory exists
+    return Game(experiment, schedule, catalog, progress)
 
 
 def collusion(experiment: Experiment) -> list[dict[str, str]]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import collections.abc
 import functools
 import inspect
+import math
 import types
 import typing
 from collections.abc import Callable
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from annotated_types import Ge, Gt, MinLen
+from annotated_types import Ge, Gt, Lt, MinLen
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,12 @@ ExistingDir = Annotated[str, MustExist("directory")]
 ExistingPath = Annotated[str, MustExist("path")]
 PositiveInt = Annotated[int, Ge(1)]
 PositiveFloat = Annotated[float, Gt(0)]
+FinitePositiveFloat = Annotated[float, Gt(0), Lt(math.inf)]  # a weight or penalty: inf is no number here
 Name = Annotated[str, MinLen(1)]  # a non-empty string: a key, a label, a module
+# a performer nested in another's params (a SPEC string or {name, params}), checked as a top-level one
+NestedJohn = Annotated[Any, Performer("john")]
+NestedZellig = Annotated[Any, Performer("zellig")]
+NestedClaude = Annotated[Any, Performer("claude")]
 
 
 def type_hints(target: Any) -> dict[str, Any]:

@@ -118,14 +118,14 @@ def loads_json(text: str, path: str | Path) -> Any:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise DataError(f"{path}:{error.lineno}:{error.colno}: malformed JSON: {error.msg}") from None
+        raise DataError(f"malformed JSON: {error.msg} (column {error.colno})", file=path, line=error.lineno) from None
     except RecursionError:
         data = None
         depth = MAX_DEPTH + 1
     else:
         depth = json_depth(data)
     if depth > MAX_DEPTH:
-        raise DataError(f"{path}: JSON nested more than {MAX_DEPTH} levels deep", file=path)
+        raise DataError(f"JSON nested more than {MAX_DEPTH} levels deep", file=path)
     return data
 
 

@@ -129,11 +129,11 @@ def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Pair
     if not isinstance(claude, Fittable):
         return [j.corrupted for j in claude.judge(list(pairs))]
     choices: list[int | None] = [None] * len(pairs)
-    for fold in range(folds):
-        test = [i for i, f in enumerate(fold_of) if f == fold]
+    members: dict[int, list[int]] = {}
+    for i, fold in enumerate(fold_of):
+        members.setdefault(fold, []).append(i)
+    for fold, test in sorted(members.items()):  # only folds that hold pairs (--folds may exceed the sentences)
         train = [i for i, f in enumerate(fold_of) if f != fold]
-        if not test:
-            continue
         fitted = factory()
         fitted.fit([pairs[i] for i in train], [answers[i] for i in train])  # type: ignore[attr-defined]
         for i, judgement in zip(test, fitted.judge([pairs[i] for i in test])):

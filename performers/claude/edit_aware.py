@@ -38,13 +38,13 @@ than deriving its answers from scores); it forwards the base model's honest cloc
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from arena.errors import ConfigError
 from arena.records import Judgement, Pair, RoundOutcome
 from arena.roles import Clocked
-from arena.specs.typecheck import PositiveFloat, PositiveInt
+from arena.specs.typecheck import FinitePositiveFloat, NestedClaude, PositiveInt
 from performers.claude import edit_features as ef
 from performers.claude.learned import fit_logistic
 from performers.claude.signature_em import SignatureEM
@@ -66,7 +66,25 @@ class EditAwareClaude:
 
     version = "2"
 
-    def __init__(self, claude: Any, l2: PositiveFloat = 1.0, min_examples: PositiveInt = 20,
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """The base Claude must score (:class:`arena.roles.ParamsChecked`: checked by
+        ``arena validate`` and ``arena run`` alike, before anything is built)."""
+        from arena.errors import ArenaError
+        from arena.specs.registry import resolve
+        from arena.specs.spec import spec_from_mapping
+        from performers.catalog import CATALOG
+
+        try:
+            spec = spec_from_mapping(params.get("claude"), where="edit-aware: claude")
+            base = resolve("claude", spec.name, CATALOG)
+        except ArenaError:
+            return None  # the nested spec's own check names what is wrong with it
+        if not callable(getattr(base, "score", None)):
+            return f"claude {spec.label} does not score; give a scoring Claude"
+        return None
+
+    def __init__(self, claude: NestedClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
                  unlabeled: Literal["em", "none"] = "em", one_best: bool = True,
                  target_lm: bool = False, grammar: bool = False):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:

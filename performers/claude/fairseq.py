@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.engine.match import ScoreConvention
+from arena.specs.typecheck import Name
 from performers.claude.engine_settings import Engine
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, Threads
@@ -37,11 +38,39 @@ class FairseqClaude(HFSeq2SeqClaude):
     def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
         return [params.get("checkpoint")]  # its weights, dictionaries and BPE codes sign the runs
 
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """What ``arena validate`` and ``arena run`` both refuse before converting anything
+        (:class:`arena.roles.ParamsChecked`): a checkpoint directory without its checkpoint
+        file or BPE codes.  ``ARENA_SKIP_MODEL_CHECK=1`` leaves it to the nodes that run the
+        Claude, as for model names (:mod:`performers.claude.params`)."""
+        import os
+        from pathlib import Path
+
+        from arena.errors import ArenaError
+        from performers.claude.fairseq_convert import find_codes
+
+        checkpoint = params.get("checkpoint")
+        if os.environ.get("ARENA_SKIP_MODEL_CHECK") or not isinstance(checkpoint, str):
+            return None
+        directory = Path(checkpoint).expanduser()
+        if not directory.is_dir():
+            return f"checkpoint: {checkpoint} is not a directory (model.pt, dict.*.txt, BPE codes)"
+        checkpoint_file = params.get("checkpoint_file", "model.pt")
+        if isinstance(checkpoint_file, str) and not (directory / checkpoint_file).is_file():
+            return f"checkpoint: {directory / checkpoint_file} does not exist"
+        bpe_codes = params.get("bpe_codes")
+        try:
+            find_codes(directory, bpe_codes if isinstance(bpe_codes, str) else None)
+        except ArenaError as error:
+            return str(error)
+        return None
+
     def __init__(
         self,
-        checkpoint: str,
-        checkpoint_file: str = "model.pt",
-        bpe_codes: str | None = None,
+        checkpoint: Name,
+        checkpoint_file: Name = "model.pt",
+        bpe_codes: Name | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         trusted: bool = False,

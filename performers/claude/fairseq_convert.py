@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ConfigError, DataError
+from arena.errors import ConfigError, DataError, EnvError
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,16 @@ def load_checkpoint(path: Path, trusted: bool = False) -> Mapping[str, Any]:
     try:
         with torch.serialization.safe_globals([argparse.Namespace]):
             return torch.load(path, map_location="cpu", weights_only=not trusted)
-    except (pickle.UnpicklingError, RuntimeError, AttributeError, ModuleNotFoundError) as error:
+    except ModuleNotFoundError as error:
+        if trusted:  # fairseq's own classes or omegaconf, pickled in the checkpoint
+            raise EnvError(f"{path}: the checkpoint needs the Python package {error.name!r}, which is not installed",
+                           hint=f"pip install {error.name} (fairseq itself does not install on Python 3.11: "
+                                "re-save the checkpoint with a plain argparse config instead)") from None
+        raise DataError(
+            f"{path}: the checkpoint holds objects other than tensors and a plain config (e.g. an omegaconf "
+            "config); if you trust its source, pass trusted=true (needs omegaconf installed)"
+        ) from None
+    except (pickle.UnpicklingError, RuntimeError, AttributeError) as error:
         if trusted:
             raise DataError(f"{path}: cannot read the checkpoint: {error}") from None
         raise DataError(

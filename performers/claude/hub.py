@@ -61,9 +61,13 @@ def require_model(name: str, revision: str | None = None, what: str = "model") -
     """Raise a ``ValueError`` (``cannot load WHAT NAME: …``) naming the remedy unless
     ``name`` is a local path, a cached hub model, or the hub can be reached (one
     attempt, :data:`CONNECT_SECONDS` at most)."""
-    if Path(name).expanduser().exists() or cached(name, revision):
-        return
     prefix = f"cannot load {what} {name!r}"
+    local = Path(name).expanduser()
+    if local.is_dir() and not any(local.glob("*.json")):  # a model's, a tokenizer's, a CTranslate2 model's
+        raise ConfigError(f"{prefix}: the directory holds no config.json (nor any other .json): not a model "
+                          "directory")
+    if local.exists() or cached(name, revision):
+        return
     if looks_like_path(name):
         raise ConfigError(f"{prefix}: no such directory")
     if offline():

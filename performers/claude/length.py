@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from arena.errors import UsageError
 from arena.records import Pair
-from arena.specs.typecheck import PositiveFloat, PositiveInt
+from arena.specs.typecheck import FinitePositiveFloat, PositiveInt
 from performers.claude.kneser_ney import words
 from performers.claude.learned import fit_logistic
 from performers.claude.surface import SurfaceClaude
@@ -43,7 +43,7 @@ class LengthClaude(SurfaceClaude):
     version = "1"
     name = "length"
 
-    def __init__(self, l2: PositiveFloat = 1.0, min_examples: PositiveInt = 10) -> None:
+    def __init__(self, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 10) -> None:
         super().__init__(min_examples)
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
             raise UsageError(f"length: l2 must be a positive number, not {l2!r}", key="l2")

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from arena.engine.match import ScoreConvention, judgement_from_scores
-from arena.errors import EnvError, UsageError
+from arena.errors import ArenaError, DataError, EnvError, UsageError
 from arena.records import Judgement, Pair, SequenceScore
 from arena.specs.typecheck import ExistingFile
 
@@ -53,6 +53,18 @@ def corpus_path(corpus: str | os.PathLike | None) -> Path:
             hint="give params.corpus: a German text file, one sentence per line (e.g. ../shared/data/parallel-toy/train.de)",
         )
     return path
+
+
+def corpus_lines(corpus: Path) -> list[str]:
+    """The corpus's lines: UTF-8, with at least one word (else a :class:`~arena.errors.DataError`
+    naming the file, and the line of a bad byte)."""
+    from arena.formats.textlines import read_lines
+
+    lines = read_lines(corpus, allow_empty=True)
+    if not any(line.split() for line in lines):
+        raise DataError("target-lm: the training corpus has no words", file=corpus, key="corpus",
+                        hint="give params.corpus: a German text file, one sentence per line")
+    return lines
 
 
 def model_key(corpus: Path, order: int) -> str:
@@ -84,8 +96,7 @@ def build(corpus: Path, order: int, path: Path, progress: bool) -> Any:
 
     directory = path.parent
     logger.info("target-lm: building a %d-gram Kneser-Ney model of %s (once; cached at %s)", order, corpus, path)
-    with open(corpus, encoding="utf-8") as handle:
-        lines = handle.read().splitlines()
+    lines = corpus_lines(corpus)
     with progress_bar(len(lines), "target-lm: counting n-grams", enabled=progress, unit="sent") as bar:
         def sentences():
             for number, line in enumerate(lines, 1):
@@ -144,9 +155,24 @@ class TargetLMClaude:
             result.append(judgement_from_scores([s.logprob if self.convention == "sum" else s.mean for s in scores]))
         return result
 
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """:class:`arena.roles.ParamsChecked`: the corpus is there, UTF-8 and holds words,
+        checked by ``arena validate`` and ``arena run`` alike before the model is built."""
+        try:
+            corpus_lines(corpus_path(params.get("corpus")))
+        except ArenaError as error:
+            return str(error)
+        return None
+
+    @classmethod
+    def why_untranslating(cls) -> str:
+        """:class:`arena.roles.Untranslating`: validate and run refuse it where 1-bests are wanted."""
+        return "target-lm is a source-blind language model and cannot translate"
+
     def translate(self, sources: Sequence[str], beam: int = 5) -> list[str]:
         raise UsageError(
-            "target-lm is a source-blind language model and cannot translate",
+            self.why_untranslating(),
             key="discrepancy",
-            hint="give the target-lm Claude sees_source: false, or set discrepancy: false",
+            hint="give the target-lm Claude sees: {source: false}, or set discrepancy: false",
         )

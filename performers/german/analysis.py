@@ -235,6 +235,11 @@ def limit_caches(texts: int, words: int = 20_000) -> None:
         limit = getattr(backend, "limit", None)
         if callable(limit):
             limit(texts, words)
+    from performers.german.frequency import limit_words
+    from performers.german.memo import limit_word_caches
+
+    limit_word_caches(words)  # compound splits, verb paradigms
+    limit_words(words)  # Zipf frequencies (ours and wordfreq's)
 
 
 def clear_cache(backends: bool = False) -> None:

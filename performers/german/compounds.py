@@ -24,6 +24,7 @@ import csv
 from functools import lru_cache
 
 from performers.german.frequency import zipf
+from performers.german.memo import word_cache
 
 LINKS = ("", "s", "es", "n", "en", "er", "e", "ens")
 MIN_PART = 4
@@ -75,7 +76,7 @@ def _final_score(form: str, lemmas: frozenset[str]) -> float:
     return score
 
 
-@lru_cache(maxsize=100_000)
+@word_cache(100_000)
 def split_compound(word: str) -> tuple[str, ...] | None:
     """The best split of ``word`` into two or more noun parts, or ``None``."""
     if not word.isalpha() or len(word) < 2 * MIN_PART + 1:

@@ -59,8 +59,27 @@ class WordfreqFrequency:
 
             if len(self._cache) >= CACHE_LIMIT:
                 self._cache.clear()
+            _bound_wordfreq()
             value = self._cache[word] = float(zipf_frequency(word, "de", wordlist=self.wordlist))
         return value
+
+
+def limit_words(words: int) -> None:
+    """Keep at most ``words`` words in each frequency cache, wordfreq's own included (for
+    streaming verbs: :func:`performers.german.analysis.limit_caches`)."""
+    global CACHE_LIMIT
+    CACHE_LIMIT = words
+    _bound_wordfreq()
+
+
+def _bound_wordfreq() -> None:
+    """wordfreq keeps its own cache of up to ``wordfreq.CACHE_SIZE`` (100,000) results,
+    emptied when full; it reads that module global on every call, so lowering it bounds it."""
+    import sys
+
+    wordfreq = sys.modules.get("wordfreq")
+    if wordfreq is not None and getattr(wordfreq, "CACHE_SIZE", 0) > CACHE_LIMIT:
+        setattr(wordfreq, "CACHE_SIZE", CACHE_LIMIT)  # noqa: B010 (a module global of a library without stubs)
 
 
 class CorpusFrequency:

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from performers.german.inflection import match_case
+from performers.german.memo import word_cache
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class VerbReading:
     particle: str = ""
 
 
-@lru_cache(maxsize=50_000)
+@word_cache(50_000)
 def _paradigm(lemma: str) -> Any:
     import ablaut
 

@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from arena.errors import ConfigError
 from arena.records import Instance, RoundOutcome
-from arena.specs.typecheck import Name
+from arena.specs.typecheck import Name, NestedJohn
 from performers.nested import build_nested
 
 
@@ -39,7 +38,7 @@ class AdaptiveJohn:
 
     version = "1"
 
-    def __init__(self, john: Any, key: Name = "origin", seed: int = 1):
+    def __init__(self, john: NestedJohn, key: Name = "origin", seed: int = 1):
         if not isinstance(key, str) or not key:
             raise ConfigError(f"key must be an instance metadata key such as origin, not {key!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):

@@ -48,15 +48,17 @@ import hashlib
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from annotated_types import MinLen
+
 from arena.errors import ConfigError, DataError
 from arena.formats.textlines import read_lines
 from arena.records import Instance
-from arena.specs.typecheck import ExistingDir, Performer, PositiveInt
+from arena.specs.typecheck import ExistingDir, Name, Performer, PositiveInt
 from performers.john.newstest import word_count
 from performers.john.translation_cache import TranslationCache
 from performers.nested import build_nested
@@ -210,7 +212,7 @@ class MTReferenceJohn:
         self,
         john: Annotated[Any, Performer("john")],
         outputs: ExistingDir | None = None,
-        systems: list[str] | str | None = None,
+        systems: Annotated[list[Name], MinLen(1)] | Name | None = None,
         seed: int = 1,
         claude: Annotated[Any, Performer("claude")] = None,
         beam: PositiveInt = 5,
@@ -220,8 +222,9 @@ class MTReferenceJohn:
         progress: bool = True,
         repairs: str | None = None,
     ):
-        if (outputs is None) == (claude is None):
-            raise ConfigError("mt-reference needs exactly one source of translations: 'outputs' (a directory) or 'claude'")
+        problem = self.check_params({"outputs": outputs, "claude": claude, "systems": systems})
+        if problem:
+            raise ConfigError(problem)
         if missing not in MISSING_POLICIES:
             raise ConfigError(f"missing must be one of {', '.join(MISSING_POLICIES)}, not {missing!r}")
         if systems is not None:
@@ -229,8 +232,6 @@ class MTReferenceJohn:
                 systems = [systems]
             if not isinstance(systems, list) or not systems or not all(isinstance(s, str) and s for s in systems):
                 raise ConfigError("systems must be a non-empty list of system names, e.g. [google, microsoft]")
-            if claude is not None:
-                raise ConfigError("'systems' chooses among output files; it does not go with 'claude'")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ConfigError(f"seed must be an integer, not {seed!r}")
         if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
@@ -251,6 +252,17 @@ class MTReferenceJohn:
         self.report: dict[str, Any] = {}
         # the base John is built now, so that a bad nested spec fails at construction
         self._base_spec, self._base = build_nested("john", john, where="mt-reference: john")
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """The rules over several params (:class:`arena.roles.ParamsChecked`): one source of
+        translations, and ``systems`` only with output files."""
+        outputs, claude = params.get("outputs"), params.get("claude")
+        if (outputs is None) == (claude is None):
+            return "mt-reference needs exactly one source of translations: 'outputs' (a directory) or 'claude'"
+        if params.get("systems") is not None and claude is not None:
+            return "'systems' chooses among output files; it does not go with 'claude'"
+        return None
 
     def instances(self) -> Iterator[Instance]:
         base = list(self._base.instances())

@@ -20,7 +20,8 @@ one output directory
 - ``report.json``: the selection report (what was selected, what was left out and
   why, validation counts) and the list of files written.
 
-Existing files are not overwritten unless ``overwrite=True``.
+Existing files are not overwritten unless ``overwrite=True``; a write cut short (Ctrl-C, a full
+disk) removes the files it made, so that the same command can run again.
 """
 
 from __future__ import annotations
@@ -145,7 +146,21 @@ def write_testset(
     if "lingeval97" in formats and selection.items:
         planned.append(out / f"{stem}.json")
     _check_free(planned, overwrite)
+    made = [directory for directory in {path.parent for path in planned} if not directory.exists()]
+    try:
+        return _write(selection, out, formats, kind, phenomena, stem, extra_report)
+    except BaseException:  # Ctrl-C or a full disk: no half-written test set in the way of the same command
+        if not overwrite:  # every planned file was free before: what is there now is this call's
+            for path in planned:
+                path.unlink(missing_ok=True)
+            for directory in sorted(made, key=lambda d: len(d.parts), reverse=True):
+                if directory.is_dir() and not any(directory.iterdir()):
+                    directory.rmdir()
+        raise
 
+
+def _write(selection: Selection, out: Path, formats: Sequence[str], kind: str, phenomena: list[str], stem: str,
+           extra_report: Mapping[str, Any] | None) -> dict[str, Any]:
     written: dict[str, Any] = {}
     if "distil-lingeval" in formats:
         for phenomenon in phenomena:

@@ -43,13 +43,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from annotated_types import MinLen
 
 from arena.errors import ConfigError
 from arena.records import Instance, RoundOutcome, Variant
-from arena.specs.typecheck import PositiveFloat
+from arena.specs.typecheck import NestedZellig, PositiveFloat
 from performers.nested import build_nested
 from performers.zellig.contextual import LogisticPosterior, candidate_features
 
@@ -75,7 +75,7 @@ class AdaptiveZellig:
 
     def __init__(
         self,
-        zelligs: Annotated[list[Any], MinLen(1)],
+        zelligs: Annotated[list[NestedZellig], MinLen(1)],
         strategy: Literal["contextual", "thompson", "uniform"] = "contextual",
         arms: Literal["phenomenon+frequency", "phenomenon"] = "phenomenon+frequency",
         l2: PositiveFloat = 1.0,

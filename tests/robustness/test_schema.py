@@ -11,6 +11,7 @@ fails the test as well."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,13 +41,57 @@ MORE_PARAMS = {
 # rules that need the model itself: run refuses these values when the tokenizer is loaded,
 # validate (which loads no model) cannot; each is named here with its reason
 NEEDS_THE_MODEL = {"target_lang": "must be a token of the model's tokenizer"}
-UNCOVERED = OWN_TESTS - set(MORE_PARAMS)  # need a JSON test set, a causal LM or a fairseq checkpoint
+# entries whose params need files made for them: a LingEval97 JSON test set, a tiny causal
+# LM, a tiny fairseq checkpoint (written in fairseq's layout; fairseq itself is not needed)
+MADE_PARAMS: dict[tuple[str, str], Callable[[Path], dict[str, Any]]] = {
+    ("john", "lingeval97"): lambda made: {"path": str(lingeval97_set(made))},
+    ("john", "mt-reference"): lambda made: {
+        "john": f"newstest:dir={DATA / 'wmt' / 'newstest'},years=2009,limit=5",
+        "outputs": str(DATA / "wmt" / "mt-outputs")},
+    ("claude", "causal-lm"): lambda made: {"model": str(tiny_gpt2(made)), "cache": False, "progress": False},
+    ("claude", "fairseq"): lambda made: {"checkpoint": str(fairseq_checkpoint(made)), "cache": False,
+                                         "progress": False},
+}
+UNCOVERED = OWN_TESTS - set(MORE_PARAMS) - set(MADE_PARAMS)
 ENTRIES = [
     pytest.param(role, name, id=f"{role}-{name}")
     for role in ("john", "zellig", "claude")
     for name in sorted(CATALOG.table(role))
     if (role, name) not in UNCOVERED
 ]
+
+
+def lingeval97_set(made: Path) -> Path:
+    path = made / "lingeval97.json"
+    if not path.exists():
+        sentences = [{"source": "The dog barks.", "reference": "Der Hund bellt.", "origin": "toy.1",
+                      "errors": [{"type": "np_agreement", "contrastive": "Die Hund bellt.", "distance": 1}]},
+                     {"source": "It rains.", "reference": "Es regnet.", "origin": "toy.2",
+                      "errors": [{"type": "polarity_particle_nicht_ins", "contrastive": "Es regnet nicht."}]}]
+        path.write_text(json.dumps(sentences), encoding="utf-8")
+    return path
+
+
+def tiny_gpt2(made: Path) -> Path:
+    from tests.performers.claude.tiny_models import build_gpt2
+
+    directory = made / "gpt2"
+    return directory if (directory / "config.json").exists() else build_gpt2(directory)
+
+
+def fairseq_checkpoint(made: Path) -> Path:
+    from tests.performers.claude.test_fairseq import write_checkpoint
+
+    directory = made / "fairseq"
+    if not (directory / "model.pt").exists():
+        write_checkpoint(directory)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory) -> Path:
+    """Where the files of :data:`MADE_PARAMS` are written (once per module)."""
+    return tmp_path_factory.mktemp("made")
 
 
 def refusal(action: Callable[[], Any]) -> str | None:
@@ -60,10 +105,13 @@ def refusal(action: Callable[[], Any]) -> str | None:
 
 
 @pytest.mark.parametrize(("role", "name"), ENTRIES)
-def test_validate_rejects_exactly_what_run_rejects(role, name, data_dir, tmp_path, monkeypatch):
+def test_validate_rejects_exactly_what_run_rejects(role, name, data_dir, tmp_path, monkeypatch, made):
     monkeypatch.chdir(tmp_path)  # what a performer makes of a relative path (a cache) stays here
+    monkeypatch.setenv("ARENA_CACHE_DIR", str(made / "cache"))  # model conversions and score caches
     cls = resolve(role, name, CATALOG)
     base = {**PARAMS.get((role, name), {}), **MORE_PARAMS.get((role, name), {})}
+    if (role, name) in MADE_PARAMS:
+        base.update(MADE_PARAMS[role, name](made))
     assert refusal(lambda: build(role, PerformerSpec(name, base), CATALOG)) is None, "the base params must build"
     declared = {key: annotation for key, annotation in type_hints(cls).items() if key != "return"}
     mismatches, tried = [], 0
@@ -148,9 +196,13 @@ def _top_level(text: str) -> list[str]:
 
 def test_a_game_that_fails_before_its_first_round_leaves_no_run_directory(tmp_path, testset, capsys):
     """A game writes its manifest first; a John whose files disagree fails while the game
-    reads its first block, and the manifest-only directory it used to leave is removed."""
+    reads its first block, and the manifest-only directory it used to leave is removed.
+    With observation rounds, validate reads the John too (counting its instances against
+    them: :mod:`arena.game.fits`) and refuses it alike; without, only the run reads it."""
     (testset / "tgt.incorrect.de").write_text("Nur eine Zeile.\n", encoding="utf-8")
     config = write_experiment(tmp_path / "exp.yaml", testset, "schedule: supervised:2\n")
+    refused(["validate", config], capsys, str(testset))
+    config = write_experiment(tmp_path / "exp.yaml", testset, "schedule: zero-observation\n")
     assert invoke(["validate", config], capsys)[0] == 0  # the files exist: only reading them finds the fault
     out = tmp_path / "runs"
     refused(["run", config, "--out", out, "--no-progress"], capsys, str(testset))

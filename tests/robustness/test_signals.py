@@ -110,3 +110,55 @@ def test_ctrl_c_ends_score_pairs(tmp_path, distil_dir):
     done = interrupted(argv, ready=lambda: cache.exists() and any(cache.rglob("*.sqlite*")), ARENA_CACHE_DIR=str(cache))
     _stopped_quietly(done, "score-pairs")
     assert not (tmp_path / "scores").exists()
+
+
+def test_ctrl_c_ends_tournament_and_the_same_command_resumes(tmp_path, distil_dir):
+    config, runs, cache = tmp_path / "t.yaml", tmp_path / "runs", str(tmp_path / "cache")
+    config.write_text(f"name: sigint-tournament\njohns: [{{name: distil-lingeval, params: "
+                      f"{{dir: {distil_dir / 'placeholder_ding.human'}, limit: 60}}}}]\nzelligs: [replay]\n"
+                      "claudes: [{name: toy-en-de, params: {threads: 1}}, random]\nseeds: [1, 2]\n"
+                      "bootstrap_samples: 50\n", encoding="utf-8")
+    argv = ["tournament", str(config), "--out", str(runs), "--executor", "in-process", "--no-plots", "--no-progress"]
+    done = interrupted(argv, ready=lambda: any(runs.glob("*/manifest.json")), ARENA_CACHE_DIR=cache)
+    _stopped_quietly(done, "tournament")
+    assert "re-run the same command to continue" in done.err
+    (run_dir,) = runs.iterdir()
+    assert not (run_dir / "scores.json").exists()
+    again = arena(argv, ARENA_CACHE_DIR=cache)
+    assert again.status == 0 and "Traceback" not in again.err, again.err
+    assert "resumed" in again.out and list(runs.iterdir()) == [run_dir]
+    assert (run_dir / "scores.json").is_file() and (run_dir / "report.md").is_file()
+
+
+def test_ctrl_c_ends_build_testset_leaving_nothing_half_written(tmp_path, data_dir):
+    cache, out = tmp_path / "cache", tmp_path / "set"
+    argv = ["build-testset", "--john", f"newstest:dir={data_dir / 'wmt' / 'newstest'},years=2009,limit=400",
+            "--zellig", "placeholder-ding", "--out", str(out), "--no-progress"]
+    done = interrupted(argv, ready=lambda: any(cache.glob("german-analysis.sqlite*")), ARENA_CACHE_DIR=str(cache))
+    _stopped_quietly(done, "build-testset")
+    assert not out.exists() or not any(out.iterdir()), sorted(out.rglob("*"))
+    again = arena(argv, ARENA_CACHE_DIR=str(cache))  # the analyses stored before Ctrl-C are read back
+    assert again.status == 0 and "Traceback" not in again.err, again.err
+    assert (out / "report.json").is_file() and (out / "placeholder_ding.human.json").is_file()
+
+
+def test_ctrl_c_ends_false_positives_translating_its_pool(tmp_path, distil_dir, data_dir):
+    config, runs = tmp_path / "exp.yaml", tmp_path / "runs"
+    config.write_text(f"name: sigint-fp\njohn: {{name: distil-lingeval, params: "
+                      f"{{dir: {distil_dir / 'placeholder_ding.human'}, limit: 10}}}}\n"
+                      "zelligs: [{name: replay, params: {phenomena: [placeholder_ding], detector: placeholder-ding}}]\n"
+                      "claudes: [{name: toy-en-de, params: {threads: 1}}]\nbootstrap_samples: 50\n", encoding="utf-8")
+    made = arena(["run", str(config), "--out", str(runs), "--no-progress", "--no-report"],
+                 ARENA_CACHE_DIR=str(tmp_path / "run-cache"))
+    assert made.status == 0, made.err
+    (run_dir,) = runs.iterdir()
+    cache = tmp_path / "cache"  # a fresh one: its score cache appears once the pool's Claude is built
+    argv = ["false-positives", str(run_dir), "--pool-sources", str(data_dir / "wmt" / "newstest" / "newstest2016.en"),
+            "--pool-limit", "40", "--no-plot", "--no-cues", "--no-progress"]
+    done = interrupted(argv, ready=lambda: any(cache.glob("scores.sqlite*")), ARENA_CACHE_DIR=str(cache))
+    _stopped_quietly(done, "false-positives")
+    report = run_dir / "report"
+    assert not (report / "false_positives.json").exists() and not list(report.glob("pool-*/*.jsonl"))
+    again = arena(argv, ARENA_CACHE_DIR=str(cache))
+    assert again.status == 0 and "Traceback" not in again.err, again.err
+    assert (report / "false_positives.json").is_file() and len(list(report.glob("pool-*/*.jsonl"))) == 1

@@ -78,12 +78,36 @@ def _game(tmp_path, distil_dir, schedule: str):
     return config
 
 
-def test_a_game_whose_observation_rounds_eat_every_instance_is_refused(capsys, tmp_path, distil_dir):
-    config = _game(tmp_path, distil_dir, "supervised:1000")
-    assert main(["run", str(config), "--out", str(tmp_path / "runs"), "--no-progress"]) == 2
+@pytest.mark.parametrize("verb", ["validate", "run"])
+@pytest.mark.parametrize("schedule, extra, count", [
+    ("supervised:1000", "", 20),                      # the John's 20 instances
+    ("supervised:20", "", 20),                        # exactly as many: none left to count
+    ("semi-supervised:10+10", "", 20),                # the phases together
+    ("unsupervised:50", "max_instances: 30\n", 20),  # the cap is above the John's 20
+    ("supervised:30", "max_instances: 30\n", 20),    # the cap itself is refused first: 30 ≤ 30
+])
+def test_a_game_whose_observation_rounds_eat_every_instance_is_refused_before_its_first_round(
+        capsys, tmp_path, distil_dir, verb, schedule, extra, count):
+    config = _game(tmp_path, distil_dir, schedule)
+    config.write_text(config.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    out = tmp_path / "runs"
+    argv = ["validate", str(config)] if verb == "validate" else ["run", str(config), "--out", str(out), "--no-progress"]
+    assert main(argv) == 2
     err = capsys.readouterr().err
-    assert f"{config}:6: " in err and "schedule" in err and "no round is left to count toward S" in err
+    assert f"{config}:6: " in err and "schedule" in err and "no round would be left to count toward S" in err
     assert "Traceback" not in err
+    assert not out.exists(), "refused before the first round: no run directory"
+
+
+@pytest.mark.parametrize("schedule, extra", [
+    ("supervised:19", ""),                      # one round left to count (must NOT be refused)
+    ("zero-observation", ""),
+    ("supervised:5", "max_instances: 6\n"),
+])
+def test_validate_passes_a_game_with_rounds_left_to_count(capsys, tmp_path, distil_dir, schedule, extra):
+    config = _game(tmp_path, distil_dir, schedule)
+    config.write_text(config.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    assert main(["validate", str(config)]) == 0, capsys.readouterr().err
 
 
 def test_a_game_with_evaluation_rounds_left_is_played(capsys, tmp_path, distil_dir):

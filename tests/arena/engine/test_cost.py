@@ -81,7 +81,7 @@ def test_estimate_from_the_calibration(work, claudes, seconds, missing):
 
 @pytest.mark.parametrize(
     ("content", "match"),
-    [(None, "no such calibration file"), ("{", "not a calibration file"), ('{"format": 7}', "calibration format 7"),
+    [(None, "no such calibration file"), ("{", "malformed JSON"), ('{"format": 7}', "calibration format 7"),
      ('{"format": 1, "date": "x"}', "not a calibration file")],
 )
 def test_a_named_calibration_file_must_be_usable(tmp_path, content, match):

@@ -207,14 +207,21 @@ def test_bad_directories_are_clear_errors(tmp_path, monkeypatch):
         cached_fsmt(tmp_path / "dict")
 
 
-def test_catalog_entry_validates_without_building():
+def test_catalog_entry_validates_without_building(checkpoint, monkeypatch):
     from arena.specs.registry import validate
     from arena.specs.spec import parse_spec
     from performers.catalog import CATALOG
 
-    validate("claude", parse_spec("fairseq:checkpoint=/models/x,device=cpu"), CATALOG)
+    validate("claude", parse_spec(f"fairseq:checkpoint={checkpoint[0]},device=cpu"), CATALOG)
     with pytest.raises(ValueError, match="no parameter"):
-        validate("claude", parse_spec("fairseq:checkpoint=/models/x,beam=4"), CATALOG)
+        validate("claude", parse_spec(f"fairseq:checkpoint={checkpoint[0]},beam=4"), CATALOG)
+    for spec, problem in (("checkpoint=/models/x", "not a directory"),
+                          (f"checkpoint={checkpoint[0]},checkpoint_file=best.pt", "best.pt does not exist"),
+                          (f"checkpoint={checkpoint[0]},bpe_codes=codes.txt", "codes.txt does not exist")):
+        with pytest.raises(ValueError, match=problem):
+            validate("claude", parse_spec(f"fairseq:{spec}"), CATALOG)
+    monkeypatch.setenv("ARENA_SKIP_MODEL_CHECK", "1")  # models only on the cluster's nodes
+    validate("claude", parse_spec("fairseq:checkpoint=/models/x,device=cpu"), CATALOG)
 
 
 def test_an_engine_the_architecture_cannot_run_is_a_clear_error(checkpoint):
@@ -234,3 +241,33 @@ def test_signature_digest_follows_the_checkpoint_files(tmp_path, monkeypatch):
     assert before == FairseqClaude.fingerprint(params)
     (tmp_path / "a" / "dict.de.txt").write_text("".join(f"{p} 1\n" for p in PIECES))
     assert FairseqClaude.fingerprint(params) != before
+
+
+@pytest.mark.parametrize("trusted, error, message", [
+    (True, "EnvError", "needs the Python package 'fairseq_stand_in'"),   # unavailable: exit 2, what to install
+    (False, "DataError", "pass trusted=true"),                           # not unpickled at all
+])
+def test_a_checkpoint_that_needs_a_package_not_installed(tmp_path, monkeypatch, trusted, error, message):
+    import sys
+    import types
+
+    import torch
+
+    from arena import errors
+    from performers.claude.fairseq_convert import cached_fsmt
+
+    monkeypatch.setenv("ARENA_CACHE_DIR", str(tmp_path / "cache"))
+    write_checkpoint(tmp_path / "ckpt")
+    stand_in = types.ModuleType("fairseq_stand_in")  # fairseq's config classes, pickled into the checkpoint
+
+    class Config:
+        pass
+
+    Config.__module__, Config.__qualname__ = "fairseq_stand_in", "Config"
+    stand_in.Config = Config  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fairseq_stand_in", stand_in)
+    state = torch.load(tmp_path / "ckpt" / "model.pt", weights_only=False)
+    torch.save({**state, "cfg": Config()}, tmp_path / "ckpt" / "model.pt")
+    monkeypatch.delitem(sys.modules, "fairseq_stand_in")
+    with pytest.raises(getattr(errors, error), match=message):
+        cached_fsmt(tmp_path / "ckpt", trusted=trusted)

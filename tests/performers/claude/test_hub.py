@@ -11,7 +11,13 @@ from performers.claude.hub import require_model
 
 
 def test_local_directories_pass(tmp_path):
+    (tmp_path / "config.json").write_text("{}", encoding="utf-8")
     require_model(str(tmp_path))
+
+
+def test_a_local_directory_without_any_json_is_no_model(tmp_path):
+    with pytest.raises(ValueError, match="holds no config.json"):
+        require_model(str(tmp_path))
 
 
 @pytest.mark.parametrize("offline", ["HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"])

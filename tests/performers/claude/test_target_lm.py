@@ -80,7 +80,7 @@ def test_bad_params(corpus, params, error):
 
 
 def test_cannot_translate(corpus):
-    with pytest.raises(UsageError, match="sees_source: false"):
+    with pytest.raises(UsageError, match=r"sees: \{source: false\}"):
         TargetLMClaude(corpus=str(corpus)).translate(["The dog barks."])
 
 

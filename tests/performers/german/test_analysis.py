@@ -143,3 +143,29 @@ def test_limit_caches_bounds_analyses_and_word_caches():
     finally:
         analysis.CACHE_SIZE, analysis._LIMITS = before[0], before[1]
         analysis.get_backend().limit(200_000, WORD_CACHE_SIZE)
+
+
+def test_limit_caches_bounds_the_module_level_word_caches():
+    """Compound splits, verb paradigms and Zipf frequencies (ours and wordfreq's) follow
+    ``words`` too; a ``None`` result is cached like any other."""
+    import wordfreq
+
+    from performers.german import compounds, frequency, verb_inflection
+    from performers.german.memo import WORD_CACHE_SIZE as DEFAULT
+
+    before = (analysis.CACHE_SIZE, analysis._LIMITS, frequency.CACHE_LIMIT, wordfreq.CACHE_SIZE,
+              compounds.split_compound.limit, verb_inflection._paradigm.limit)
+    try:
+        analysis.limit_caches(texts=5, words=3)
+        words = ["Haustür", "Hund", "Bahnhofsuhr", "Apfelbaum", "Xy", "Schreibtischlampe"]
+        for word in words:
+            compounds.split_compound(word)
+            frequency.WordfreqFrequency().frequency(word)
+        assert len(compounds.split_compound.memo) == 3 and frequency.CACHE_LIMIT == 3 and wordfreq.CACHE_SIZE == 3
+        assert verb_inflection._paradigm.limit == 3
+        assert compounds.split_compound("Xy") is None and ("Xy",) in compounds.split_compound.memo
+        assert ("Hund",) not in compounds.split_compound.memo  # the least recently used went first
+    finally:
+        analysis.CACHE_SIZE, analysis._LIMITS, frequency.CACHE_LIMIT, wordfreq.CACHE_SIZE = before[:4]
+        compounds.split_compound.limit, verb_inflection._paradigm.limit = before[4:]
+        analysis.get_backend().limit(200_000, DEFAULT)

@@ -64,6 +64,34 @@ def test_refuses_to_overwrite(tmp_path):
     assert read_distil_lingeval(tmp_path / "placeholder_ding.human").pairs[2].incorrect.startswith("Das Ding kam")
 
 
+@pytest.mark.parametrize("fails_in, overwrite, left", [
+    ("write_lingeval97", False, []),                     # after the DistilLingEval files: they are removed
+    ("write_distil_lingeval", False, []),                # before anything
+    ("write_text_atomic", False, []),                    # the report, last
+    ("write_lingeval97", True, ["keep.txt", "placeholder_ding.human", "report.json"]),  # --force: earlier files stay
+])
+def test_a_write_cut_short_leaves_nothing_in_the_way(tmp_path, monkeypatch, fails_in, overwrite, left):
+    import performers.john.testset as testset
+
+    selection = select(instances(), WordZellig({"Haus": "Ding"}, "placeholder_ding"), progress=False)
+    out = tmp_path / "set"
+    out.mkdir()
+    (out / "keep.txt").write_text("not ours\n", encoding="utf-8")  # a file of the user's, never touched
+    if overwrite:
+        write_testset(selection, out, formats=("distil-lingeval",))
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(testset, fails_in, interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            write_testset(selection, out, overwrite=overwrite)
+    assert sorted(path.name for path in out.iterdir()) == sorted(left or ["keep.txt"])
+    write_testset(selection, out, overwrite=overwrite)  # the same command runs again
+    assert (out / "report.json").is_file() and (out / "placeholder_ding.human.json").is_file()
+
+
 def test_empty_selection_writes_only_the_report(tmp_path):
     selection = select(instances(), WordZellig({"Katze": "Ding"}, "placeholder_ding"), progress=False)
     report = write_testset(selection, tmp_path)
