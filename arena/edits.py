@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from arena.records import Edit, Instance, Variant
@@ -54,6 +54,18 @@ def diff_edits(before: str, after: str) -> tuple[Edit, ...]:
         else:
             spans.append([i1, i2, j1, j2])
     return tuple(Edit(i1, i2, before[i1:i2], after[j1:j2]) for i1, i2, j1, j2 in spans)
+
+
+def shared_affixes(a: Sequence[Any], b: Sequence[Any]) -> tuple[int, int]:
+    """How many items ``a`` and ``b`` share at the front and, after those, at the back:
+    the edit between two token sequences is ``a[start:len(a) - end]`` → ``b[start:len(b) - end]``."""
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
+        end += 1
+    return start, end
 
 
 def make_variant(

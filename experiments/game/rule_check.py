@@ -17,14 +17,14 @@ import json
 import random
 from pathlib import Path
 
+import gap  # experiments/game/gap.py: the same paired bootstrap
+
 from performers.claude.edit_grammar import grammar_counts
 
 
 def paired(values: list[float], samples: int, rng: random.Random) -> str:
-    mean = sum(values) / len(values)
-    boots = sorted(sum(rng.choice(values) for _ in values) / len(values) for _ in range(samples))
-    p = max(min(1.0, 2 * min(sum(b >= 0 for b in boots), sum(b <= 0 for b in boots)) / samples), 1 / samples)
-    return f"{mean:+.3f} [{boots[int(0.025 * samples)]:+.3f}, {boots[int(0.975 * samples) - 1]:+.3f}], p = {p:.3f}"
+    mean, low, high, p = gap.paired(values, samples, rng)
+    return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}], p = {p:.3f}"
 
 
 def main() -> None:

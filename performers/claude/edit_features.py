@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.edits import shared_affixes
 from performers.claude.edit_grammar import GRAMMAR, LM
 
 ENDINGS = ("em", "en", "er", "es", "e", "s", "n")
@@ -61,12 +62,7 @@ class WordDiff:
 def word_diff(first: str, second: str) -> WordDiff:
     """The shared word prefix and suffix of two candidates and what lies between."""
     a, b = tuple(first.split()), tuple(second.split())
-    start = 0
-    while start < min(len(a), len(b)) and a[start] == b[start]:
-        start += 1
-    end = 0
-    while end < min(len(a), len(b)) - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
-        end += 1
+    start, end = shared_affixes(a, b)
     return WordDiff(start, end, (a, b))
 
 

@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from arena.edits import shared_affixes
+
 GRAMMAR = ("np-disagree", "verb-disagree", "genitive-after-dative", "verb-subject-soft")
 LM = ("lm-window", "lm-edit")
 
@@ -91,12 +93,7 @@ def lm_window(model: Any, first: str, second: str) -> list[float]:
     from performers.claude.kneser_ney import words
 
     a, b = words(first), words(second)
-    start = 0
-    while start < min(len(a), len(b)) and a[start] == b[start]:
-        start += 1
-    end = 0
-    while end < min(len(a), len(b)) - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
-        end += 1
+    start, end = shared_affixes(a, b)
     logs = model.token_logprobs([first, second])
     after = getattr(model, "order", 3) - 1
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from arena.edits import apply_edits, diff_edits, make_variant, variant_from_text
+from arena.edits import apply_edits, diff_edits, make_variant, shared_affixes, variant_from_text
 from arena.records import Edit, Instance
 
 
@@ -52,3 +52,19 @@ def test_make_variant_and_variant_from_text_agree():
     b = variant_from_text(instance, "seit des Tags", "hypercorrect_genitive")
     assert a == b
     assert a.text == "seit des Tags"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("der Hund bellt".split(), "den Hund bellt".split(), (0, 2)),
+        ("er sieht den Hund".split(), "er sieht dem Hund".split(), (2, 1)),
+        ("er kam nicht".split(), "er kam".split(), (2, 0)),  # a deletion at the end
+        ("a a a".split(), "a a".split(), (2, 0)),  # the suffix never overlaps the prefix
+        ("gleich".split(), "gleich".split(), (1, 0)),  # equal: all prefix, nothing left to edit
+        ([], "neu".split(), (0, 0)),
+        ("ganz anders".split(), "völlig neu".split(), (0, 0)),  # must not find a shared affix
+    ],
+)
+def test_shared_affixes(a: list[str], b: list[str], expected: tuple[int, int]) -> None:
+    assert shared_affixes(a, b) == expected
