@@ -1,18 +1,12 @@
 // arena repair --serve: fix, reject or skip each flagged machine reference.
 "use strict";
-const csrf = document.querySelector('meta[name="csrf-token"]').content;
 let current = null, lastStatus = 0;
-const $ = (id) => document.getElementById(id);
 
-async function call(path, data) {
-  const options = data === undefined ? {headers: {"Accept": "application/json"}} : {
-    method: "POST", body: JSON.stringify(data),
-    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf, "Accept": "application/json"}};
-  const response = await fetch(path, options);
-  lastStatus = response.status;
-  const body = await response.json();
-  if (!response.ok) { $("message").textContent = body.error; return null; }
-  return body;
+async function call(path, data) {  // request: static/api.js
+  const answer = await request(path, data);
+  lastStatus = answer.status;
+  if (!answer.ok) { $("message").textContent = answer.body.error; return null; }
+  return answer.body;
 }
 
 function showProgress(p) {

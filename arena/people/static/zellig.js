@@ -1,18 +1,12 @@
 // arena serve --zellig: edit the reference, see the Claudes' scores live, submit; check others' pairs.
 "use strict";
-const csrf = document.querySelector('meta[name="csrf-token"]').content;
 let current = null, checking = null, timer = null, sequence = 0;
-const $ = (id) => document.getElementById(id);
 
-async function call(path, data) {
-  const options = data === undefined ? {headers: {"Accept": "application/json"}} : {
-    method: "POST", body: JSON.stringify(data),
-    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf, "Accept": "application/json"}};
-  const response = await fetch(path, options);
-  const body = await response.json();
-  if (!response.ok) { $("message").textContent = body.error; return null; }
+async function call(path, data) {  // request: static/api.js
+  const answer = await request(path, data);
+  if (!answer.ok) { $("message").textContent = answer.body.error; return null; }
   $("message").textContent = "";
-  return body;
+  return answer.body;
 }
 
 async function next() {
