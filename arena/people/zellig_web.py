@@ -105,20 +105,14 @@ def _edit_api(pages: Any, zellig: ZelligArena) -> None:
 
     @pages.post("/api/live")
     def live():
-        name = signed_in_person()
-        data = body({"instance", "text", "phenomenon"})
-        target = target_of(zellig, name, data["instance"])
-        text, phenomenon = edit_of(data)
+        name, target, text, phenomenon = edit_request(zellig)
         started = time.monotonic()
         result = zellig.scorer.evaluate(target.instance.source, target.instance.reference, text, phenomenon)
         return jsonify(**result, changed=text != target.instance.reference, seconds=time.monotonic() - started)
 
     @pages.post("/api/submit")
     def submit():
-        name = signed_in_person()
-        data = body({"instance", "text", "phenomenon"})
-        target = target_of(zellig, name, data["instance"])
-        text, phenomenon = edit_of(data)
+        name, target, text, phenomenon = edit_request(zellig)
         if text != target.instance.reference and phenomenon is None:
             fail(400, "pick the phenomenon of your edit")
         seconds = time.monotonic() - zellig.shown(name, target.instance.id)
@@ -172,6 +166,16 @@ def _check_api(pages: Any, zellig: ZelligArena) -> None:
 
 
 # -- request helpers: a failed check aborts the request with a JSON error ----------------------------
+
+def edit_request(zellig: ZelligArena) -> tuple[str, Any, str, str | None]:
+    """The signed-in person, the instance they edit, and their edit and phenomenon, from the
+    body of ``/api/live`` or ``/api/submit``."""
+    name = signed_in_person()
+    data = body({"instance", "text", "phenomenon"})
+    target = target_of(zellig, name, data["instance"])
+    text, phenomenon = edit_of(data)
+    return name, target, text, phenomenon
+
 
 def target_of(zellig: ZelligArena, name: str, instance_id: Any) -> Any:
     for target in zellig.session(name).targets:

@@ -24,6 +24,22 @@ def paired(values: list[float], samples: int, rng: random.Random) -> tuple[float
     return mean, boots[int(0.025 * samples)], boots[int(0.975 * samples) - 1], max(p, 1 / samples)
 
 
+def read(run: Path, claudes: tuple[str, str]) -> tuple[dict[str, dict], dict[str, dict[str, bool]]]:
+    """The counted rounds of a finished run by id, and for each round whether each of ``claudes``
+    judged it right (a round neither judged is absent)."""
+    rounds = {}
+    for line in (run / "rounds.jsonl").read_text("utf-8").splitlines():
+        r = json.loads(line)
+        if r["status"] == "ok" and r.get("counts", True):
+            rounds[r["round"]] = r
+    correct: dict[str, dict[str, bool]] = defaultdict(dict)
+    for line in (run / "judgements.jsonl").read_text("utf-8").splitlines():
+        j = json.loads(line)
+        if j["round"] in rounds and j["claude"] in claudes:
+            correct[j["round"]][j["claude"]] = bool(j["correct"])
+    return rounds, correct
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path)
@@ -31,16 +47,8 @@ def main() -> None:
     parser.add_argument("--b", required=True, help="another Claude (alias), on the same rounds")
     parser.add_argument("--samples", type=int, default=2000)
     args = parser.parse_args()
-    zellig_of = {}
-    for line in (args.run / "rounds.jsonl").read_text("utf-8").splitlines():
-        r = json.loads(line)
-        if r["status"] == "ok" and r.get("counts", True):
-            zellig_of[r["round"]] = r["zellig"]
-    correct: dict[str, dict[str, bool]] = defaultdict(dict)
-    for line in (args.run / "judgements.jsonl").read_text("utf-8").splitlines():
-        j = json.loads(line)
-        if j["round"] in zellig_of and j["claude"] in (args.a, args.b):
-            correct[j["round"]][j["claude"]] = bool(j["correct"])
+    rounds, correct = read(args.run, (args.a, args.b))
+    zellig_of = {round_id: r["zellig"] for round_id, r in rounds.items()}
     rng = random.Random(0)
     print(f"{'zellig':<24} {'rounds':>6} {'S(' + args.a + ')':>16} {'S(' + args.b + ')':>16}  {args.a} − {args.b}")
     for zellig in dict.fromkeys(zellig_of.values()):

@@ -13,7 +13,6 @@ differences rule − base and learner − rule (bootstrap over rounds, 95% CI, t
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from pathlib import Path
 
@@ -34,16 +33,7 @@ def main() -> None:
     parser.add_argument("--learner", required=True, help="the learning Claude (alias)")
     parser.add_argument("--samples", type=int, default=2000)
     args = parser.parse_args()
-    rounds = {}
-    for line in (args.run / "rounds.jsonl").read_text("utf-8").splitlines():
-        r = json.loads(line)
-        if r["status"] == "ok" and r.get("counts", True):
-            rounds[r["round"]] = r
-    correct: dict[str, dict[str, bool]] = {}
-    for line in (args.run / "judgements.jsonl").read_text("utf-8").splitlines():
-        j = json.loads(line)
-        if j["round"] in rounds and j["claude"] in (args.base, args.learner):
-            correct.setdefault(j["round"], {})[j["claude"]] = bool(j["correct"])
+    rounds, correct = gap.read(args.run, (args.base, args.learner))
     base, rule, learner = [], [], []
     for round_id, c in correct.items():
         if len(c) < 2:
