@@ -29,6 +29,8 @@ the first candidate of every reference it corrupts, "fires on correct" on those 
     python experiments/bench/detectors.py --limit 300 --years 2014 --json detectors.json
     python experiments/bench/detectors.py --split heldback --calibration performers/zellig/detector_calibration.json
 
+``--lines A:B`` keeps lines A to B-1 of every set before the split: the agreement detectors were developed
+on lines 0–3599 (``--lines :3600``) and are measured on the untouched lines 3600 and after (``--lines 3600:``).
 ``--split heldback`` measures on the odd-numbered lines of every set only (``dev``: the even ones, which
 detector work may look at); ``--calibration FILE`` writes each detector's hits and false alarms pooled over
 its sets (the Rogan–Gladen correction of ``arena false-positives`` reads it, see
@@ -92,6 +94,20 @@ def self_made(zellig, references: list[str], sources: list[str]) -> list:
     return pairs
 
 
+def line_range(text: str) -> tuple[int, int | None]:
+    """``A:B`` (either end may be left out) as a slice's (start, stop)."""
+    start, sep, stop = text.partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        bounds = (int(start) if start else 0, int(stop) if stop else None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected A:B, A: or :B with whole numbers, got {text!r}") from None
+    if bounds[0] < 0 or (bounds[1] is not None and bounds[1] <= bounds[0]):
+        raise argparse.ArgumentTypeError(f"expected 0 <= A < B, got {text!r}")
+    return bounds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="DistilLingEval data directory")
@@ -104,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--split", choices=("all", "dev", "heldback"), default="all",
                         help="which lines of each set: all, dev (even-numbered) or heldback (odd-numbered)")
+    parser.add_argument("--lines", type=line_range, default=(0, None), metavar="A:B",
+                        help="only lines A to B-1 of each set (before --split; A: or :B leave one end open)")
     parser.add_argument("--calibration", type=Path, help="write the detectors' calibration (hits, false alarms) here")
     args = parser.parse_args(argv)
 
@@ -130,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             detectors[name] = zellig
         if name in detectors:
-            pairs = read_distil_lingeval(directory, allow_empty=True).pairs
+            pairs = read_distil_lingeval(directory, allow_empty=True).pairs[slice(*args.lines)]
             pairs = {"all": pairs, "dev": pairs[0::2], "heldback": pairs[1::2]}[args.split][: args.limit]
             plan.append((directory.name, name, pairs))
     references, ref_sources = newstest(args.newstest, args.years, args.limit)
@@ -219,7 +237,8 @@ def write_calibration(path: Path, rows: list[dict], args) -> None:
     for entry in detectors.values():
         entry["recall"] = entry["hits"] / entry["positives"] if entry["positives"] else None
         entry["false_alarm_rate"] = entry["false_alarms"] / entry["negatives"] if entry["negatives"] else None
-        entry["source"] = (f"experiments/bench/detectors.py --split {args.split} --limit {args.limit}: "
+        lines = "" if args.lines == (0, None) else f" --lines {args.lines[0]}:{'' if args.lines[1] is None else args.lines[1]}"
+        entry["source"] = (f"experiments/bench/detectors.py{lines} --split {args.split} --limit {args.limit}: "
                            + ", ".join(entry.pop("sets")))
     path.write_text(json.dumps({"split": args.split, "detectors": detectors}, ensure_ascii=False, indent=1) + "\n",
                     encoding="utf-8")
