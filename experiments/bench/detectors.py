@@ -29,6 +29,9 @@ the first candidate of every reference it corrupts, "fires on correct" on those 
     python experiments/bench/detectors.py --limit 300 --years 2014 --json detectors.json
     python experiments/bench/detectors.py --split heldback --calibration performers/zellig/detector_calibration.json
 
+``--params KEY=VALUE …`` builds the measured Zelligs with these params (YAML values; give ``--sets`` of one
+detector), e.g. ``--sets subj_verb_agreement --params detector=rules+model model_threshold=0.99``.
+
 ``--lines A:B`` keeps lines A to B-1 of every set before the split: the agreement detectors were developed
 on lines 0–3599 (``--lines :3600``) and are measured on the untouched lines 3600 and after (``--lines 3600:``).
 ``--split heldback`` measures on the odd-numbered lines of every set only (``dev``: the even ones, which
@@ -108,6 +111,16 @@ def line_range(text: str) -> tuple[int, int | None]:
     return bounds
 
 
+def param(text: str) -> tuple[str, object]:
+    """``KEY=VALUE`` as (key, the value read as YAML)."""
+    import yaml
+
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, yaml.safe_load(value)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="DistilLingEval data directory")
@@ -123,7 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", type=line_range, default=(0, None), metavar="A:B",
                         help="only lines A to B-1 of each set (before --split; A: or :B leave one end open)")
     parser.add_argument("--calibration", type=Path, help="write the detectors' calibration (hits, false alarms) here")
+    parser.add_argument("--params", type=param, nargs="*", default=[], metavar="KEY=VALUE",
+                        help="params of the measured Zelligs (YAML values; with --sets of one detector)")
     args = parser.parse_args(argv)
+    params = dict(args.params)
 
     from arena.formats.distil_lingeval import find_sets, read_distil_lingeval
     from arena.roles import ConditionalDetector, Detector
@@ -142,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         if name not in CATALOG.zelligs:
             continue
         if name not in detectors:
-            zellig = build("zellig", PerformerSpec(name), CATALOG)
+            zellig = build("zellig", PerformerSpec(name, params), CATALOG)
             if not isinstance(zellig, Detector):
                 print(f"{directory.name}: {name} has no detector, skipped")
                 continue
@@ -155,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in CATALOG.zellig_groups["all"]:  # detectors without a DistilLingEval set: their own variants
         if name in detectors or (args.sets and name.replace("-", "_") not in args.sets):
             continue
-        zellig = build("zellig", PerformerSpec(name), CATALOG)
+        zellig = build("zellig", PerformerSpec(name, params), CATALOG)
         if isinstance(zellig, Detector):
             detectors[name] = zellig
             plan.append(("self-made", name, self_made(zellig, references, ref_sources)))

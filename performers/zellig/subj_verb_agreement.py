@@ -25,12 +25,22 @@ any of its possible subjects (:func:`performers.german.verb_agreement.disagreein
 lists the clause types and subjects it checks); the English ``source``, where given, only settles the number
 of *sie* (*she* or *they*, :func:`performers.german.verb_agreement.sie_number`).
 
+``detector: rules+model`` (opt-in; default ``rules``) also fires where the learned verb-number model
+(:mod:`performers.german.verb_number_model`, a BiLSTM that predicts the number a hidden finite verb's context
+demands, shipped in ``performers/german/data/verb_number/``) gives the number of a verb's form a probability of
+at most ``1 - model_threshold`` (``model_threshold`` in [0.5, 1), default :data:`DEFAULT_MODEL_THRESHOLD`,
+chosen on lines 0–3599 of DistilLingEval's set; ``experiments/bench/verb_number_thresholds.py`` prints the
+model's recall and false alarms for a range of thresholds).
+
 Metadata: ``distance`` between subject and verb when a subject was found (LingEval97 positions: adjacent
 words = 1), ``zipf_frequency`` (and ``frequency`` with a ``training_corpus``) of the rarer of subject and
 verb, and the reading used (``tense``, ``mood``, ``person``, ``number`` before the change).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from arena.edits import make_variant
 from arena.errors import ConfigError
@@ -48,6 +58,8 @@ from performers.german.verb_agreement import disagreeing_verbs, sie_number
 __all__ = ["PHENOMENON", "SubjVerbAgreementZellig", "disagreeing_verbs", "noun_number", "number_swaps"]
 
 PHENOMENON = "subj_verb_agreement"
+DEFAULT_MODEL_THRESHOLD = 0.99
+DetectorKind = Literal["rules", "rules+model"]
 
 
 def number_swaps(
@@ -83,13 +95,35 @@ class SubjVerbAgreementZellig:
     phenomenon = PHENOMENON
 
     def __init__(
-        self, training_corpus: ExistingFile | None = None, include_sie: bool = True, backend: str = DEFAULT_BACKEND
+        self, training_corpus: ExistingFile | None = None, include_sie: bool = True, backend: str = DEFAULT_BACKEND,
+        detector: DetectorKind = "rules", model_threshold: float = DEFAULT_MODEL_THRESHOLD,
     ) -> None:
         if not isinstance(include_sie, bool):
             raise ConfigError(f"include_sie must be true or false, got {include_sie!r}")
+        problem = self.check_params({"detector": detector, "model_threshold": model_threshold})
+        if problem:
+            raise ConfigError(problem, key="detector" if "detector" in problem else "model_threshold")
         self.backend = backend
         self.include_sie = include_sie
         self.counts = training_counts(training_corpus)
+        self.model_threshold = float(model_threshold)
+        self.model = None
+        if detector == "rules+model":
+            from performers.german.verb_number_model import load_model
+
+            self.model = load_model()
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """:class:`arena.roles.ParamsChecked`: ``detector`` is ``rules`` or ``rules+model`` and
+        ``model_threshold`` a number in [0.5, 1)."""
+        detector = params.get("detector", "rules")
+        if detector not in ("rules", "rules+model"):
+            return f"subj-verb-agreement: detector must be rules or rules+model, not {detector!r}"
+        threshold = params.get("model_threshold", DEFAULT_MODEL_THRESHOLD)
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.5 <= threshold < 1:
+            return f"subj-verb-agreement: model_threshold must be a number in [0.5, 1), not {threshold!r}"
+        return None
 
     def _keep(self, analysis: Analysis, subject: Subject | None) -> bool:
         """With ``include_sie=False``, skip verbs whose subject is the ambiguous *sie* (subj_adequacy)."""
@@ -129,5 +163,13 @@ class SubjVerbAgreementZellig:
         return variants
 
     def detect(self, text: str, source: str | None = None) -> bool:
-        """Whether a finite verb of ``text`` disagrees in number with a subject whose number is certain."""
-        return bool(disagreeing_verbs(analyze(text, self.backend), sie=sie_number(source)))
+        """Whether a finite verb of ``text`` disagrees in number with a subject whose number is certain, or
+        (``detector: rules+model``) has a number the verb-number model rejects."""
+        analysis = analyze(text, self.backend)
+        if disagreeing_verbs(analysis, sie=sie_number(source)):
+            return True
+        if self.model is None:
+            return False
+        from performers.german.verb_number_model import rejected_verbs
+
+        return bool(rejected_verbs(analysis, self.model, self.model_threshold))
