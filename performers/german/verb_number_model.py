@@ -18,7 +18,8 @@ detector compares with.
 
 Input.  The tokens of the verb's sentence (at most :data:`WINDOW` either side of it), each as its lower-cased
 form (one of the training corpus's most frequent forms, else an unknown-word symbol) plus its STTS tag (so
-unknown nouns, adjectives and verbs still carry their class).  The verb itself is replaced by a mask whose tag
+unknown nouns, adjectives and verbs still carry their class) and, where ``Config.suffix_dim`` is set, its last
+three letters (one of the most frequent endings: *-ern*, *-ten* carry the number of words outside the vocabulary).  The verb itself is replaced by a mask whose tag
 is a mask too (the tagger takes many corrupted plural forms for infinitives, so a tag would betray the
 number) and whose lemma (one of the most frequent verb lemmas, else "other") has its own embedding:
 the lemma is the same for both numbers, so it reveals nothing about the label, but constructions depend on it
@@ -56,17 +57,20 @@ class Vocabulary:
     words: list[str]
     tags: list[str]
     lemmas: list[str]
+    suffixes: list[str] = field(default_factory=list)
     word_ids: dict[str, int] = field(init=False, repr=False)
     tag_ids: dict[str, int] = field(init=False, repr=False)
     lemma_ids: dict[str, int] = field(init=False, repr=False)
+    suffix_ids: dict[str, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.word_ids = {w: i for i, w in enumerate(self.words)}
         self.tag_ids = {t: i for i, t in enumerate(self.tags)}
         self.lemma_ids = {w: i for i, w in enumerate(self.lemmas)}
+        self.suffix_ids = {w: i for i, w in enumerate(self.suffixes)}
 
     def to_json(self) -> dict[str, list[str]]:
-        return {"words": self.words, "tags": self.tags, "lemmas": self.lemmas}
+        return {"words": self.words, "tags": self.tags, "lemmas": self.lemmas, "suffixes": self.suffixes}
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ class Config:
     tag_dim: int = 16
     lemma_dim: int = 16
     hidden: int = 96
+    suffix_dim: int = 0  # 0: no suffix channel
 
     def to_json(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -91,6 +96,7 @@ class Example:
     position: int
     lemma: int
     label: int
+    suffixes: tuple[int, ...] = ()
 
 
 def build_network(vocabulary: Vocabulary, config: Config) -> Any:
@@ -105,11 +111,15 @@ def build_network(vocabulary: Vocabulary, config: Config) -> Any:
             self.word = nn.Embedding(len(vocabulary.words), config.word_dim, padding_idx=PAD)
             self.tag = nn.Embedding(len(vocabulary.tags), config.tag_dim, padding_idx=0)
             self.lemma = nn.Embedding(len(vocabulary.lemmas), config.lemma_dim)
-            self.lstm = nn.LSTM(config.word_dim + config.tag_dim, config.hidden, batch_first=True, bidirectional=True)
+            if config.suffix_dim:
+                self.suffix = nn.Embedding(len(vocabulary.suffixes), config.suffix_dim, padding_idx=PAD)
+            width = config.word_dim + config.tag_dim + config.suffix_dim
+            self.lstm = nn.LSTM(width, config.hidden, batch_first=True, bidirectional=True)
             self.out = nn.Linear(2 * config.hidden + config.lemma_dim, 1)
 
-        def forward(self, words, tags, lengths, positions, lemmas):
-            inputs = torch.cat([self.word(words), self.tag(tags)], dim=-1)
+        def forward(self, words, tags, suffixes, lengths, positions, lemmas):
+            parts = [self.word(words), self.tag(tags)] + ([self.suffix(suffixes)] if config.suffix_dim else [])
+            inputs = torch.cat(parts, dim=-1)
             packed = nn.utils.rnn.pack_padded_sequence(inputs, lengths, batch_first=True, enforce_sorted=False)
             states, _ = self.lstm(packed)
             states, _ = nn.utils.rnn.pad_packed_sequence(states, batch_first=True)
@@ -133,9 +143,8 @@ class VerbNumberModel:
 
         if not examples:
             return []
-        words, tags, lengths, positions, lemmas = batch_tensors(examples)
         with torch.no_grad():
-            return torch.sigmoid(self.network(words, tags, lengths, positions, lemmas)).tolist()
+            return torch.sigmoid(self.network(*batch_tensors(examples))).tolist()
 
     def save(self, directory: Path, meta: dict[str, Any]) -> None:
         """Weights as float16 ``weights.npz``, vocabulary, sizes and ``meta`` (how it was trained) as JSON."""
@@ -150,19 +159,28 @@ class VerbNumberModel:
 
 
 def batch_tensors(examples: list[Example]) -> tuple[Any, ...]:
-    """Padded (words, tags), lengths, verb positions and lemma ids of ``examples`` as tensors."""
+    """Padded (words, tags, suffixes), lengths, verb positions and lemma ids of ``examples`` as tensors."""
     import torch
 
     width = max(len(e.words) for e in examples)
     words = torch.zeros((len(examples), width), dtype=torch.long)
     tags = torch.zeros((len(examples), width), dtype=torch.long)
+    suffixes = torch.zeros((len(examples), width), dtype=torch.long)
     for row, example in enumerate(examples):
         words[row, : len(example.words)] = torch.tensor(example.words)
         tags[row, : len(example.tags)] = torch.tensor(example.tags)
+        if example.suffixes:
+            suffixes[row, : len(example.suffixes)] = torch.tensor(example.suffixes)
     lengths = torch.tensor([len(e.words) for e in examples])
     positions = torch.tensor([e.position for e in examples])
     lemmas = torch.tensor([e.lemma for e in examples])
-    return words, tags, lengths, positions, lemmas
+    return words, tags, suffixes, lengths, positions, lemmas
+
+
+def suffix(word: str) -> str:
+    """The last three letters of a lower-cased word of four or more letters, else ``""``: the inflectional
+    ending that carries number (*-ern*, *-ten*, *-ung*) for the words outside the vocabulary."""
+    return word[-3:].lower() if len(word) >= 4 and word.isalpha() else ""
 
 
 def form_number(form: str, lemma: str) -> str | None:
@@ -191,7 +209,9 @@ def verb_examples(analysis: Analysis, vocabulary: Vocabulary) -> list[tuple[int,
         tags = [vocabulary.tag_ids.get(t.pos, 1) for t in tokens[first:last]]
         tags[index - first] = MASK_TAG
         lemma_id = vocabulary.lemma_ids.get(lemma.lower(), 1)
-        example = Example(tuple(words), tuple(tags), index - first, lemma_id, NUMBERS.index(number))
+        suffixes = [vocabulary.suffix_ids.get(suffix(t.text), UNK) for t in tokens[first:last]]
+        suffixes[index - first] = MASK
+        example = Example(tuple(words), tuple(tags), index - first, lemma_id, NUMBERS.index(number), tuple(suffixes))
         out.append((index, number, example))
     return out
 

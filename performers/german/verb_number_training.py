@@ -4,15 +4,17 @@ German: every ``--every``-th line of the corpus (default the target side of the 
 German analysis (SoMaJo + HanTa, cached on disk), each finite verb with a third-person number becomes an
 example, and every 20th sampled sentence is held out to measure number-prediction accuracy.
 
-    nice python -m performers.german.verb_number_training --every 3 --out performers/german/data/verb_number
+    nice python -m performers.german.verb_number_training --every 3 --epochs 3 --suffix-dim 16 --out performers/german/data/verb_number
 
 Deterministic by ``--seed`` (torch on one thread, a seeded shuffle).  ``--curve 5000 10000`` also trains on
-the first N training sentences only and reports their held-out accuracy (the learning curve), without saving.
+the first N training sentences only and reports their held-out accuracy (the learning curve), without saving
+(``--curve-only``: nothing else).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import logging
 import random
@@ -31,6 +33,7 @@ from performers.german.verb_number_model import (
     Vocabulary,
     batch_tensors,
     build_network,
+    suffix,
     verb_examples,
 )
 
@@ -47,15 +50,19 @@ def corpus_sample(corpus: Path, every: int) -> list[str]:
     return [line for line in lines[::every] if line.strip()]
 
 
-def build_vocabulary(analyses: Sequence[Analysis], words: int = 20_000, lemmas: int = 400) -> Vocabulary:
-    """The ``words`` most frequent lower-cased forms, every tag, and the ``lemmas`` most frequent finite-verb
-    lemmas of ``analyses`` (ties broken alphabetically, so the vocabulary is deterministic)."""
+def build_vocabulary(analyses: Sequence[Analysis], words: int = 20_000, lemmas: int = 400,
+                     suffixes: int = 3000) -> Vocabulary:
+    """The ``words`` most frequent lower-cased forms, every tag, the ``lemmas`` most frequent finite-verb
+    lemmas and the ``suffixes`` most frequent word endings of ``analyses`` (ties broken alphabetically, so the
+    vocabulary is deterministic)."""
     forms: Counter[str] = Counter()
     tags: set[str] = set()
     verbs: Counter[str] = Counter()
+    endings: Counter[str] = Counter()
     for analysis in analyses:
         for token in analysis.tokens:
             forms[token.text.lower()] += 1
+            endings[suffix(token.text)] += 1
             tags.add(token.pos)
             if token.pos in ("VVFIN", "VAFIN", "VMFIN"):
                 verbs[token.lemma.lower()] += 1
@@ -64,7 +71,8 @@ def build_vocabulary(analyses: Sequence[Analysis], words: int = 20_000, lemmas: 
         return [w for w, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:n]]
 
     return Vocabulary(["<pad>", "<unk>", "<mask>"] + top(forms, words), ["<pad>", "<unk>", "<mask>"] + sorted(tags),
-                      ["<pad>", "<other>"] + top(verbs, lemmas))
+                      ["<pad>", "<other>"] + top(verbs, lemmas),
+                      ["<pad>", "<unk>", "<mask>"] + top(Counter({k: v for k, v in endings.items() if k}), suffixes))
 
 
 def collect(analyses: Sequence[Analysis], vocabulary: Vocabulary) -> list[Example]:
@@ -90,10 +98,9 @@ def train(examples: list[Example], vocabulary: Vocabulary, config: Config, epoch
         started, total = time.perf_counter(), 0.0
         for batch_indices in length_batches(examples, order, batch, shuffle):
             chosen = [word_dropout(examples[i], shuffle) for i in batch_indices]
-            words, tags, lengths, positions, lemmas = batch_tensors(chosen)
             labels = torch.tensor([float(e.label) for e in chosen])
             optimiser.zero_grad()
-            loss = loss_function(network(words, tags, lengths, positions, lemmas), labels)
+            loss = loss_function(network(*batch_tensors(chosen)), labels)
             loss.backward()
             optimiser.step()
             total += float(loss.detach()) * len(chosen)
@@ -121,7 +128,7 @@ def word_dropout(example: Example, rng: random.Random, rate: float = 0.05) -> Ex
     """``example`` with a few known words replaced by the unknown-word symbol (their tags stay), so the
     network learns to use the tags of words outside its vocabulary."""
     words = tuple(1 if w > MASK and rng.random() < rate else w for w in example.words)
-    return Example(words, example.tags, example.position, example.lemma, example.label)
+    return dataclasses.replace(example, words=words)
 
 
 def accuracy(model: VerbNumberModel, examples: list[Example], batch: int = 256) -> float:
@@ -146,11 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="German text, one sentence a line")
     parser.add_argument("--every", type=int, default=3, help="use every N-th line of the corpus")
-    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--suffix-dim", type=int, default=16, help="size of the word-ending embedding (0: none)")
     parser.add_argument("--workers", type=int, default=1, help="analysis processes")
     parser.add_argument("--out", type=Path, help="save the model in this directory")
     parser.add_argument("--curve", type=int, nargs="*", default=[], help="also train on this many sentences only")
+    parser.add_argument("--curve-only", action="store_true", help="only the learning curve: no full model")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
 
@@ -168,12 +177,14 @@ def main(argv: list[str] | None = None) -> int:
                 len(sentences), time.perf_counter() - started, len(held), len(held_out))
     for size in args.curve:
         examples = collect(kept[:size], vocabulary)
-        model = train(examples, vocabulary, Config(), args.epochs, args.seed, held_out=held_out)
+        model = train(examples, vocabulary, Config(suffix_dim=args.suffix_dim), args.epochs, args.seed, held_out=held_out)
         print(f"learning curve: {size} sentences, {len(examples)} examples: held-out accuracy "
               f"{accuracy(model, held_out):.4f}")
+    if args.curve_only:
+        return 0
     examples = collect(kept, vocabulary)
     started = time.perf_counter()
-    model = train(examples, vocabulary, Config(), args.epochs, args.seed, held_out=held_out)
+    model = train(examples, vocabulary, Config(suffix_dim=args.suffix_dim), args.epochs, args.seed, held_out=held_out)
     score = accuracy(model, held_out)
     print(f"{len(kept)} sentences, {len(examples)} examples, trained in {time.perf_counter() - started:.0f} s: "
           f"held-out accuracy {score:.4f} on {len(held_out)} verbs "

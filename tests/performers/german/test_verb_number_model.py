@@ -41,7 +41,7 @@ def tiny():
     analyses = [analyze(s) for s in sentences(ADVERBS[:3])]
     vocabulary = build_vocabulary(analyses)
     examples = collect(analyses, vocabulary)
-    config = Config(word_dim=16, tag_dim=4, lemma_dim=4, hidden=16)
+    config = Config(word_dim=16, tag_dim=4, lemma_dim=4, hidden=16, suffix_dim=4)
     return train(examples, vocabulary, config, epochs=12, seed=1, batch=16), examples, config
 
 
@@ -98,5 +98,20 @@ def test_missing_model_is_an_environment_error(tmp_path):
         load_model(tmp_path / "nothing")
 
 
-def test_shipped_model_exists():
-    assert (MODEL_DIR / "weights.npz").is_file() and (MODEL_DIR / "model.json").is_file()
+@pytest.mark.parametrize(
+    "text, fires",
+    [
+        ("Die Kinder spielt im Garten.", True),
+        ("Das Unternehmen kündigten an, dass es Stellen abbauen werde.", True),
+        ("Die Zahl der Arbeitslosen sind im vergangenen Monat gestiegen.", True),  # attractor: der Arbeitslosen
+        ("Die Regierung haben die Steuern erhöht.", True),
+        ("Die Kinder spielen im Garten.", False),
+        ("Das Unternehmen kündigte an, dass es Stellen abbauen werde.", False),
+        ("Die Zahl der Arbeitslosen ist im vergangenen Monat gestiegen.", False),
+        ("Die Regierung hat die Steuern erhöht.", False),
+        ("Es gibt viele Gründe, warum die Preise steigen.", False),
+        ("In den letzten Jahren sind die Preise stark gestiegen.", False),
+    ],
+)
+def test_shipped_model_rejects_disagreeing_verbs_only(text, fires):
+    assert bool(rejected_verbs(analyze(text), load_model(MODEL_DIR), 0.9)) is fires
