@@ -44,9 +44,9 @@ DEFAULT_CORPUS = PROJECT_ROOT.parent / "shared" / "data" / "parallel-toy" / "tra
 HELD_OUT_EVERY = 20
 
 
-def corpus_sample(corpus: Path, every: int) -> list[str]:
-    """Every ``every``-th non-empty line of ``corpus`` (lines 0, every, 2·every, …)."""
-    lines = corpus.read_text(encoding="utf-8").split("\n")
+def corpus_sample(corpus: Path, every: int, first: int | None = None) -> list[str]:
+    """Every ``every``-th non-empty line of the first ``first`` lines of ``corpus`` (lines 0, every, …)."""
+    lines = corpus.read_text(encoding="utf-8").split("\n")[:first]
     return [line for line in lines[::every] if line.strip()]
 
 
@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="German text, one sentence a line")
     parser.add_argument("--every", type=int, default=3, help="use every N-th line of the corpus")
+    parser.add_argument("--first", type=int, help="only the corpus's first N lines")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--suffix-dim", type=int, default=16, help="size of the word-ending embedding (0: none)")
@@ -166,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     from performers.german.analysis import analyze, analyze_many
 
     started = time.perf_counter()
-    sentences = corpus_sample(args.corpus, args.every)
+    sentences = corpus_sample(args.corpus, args.every, args.first)
     analyze_many(sentences, workers=args.workers, progress=False)
     analyses = [analyze(s) for s in sentences]
     held = [a for i, a in enumerate(analyses) if i % HELD_OUT_EVERY == 0]
@@ -190,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
           f"held-out accuracy {score:.4f} on {len(held_out)} verbs "
           f"(majority class {max(sum(e.label for e in held_out), len(held_out) - sum(e.label for e in held_out)) / len(held_out):.4f})")
     if args.out:
-        meta = {"corpus": args.corpus.name, "corpus_sha256": file_sha256(args.corpus), "every": args.every,
+        meta = {"corpus": args.corpus.name, "corpus_sha256": file_sha256(args.corpus), "every": args.every, "first": args.first,
                 "epochs": args.epochs, "seed": args.seed, "sentences": len(kept), "examples": len(examples),
                 "held_out_accuracy": round(score, 4), "held_out_examples": len(held_out),
                 "command": "nice python -m performers.german.verb_number_training " + " ".join(argv or sys.argv[1:])}
