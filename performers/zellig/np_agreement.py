@@ -47,16 +47,8 @@ from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
-from performers.german.government import governed_cases
-from performers.german.syntax import (
-    FINITE,
-    NOMINATIVE_PRONOUNS,
-    clause_bounds,
-    distance,
-    is_quote,
-    noun_subject_candidates,
-    np_head,
-)
+from performers.german.np_context import adjectives_fit, context_cases, relative_pronoun_position
+from performers.german.syntax import distance, np_head
 from performers.zellig.german_base import GermanZellig
 
 PHENOMENON = "np_agreement"
@@ -203,20 +195,56 @@ def _head_analyses(head: Token) -> tuple[tuple[str, str | None, str], ...] | Non
     return tuple((number, gender, case) for number in numbers for case in inf.CASES)
 
 
-def agreeing_cases(article: str, head: Token) -> frozenset[str] | None:
+def agreeing_cases(article: str, head: Token, endings: tuple[str, ...] = ()) -> frozenset[str] | None:
     """The cases in which the definite ``article`` agrees with the noun ``head`` on some (number, gender)
     reading (empty: on none); ``None`` when that cannot be decided (an unknown noun, a name, a nominalised
-    adjective, a noun with two genders, a lower-case word the tagger took for a noun)."""
+    adjective, a noun with two genders, a lower-case word the tagger took for a noun).  ``endings`` are the
+    weak endings (*e*, *en*) of the attributive adjectives between them: a reading counts only where each
+    is the weak ending it needs (*der ägyptische Regierung*: *der … -e* is only a masculine nominative)."""
     analyses = _head_analyses(head)
     if analyses is None:
         return None
     cases = set()
     for number, gender, case in analyses:
-        if number == "PL" and inf.article(f"PL.DEF.{case}") == article:
-            cases.add(case)
-        if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:
+        if number == "PL":
+            slot = case
+        elif gender is None:
+            continue
+        else:
+            slot = f"{gender}.{case}"
+        if inf.article(f"{number}.DEF.{slot}") != article:
+            continue
+        if all(inf.adjective_ending(f"WEAK.{number}.{slot}") == ending for ending in endings):
             cases.add(case)
     return frozenset(cases)
+
+
+def weak_endings(tokens: tuple[Token, ...], start: int, head: int) -> tuple[str, ...]:
+    """The weak ending (*e* or *en*) of the attributive adjectives between an article and its head noun,
+    as a one-element tuple; other endings (*Prager*, *lila*) say nothing.  None at all (``()``) where the
+    article may be a pronoun before a strong adjective (after a comma or a conjunction: *…, die kräftige
+    Regenfälle bringt*), where a capitalised or hyphenated adjective may be a name or a noun (*die
+    Deutschen selbstfahrende Autos*, *der Frankfurter Deutsche Immobilien-Gruppe*), where a conjunction
+    may join an adjective without its noun (*der schnellste und erbrachte Einschätzungen*), where a
+    quantifier follows the article (*die meisten ähnliche Tendenzen*), where another noun follows the head
+    (*Der 19-jährige Community College-Student*), or where the adjectives disagree among themselves (*die
+    lange befürchteten Ereignisse*: *lange* is an adverb)."""
+    inner = tokens[start + 1 : head]
+    before = tokens[start - 1].text.lower() if start > 0 else ""
+    after = tokens[head + 1].pos if head + 1 < len(tokens) else ""
+    if before in (",", "–", "-", "(", "und", "oder", "aber") or after in ("NN", "NE"):
+        return ()
+    if any(t.pos in ("KON", "PIAT", "PIDAT") or (t.pos == "ADJA" and not t.text.islower()) for t in inner):
+        return ()
+    found = set()
+    for token in inner:
+        if token.pos != "ADJA":
+            continue
+        if token.text.endswith("en"):
+            found.add("en")
+        elif token.text.endswith("e"):
+            found.add("e")
+    return tuple(found) if len(found) == 1 else ()
 
 
 def article_agrees(article: str, head: Token) -> bool | None:
@@ -224,103 +252,6 @@ def article_agrees(article: str, head: Token) -> bool | None:
     ``None`` when that cannot be decided (see :func:`agreeing_cases`)."""
     cases = agreeing_cases(article, head)
     return None if cases is None else bool(cases)
-
-
-CLAUSE_END = frozenset({",", ".", ";", ":", "!", "?", "(", ")", "–", "-"})
-
-
-def _relative_pronoun_position(tokens: tuple[Token, ...], index: int) -> bool:
-    """Whether the article word at ``index`` may be a relative pronoun: it stands after a preposition after a
-    comma (*…, bei dem letzte Woche …*), or after a comma where a verb other than a *zu*-infinitive follows
-    before the clause ends (*…, die Langholz transportieren*; a relative clause has a finite verb, while *…,
-    dem Genre oder der Bewertung …* and *…, die wirtschaftlichen Wettbewerb einzugreifen* have none)."""
-    previous = index - 1
-    if previous >= 1 and tokens[previous].pos in ("APPR", "APPRART"):
-        return tokens[previous - 1].text in (",", "–", "-", "(")
-    if previous < 0 or tokens[previous].text not in (",", "–", "-", "("):
-        return False
-    for after in tokens[index + 1 :]:
-        if after.text in CLAUSE_END:
-            return False
-        if after.pos.startswith("V") and after.pos != "VVIZU" and tokens[after.index - 1].pos != "PTKZU":
-            return True
-    return False
-
-
-def _adjectives_fit(article: str, tokens: tuple[Token, ...], start: int, head: int) -> bool:
-    """After *dem, den, des* an attributive adjective ends in *-en*; one ending in *-e* shows the article is
-    not this noun phrase's (*bei dem letzte Woche …*: a relative pronoun)."""
-    if article not in ("dem", "den", "des"):
-        return True
-    return not any(t.pos == "ADJA" and t.text.endswith("e") for t in tokens[start + 1 : head])
-
-
-POSTPOSITIONS = frozenset({"nach", "aus", "gegenüber", "zufolge", "entgegen"})
-
-
-def _prefield(analysis: Analysis, index: int, head: int) -> bool:
-    """Whether the noun phrase from the article at ``index`` to its ``head`` opens the sentence (after opening
-    quotes) and the finite verb follows it, directly or after one genitive attribute (*Der Auswahl ist
-    groß*, *Die Reaktion des Marktes hat …*): the prefield of a main clause; or whether it directly follows a
-    subordinating conjunction (*dass die Bus …*; not *während*, also a preposition with the genitive); in both
-    cases only where nothing else in the clause may be the subject (:func:`_sole_subject`)."""
-    tokens = analysis.tokens
-    if index > 0 and tokens[index - 1].pos == "KOUS" and tokens[index - 1].text.lower() not in ("während", "als"):
-        return _sole_subject(analysis, index, head)  # dass der Regierung …: a subordinate clause's first noun phrase
-    first = analysis.sentences[tokens[index].sentence].first
-    while first < index and is_quote(tokens[first]):
-        first += 1
-    if first != index:
-        return False
-    after = head + 1
-    if after < len(tokens) and tokens[after].text.lower() in ("des", "der") and tokens[after].pos == "ART":
-        attribute = np_head(tokens, after, extended=False)
-        after = attribute + 1 if attribute is not None else after
-    return after < len(tokens) and tokens[after].pos in FINITE and _sole_subject(analysis, index, head)
-
-
-def _sole_subject(analysis: Analysis, index: int, head: int) -> bool:
-    """Whether nothing else in the clause may be its subject: no nominative pronoun and no other noun phrase
-    that may be nominative and agree with the verb (*Der Prager Börse fehlt das Geld*: *das Geld* may be the
-    subject, *der Börse* a dative; *Der Auswahl ist groß* has only *der Auswahl*; in *Der Kommission hat fünf
-    Anfragen erörtert* the plural cannot be the subject of *hat*)."""
-    tokens = analysis.tokens
-    verb = next((t.index for t in tokens[head + 1 :] if t.pos in FINITE), None)
-    if verb is None:
-        return False
-    first, last = clause_bounds(analysis, verb)
-    if any(t.pos == "PPER" and t.text.lower() in NOMINATIVE_PRONOUNS for t in tokens[first:last]):
-        return False
-    from performers.german.subject_number import noun_number
-    from performers.german.verb_inflection import verb_readings
-
-    numbers = {r.number for r in verb_readings(tokens[verb].text, tokens[verb].lemma) if r.person == 3}
-    others = [n for n in noun_subject_candidates(analysis, verb) if n > head and not _genitive_after(tokens, head, n)]
-    # another noun phrase competes only if it may agree with the verb (fünf Anfragen cannot be the subject of hat)
-    return all(noun_number(analysis, noun) not in (None, *numbers) for noun in others)
-
-
-def _genitive_after(tokens: tuple[Token, ...], head: int, noun: int) -> bool:
-    """Whether ``noun`` heads the genitive attribute right after ``head`` (*Die Reaktion des Marktes*)."""
-    return tokens[head + 1].text.lower() in ("des", "der") and np_head(tokens, head + 1, extended=False) == noun
-
-
-def _context_cases(analysis: Analysis, index: int, head: int) -> frozenset[str] | None:
-    """The cases the noun phrase opened by the article at ``index`` may have where its context fixes them:
-    after a preposition, those it governs (:mod:`performers.german.government`); in the prefield
-    (:func:`_prefield`), nominative or accusative unless the article itself is a dative or accusative (a
-    dative there needs a verb that takes one, rarer in news than *Den Kindern stehen …*: *Der Regierung
-    fehlt Geld*); else ``None``.  A word that may also be a postposition or adverb
-    counts only where no noun or conjunction precedes it (*der Legende nach*, *vom Büro aus*)."""
-    tokens = analysis.tokens
-    if index == 0 or tokens[index - 1].pos != "APPR":
-        prefield = tokens[index].text.lower() not in ("dem", "den") and _prefield(analysis, index, head)
-        return frozenset({"NOM", "ACC"}) if prefield else None
-    preposition = tokens[index - 1]
-    before = tokens[index - 2] if index >= 2 else None
-    if preposition.text.lower() in POSTPOSITIONS and before is not None and before.pos in ("NN", "NE", "KON", "ADV"):
-        return None
-    return governed_cases(preposition.text)
 
 
 def _name_like(tokens: tuple[Token, ...], start: int, head: int) -> bool:
@@ -349,16 +280,16 @@ def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
         article = token.text.lower()
         if token.pos != "ART" or article not in DEFINITE:
             continue
-        relative = _relative_pronoun_position(tokens, token.index)
+        relative = relative_pronoun_position(tokens, token.index)
         head_index = np_head(tokens, token.index, extended=False)
         if relative or head_index is None or _name_like(tokens, token.index, head_index):
             continue
-        if tokens[token.index - 1].text == "," and not _adjectives_fit(article, tokens, token.index, head_index):
+        if tokens[token.index - 1].text == "," and not adjectives_fit(article, tokens, token.index, head_index):
             continue
-        cases = agreeing_cases(article, tokens[head_index])
+        cases = agreeing_cases(article, tokens[head_index], weak_endings(tokens, token.index, head_index))
         if cases is None:
             continue
-        governed = _context_cases(analysis, token.index, head_index)
+        governed = context_cases(analysis, token.index, head_index)
         # a singular genitive agreeing in full where the preposition wants another case is a hypercorrect
         # genitive (seit des Jahres), the hypercorrect-genitive detector's business, not an agreement error
         hypercorrect = cases == {"GEN"} and article == "des" and tokens[token.index - 1].pos == "APPR"
