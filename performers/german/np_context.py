@@ -10,7 +10,7 @@ What fixes the case, in this order (:func:`context_cases`):
 - after a preposition, the cases it governs (:mod:`performers.german.government`; *auf der Markt*: only a
   nominative, so an error); a word that may also be a postposition or adverb counts only where no noun or
   conjunction precedes it (*der Legende nach*, *vom Büro aus*);
-- a *subject position* (:func:`subject_position`): the prefield of a main clause (the noun phrase opens the
+- a *subject position* (:func:`subject_verb`): the prefield of a main clause (the noun phrase opens the
   sentence or a clause after a coordinating conjunction, and the finite verb follows it and its genitive or
   prepositional attributes: *Der Börse in Taiwan fiel*), right after a subordinating conjunction (*dass der
   Regierung …*), or right after the finite verb of a main clause (*Zuvor sagte der Kommission, …*) — in
@@ -33,6 +33,7 @@ from performers.german.government import governed_cases
 from performers.german.syntax import (
     FINITE,
     NOMINATIVE_PRONOUNS,
+    NP_INNER,
     clause_bounds,
     is_quote,
     noun_subject_candidates,
@@ -44,13 +45,16 @@ POSTPOSITIONS = frozenset({"nach", "aus", "gegenüber", "zufolge", "entgegen"})
 # words that may precede the prefield's noun phrase as part of it (focus particles) or open a main clause
 FOCUS_PARTICLES = frozenset({"auch", "sogar", "selbst", "nur", "gerade", "vor", "allem"})
 MAIN_CLAUSE_CONJUNCTIONS = frozenset({"und", "aber", "doch", "denn", "sondern", "oder"})
-# verbs with a genitive object (Duden Grammatik § 1491): a genitive may stand free in their clauses
+# verbs with a genitive object (Duden Grammatik § 1491): a genitive may stand free in their clauses; the
+# reflexive ones only with their reflexive pronoun (*sich der Stimme enthalten*, not *enthielt der Rechnung*)
 GENITIVE_VERBS = frozenset({
-    "gedenken", "bedürfen", "annehmen", "bemächtigen", "bedienen", "enthalten", "entledigen", "erinnern",
-    "rühmen", "schämen", "vergewissern", "entbehren", "harren", "anklagen", "beschuldigen", "verdächtigen",
-    "überführen", "berauben", "verweisen", "würdigen", "versichern", "erfreuen",
+    "gedenken", "bedürfen", "entbehren", "harren", "anklagen", "beschuldigen", "verdächtigen", "überführen",
+    "berauben", "verweisen", "würdigen", "versichern",
 })
-# words before the article that leave no noun for a genitive attribute to attach to
+REFLEXIVE_GENITIVE_VERBS = frozenset({
+    "annehmen", "bemächtigen", "bedienen", "enthalten", "entledigen", "erinnern", "rühmen", "schämen",
+    "vergewissern", "erfreuen", "entsinnen",
+})
 # (not infinitives: *beim Betrachten des Bildes*, a nominalised infinitive the tagger took for a verb)
 FREE_BEFORE = frozenset({"VVFIN", "VAFIN", "VMFIN", "KOUS", "PPER", "PRF"})
 # conjunctions that are also prepositions (*während des Tages*, *seit der Wahl*)
@@ -88,7 +92,7 @@ def adjectives_fit(article: str, tokens: tuple[Token, ...], start: int, head: in
     return not any(t.pos == "ADJA" and t.text.endswith("e") for t in tokens[start + 1 : head])
 
 
-def _after_attributes(tokens: tuple[Token, ...], head: int) -> int:
+def after_attributes(tokens: tuple[Token, ...], head: int) -> int:
     """The index after the noun phrase's genitive and prepositional attributes and close appositions
     (*Der Börse in Taiwan*, *Die Reaktion des Marktes auf die Ergebnisse*, *Der Technologiebörse Nasdaq*);
     a postposition (*Der Polizei zufolge*) or anything else ends the walk."""
@@ -143,11 +147,20 @@ def _after_finite_verb(analysis: Analysis, index: int) -> int | None:
     if verb is None or verb.pos not in FINITE or verb.lemma == "sein" or not verb.text[:1].islower():
         return None
     first, _ = clause_bounds(analysis, before)
-    if tokens[first].pos in ("KOUS", "KOUI"):
+    if tokens[first].pos in ("KOUS", "KOUI") or not _adverbial_prefield(tokens, first, before):
         return None
     if first > analysis.sentences[tokens[index].sentence].first and not _after_subordinate_clause(analysis, first, before):
         return None
     return before
+
+
+def _adverbial_prefield(tokens: tuple[Token, ...], first: int, verb: int) -> bool:
+    """Whether the prefield ``[first, verb)`` holds no subject: it is empty, a prepositional phrase, or has
+    no noun, name, foreign word or pronoun (*Zuvor*, *Darüber hinaus*; not *Der Stylist zieht …*)."""
+    prefield = [t for t in tokens[first:verb] if not is_quote(t)]
+    if not prefield or prefield[0].pos in ("APPR", "APPRART", "KOUS"):
+        return True
+    return not any(t.pos in ("NN", "NE", "FM", "PIS", "PDS", "PPER", "CARD") for t in prefield)
 
 
 def _after_subordinate_clause(analysis: Analysis, first: int, verb: int) -> bool:
@@ -160,63 +173,112 @@ def _after_subordinate_clause(analysis: Analysis, first: int, verb: int) -> bool
     return tokens[previous].pos == "KOUS"
 
 
-def subject_position(analysis: Analysis, index: int, head: int) -> bool:
-    """Whether the noun phrase from the article at ``index`` to its ``head`` stands where it must be the
-    subject: it opens a main clause and the finite verb follows its attributes, it directly follows a
-    subordinating conjunction (not *während* or *als*, also prepositions), or it directly follows the finite
-    verb of a main clause; and nothing else in the clause may be the subject (:func:`sole_subject`)."""
+def subject_verb(analysis: Analysis, index: int, head: int, any_number: bool = False) -> int | None:
+    """The finite verb whose subject the noun phrase from the article at ``index`` to its ``head`` must be,
+    or ``None``: the phrase opens a main clause and the finite verb follows its attributes, it directly
+    follows a subordinating conjunction (not *während* or *als*, also prepositions), or it directly follows
+    the finite verb of a main clause; and nothing else in the clause may be the subject
+    (:func:`sole_subject`)."""
     tokens = analysis.tokens
     if index > 0 and tokens[index - 1].pos == "KOUS":
         if tokens[index - 1].text.lower() in ("während", "als"):
-            return False
+            return None
         verb = next((t.index for t in tokens[head + 1 :] if t.pos in FINITE), None)
-        return verb is not None and sole_subject(analysis, index, head, verb)
-    verb = _after_finite_verb(analysis, index)
-    if verb is not None:
-        return sole_subject(analysis, index, head, verb)
-    if not _opens_main_clause(analysis, index):
-        return False
-    after = _after_attributes(tokens, head)
-    return after < len(tokens) and tokens[after].pos in FINITE and sole_subject(analysis, index, head, after)
+    else:
+        verb = _after_finite_verb(analysis, index)
+        if verb is None and _opens_main_clause(analysis, index):
+            after = after_attributes(tokens, head)
+            verb = after if after < len(tokens) and tokens[after].pos in FINITE else None
+    return verb if verb is not None and sole_subject(analysis, index, head, verb, any_number) else None
 
 
-def _clausal_subject(analysis: Analysis, last: int) -> bool:
-    """Whether a clause that may be the subject follows the clause ending at ``last`` (*Der Regierung ist
-    klar, dass …*), or the clause has an *es* standing for one."""
+def verb_numbers(analysis: Analysis, verb: int) -> set[str]:
+    """The numbers (``SG``, ``PL``) of the third-person readings of the finite verb at ``verb``."""
+    from performers.german.verb_inflection import verb_readings
+
+    token = analysis.tokens[verb]
+    return {r.number for r in verb_readings(token.text, token.lemma) if r.person == 3}
+
+
+# verbs whose subject may be a clause while a dative names the experiencer (*Der Regierung gelang, …*)
+CLAUSAL_SUBJECT_VERBS = frozenset({
+    "gefallen", "gelingen", "fehlen", "schaden", "nützen", "nutzen", "helfen", "auffallen", "einfallen", "passen",
+    "missfallen", "genügen", "reichen", "obliegen", "zustehen", "drohen", "scheinen", "vorkommen", "bleiben",
+})
+
+
+def _clausal_subject(analysis: Analysis, first: int, last: int, verb: int) -> bool:
+    """Whether a clause that may be the subject follows the clause ``[first, last)``: a *dass*, *ob* or
+    *w*-clause after the comma, where the clause has a predicative adjective or participle or a verb whose
+    subject may be a clause (*Der Regierung ist klar, dass …*, *Der Kommission wurde mitgeteilt, dass …*, *Der
+    Bahn macht zu schaffen, dass …*;
+    not *Zuvor sagte der Kommission, dass …*, whose verb needs a subject besides its object clause)."""
     tokens = analysis.tokens
     nxt = tokens[last + 1] if last + 1 < len(tokens) else None
-    return (
-        last < len(tokens)
-        and tokens[last].text == ","
-        and nxt is not None
-        and (nxt.pos in ("KOUS", "PWS", "PWAV", "KOUI") or nxt.text.lower() in ("dass", "ob", "wie", "zu"))
-    )
+    if last >= len(tokens) or tokens[last].text != "," or nxt is None:
+        return False
+    if nxt.text.lower() not in ("dass", "ob") and nxt.pos not in ("PWS", "PWAV"):
+        return False
+    return tokens[verb].lemma in CLAUSAL_SUBJECT_VERBS or any(t.pos in ("ADJD", "VVPP", "PTKZU") for t in tokens[first:last])
 
 
-def sole_subject(analysis: Analysis, index: int, head: int, verb: int) -> bool:
+def sole_subject(analysis: Analysis, index: int, head: int, verb: int, any_number: bool = False) -> bool:
     """Whether nothing but the noun phrase from ``index`` to ``head`` in the clause of the finite ``verb`` may
     be its subject: no nominative or indefinite, demonstrative, interrogative or relative pronoun, no other
     noun phrase that may be nominative and agree with the verb (*Der Prager Börse fehlt das Geld*: *das
     Geld* may be the subject, *der Börse* a dative; in *Der Kommission hat fünf Anfragen erörtert* the
-    plural cannot be the subject of *hat*), and no following *dass*-clause that may be the subject."""
+    plural cannot be the subject of *hat*; with ``any_number`` it competes in either number), and no
+    following *dass*-clause that may be the subject."""
     tokens = analysis.tokens
     first, last = clause_bounds(analysis, verb)
-    if not first <= index < last or _clausal_subject(analysis, last):
+    if not first <= index < last or _clausal_subject(analysis, first, last, verb):
         return False
     for token in tokens[first:last]:
         if (token.pos == "PPER" and token.text.lower() in NOMINATIVE_PRONOUNS) or token.pos in SUBJECT_PRONOUNS:
             return False
-        if token.pos == "CARD" and token.index + 1 < last and tokens[token.index + 1].pos not in ("NN", "NE", "ADJA"):
+        if token.pos in ("CARD", "PIAT") and _standalone_number(tokens, token.index):
             return False  # zehn hatten sich der Stimme enthalten: a number standing for a noun phrase
-    from performers.german.subject_number import noun_number
-    from performers.german.verb_inflection import verb_readings
-
-    numbers = {r.number for r in verb_readings(tokens[verb].text, tokens[verb].lemma) if r.person == 3}
+    numbers = verb_numbers(analysis, verb)
     if not numbers:
         return False
+    numbers = {"SG", "PL"} if any_number else numbers
     others = [n for n in noun_subject_candidates(analysis, verb) if not index <= n <= head and not _attribute(tokens, head, n)]
     # another noun phrase competes only if it may agree with the verb (fünf Anfragen cannot be the subject of hat)
-    return all(noun_number(analysis, noun) not in (None, *numbers) for noun in others)
+    return not any(_may_be_subject(analysis, noun, numbers) for noun in others)
+
+
+def _standalone_number(tokens: tuple[Token, ...], index: int) -> bool:
+    """Whether the number or quantifier at ``index`` stands for a noun phrase (*zehn hatten …*, *die meisten
+    tragen …*), not counts a noun, follows one or a preposition (*bis Ende 2009*, *mit 43*)."""
+    before = tokens[index - 1].pos if index > 0 else ""
+    after = tokens[index + 1].pos if index + 1 < len(tokens) else ""
+    if tokens[index].pos == "PIAT":
+        return after not in ("NN", "NE", "ADJA", "CARD", "PIAT", "ADV")
+    return before not in ("NN", "NE", "APPR", "APPRART", "ART", "CARD", "ADJA") and after not in ("NN", "NE", "ADJA", "CARD")
+
+
+def _may_be_subject(analysis: Analysis, noun: int, numbers: set[str]) -> bool:
+    """Whether the noun at ``noun`` may be a subject agreeing in number with a verb of ``numbers``: after a
+    definite article, only where article and noun agree in a nominative reading of such a number (*der
+    Regierung* is no nominative); otherwise where its number as a subject is unknown or among ``numbers``."""
+    from performers.german import inflection as inf
+    from performers.german import noun_inflection as noun_inf
+    from performers.german.subject_number import noun_number
+
+    tokens = analysis.tokens
+    start = noun - 1
+    while start >= 0 and (tokens[start].pos in NP_INNER or is_quote(tokens[start])):
+        start -= 1
+    article = tokens[start].text.lower() if start >= 0 and tokens[start].pos == "ART" else ""
+    analyses = noun_inf.noun_analyses(tokens[noun].text) if tokens[noun].pos == "NN" else ()
+    if article in ("der", "die", "das", "den", "dem", "des") and analyses:
+        return any(
+            case == "NOM" and number in numbers
+            and inf.article("PL.DEF.NOM" if number == "PL" else f"SG.DEF.{gender}.NOM") == article
+            for number, gender, case in analyses
+            if number == "PL" or gender is not None
+        )
+    return noun_number(analysis, noun) in (None, *numbers)
 
 
 def _attribute(tokens: tuple[Token, ...], head: int, noun: int) -> bool:
@@ -249,9 +311,12 @@ def genitive_governor(analysis: Analysis, index: int) -> bool:
     """Whether the clause of token ``index`` has a verb or adjective that takes a genitive object
     (:data:`GENITIVE_VERBS`, :data:`GENITIVE_ADJECTIVES`: *wurde des Mordes für schuldig befunden*)."""
     start, last = clause_bounds(analysis, index)
+    clause = analysis.tokens[start:last]
+    reflexive = any(t.pos == "PRF" for t in clause)
     return any(
-        (t.pos.startswith("V") and t.lemma in GENITIVE_VERBS) or t.text.lower() in GENITIVE_ADJECTIVES
-        for t in analysis.tokens[start:last]
+        (t.pos.startswith("V") and (t.lemma in GENITIVE_VERBS or (reflexive and t.lemma in REFLEXIVE_GENITIVE_VERBS)))
+        or t.text.lower() in GENITIVE_ADJECTIVES
+        for t in clause
     )
 
 
@@ -263,7 +328,7 @@ def context_cases(analysis: Analysis, index: int, head: int) -> frozenset[str] |
         article = tokens[index].text.lower()
         if genitive_governor(analysis, index):
             return None
-        if article not in ("dem", "den") and subject_position(analysis, index, head):
+        if article not in ("dem", "den") and subject_verb(analysis, index, head) is not None:
             return frozenset({"NOM", "ACC"})
         return frozenset({"NOM", "ACC", "DAT"}) if free_position(analysis, index) else None
     preposition = tokens[index - 1]

@@ -47,7 +47,14 @@ from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
-from performers.german.np_context import adjectives_fit, context_cases, relative_pronoun_position
+from performers.german.np_context import (
+    adjectives_fit,
+    after_attributes,
+    context_cases,
+    relative_pronoun_position,
+    subject_verb,
+    verb_numbers,
+)
 from performers.german.syntax import distance, np_head
 from performers.zellig.german_base import GermanZellig
 
@@ -195,16 +202,16 @@ def _head_analyses(head: Token) -> tuple[tuple[str, str | None, str], ...] | Non
     return tuple((number, gender, case) for number in numbers for case in inf.CASES)
 
 
-def agreeing_cases(article: str, head: Token, endings: tuple[str, ...] = ()) -> frozenset[str] | None:
-    """The cases in which the definite ``article`` agrees with the noun ``head`` on some (number, gender)
-    reading (empty: on none); ``None`` when that cannot be decided (an unknown noun, a name, a nominalised
+def agreeing_readings(article: str, head: Token, endings: tuple[str, ...] = ()) -> frozenset[tuple[str, str]] | None:
+    """The (number, case) readings in which the definite ``article`` agrees with the noun ``head`` on some
+    gender (empty: on none); ``None`` when that cannot be decided (an unknown noun, a name, a nominalised
     adjective, a noun with two genders, a lower-case word the tagger took for a noun).  ``endings`` are the
     weak endings (*e*, *en*) of the attributive adjectives between them: a reading counts only where each
     is the weak ending it needs (*der ägyptische Regierung*: *der … -e* is only a masculine nominative)."""
     analyses = _head_analyses(head)
     if analyses is None:
         return None
-    cases = set()
+    found = set()
     for number, gender, case in analyses:
         if number == "PL":
             slot = case
@@ -215,8 +222,14 @@ def agreeing_cases(article: str, head: Token, endings: tuple[str, ...] = ()) -> 
         if inf.article(f"{number}.DEF.{slot}") != article:
             continue
         if all(inf.adjective_ending(f"WEAK.{number}.{slot}") == ending for ending in endings):
-            cases.add(case)
-    return frozenset(cases)
+            found.add((number, case))
+    return frozenset(found)
+
+
+def agreeing_cases(article: str, head: Token, endings: tuple[str, ...] = ()) -> frozenset[str] | None:
+    """The cases of :func:`agreeing_readings` (empty: no agreement; ``None``: undecidable)."""
+    readings = agreeing_readings(article, head, endings)
+    return None if readings is None else frozenset(case for _, case in readings)
 
 
 def weak_endings(tokens: tuple[Token, ...], start: int, head: int) -> tuple[str, ...]:
@@ -286,16 +299,45 @@ def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
             continue
         if tokens[token.index - 1].text == "," and not adjectives_fit(article, tokens, token.index, head_index):
             continue
-        cases = agreeing_cases(article, tokens[head_index], weak_endings(tokens, token.index, head_index))
-        if cases is None:
+        readings = agreeing_readings(article, tokens[head_index], weak_endings(tokens, token.index, head_index))
+        if readings is None:
             continue
+        cases = frozenset(case for _, case in readings)
         governed = context_cases(analysis, token.index, head_index)
         # a singular genitive agreeing in full where the preposition wants another case is a hypercorrect
         # genitive (seit des Jahres), the hypercorrect-genitive detector's business, not an agreement error
         hypercorrect = cases == {"GEN"} and article == "des" and tokens[token.index - 1].pos == "APPR"
         if not cases or (governed is not None and not cases & governed and not hypercorrect):
             found.append((token.index, head_index))
+        elif governed == {"NOM", "ACC"} and _number_clash(analysis, token.index, head_index, readings):
+            found.append((token.index, head_index))
     return found
+
+
+COORDINATORS = frozenset({"und", "oder", "sowie", "sowohl", "als", "wie", "noch"})
+
+
+def _number_clash(analysis: Analysis, index: int, head: int, readings: frozenset[tuple[str, str]]) -> bool:
+    """Whether the noun phrase must be the subject of a finite verb (:func:`subject_verb`, no other noun
+    phrase of either number competing) whose number none of its nominative readings has (*Die Minister gab
+    die Erklärung ab*, with *der Minister* meant: *die Minister* is only plural).  Not for a coordinated
+    phrase (*der Trend und der Anstieg sind*), a quantity noun (*Die Mehrheit der Schüler sind*) or a
+    copula, whose number may follow the predicate (*Das Ergebnis sind wachsende Armut*)."""
+    from performers.german.subject_number import QUANTITY_NOUNS
+
+    tokens = analysis.tokens
+    end = after_attributes(tokens, head)
+    after = tokens[end] if end < len(tokens) else None
+    before = tokens[index - 1] if index > 0 else None
+    if any(t is not None and (t.text.lower() in COORDINATORS or t.text == ",") for t in (before, after)):
+        return False  # the noun phrase may be one of several coordinated subjects
+    if tokens[head].text in QUANTITY_NOUNS:
+        return False
+    verb = subject_verb(analysis, index, head, any_number=True)
+    if verb is None or tokens[verb].lemma in ("sein", "werden", "bleiben"):
+        return False
+    nominative = {number for number, case in readings if case == "NOM"}
+    return bool(nominative) and not nominative & verb_numbers(analysis, verb)
 
 
 class NpAgreementZellig(GermanZellig):

@@ -94,6 +94,13 @@ def test_metadata(zellig):
         ("Der Börse in Taiwan fiel um 3,6 Prozent.", True),  # the prefield with a prepositional attribute
         ("Tatsächlich wurde der Dividende gestrichen.", True),  # right after the finite verb
         ("Und der Straße ist vielleicht am besten geholfen.", True),  # the prefield after a conjunction
+        ("Die Minister gab gestern eine Erklärung ab.", False),  # eine Erklärung may be the subject
+        ("Tatsächlich hat die Premierminister zugestimmt.", True),  # the sole subject is plural, the verb singular
+        ("Tatsächlich haben die Minister zugestimmt.", False),
+        ("Tatsächlich hat die Regierung und der Präsident zugestimmt.", False),  # coordinated subjects
+        ("Die Mehrheit der Schüler sind arm.", False),  # a quantity noun
+        ("Das Handy tragen die meisten bei sich.", False),  # die meisten: a pronoun, the subject
+        ("Zehn hatten sich der Stimme enthalten.", False),
         # must fire: only a genitive, where no noun precedes for it to be an attribute of
         ("Gleichzeitig stellte der Unternehmen fest, dass es wächst.", True),
         # must not fire: false alarms of the development versions on newstest references and correct sides
