@@ -70,16 +70,60 @@ def relative_pronoun_position(tokens: tuple[Token, ...], index: int) -> bool:
     """Whether the article word at ``index`` may be a relative pronoun: it stands after a preposition after a
     comma (*…, bei dem letzte Woche …*), or after a comma where a verb other than a *zu*-infinitive follows
     before the clause ends (*…, die Langholz transportieren*; a relative clause has a finite verb, while *…,
-    dem Genre oder der Bewertung …* and *…, die wirtschaftlichen Wettbewerb einzugreifen* have none)."""
+    dem Genre oder der Bewertung …* and *…, die wirtschaftlichen Wettbewerb einzugreifen* have none); in both
+    cases only where a noun the pronoun may refer to precedes the comma (:func:`may_have_antecedent`), and not where
+    the finite verb follows the noun phrase in second place (:func:`_verb_second`)."""
     previous = index - 1
     if previous >= 1 and tokens[previous].pos in ("APPR", "APPRART"):
-        return tokens[previous - 1].text in (",", "–", "-", "(")
+        comma = previous - 1
+        return tokens[comma].text in (",", "–", "-", "(") and may_have_antecedent(tokens, comma, tokens[index].text.lower())
     if previous < 0 or tokens[previous].text not in (",", "–", "-", "("):
+        return False
+    if not may_have_antecedent(tokens, previous, tokens[index].text.lower()) or _verb_second(tokens, index):
         return False
     for after in tokens[index + 1 :]:
         if after.text in CLAUSE_END:
             return False
         if after.pos.startswith("V") and after.pos != "VVIZU" and tokens[after.index - 1].pos != "PTKZU":
+            return True
+    return False
+
+
+def _verb_second(tokens: tuple[Token, ...], index: int) -> bool:
+    """Whether the noun phrase opened at ``index`` is directly followed by a finite verb that more words
+    follow before the clause ends: a main clause (*Er sagte, das Distrikt müsse weiterhin …*), not a
+    verb-final relative clause."""
+    head = np_head(tokens, index, extended=False)
+    if head is None or head + 2 >= len(tokens) or tokens[head + 1].pos not in FINITE:
+        return False
+    return tokens[head + 2].text not in CLAUSE_END and not is_quote(tokens[head + 2])
+
+
+# the (number, gender) a relative pronoun of this form refers to (*des* is none: the genitive is *dessen*)
+RELATIVE_REFERENTS: dict[str, frozenset[tuple[str, str | None]]] = {
+    "der": frozenset({("SG", "MASC"), ("SG", "FEM")}),
+    "die": frozenset({("SG", "FEM"), ("PL", None)}),
+    "das": frozenset({("SG", "NEUT")}),
+    "den": frozenset({("SG", "MASC")}),
+    "dem": frozenset({("SG", "MASC"), ("SG", "NEUT")}),
+}
+
+
+def may_have_antecedent(tokens: tuple[Token, ...], comma: int, pronoun: str) -> bool:
+    """Whether a relative pronoun ``pronoun`` after the comma at ``comma`` may have an antecedent: one of the
+    last three nouns before it is a name, unknown, or has the pronoun's number and gender (*der Titel des
+    Albums, dem …*; not *die Möglichkeit, den tägliche Erschöpfung …*), or there is none."""
+    from performers.german import noun_inflection as noun_inf
+
+    referents = RELATIVE_REFERENTS.get(pronoun)
+    if referents is None or comma == 0:
+        return False
+    nouns = [t for t in tokens[max(0, comma - 8) : comma] if t.pos in ("NN", "NE", "FM")][-3:]
+    if not nouns:
+        return True
+    for noun in nouns:
+        analyses = noun_inf.noun_analyses(noun.text) if noun.pos == "NN" else ()
+        if not analyses or any((number, gender if number == "SG" else None) in referents for number, gender, _ in analyses):
             return True
     return False
 
@@ -335,4 +379,7 @@ def context_cases(analysis: Analysis, index: int, head: int) -> frozenset[str] |
     before = tokens[index - 2] if index >= 2 else None
     if preposition.text.lower() in POSTPOSITIONS and before is not None and before.pos in ("NN", "NE", "KON", "ADV"):
         return None
-    return governed_cases(preposition.text)
+    governed = governed_cases(preposition.text)
+    if governed is not None and preposition.text.lower() in PREPOSITION_LIKE:
+        return governed | {"NOM"}  # seit der Gerichtshof entschied: a conjunction the tagger took for a preposition
+    return governed

@@ -51,6 +51,7 @@ from performers.german.np_context import (
     adjectives_fit,
     after_attributes,
     context_cases,
+    may_have_antecedent,
     relative_pronoun_position,
     subject_verb,
     verb_numbers,
@@ -297,7 +298,11 @@ def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
         head_index = np_head(tokens, token.index, extended=False)
         if relative or head_index is None or _name_like(tokens, token.index, head_index):
             continue
-        if tokens[token.index - 1].text == "," and not adjectives_fit(article, tokens, token.index, head_index):
+        comma = token.index - 1
+        if tokens[comma].text == "," and not adjectives_fit(article, tokens, token.index, head_index):
+            if may_have_antecedent(tokens, comma, article):
+                continue  # …, bei dem letzte Woche …: a relative pronoun before a strong adjective
+        if _dass_typo(tokens, token.index, head_index):
             continue
         readings = agreeing_readings(article, tokens[head_index], weak_endings(tokens, token.index, head_index))
         if readings is None:
@@ -312,6 +317,15 @@ def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
         elif governed == {"NOM", "ACC"} and _number_clash(analysis, token.index, head_index, readings):
             found.append((token.index, head_index))
     return found
+
+
+def _dass_typo(tokens: tuple[Token, ...], index: int, head: int) -> bool:
+    """Whether *das* after a comma, before a plural noun, is likely the conjunction *dass* misspelt (*Wir
+    wissen, das extrovertierte Menschen häufiger lügen*): a spelling error, not an agreement error."""
+    if tokens[index].text.lower() != "das" or index == 0 or tokens[index - 1].text != ",":
+        return False
+    nominative = {number for number, _, case in noun_inf.noun_analyses(tokens[head].text) if case == "NOM"}
+    return nominative == {"PL"}  # das Sprecher (one or many) may still be an agreement error
 
 
 COORDINATORS = frozenset({"und", "oder", "sowie", "sowohl", "als", "wie", "noch"})

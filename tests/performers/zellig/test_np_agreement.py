@@ -101,6 +101,12 @@ def test_metadata(zellig):
         ("Die Mehrheit der Schüler sind arm.", False),  # a quantity noun
         ("Das Handy tragen die meisten bei sich.", False),  # die meisten: a pronoun, the subject
         ("Zehn hatten sich der Stimme enthalten.", False),
+        # must fire: an article after a comma that cannot be a relative pronoun
+        ("Sie verließ die Stadt, in dem Hoffnung, Arbeit zu finden.", True),  # dem: no masculine or neuter noun before
+        ("Er nannte die Möglichkeit, den tägliche Erschöpfung zu bekämpfen.", True),
+        ("Er sagte, das Distrikt müsse bessere Wege finden.", True),  # the verb second: a main clause
+        ("Sie verließ das Haus, in dem Geld lag.", False),  # a relative pronoun for das Haus
+        ("Wir wissen, das extrovertierte Menschen häufiger lügen.", False),  # dass misspelt, not an agreement error
         # must fire: only a genitive, where no noun precedes for it to be an attribute of
         ("Gleichzeitig stellte der Unternehmen fest, dass es wächst.", True),
         # must not fire: false alarms of the development versions on newstest references and correct sides
