@@ -224,7 +224,17 @@ def agreeing_readings(article: str, head: Token, endings: tuple[str, ...] = ()) 
             continue
         if all(inf.adjective_ending(f"WEAK.{number}.{slot}") == ending for ending in endings):
             found.add((number, case))
+    if not found and article in ("das", "dem") and _nominalised_infinitive(head.text):
+        found = {("SG", case) for case in ("NOM", "ACC", "DAT") if inf.article(f"SG.DEF.NEUT.{case}") == article}
     return frozenset(found)
+
+
+def _nominalised_infinitive(word: str) -> bool:
+    """Whether ``word`` may be a nominalised infinitive, neuter whatever noun it also is (*auf dem Gewinnen*,
+    not the plural of *Gewinn*): HanTa reads its lower-case form as an infinitive."""
+    from performers.german.verb_inflection import _is_infinitive
+
+    return word.endswith("en") and _is_infinitive(word.lower())
 
 
 def agreeing_cases(article: str, head: Token, endings: tuple[str, ...] = ()) -> frozenset[str] | None:
@@ -270,13 +280,38 @@ def article_agrees(article: str, head: Token) -> bool | None:
 
 def _name_like(tokens: tuple[Token, ...], start: int, head: int) -> bool:
     """A head that is likely part of a name or a measure rather than the article's noun: an abbreviation or a
-    one- or two-letter word (*des FC*, *der B 33*), a head followed by a foreign word or a number (*der Delta
-    State University*), or a number before it (*das 76 Jahre alte …*)."""
+    one- or two-letter word (*des FC*, *der B 33*), a head followed by a foreign word or a number other than
+    a year (*der Delta State University*) or continued by an unknown word (:func:`_name_continues`), or a number before it (*das
+    76 Jahre alte …*)."""
     word = tokens[head].text
-    if len(word) < 3 or word.isupper() or any(t.pos == "CARD" for t in tokens[start + 1 : head]):
-        return True
+    if len(word) < 3 or word.isupper() or any(t.pos in ("CARD", "NN") for t in tokens[start + 1 : head]):
+        return True  # a noun before the head: a name the head finder took for a place adjective (der Khmer Rouge)
     after = tokens[head + 1] if head + 1 < len(tokens) else None
-    return after is not None and after.pos in ("FM", "CARD", "XY")
+    if after is None:
+        return False
+    if after.pos == "CARD":
+        return not _year(after.text)  # der Jahr 2008 is an error; der B 33, die Formel 1 are names
+    return after.pos in ("FM", "XY") or _name_continues(word, after)
+
+
+def _year(text: str) -> bool:
+    """Whether ``text`` is a year of the 20th or 21st century (*im Jahr 2008*)."""
+    return len(text) == 4 and text.isdigit() and text[:2] in ("19", "20")
+
+
+# words that begin place and company names (*die Los Angeles Times*, *der West LB*, *die Nord Stream*)
+NAME_STARTS = frozenset({"Los", "Las", "San", "Santa", "Sankt", "West", "Ost", "Nord", "Süd", "New", "Pol"})
+
+
+def _name_continues(word: str, after: Token) -> bool:
+    """Whether the capitalised word after the head, unknown to german-nouns, continues a name the head
+    begins: after a word that begins names (:data:`NAME_STARTS`) or as a noun the tagger could not place
+    (*der Khmer Rouge*)."""
+    from performers.german.nouns import is_noun_form
+
+    if after.pos not in ("NN", "NE", "FM") or not after.text[:1].isupper() or is_noun_form(after.text):
+        return False
+    return word in NAME_STARTS or after.pos == "NN"
 
 
 def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:

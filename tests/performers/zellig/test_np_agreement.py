@@ -107,6 +107,10 @@ def test_metadata(zellig):
         ("Er sagte, das Distrikt müsse bessere Wege finden.", True),  # the verb second: a main clause
         ("Sie verließ das Haus, in dem Geld lag.", False),  # a relative pronoun for das Haus
         ("Wir wissen, das extrovertierte Menschen häufiger lügen.", False),  # dass misspelt, not an agreement error
+        ("Die Nachrichten stammen aus der Jahr 2008.", True),  # a year after the noun is no name
+        ("Er floh während der Herrschaft der Khmer Rouge.", False),  # a name the tagger split into nouns
+        ("Er arbeitet für die Los Angeles Times.", False),
+        ("Sie setzten auf dem Gewinnen.", False),  # a nominalised infinitive, neuter
         # must fire: only a genitive, where no noun precedes for it to be an attribute of
         ("Gleichzeitig stellte der Unternehmen fest, dass es wächst.", True),
         # must not fire: false alarms of the development versions on newstest references and correct sides
