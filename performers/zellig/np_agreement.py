@@ -46,6 +46,7 @@ from arena.records import Edit, Instance, Variant
 from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
+from performers.german.article_agreement import agreeing_readings, weak_endings
 from performers.german.frequency import frequency_meta
 from performers.german.np_context import (
     adjectives_fit,
@@ -144,140 +145,6 @@ def alternatives(analysis: Analysis, token: Token) -> tuple[int, list[tuple[str,
     return head_index, [(new, cases, gender) for new, (cases, gender) in found.items()]
 
 
-def _linking_s_analyses(word: str) -> tuple[tuple[str, str | None, str], ...]:
-    """Readings of an unknown compound whose head, as found, may swallow a linking *s*
-    (*Telekommunikation·s·amt*, not *…·Samt*): those of the head without its *S*."""
-    from performers.german.nouns import is_noun_form
-
-    if is_noun_form(word):
-        return ()
-    split = noun_inf.head_split(word)
-    if split is None or not split[1].startswith("S") or len(split[1]) < 4:
-        return ()
-    shorter = split[1][1].upper() + split[1][2:]
-    return noun_inf.noun_analyses(shorter) if is_noun_form(shorter) else ()
-
-
-def _known_or_compound(word: str) -> bool:
-    """german-nouns knows ``word``, or it splits into a known head and a prefix of four letters or more
-    (*Telekommunikations|amt*; not *Wa|gen* or *Sty|listen*, short nouns the lexicon lacks)."""
-    from performers.german.nouns import is_noun_form
-
-    if is_noun_form(word):
-        return True
-    split = noun_inf.head_split(word)
-    return split is not None and len(split[0].strip("-")) >= 4 and len(split[1]) >= 4
-
-
-RELIABLE_SUFFIXES = ("ung", "heit", "keit", "schaft", "tion", "sion", "tät", "ismus", "chen", "lein")
-
-
-def _head_analyses(head: Token) -> tuple[tuple[str, str | None, str], ...] | None:
-    """(number, gender, case) readings of the head noun for the agreement check, ``None`` when its gender
-    cannot be trusted.  Known nouns (or compounds with a known head, *Rettungspaket* also when the tagger
-    took *700-Milliarden-Dollar-Rettungspaket* for a name) use german-nouns; an unknown nominalised infinitive
-    (*das Funktionieren*) is neuter singular; an unknown noun with a derivational suffix that fixes its
-    gender (*Anmietung*) is singular of that gender, and, unless feminine, plural too."""
-    text = head.text
-    if head.pos == "NE" and "-" in text.strip("-"):
-        text = text.rpartition("-")[2]
-        if not text[:1].isupper() or not _known_or_compound(text):
-            return None
-    elif head.pos != "NN" or head.xpos == "NNA" or not text[:1].isupper():
-        return None
-    if noun_inf.has_double_gender(text) or noun_inf.has_double_gender(head.lemma):
-        return None
-    infinitive: tuple[tuple[str, str | None, str], ...] = ()
-    if head.xpos == "NNI" and text.endswith("en"):
-        infinitive = tuple(("SG", "NEUT", case) for case in ("NOM", "ACC", "DAT"))
-    if _known_or_compound(text):
-        analyses = noun_inf.noun_analyses(text)
-        return analyses + _linking_s_analyses(text) + infinitive if analyses else None
-    if infinitive:
-        return infinitive
-    suffix = next((s for s in RELIABLE_SUFFIXES if text.lower().endswith(s) and len(text) > len(s) + 2), None)
-    gender = noun_inf.suffix_gender(text) if suffix else None
-    if gender is None:
-        return None
-    numbers = ("SG",) if gender == "FEM" else ("SG", "PL")
-    return tuple((number, gender, case) for number in numbers for case in inf.CASES)
-
-
-def agreeing_readings(article: str, head: Token, endings: tuple[str, ...] = ()) -> frozenset[tuple[str, str]] | None:
-    """The (number, case) readings in which the definite ``article`` agrees with the noun ``head`` on some
-    gender (empty: on none); ``None`` when that cannot be decided (an unknown noun, a name, a nominalised
-    adjective, a noun with two genders, a lower-case word the tagger took for a noun).  ``endings`` are the
-    weak endings (*e*, *en*) of the attributive adjectives between them: a reading counts only where each
-    is the weak ending it needs (*der ägyptische Regierung*: *der … -e* is only a masculine nominative)."""
-    analyses = _head_analyses(head)
-    if analyses is None:
-        return None
-    found = set()
-    for number, gender, case in analyses:
-        if number == "PL":
-            slot = case
-        elif gender is None:
-            continue
-        else:
-            slot = f"{gender}.{case}"
-        if inf.article(f"{number}.DEF.{slot}") != article:
-            continue
-        if all(inf.adjective_ending(f"WEAK.{number}.{slot}") == ending for ending in endings):
-            found.add((number, case))
-    if not found and article in ("das", "dem") and _nominalised_infinitive(head.text):
-        found = {("SG", case) for case in ("NOM", "ACC", "DAT") if inf.article(f"SG.DEF.NEUT.{case}") == article}
-    return frozenset(found)
-
-
-def _nominalised_infinitive(word: str) -> bool:
-    """Whether ``word`` may be a nominalised infinitive, neuter whatever noun it also is (*auf dem Gewinnen*,
-    not the plural of *Gewinn*): HanTa reads its lower-case form as an infinitive."""
-    from performers.german.verb_inflection import _is_infinitive
-
-    return word.endswith("en") and _is_infinitive(word.lower())
-
-
-def agreeing_cases(article: str, head: Token, endings: tuple[str, ...] = ()) -> frozenset[str] | None:
-    """The cases of :func:`agreeing_readings` (empty: no agreement; ``None``: undecidable)."""
-    readings = agreeing_readings(article, head, endings)
-    return None if readings is None else frozenset(case for _, case in readings)
-
-
-def weak_endings(tokens: tuple[Token, ...], start: int, head: int) -> tuple[str, ...]:
-    """The weak ending (*e* or *en*) of the attributive adjectives between an article and its head noun,
-    as a one-element tuple; other endings (*Prager*, *lila*) say nothing.  None at all (``()``) where the
-    article may be a pronoun before a strong adjective (after a comma or a conjunction: *…, die kräftige
-    Regenfälle bringt*), where a capitalised or hyphenated adjective may be a name or a noun (*die
-    Deutschen selbstfahrende Autos*, *der Frankfurter Deutsche Immobilien-Gruppe*), where a conjunction
-    may join an adjective without its noun (*der schnellste und erbrachte Einschätzungen*), where a
-    quantifier follows the article (*die meisten ähnliche Tendenzen*), where another noun follows the head
-    (*Der 19-jährige Community College-Student*), or where the adjectives disagree among themselves (*die
-    lange befürchteten Ereignisse*: *lange* is an adverb)."""
-    inner = tokens[start + 1 : head]
-    before = tokens[start - 1].text.lower() if start > 0 else ""
-    after = tokens[head + 1].pos if head + 1 < len(tokens) else ""
-    if before in (",", "–", "-", "(", "und", "oder", "aber") or after in ("NN", "NE"):
-        return ()
-    if any(t.pos in ("KON", "PIAT", "PIDAT") or (t.pos == "ADJA" and not t.text.islower()) for t in inner):
-        return ()
-    found = set()
-    for token in inner:
-        if token.pos != "ADJA":
-            continue
-        if token.text.endswith("en"):
-            found.add("en")
-        elif token.text.endswith("e"):
-            found.add("e")
-    return tuple(found) if len(found) == 1 else ()
-
-
-def article_agrees(article: str, head: Token) -> bool | None:
-    """Whether the definite ``article`` agrees with the noun ``head`` on some (number, gender, case) reading;
-    ``None`` when that cannot be decided (see :func:`agreeing_cases`)."""
-    cases = agreeing_cases(article, head)
-    return None if cases is None else bool(cases)
-
-
 def _name_like(tokens: tuple[Token, ...], start: int, head: int) -> bool:
     """A head that is likely part of a name or a measure rather than the article's noun: an abbreviation or a
     one- or two-letter word (*des FC*, *der B 33*), a head followed by a foreign word or a number other than
@@ -368,8 +235,9 @@ COORDINATORS = frozenset({"und", "oder", "sowie", "sowohl", "als", "wie", "noch"
 
 def _number_clash(analysis: Analysis, index: int, head: int, readings: frozenset[tuple[str, str]]) -> bool:
     """Whether the noun phrase must be the subject of a finite verb (:func:`subject_verb`, no other noun
-    phrase of either number competing) whose number none of its nominative readings has (*Die Minister gab
-    die Erklärung ab*, with *der Minister* meant: *die Minister* is only plural).  Not for a coordinated
+    phrase of either number competing) whose number none of its nominative readings has, though the noun
+    has it (*Tatsächlich hat die Premierminister zugestimmt*: *die Premierminister* is only plural, *der
+    Premierminister* singular).  Not for a coordinated
     phrase (*der Trend und der Anstieg sind*), a quantity noun (*Die Mehrheit der Schüler sind*) or a
     copula, whose number may follow the predicate (*Das Ergebnis sind wachsende Armut*)."""
     from performers.german.subject_number import QUANTITY_NOUNS
@@ -386,7 +254,12 @@ def _number_clash(analysis: Analysis, index: int, head: int, readings: frozenset
     if verb is None or tokens[verb].lemma in ("sein", "werden", "bleiben"):
         return False
     nominative = {number for number, case in readings if case == "NOM"}
-    return bool(nominative) and not nominative & verb_numbers(analysis, verb)
+    numbers = verb_numbers(analysis, verb)
+    if not nominative or nominative & numbers:
+        return False
+    # the article is to blame only where the noun itself has the verb's number (die Premierminister hat:
+    # der Premierminister; in *Die Kinder spielt* the verb or the noun is wrong, not the article)
+    return any(case == "NOM" and number in numbers for number, _, case in noun_inf.noun_analyses(tokens[head].text))
 
 
 class NpAgreementZellig(GermanZellig):

@@ -99,6 +99,7 @@ def test_metadata(zellig):
         ("Tatsächlich haben die Minister zugestimmt.", False),
         ("Tatsächlich hat die Regierung und der Präsident zugestimmt.", False),  # coordinated subjects
         ("Die Mehrheit der Schüler sind arm.", False),  # a quantity noun
+        ("Die Kinder spielt im Garten.", False),  # Kinder is only plural: the verb is wrong, not the article
         ("Das Handy tragen die meisten bei sich.", False),  # die meisten: a pronoun, the subject
         ("Zehn hatten sich der Stimme enthalten.", False),
         # must fire: an article after a comma that cannot be a relative pronoun
