@@ -38,14 +38,18 @@ def _linking_s_analyses(word: str) -> tuple[tuple[str, str | None, str], ...]:
 
 
 def _known_or_compound(word: str) -> bool:
-    """german-nouns knows ``word``, or it splits into a known head and a prefix of four letters or more
-    (*Telekommunikations|amt*; not *Wa|gen* or *Sty|listen*, short nouns the lexicon lacks)."""
+    """german-nouns knows ``word``, or it splits into a known head and a prefix of four letters or more, the
+    head of four letters or more unless the prefix has six and ends in a linking *s* (*Telekommunikations|amt*,
+    *Verwaltungs|rat*; not *Wa|gen*, *Sty|listen* or *Kompaktwa|gen*, short nouns the lexicon lacks)."""
     from performers.german.nouns import is_noun_form
 
     if is_noun_form(word):
         return True
     split = noun_inf.head_split(word)
-    return split is not None and len(split[0].strip("-")) >= 4 and len(split[1]) >= 4
+    if split is None:
+        return False
+    prefix = len(split[0].strip("-"))
+    return prefix >= 4 and (len(split[1]) >= 4 or (prefix >= 6 and split[0].endswith("s")))
 
 
 RELIABLE_SUFFIXES = ("ung", "heit", "keit", "schaft", "tion", "sion", "tät", "ismus", "chen", "lein")

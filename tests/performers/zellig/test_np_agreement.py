@@ -87,6 +87,8 @@ def test_metadata(zellig):
         ("Mit der Zusammenbruch der Bank ist die Kreditvergabe versiegt.", True),
         ("Der Auswahl ist groß.", True),  # the prefield: der Auswahl is only a genitive or dative
         ("Ein Vertrag über den Anmietung der Infrastruktur.", True),  # unknown noun, gender from -ung
+        ("Er sprach mit die Verwaltungsrat.", True),  # an unknown compound, a short head after a linking s
+        ("Bewegung gibt es bei den Kompaktwagen.", False),  # not Kompaktwa|gen
         # must fire: the weak adjective ending fixes the article's reading (der … -e: masculine nominative)
         ("Der ägyptische Regierung hatte die Reform beschlossen.", True),
         ("Die neue Präsident kam gestern an.", True),  # die … -e: feminine singular
