@@ -9,21 +9,27 @@ What fixes the case, in this order (:func:`context_cases`):
 
 - after a preposition, the cases it governs (:mod:`performers.german.government`; *auf der Markt*: only a
   nominative, so an error); a word that may also be a postposition or adverb counts only where no noun or
-  conjunction precedes it (*der Legende nach*, *vom Büro aus*);
+  conjunction precedes it (*der Legende nach*, *vom Büro aus*); after *seit*, *während*, *bis*, also
+  conjunctions, the nominative too (*seit der Gerichtshof entschied*);
+- in a clause with a verb or adjective that takes a genitive object (:func:`genitive_governor`: *gedenken*,
+  *sich enthalten*, *schuldig*), nothing;
 - a *subject position* (:func:`subject_verb`): the prefield of a main clause (the noun phrase opens the
-  sentence or a clause after a coordinating conjunction, and the finite verb follows it and its genitive or
-  prepositional attributes: *Der Börse in Taiwan fiel*), right after a subordinating conjunction (*dass der
-  Regierung …*), or right after the finite verb of a main clause (*Zuvor sagte der Kommission, …*) — in
-  each only where nothing else in the clause may be the subject (:func:`sole_subject`: no nominative
-  pronoun, no other noun phrase that may agree with the verb, no *dass*-clause that may be the subject):
-  nominative or accusative, unless the article itself is *dem* or *den* (a dative there needs a verb that
-  takes one, rarer in news than *Den Kindern stehen …*);
-- a *free position* (:func:`free_position`): after a verb, a subordinating conjunction, a pronoun or at
-  the start of a sentence, where no noun precedes for a genitive attribute to attach to and no verb of the
-  clause takes a genitive object (*gedenken*, *bedürfen* …): any case but the genitive (*Gleichzeitig
-  stellte der Unternehmen fest* fires: *der Unternehmen* is only a genitive plural).
+  sentence, after quotes and focus particles, or a clause after a coordinating conjunction, and the finite
+  verb follows it and its genitive or prepositional attributes: *Der Börse in Taiwan fiel*), right after a
+  subordinating conjunction (*dass der Regierung …*), or right after the finite verb (not *sein*: *war der
+  Ansicht*) of a main clause whose prefield holds no subject (*Tatsächlich wurde der Dividende gestrichen*)
+  — in each only where nothing else in the clause may be the subject (:func:`sole_subject`: no nominative,
+  indefinite, demonstrative, interrogative or relative pronoun, no standalone number, no other noun phrase
+  that may be a nominative agreeing with the verb, no *dass*-clause that may be the subject): nominative or
+  accusative, unless the article itself is *dem* or *den* (a dative there needs a verb that takes one, rarer
+  in news than *Den Kindern stehen …*);
+- a *free position* (:func:`free_position`): right after a finite verb, a subordinating conjunction (not
+  one that is also a preposition) or a personal or reflexive pronoun, where no noun precedes for a genitive
+  attribute to attach to: any case but the genitive (*Gleichzeitig stellte der Unternehmen fest* fires:
+  *der Unternehmen* is only a genitive plural).
 
-Elsewhere the case is left open (``None``).
+Elsewhere the case is left open (``None``).  Whether an article word after a comma may be a relative pronoun
+is :mod:`performers.german.relative_pronoun`'s business.
 """
 
 from __future__ import annotations
@@ -40,7 +46,6 @@ from performers.german.syntax import (
     np_head,
 )
 
-CLAUSE_END = frozenset({",", ".", ";", ":", "!", "?", "(", ")", "–", "-"})
 POSTPOSITIONS = frozenset({"nach", "aus", "gegenüber", "zufolge", "entgegen"})
 # words that may precede the prefield's noun phrase as part of it (focus particles) or open a main clause
 FOCUS_PARTICLES = frozenset({"auch", "sogar", "selbst", "nur", "gerade", "vor", "allem"})
@@ -64,76 +69,6 @@ GENITIVE_ADJECTIVES = frozenset({
     "schuldig", "bewusst", "sicher", "würdig", "fähig", "mächtig", "überdrüssig", "voll", "wert", "gewiss", "müde",
 })
 SUBJECT_PRONOUNS = frozenset({"PIS", "PDS", "PWS", "PRELS"})
-
-
-def relative_pronoun_position(tokens: tuple[Token, ...], index: int) -> bool:
-    """Whether the article word at ``index`` may be a relative pronoun: it stands after a preposition after a
-    comma (*…, bei dem letzte Woche …*), or after a comma where a verb other than a *zu*-infinitive follows
-    before the clause ends (*…, die Langholz transportieren*; a relative clause has a finite verb, while *…,
-    dem Genre oder der Bewertung …* and *…, die wirtschaftlichen Wettbewerb einzugreifen* have none); in both
-    cases only where a noun the pronoun may refer to precedes the comma (:func:`may_have_antecedent`), and not where
-    the finite verb follows the noun phrase in second place (:func:`_verb_second`)."""
-    previous = index - 1
-    if previous >= 1 and tokens[previous].pos in ("APPR", "APPRART"):
-        comma = previous - 1
-        return tokens[comma].text in (",", "–", "-", "(") and may_have_antecedent(tokens, comma, tokens[index].text.lower())
-    if previous < 0 or tokens[previous].text not in (",", "–", "-", "("):
-        return False
-    if not may_have_antecedent(tokens, previous, tokens[index].text.lower()) or _verb_second(tokens, index):
-        return False
-    for after in tokens[index + 1 :]:
-        if after.text in CLAUSE_END:
-            return False
-        if after.pos.startswith("V") and after.pos != "VVIZU" and tokens[after.index - 1].pos != "PTKZU":
-            return True
-    return False
-
-
-def _verb_second(tokens: tuple[Token, ...], index: int) -> bool:
-    """Whether the noun phrase opened at ``index`` is directly followed by a finite verb that more words
-    follow before the clause ends: a main clause (*Er sagte, das Distrikt müsse weiterhin …*), not a
-    verb-final relative clause."""
-    head = np_head(tokens, index, extended=False)
-    if head is None or head + 2 >= len(tokens) or tokens[head + 1].pos not in FINITE:
-        return False
-    return tokens[head + 2].text not in CLAUSE_END and not is_quote(tokens[head + 2])
-
-
-# the (number, gender) a relative pronoun of this form refers to (*des* is none: the genitive is *dessen*)
-RELATIVE_REFERENTS: dict[str, frozenset[tuple[str, str | None]]] = {
-    "der": frozenset({("SG", "MASC"), ("SG", "FEM")}),
-    "die": frozenset({("SG", "FEM"), ("PL", None)}),
-    "das": frozenset({("SG", "NEUT")}),
-    "den": frozenset({("SG", "MASC")}),
-    "dem": frozenset({("SG", "MASC"), ("SG", "NEUT")}),
-}
-
-
-def may_have_antecedent(tokens: tuple[Token, ...], comma: int, pronoun: str) -> bool:
-    """Whether a relative pronoun ``pronoun`` after the comma at ``comma`` may have an antecedent: one of the
-    last three nouns before it is a name, unknown, or has the pronoun's number and gender (*der Titel des
-    Albums, dem …*; not *die Möglichkeit, den tägliche Erschöpfung …*), or there is none."""
-    from performers.german import noun_inflection as noun_inf
-
-    referents = RELATIVE_REFERENTS.get(pronoun)
-    if referents is None or comma == 0:
-        return False
-    nouns = [t for t in tokens[max(0, comma - 8) : comma] if t.pos in ("NN", "NE", "FM")][-3:]
-    if not nouns:
-        return True
-    for noun in nouns:
-        analyses = noun_inf.noun_analyses(noun.text) if noun.pos == "NN" else ()
-        if not analyses or any((number, gender if number == "SG" else None) in referents for number, gender, _ in analyses):
-            return True
-    return False
-
-
-def adjectives_fit(article: str, tokens: tuple[Token, ...], start: int, head: int) -> bool:
-    """After *dem, den, des* an attributive adjective ends in *-en*; one ending in *-e* shows the article is
-    not this noun phrase's (*bei dem letzte Woche …*: a relative pronoun)."""
-    if article not in ("dem", "den", "des"):
-        return True
-    return not any(t.pos == "ADJA" and t.text.endswith("e") for t in tokens[start + 1 : head])
 
 
 def after_attributes(tokens: tuple[Token, ...], head: int) -> int:

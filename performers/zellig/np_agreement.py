@@ -24,16 +24,24 @@ the adjective ending are made (*den Abgeordneten* ACC.MASC → *das Abgeordneten
 noun phrases are never changed.
 
 ``detect(text, source=None)``: whether ``text`` has a definite article that agrees with its head noun on no
-reading, or only in cases its context rules out (:func:`disagreeing_articles`).  The noun must be known to
-german-nouns (or by its compound head, also inside a hyphenated name: *Rettungspaket*), or be an unknown
-nominalised infinitive (neuter) or carry a suffix that fixes its gender (*Anmietung*); not a nominalised
-adjective, a noun with two genders, an abbreviation, or a noun followed by a foreign word or a number or
-preceded by one (names, measures).  The context fixes the case after a preposition (the cases it governs,
-:mod:`performers.german.government`: *auf der Markt* fires, *der Markt* being only nominative), in the
-prefield of a main clause and right after a subordinating conjunction (nominative or accusative: *Der
-Auswahl ist groß* fires; *Den Kindern stehen …* is left alone, the article itself being dative).  An article
-word after a comma (or a comma and a preposition) that may be a relative pronoun is skipped when a verb
-follows before the clause ends.  ``source`` is not needed.
+reading, or only in readings its context rules out (:func:`disagreeing_articles`).  The readings come from
+:mod:`performers.german.article_agreement`: the noun must be known to german-nouns (or by its compound head,
+also inside a hyphenated name: *Rettungspaket*), be a nominalised infinitive (neuter: *das Funktionieren*,
+*auf dem Gewinnen*) or carry a suffix that fixes its gender (*Anmietung*); not a nominalised adjective, a
+noun with two genders, an abbreviation, or part of a name or measure (a foreign word, an unknown word or a
+number other than a year after it, a number or noun before it: *der Delta State University*, *der Khmer
+Rouge*, *das 76 Jahre alte …*; *aus der Jahr 2008* fires).  The weak endings of attributive adjectives narrow
+the readings (*der ägyptische Regierung*: *der … -e* is only a masculine nominative).  The context
+(:mod:`performers.german.np_context`) fixes the case after a preposition (*auf der Markt* fires), where the
+noun phrase must be the clause's only subject (the prefield, also with attributes: *Der Börse in Taiwan
+fiel*; after a subordinating conjunction; right after the finite verb of a main clause: *Tatsächlich wurde
+der Dividende gestrichen*; nominative or accusative) and where a genitive can be no attribute (after a
+finite verb, conjunction or pronoun: *Gleichzeitig stellte der Unternehmen fest, dass …*).  A sole subject
+whose nominative readings lack the verb's number fires where the noun has it (*Tatsächlich hat die
+Premierminister zugestimmt*).  Left alone: an article word after a comma that may be a relative pronoun
+(a noun of its number and gender before the comma, the verb not second: *Sie verließ das Haus, in dem Geld
+lag*; but *Sie verließ die Stadt, in dem Hoffnung …* fires), *das* misspelt for *dass* before a plural-only
+noun, a subject that may be a clause or several coordinated phrases.  ``source`` is not needed.
 
 Metadata: ``distance`` (LingEval97: article and noun positions, *Die Prager Börse* = 2), ``zipf_frequency``
 and, with a ``training_corpus``, ``frequency`` of the noun; ``case`` readings and the ``gender`` used.
@@ -48,15 +56,8 @@ from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
 from performers.german.article_agreement import agreeing_readings, weak_endings
 from performers.german.frequency import frequency_meta
-from performers.german.np_context import (
-    adjectives_fit,
-    after_attributes,
-    context_cases,
-    may_have_antecedent,
-    relative_pronoun_position,
-    subject_verb,
-    verb_numbers,
-)
+from performers.german.np_context import after_attributes, context_cases, subject_verb, verb_numbers
+from performers.german.relative_pronoun import adjectives_fit, may_have_antecedent, relative_pronoun_position
 from performers.german.syntax import distance, np_head
 from performers.zellig.german_base import GermanZellig
 
@@ -265,7 +266,8 @@ def _number_clash(analysis: Analysis, index: int, head: int, readings: frozenset
 class NpAgreementZellig(GermanZellig):
     """Break article–noun agreement by changing the article's gender (one candidate per new article)."""
 
-    version = "2"  # 2: the detector takes the case from the context (issue 25); corrupt() unchanged
+    version = "3"  # 2: the case from the context (issue 25); 3: adjective endings, subject positions, free
+    # genitives, relative-pronoun antecedents, names (issue 25, item 5); corrupt() unchanged
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)

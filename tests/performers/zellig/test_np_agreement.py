@@ -102,7 +102,8 @@ def test_metadata(zellig):
         ("Tatsächlich hat die Regierung und der Präsident zugestimmt.", False),  # coordinated subjects
         ("Die Mehrheit der Schüler sind arm.", False),  # a quantity noun
         ("Die Kinder spielt im Garten.", False),  # Kinder is only plural: the verb is wrong, not the article
-        ("Das Handy tragen die meisten bei sich.", False),  # die meisten: a pronoun, the subject
+        ("Das Handy tragen die meisten bei sich.", False),
+        ("Manche Kurven muss man auf ganz spezifische Art und Weise durchfahren.", False),  # die meisten: a pronoun, the subject
         ("Zehn hatten sich der Stimme enthalten.", False),
         # must fire: an article after a comma that cannot be a relative pronoun
         ("Sie verließ die Stadt, in dem Hoffnung, Arbeit zu finden.", True),  # dem: no masculine or neuter noun before
