@@ -239,8 +239,9 @@ def _number_clash(analysis: Analysis, index: int, head: int, readings: frozenset
     phrase of either number competing) whose number none of its nominative readings has, though the noun
     has it (*Tatsächlich hat die Premierminister zugestimmt*: *die Premierminister* is only plural, *der
     Premierminister* singular).  Not for a coordinated
-    phrase (*der Trend und der Anstieg sind*), a quantity noun (*Die Mehrheit der Schüler sind*) or a
-    copula, whose number may follow the predicate (*Das Ergebnis sind wachsende Armut*)."""
+    phrase (*der Trend und der Anstieg sind*) or a quantity noun (*Die Mehrheit der Schüler sind*); a
+    predicate noun, whose number a copula may follow (*Das Ergebnis sind wachsende Armut*), is a competing
+    nominative."""
     from performers.german.subject_number import QUANTITY_NOUNS
 
     tokens = analysis.tokens
@@ -252,7 +253,7 @@ def _number_clash(analysis: Analysis, index: int, head: int, readings: frozenset
     if tokens[head].text in QUANTITY_NOUNS:
         return False
     verb = subject_verb(analysis, index, head, any_number=True)
-    if verb is None or tokens[verb].lemma in ("sein", "werden", "bleiben"):
+    if verb is None:
         return False
     nominative = {number for number, case in readings if case == "NOM"}
     numbers = verb_numbers(analysis, verb)

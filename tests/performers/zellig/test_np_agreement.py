@@ -99,6 +99,8 @@ def test_metadata(zellig):
         ("Die Minister gab gestern eine Erklärung ab.", False),  # eine Erklärung may be the subject
         ("Tatsächlich hat die Premierminister zugestimmt.", True),  # the sole subject is plural, the verb singular
         ("Tatsächlich haben die Minister zugestimmt.", False),
+        ("Die Botschafter ist beunruhigt.", True),  # a copula without a predicate noun
+        ("Das Ergebnis sind wachsende Armut und Unterschiede.", False),  # the predicate noun may set the number
         ("Tatsächlich hat die Regierung und der Präsident zugestimmt.", False),  # coordinated subjects
         ("Die Mehrheit der Schüler sind arm.", False),  # a quantity noun
         ("Die Kinder spielt im Garten.", False),  # Kinder is only plural: the verb is wrong, not the article
