@@ -9,7 +9,8 @@ detectors (the ``np-agreement`` Zellig, :mod:`performers.zellig.np_agreement`).
 The head's readings (number, gender, case) come from german-nouns (the compound head for unknown compounds,
 also inside a hyphenated name: *Rettungspaket*; a linking *s* the head split swallowed is given back:
 *Telekommunikations|amt*); an unknown nominalised infinitive is neuter (*das Funktionieren*), and so is a
-noun HanTa reads as an infinitive after *das* or *dem* (*auf dem Gewinnen*); an unknown noun with a suffix
+noun HanTa reads as an infinitive after *das* or *dem* (*auf dem Gewinnen*); after *die* or *den* a word in
+*-s* whose stem is a noun may be a plural name (*die Tigers*, *die Müllers*); an unknown noun with a suffix
 that fixes its gender counts (*Anmietung*).  Undecidable (``None``): names, nominalised adjectives, nouns
 with two genders, lower-case words the tagger took for nouns.  The weak adjective endings between article
 and noun (:func:`weak_endings`) narrow the readings: after a definite article an attributive adjective ends
@@ -109,7 +110,20 @@ def agreeing_readings(article: str, head: Token, endings: tuple[str, ...] = ()) 
             found.add((number, case))
     if not found and article in ("das", "dem") and _nominalised_infinitive(head.text):
         found = {("SG", case) for case in ("NOM", "ACC", "DAT") if inf.article(f"SG.DEF.NEUT.{case}") == article}
+    if not found and article in ("die", "den") and _s_plural(head.text):
+        found = {("PL", case) for case in inf.CASES if inf.article(f"PL.DEF.{case}") == article}
     return frozenset(found)
+
+
+def _s_plural(word: str) -> bool:
+    """Whether ``word`` may be an *-s* plural of a name or borrowing whose stem german-nouns knows (*die
+    Tigers*, *die Müllers*, *den Rangers*): after *die* or *den* the genitive singular in *-s* cannot be
+    meant, so no agreement error of the kind a changed article makes."""
+    from performers.german.nouns import is_noun_form
+
+    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss") or not is_noun_form(word[:-1]):
+        return False
+    return not any(case == "NOM" for _, _, case in noun_inf.noun_analyses(word))  # not *Haus* (Hau + s)
 
 
 def _nominalised_infinitive(word: str) -> bool:

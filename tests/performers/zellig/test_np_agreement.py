@@ -117,6 +117,8 @@ def test_metadata(zellig):
         ("Er floh während der Herrschaft der Khmer Rouge.", False),  # a name the tagger split into nouns
         ("Er arbeitet für die Los Angeles Times.", False),
         ("Sie setzten auf dem Gewinnen.", False),  # a nominalised infinitive, neuter
+        ("Heute stehen die Tigers auf dem letzten Platz.", False),  # an -s plural name
+        ("Er kaufte den Haus mit seiner Schwester.", True),  # Haus is no -s plural
         # must fire: only a genitive, where no noun precedes for it to be an attribute of
         ("Gleichzeitig stellte der Unternehmen fest, dass es wächst.", True),
         # must not fire: false alarms of the development versions on newstest references and correct sides
