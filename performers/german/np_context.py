@@ -10,7 +10,8 @@ What fixes the case, in this order (:func:`context_cases`):
 - after a preposition, the cases it governs (:mod:`performers.german.government`; *auf der Markt*: only a
   nominative, so an error); a word that may also be a postposition or adverb counts only where no noun or
   conjunction precedes it (*der Legende nach*, *vom Büro aus*); after *seit*, *während*, *bis*, also
-  conjunctions, the nominative too (*seit der Gerichtshof entschied*);
+  conjunctions, the nominative too (*seit der Gerichtshof entschied*); after *außer* and an *um* that
+  opens an infinitive (*um der Eurozone zu helfen*) nothing;
 - in a clause with a verb or adjective that takes a genitive object (:func:`genitive_governor`: *gedenken*,
   *sich enthalten*, *schuldig*), nothing;
 - a *subject position* (:func:`subject_verb`): the prefield of a main clause (the noun phrase opens the
@@ -299,6 +300,16 @@ def genitive_governor(analysis: Analysis, index: int) -> bool:
     )
 
 
+def _um_zu(analysis: Analysis, index: int) -> bool:
+    """Whether the *um* before the article at ``index`` opens an infinitive clause (*um der Eurozone zu
+    helfen*), a *zu*-infinitive following in its clause."""
+    tokens = analysis.tokens
+    if tokens[index - 1].text.lower() != "um":
+        return False
+    _, last = clause_bounds(analysis, index)
+    return any(t.pos in ("PTKZU", "VVIZU") for t in tokens[index:last])
+
+
 def context_cases(analysis: Analysis, index: int, head: int) -> frozenset[str] | None:
     """The cases the noun phrase opened by the article at ``index`` (head at ``head``) may have where its
     context fixes them (see the module docstring); ``None`` where it does not."""
@@ -314,6 +325,8 @@ def context_cases(analysis: Analysis, index: int, head: int) -> frozenset[str] |
     before = tokens[index - 2] if index >= 2 else None
     if preposition.text.lower() in POSTPOSITIONS and before is not None and before.pos in ("NN", "NE", "KON", "ADV"):
         return None
+    if preposition.text.lower() == "außer" or _um_zu(analysis, index):
+        return None  # conjunctions before an infinitive (außer den Ruhm zu vernichten, um der Eurozone zu helfen)
     governed = governed_cases(preposition.text)
     if governed is not None and preposition.text.lower() in PREPOSITION_LIKE:
         return governed | {"NOM"}  # seit der Gerichtshof entschied: a conjunction the tagger took for a preposition

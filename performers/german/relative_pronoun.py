@@ -8,8 +8,9 @@ checks that must not read a relative pronoun and the noun after it as one noun p
 A relative pronoun follows a comma (or a comma and a preposition), refers to a noun of its number and gender
 before the comma (:data:`RELATIVE_REFERENTS`: *dem* to a masculine or neuter singular, *des* to none, the
 genitive being *dessen*), and opens a verb-final clause: a finite verb right after the noun phrase with more
-words after it makes a main clause (*Er sagte, das Distrikt müsse …*).  After a plain comma, a verb other
-than a *zu*-infinitive must follow before the clause ends.  After *dem*, *den*, *des* an attributive
+words after it makes a main clause (*Er sagte, das Distrikt müsse …*), and a verb other than a
+*zu*-infinitive must follow before the clause ends, unless the noun after the word is only plural (*…, bei dem
+Raumsonden …*: *dem* cannot be its article).  After *dem*, *den*, *des* an attributive
 adjective ends in *-en*; one in *-e* shows the word is a pronoun before a strong adjective (*bei dem letzte
 Woche …*, :func:`adjectives_fit`).
 """
@@ -23,26 +24,42 @@ CLAUSE_END = frozenset({",", ".", ";", ":", "!", "?", "(", ")", "–", "-"})
 
 
 def relative_pronoun_position(tokens: tuple[Token, ...], index: int) -> bool:
-    """Whether the article word at ``index`` may be a relative pronoun: it stands after a preposition after a
-    comma (*…, bei dem letzte Woche …*), or after a comma where a verb other than a *zu*-infinitive follows
-    before the clause ends (*…, die Langholz transportieren*; a relative clause has a finite verb, while *…,
-    dem Genre oder der Bewertung …* and *…, die wirtschaftlichen Wettbewerb einzugreifen* have none); in both
-    cases only where a noun the pronoun may refer to precedes the comma (:func:`may_have_antecedent`), and not where
-    the finite verb follows the noun phrase in second place (:func:`_verb_second`)."""
+    """Whether the article word at ``index`` may be a relative pronoun: it stands after a comma, or after a
+    comma and a preposition (*…, bei dem letzte Woche …*), a noun the pronoun may refer to precedes the comma
+    (:func:`may_have_antecedent`), the finite verb does not follow the noun phrase in second place
+    (:func:`_verb_second`), and a verb other than a *zu*-infinitive follows before the clause ends (*…, die
+    Langholz transportieren*; a relative clause has a finite verb, while *…, dem Genre oder der Bewertung …*,
+    *…, in dem Hoffnung, …* and *…, mit dem Presse zu sprechen* have none)."""
     previous = index - 1
-    if previous >= 1 and tokens[previous].pos in ("APPR", "APPRART"):
-        comma = previous - 1
-        return tokens[comma].text in (",", "–", "-", "(") and may_have_antecedent(tokens, comma, tokens[index].text.lower())
-    if previous < 0 or tokens[previous].text not in (",", "–", "-", "("):
+    comma = previous - 1 if previous >= 1 and tokens[previous].pos in ("APPR", "APPRART") else previous
+    if comma < 0 or tokens[comma].text not in (",", "–", "-", "("):
         return False
-    if not may_have_antecedent(tokens, previous, tokens[index].text.lower()) or _verb_second(tokens, index):
+    if not may_have_antecedent(tokens, comma, tokens[index].text.lower()) or _verb_second(tokens, index):
         return False
+    if tokens[index].text.lower() != "die" and _bare_plural(tokens, index):
+        return True  # …, bei dem Raumsonden …: a singular article word before a plural is the pronoun
     for after in tokens[index + 1 :]:
-        if after.text in CLAUSE_END:
+        if after.text in CLAUSE_END and not _list_continues(tokens, after.index):
             return False
         if after.pos.startswith("V") and after.pos != "VVIZU" and tokens[after.index - 1].pos != "PTKZU":
             return True
     return False
+
+
+def _bare_plural(tokens: tuple[Token, ...], index: int) -> bool:
+    """Whether the noun after the article word at ``index`` is only plural (*Raumsonden*, *Gäste*)."""
+    from performers.german import noun_inflection as noun_inf
+
+    head = np_head(tokens, index, extended=False)
+    analyses = noun_inf.noun_analyses(tokens[head].text) if head is not None else ()
+    return bool(analyses) and all(number == "PL" for number, _, _ in analyses)
+
+
+def _list_continues(tokens: tuple[Token, ...], comma: int) -> bool:
+    """Whether the comma at ``comma`` joins items of a list rather than ending the clause (*…, aus der Sterne,
+    Planeten und Lebewesen bestehen*): a noun, name, adjective or number follows it."""
+    following = tokens[comma + 1] if comma + 1 < len(tokens) else None
+    return tokens[comma].text == "," and following is not None and following.pos in ("NN", "NE", "ADJA", "CARD")
 
 
 def _verb_second(tokens: tuple[Token, ...], index: int) -> bool:

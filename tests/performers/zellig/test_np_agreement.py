@@ -112,6 +112,10 @@ def test_metadata(zellig):
         ("Er nannte die Möglichkeit, den tägliche Erschöpfung zu bekämpfen.", True),
         ("Er sagte, das Distrikt müsse bessere Wege finden.", True),  # the verb second: a main clause
         ("Sie verließ das Haus, in dem Geld lag.", False),  # a relative pronoun for das Haus
+        ("Er hat das Bild hinterlassen, in dem Hoffnung, Glück zu bringen.", True),  # no finite verb follows
+        ("Es ist ein Manöver, bei dem Raumsonden im Schwerefeld, etwa der Erde, Schwung gewinnen.", False),
+        ("Die Materie, aus der Sterne, Planeten und Lebewesen bestehen, ist selten.", False),  # a list, then the verb
+        ("Er tut alles, um der Eurozone zu helfen.", False),  # um … zu, not the preposition
         ("Wir wissen, das extrovertierte Menschen häufiger lügen.", False),  # dass misspelt, not an agreement error
         ("Die Nachrichten stammen aus der Jahr 2008.", True),  # a year after the noun is no name
         ("Er floh während der Herrschaft der Khmer Rouge.", False),  # a name the tagger split into nouns
