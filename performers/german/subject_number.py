@@ -7,11 +7,16 @@
     antecedent_number(analysis, token)  # the number of a relative pronoun der/die/das from the noun before it
 
 A noun's number comes from its german-nouns readings in the nominative, narrowed by its article word (*die
-Vertreter*: plural; *der Auftragnehmer*, unknown to german-nouns: the article alone); plural quantifiers
-(*einige*, *viele*) make it plural.  It is left open (``None``) where the verb need not follow it: after a
-number (*zwei Jahre*), for quantity nouns (*die Hälfte der Bürger*), in a coordination, before *von*
-(*Tausende von Angestellten*), after another noun.  A name is singular unless an article word makes it
-plural or ambiguous (*die USA*), it is an abbreviation or a known plural name (*Philippinen*).  Used by
+Vertreter*: plural; *der Auftragnehmer*, unknown to german-nouns: the article alone) or, without any article
+word, by the strong ending of its adjective (*virtuelle Betreiber*: -e on a masculine noun, plural; *weißer
+Asbest*: singular); plural quantifiers (*einige*, *viele*) and *Tausende* make it plural; a word the tagger
+took for a nominalised adjective keeps german-nouns' number where that is plural only (*die
+Zinsdifferenziale*).  It is left open (``None``) where the verb need not follow it: after a number (*zwei
+Jahre*), for quantity nouns (*die Hälfte der Bürger*), in a coordination (not *der Mann und lächelt*: *und*
+joins two verbs), before *von* (*Tausende von Angestellten*), after another noun (but after a prenominal
+genitive name: *Polanskis Anwalt*).  A name is singular unless an article word makes it plural or ambiguous
+(*die USA*), it is an abbreviation or a known plural name (*Philippinen*); a name after its common noun
+takes that noun's number where singular (*die Nachrichtenagentur Reuters*, *Außenministerin Clinton*).  Used by
 :mod:`performers.german.verb_agreement`; shallow heuristics over STTS tags like :mod:`performers.german.syntax`.
 """
 
@@ -20,7 +25,7 @@ from __future__ import annotations
 from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token
-from performers.german.syntax import NP_INNER, clause_bounds, is_quote
+from performers.german.syntax import FINITE, NP_INNER, clause_bounds, is_quote
 
 ARTICLE_WORDS = frozenset({"ART", "PPOSAT", "PDAT", "PIAT"})
 
@@ -35,6 +40,9 @@ PLURAL_QUANTIFIERS = frozenset({"einige", "wenige", "viele", "mehrere", "alle", 
 QUANTITY_NOUNS = frozenset({"Hälfte", "Mehrheit", "Minderheit", "Reihe", "Anzahl", "Zahl", "Teil", "Drittel", "Viertel",
                             "Prozent", "Dutzend", "Großteil", "Gruppe", "Menge", "Paar", "Million", "Milliarde",
                             "Tausend", "Hundert", "Handvoll", "Rest", "Vielzahl", "Masse"})
+
+
+PLURAL_AMOUNTS = frozenset({"Tausende", "Hunderte", "Dutzende", "Zehntausende", "Hunderttausende"})
 
 
 PLURAL_NAMES = frozenset({"Niederlande", "Philippinen", "Malediven", "Seychellen", "Bahamas", "Staaten", "Emirate",
@@ -56,8 +64,8 @@ def name_number(analysis: Analysis, index: int, start: int) -> str | None:
 
 
 def _coordinating(tokens: tuple[Token, ...], token: Token) -> bool:
-    """Whether ``token`` may join two noun phrases: a comma, or a conjunction other than one opening the
-    sentence (*Doch der Präsident lehnten ab*; but *Sowohl Obama als auch …*)."""
+    """Whether ``token`` before a noun phrase may join it to another: a comma, or a conjunction other than
+    one opening the sentence (*Doch der Präsident lehnten ab*; but *Sowohl Obama als auch …*)."""
     if token.pos not in COORDINATION:
         return False
     if token.pos == "KON":
@@ -65,6 +73,15 @@ def _coordinating(tokens: tuple[Token, ...], token: Token) -> bool:
         opening = previous is None or previous.pos == "$." or is_quote(previous)
         return not opening or token.text.lower() in ("sowohl", "weder", "entweder")
     return True
+
+
+def _joins_noun_phrases(tokens: tuple[Token, ...], after: Token | None) -> bool:
+    """Whether the conjunction ``after`` a noun phrase may join it to another noun phrase: not when a
+    finite verb follows it (*der junge Mann und lächelt*: two verbs share the subject)."""
+    if after is None or after.pos not in COORDINATION or after.text == ",":
+        return False
+    following = tokens[after.index + 1] if after.index + 1 < len(tokens) else None
+    return following is None or following.pos not in FINITE
 
 
 MEASURE_NOUNS = frozenset({"Prozent", "Euro", "Dollar", "Cent", "Pfund", "Franken", "Krone", "Kronen", "Meter",
@@ -87,6 +104,67 @@ def _nominalised_adjective_number(word: str, article: Token | None) -> str | Non
     return None
 
 
+def _after_noun(tokens: tuple[Token, ...], before: Token, article: Token | None) -> bool:
+    """Whether the noun phrase follows another noun (a genitive attribute, an apposition: its number need
+    not be the verb's); not after a prenominal genitive name (*Polanskis Anwalt*, *Deutschlands Bürger*)."""
+    if before.pos not in ("NN", "NE"):
+        return False
+    return article is not None or before.pos != "NE" or not before.text.endswith("s")
+
+
+STRONG_ENDINGS = {"e": (("SG", "FEM"), ("PL", None)), "er": (("SG", "MASC"),), "es": (("SG", "NEUT"),)}
+
+
+def _strong_adjective_filter(tokens: tuple[Token, ...], start: int, index: int,
+                             analyses: list[tuple[str, str | None, str]]) -> list[tuple[str, str | None, str]]:
+    """Without an article word the adjective before the noun ends strong, and in the nominative that
+    ending names gender and number: *virtuelle Betreiber* (-e on a masculine noun: plural), *weißer
+    Asbest* (singular masculine), *neues Gesetz*.  The noun's nominative readings that fit the ending of
+    its last adjective (all of them without one)."""
+    adjective = next((t for t in reversed(tokens[start:index]) if t.pos == "ADJA"), None)
+    if adjective is None or any(t.pos in ARTICLE_WORDS or t.pos == "PIDAT" for t in tokens[start:index]):
+        return analyses  # jeder zweite lebenslange Raucher: a determiner makes the adjective weak
+    ending = next((e for e in ("er", "es", "e") if adjective.text.endswith(e)), None)
+    if ending is None:
+        return []  # -en, -em: no nominative
+    allowed = STRONG_ENDINGS[ending]
+    return [a for a in analyses if any(a[0] == n and (g is None or a[1] == g) for n, g in allowed)]
+
+
+def _common_noun_number(analysis: Analysis, index: int, start: int, article: Token | None) -> str | None:
+    """The number of the common noun at ``index`` whose noun phrase starts at ``start`` (after ``article``):
+    a plural quantifier, a cardinal, the article's readings, or a strong adjective's ending narrow the
+    noun's nominative readings."""
+    tokens = analysis.tokens
+    head = tokens[index]
+    if head.text in PLURAL_AMOUNTS:
+        return "PL"
+    if head.xpos == "NNA":
+        known = {a[0] for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"}
+        return "PL" if known == {"PL"} else _nominalised_adjective_number(head.text, article)
+    quantifier = next((t for t in tokens[start:index] if t.text.lower() in PLURAL_QUANTIFIERS), None)
+    if quantifier is not None or (article is not None and article.text.lower() in PLURAL_QUANTIFIERS):
+        return "PL" if any(a[0] == "PL" for a in noun_inf.noun_analyses(head.text)) else None
+    analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
+    if any(t.pos == "CARD" for t in tokens[start:index]):  # 4500 Soldaten; but zwei Jahre, 2,5 Liter: measures
+        plural = bool(analyses) and all(a[0] == "PL" for a in analyses)
+        return "PL" if plural and head.lemma not in MEASURE_NOUNS and head.text not in MEASURE_NOUNS else None
+    if article is not None and inf.determiner_readings(article.text):
+        readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
+        if not noun_inf.noun_analyses(head.text):  # a noun german-nouns lacks: the article alone (der Auftragnehmer)
+            numbers = {r.number for r in readings}
+            return numbers.pop() if len(numbers) == 1 else None
+        analyses = [
+            (number, gender, case)
+            for number, gender, case in analyses
+            if any(r.number == number and (number == "PL" or r.gender == gender) for r in readings)
+        ]
+    elif article is None:
+        analyses = _strong_adjective_filter(tokens, start, index, analyses)
+    numbers = {number for number, _, _ in analyses}
+    return numbers.pop() if len(numbers) == 1 else None
+
+
 def noun_number(analysis: Analysis, index: int) -> str | None:
     """The grammatical number of the noun (or name) at ``index`` as a subject, where it is certain (see the
     module docstring), else ``None``."""
@@ -107,35 +185,18 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
     while following < len(tokens) and tokens[following].pos == "ADV":
         following += 1  # die Bank selbst und …
     after = tokens[following] if following < len(tokens) else None
-    if before is not None and (_coordinating(tokens, before) or before.pos in ("NN", "NE")):
+    if before is not None and (_coordinating(tokens, before) or _after_noun(tokens, before, article)):
         return None
-    if after is not None and after.pos in COORDINATION and after.text != ",":
+    if _joins_noun_phrases(tokens, after):
         return None
     if after is not None and after.text == "von":
         return None  # Tausende von Angestellten, eine Reihe von Fragen: the number may follow the complement
     if head.pos == "NE":
+        title = next((t.index for t in reversed(tokens[start:index]) if t.pos == "NN"), None)
+        if title is not None:  # die Nachrichtenagentur Reuters, Außenministerin Clinton: the common noun's number
+            return "SG" if _common_noun_number(analysis, title, start, article) == "SG" else None
         return name_number(analysis, index, start)
-    if head.xpos == "NNA":
-        return _nominalised_adjective_number(head.text, article)
-    quantifier = next((t for t in tokens[start:index] if t.text.lower() in PLURAL_QUANTIFIERS), None)
-    if quantifier is not None or (article is not None and article.text.lower() in PLURAL_QUANTIFIERS):
-        return "PL" if any(a[0] == "PL" for a in noun_inf.noun_analyses(head.text)) else None
-    analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
-    if any(t.pos == "CARD" for t in tokens[start:index]):  # 4500 Soldaten; but zwei Jahre, 2,5 Liter: measures
-        plural = bool(analyses) and all(a[0] == "PL" for a in analyses)
-        return "PL" if plural and head.lemma not in MEASURE_NOUNS and head.text not in MEASURE_NOUNS else None
-    if article is not None and inf.determiner_readings(article.text):
-        readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
-        if not noun_inf.noun_analyses(head.text):  # a noun german-nouns lacks: the article alone (der Auftragnehmer)
-            numbers = {r.number for r in readings}
-            return numbers.pop() if len(numbers) == 1 else None
-        analyses = [
-            (number, gender, case)
-            for number, gender, case in analyses
-            if any(r.number == number and (number == "PL" or r.gender == gender) for r in readings)
-        ]
-    numbers = {number for number, _, _ in analyses}
-    return numbers.pop() if len(numbers) == 1 else None
+    return _common_noun_number(analysis, index, start, article)
 
 
 def genitive_attribute(analysis: Analysis, index: int) -> bool:
@@ -156,7 +217,9 @@ def np_start(analysis: Analysis, noun: int) -> int:
     """Index of the first token of the noun phrase headed by ``noun`` (its article word, adjectives, ...)."""
     tokens = analysis.tokens
     start = noun
-    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
+    name = tokens[noun].pos == "NE"  # New York City, Außenministerin Hillary Clinton
+    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1]) or
+                         (name and tokens[start - 1].pos in ("NE", "NN"))):
         start -= 1
     return start - 1 if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else start
 
@@ -225,7 +288,7 @@ PRONOUN_NUMBERS = {
     "jede": "SG", "jedes": "SG", "keiner": "SG", "keine": None, "etwas": "SG", "nichts": "SG", "alles": "SG",
     "dies": "SG", "dieses": "SG", "dieser": "SG", "jener": "SG", "einer": "SG", "eine": "SG", "eines": "SG",
     "einige": "PL", "viele": "PL", "wenige": "PL", "mehrere": "PL", "alle": "PL", "beide": "PL", "andere": "PL",
-    "manche": "PL",
+    "manche": "PL", "beides": "SG",
 }
 
 

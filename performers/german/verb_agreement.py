@@ -40,6 +40,7 @@ import re
 
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
+from performers.german.pronoun_number import es_number, indefinite_subject
 from performers.german.subject_number import (
     ARTICLE_WORDS,
     RELATIVE_PRONOUNS,
@@ -187,7 +188,11 @@ def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str,
         if between > 0 or others or noun_subject_candidates(analysis, verb):
             return None  # man kann sie verwenden: sie may be the object
         number: str | None = sie
-    elif word in ("sie", "es", "ihr"):
+    elif word == "es":
+        number = es_number(analysis, subject.index, verb, lemma)  # es as the only possible subject: singular
+        if number is None:
+            return None
+    elif word in ("sie", "ihr"):
         return None
     else:
         number = subject.number
@@ -341,7 +346,7 @@ def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[
             if readings and not any(r.person == 3 and r.number == outer[1] for r in readings):
                 found.append((index, outer[0]))
             continue
-        subject = subject_of(analysis, index)
+        subject = subject_of(analysis, index) or indefinite_subject(analysis, index)
         if subject is None or not readings:
             continue
         if _predicate_may_follow(analysis, index, lemma, subject):

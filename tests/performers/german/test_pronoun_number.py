@@ -1,0 +1,31 @@
+"""Pronoun subjects whose number subject_number leaves open (performers/german/pronoun_number.py): *es* as the
+only possible subject, indefinite pronouns in clauses without a noun; checked through the detector."""
+
+from __future__ import annotations
+
+import pytest
+
+from performers.german.analysis import analyze
+from performers.german.verb_agreement import disagreeing_verbs
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # must fire: es is the only possible subject, or every other one is singular
+        ("Es werden mit Erdwärme beheizt.", True),
+        ("Es wurden nie ein solcher Vertrag unterzeichnet.", True),
+        # must fire: an indefinite pronoun before the verb in a clause without a noun
+        ("Alles hängen von der Arbeit ab.", True),
+        # must not fire
+        ("Es wird mit Erdwärme beheizt.", False),
+        ("Es wurden Maßnahmen ergriffen.", False),  # an expletive es: the noun after it is the subject
+        ("Die Kinder haben es gesehen.", False),  # es: the object
+        ("Bei Journalisten sind es 30 Prozent.", False),  # a number in a copula clause
+        ("Wenn du es sagst, glaube ich es.", False),  # another personal pronoun
+        ("Alles hängt von der Arbeit ab.", False),
+        ("Die andere ist schwieriger.", False),  # die andere: singular, not the plural pronoun andere
+    ],
+)
+def test_pronoun_subjects(text, expected):
+    assert bool(disagreeing_verbs(analyze(text))) is expected
