@@ -3,8 +3,9 @@ indefinite or demonstrative pronouns in clauses without a noun or personal prono
 
     from performers.german.pronoun_number import es_number, indefinite_subject
 
-    es_number(analysis, es, verb)        # 'SG' where *es* is the verb's only possible subject, else None
-    indefinite_subject(analysis, verb)   # Subject of *einige kann beides tun*, *Alles hängen ab*, or None
+    es_number(analysis, es, verb, lemma)    # 'SG' where *es* is the verb's only possible subject, else None
+    indefinite_subject(analysis, verb)      # Subject of *Alles hängen von der Arbeit ab*, or None
+    coordinated_pronoun(analysis, index)    # *Meine Freunde und ich*: the pronoun's number is not the verb's
 
 *es* as a subject is singular; as an expletive (*Es kamen viele*, *Es wurden drei Männer verhaftet*) the
 verb agrees with the noun phrase after it.  So *es* counts as singular only where every other possible
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from performers.german.analysis import Analysis
 from performers.german.subject_number import genitive_attribute, noun_number, np_start, pronoun_candidates
-from performers.german.syntax import Subject, clause_bounds, noun_subject_candidates
+from performers.german.syntax import Subject, clause_bounds, is_quote, noun_subject_candidates
 
 
 def es_number(analysis: Analysis, es: int, verb: int, lemma: str) -> str | None:
@@ -38,6 +39,17 @@ def es_number(analysis: Analysis, es: int, verb: int, lemma: str) -> str | None:
              and not _compared(analysis, n)]
     others = [number for _, number in pronouns] + [noun_number(analysis, n) for n in nouns]
     return "SG" if all(number == "SG" for number in others) else None
+
+
+def coordinated_pronoun(analysis: Analysis, index: int) -> bool:
+    """Whether the personal pronoun at ``index`` is coordinated with what stands before or after it (*Meine
+    Freunde und ich*, *sowohl … als auch ich*, *er und seine Kollegen*): the coordination is the subject."""
+    tokens = analysis.tokens
+    before = tokens[index - 1] if index > 0 else None
+    after = tokens[index + 1] if index + 1 < len(tokens) else None
+    joined = before is not None and (before.pos == "KON" or before.text.lower() == "auch") and index > 1 and \
+        tokens[index - 2].pos not in ("$.", "$,") and not is_quote(tokens[index - 2])
+    return joined or (after is not None and after.text.lower() in ("und", "sowie", "oder"))
 
 
 def _compared(analysis: Analysis, noun: int) -> bool:

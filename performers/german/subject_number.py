@@ -12,9 +12,11 @@ word, by the strong ending of its adjective (*virtuelle Betreiber*: -e on a masc
 Asbest*: singular); plural quantifiers (*einige*, *viele*) and *Tausende* make it plural; a word the tagger
 took for a nominalised adjective keeps german-nouns' number where that is plural only (*die
 Zinsdifferenziale*).  It is left open (``None``) where the verb need not follow it: after a number (*zwei
-Jahre*), for quantity nouns (*die Hälfte der Bürger*), in a coordination (not *der Mann und lächelt*: *und*
-joins two verbs), before *von* (*Tausende von Angestellten*), after another noun (but after a prenominal
-genitive name: *Polanskis Anwalt*).  A name is singular unless an article word makes it plural or ambiguous
+Jahre*; but *214 Radfahrer*: plural), for quantity nouns before their complement (*die Hälfte der Bürger*;
+*Ihre Gruppe reichte*: singular), in a coordination or a comma list closed by *und* (not *der Mann und
+lächelt*: *und* joins two verbs), before *von* (*Tausende von Angestellten*), after a preposition, after
+another noun (but after a prenominal genitive name: *Polanskis Anwalt*).  A genitive attribute follows a
+noun, a number, a percentage or an indefinite pronoun (*drei der fünf Bürgermeister*).  A name is singular unless an article word makes it plural or ambiguous
 (*die USA*), it is an abbreviation or a known plural name (*Philippinen*); a name after its common noun
 takes that noun's number where singular (*die Nachrichtenagentur Reuters*, *Außenministerin Clinton*).  Used by
 :mod:`performers.german.verb_agreement`; shallow heuristics over STTS tags like :mod:`performers.german.syntax`.
@@ -40,6 +42,18 @@ PLURAL_QUANTIFIERS = frozenset({"einige", "wenige", "viele", "mehrere", "alle", 
 QUANTITY_NOUNS = frozenset({"Hälfte", "Mehrheit", "Minderheit", "Reihe", "Anzahl", "Zahl", "Teil", "Drittel", "Viertel",
                             "Prozent", "Dutzend", "Großteil", "Gruppe", "Menge", "Paar", "Million", "Milliarde",
                             "Tausend", "Hundert", "Handvoll", "Rest", "Vielzahl", "Masse"})
+
+
+COUNTED = frozenset({"Prozent", "Dutzend", "Paar", "Million", "Milliarde", "Tausend", "Hundert", "Drittel", "Viertel"})
+
+
+def _has_complement(tokens: tuple[Token, ...], index: int) -> bool:
+    """Whether a noun phrase or *von* follows the quantity noun at ``index`` (*die Hälfte der Bürger*, *eine
+    Gruppe von Abgeordneten*, *eine Reihe republikanischer Senatoren*): without one (*Die Gruppe reichte
+    Klage ein*) the quantity noun is an ordinary singular."""
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return following is not None and (following.pos in ARTICLE_WORDS or following.pos in NP_INNER or
+                                      following.pos in ("NN", "NE", "APPR", "APPRART") or following.text == "von")
 
 
 PLURAL_AMOUNTS = frozenset({"Tausende", "Hunderte", "Dutzende", "Zehntausende", "Hunderttausende"})
@@ -112,6 +126,28 @@ def _after_noun(tokens: tuple[Token, ...], before: Token, article: Token | None)
     return article is not None or before.pos != "NE" or not before.text.endswith("s")
 
 
+LIST_CONJUNCTIONS = frozenset({"und", "sowie", "oder"})
+
+
+def _listed(analysis: Analysis, after: Token | None) -> bool:
+    """Whether the comma ``after`` a noun phrase opens the next item of a list that a conjunction closes
+    (*das Hacksteak, der Thunfisch … und der Kaugummi*; *Goldman Sachs, JP Morgan Chase und Morgan Stanley*):
+    a noun phrase follows the comma and *und*, *sowie* or *oder* comes before the next finite verb."""
+    tokens = analysis.tokens
+    if after is None or after.text != "," or after.index + 1 >= len(tokens):
+        return False
+    following = tokens[after.index + 1]
+    if following.pos not in ("ART", "PPOSAT", "ADJA", "NN", "NE", "CARD"):
+        return False
+    last = analysis.sentences[after.sentence].last
+    for token in tokens[after.index + 1 : last]:
+        if token.pos in FINITE or token.pos in ("PRELS", "KOUS"):
+            return False
+        if token.text.lower() in LIST_CONJUNCTIONS:
+            return True
+    return False
+
+
 STRONG_ENDINGS = {"e": (("SG", "FEM"), ("PL", None)), "er": (("SG", "MASC"),), "es": (("SG", "NEUT"),)}
 
 
@@ -131,6 +167,17 @@ def _strong_adjective_filter(tokens: tuple[Token, ...], start: int, index: int,
     return [a for a in analyses if any(a[0] == n and (g is None or a[1] == g) for n, g in allowed)]
 
 
+def _more_than_one(word: str) -> bool:
+    """Whether the cardinal ``word`` counts more than one whole thing (*214*, *acht*; not *1*, *eins*, *2,5*)."""
+    if word.isdigit():
+        return int(word) > 1 and not (len(word) == 4 and word.startswith(("19", "20")))  # not a year
+    return word.lower() in NUMBER_WORDS
+
+
+NUMBER_WORDS = frozenset({"zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf",
+                          "zwanzig", "dreißig", "vierzig", "fünfzig", "hundert", "tausend", "beiden"})
+
+
 def _common_noun_number(analysis: Analysis, index: int, start: int, article: Token | None) -> str | None:
     """The number of the common noun at ``index`` whose noun phrase starts at ``start`` (after ``article``):
     a plural quantifier, a cardinal, the article's readings, or a strong adjective's ending narrow the
@@ -141,13 +188,19 @@ def _common_noun_number(analysis: Analysis, index: int, start: int, article: Tok
         return "PL"
     if head.xpos == "NNA":
         known = {a[0] for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"}
-        return "PL" if known == {"PL"} else _nominalised_adjective_number(head.text, article)
+        plural_article = article is not None and any(r.number == "PL" and r.case == "NOM"
+                                                     for r in inf.determiner_readings(article.text))
+        if known == {"PL"} and plural_article:  # die Zinsdifferenziale, tagged as a nominalised adjective
+            return "PL"
+        inner = next((t for t in tokens[start:index] if t.pos in ("PIAT", "PIDAT")), None)  # jeder vierte Jugendliche
+        return _nominalised_adjective_number(head.text, article or inner)
     quantifier = next((t for t in tokens[start:index] if t.text.lower() in PLURAL_QUANTIFIERS), None)
     if quantifier is not None or (article is not None and article.text.lower() in PLURAL_QUANTIFIERS):
         return "PL" if any(a[0] == "PL" for a in noun_inf.noun_analyses(head.text)) else None
     analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
-    if any(t.pos == "CARD" for t in tokens[start:index]):  # 4500 Soldaten; but zwei Jahre, 2,5 Liter: measures
-        plural = bool(analyses) and all(a[0] == "PL" for a in analyses)
+    if any(t.pos == "CARD" for t in tokens[start:index]):  # 4500 Soldaten, acht Tunnel; but zwei Jahre: measures
+        counts = [t for t in tokens[start:index] if t.pos == "CARD"]
+        plural = any(a[0] == "PL" for a in analyses) and all(_more_than_one(t.text) for t in counts)
         return "PL" if plural and head.lemma not in MEASURE_NOUNS and head.text not in MEASURE_NOUNS else None
     if article is not None and inf.determiner_readings(article.text):
         readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
@@ -176,7 +229,7 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
     while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1]) or
                          (head.pos == "NE" and tokens[start - 1].pos in ("NE", "NN"))):
         start -= 1
-    if head.text in QUANTITY_NOUNS:
+    if head.text in QUANTITY_NOUNS and (head.text in COUNTED or _has_complement(tokens, index)):
         return None  # 50 Prozent, drei Viertel, die Hälfte der Bürger: the number may follow the complement
     article = tokens[start - 1] if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else None
     first = start - 1 if article is not None else start
@@ -187,7 +240,9 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
     after = tokens[following] if following < len(tokens) else None
     if before is not None and (_coordinating(tokens, before) or _after_noun(tokens, before, article)):
         return None
-    if _joins_noun_phrases(tokens, after):
+    if before is not None and before.pos in ("APPR", "APPRART"):
+        return None  # in Richtung Basel: a prepositional object is no subject
+    if _joins_noun_phrases(tokens, after) or _listed(analysis, after):
         return None
     if after is not None and after.text == "von":
         return None  # Tausende von Angestellten, eine Reihe von Fragen: the number may follow the complement
@@ -206,7 +261,10 @@ def genitive_attribute(analysis: Analysis, index: int) -> bool:
     start = index
     while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
         start -= 1
-    if start < 2 or tokens[start - 1].pos not in ARTICLE_WORDS or tokens[start - 2].pos not in ("NN", "NE"):
+    if start < 2 or tokens[start - 1].pos not in ARTICLE_WORDS:
+        return False
+    owner = tokens[start - 2]  # die Barreserve der Bank; 11 % der Bürger, drei der fünf Bürgermeister, einige der
+    if owner.pos not in ("NN", "NE", "CARD", "PIS") and owner.text != "%":
         return False
     if tokens[start - 2].text in QUANTITY_NOUNS:
         return False

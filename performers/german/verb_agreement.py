@@ -40,7 +40,7 @@ import re
 
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
-from performers.german.pronoun_number import es_number, indefinite_subject
+from performers.german.pronoun_number import coordinated_pronoun, es_number, indefinite_subject
 from performers.german.subject_number import (
     ARTICLE_WORDS,
     RELATIVE_PRONOUNS,
@@ -181,6 +181,8 @@ def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str,
     between = words_between(analysis, subject.index, verb)
     if word == "es" and lemma == "geben":
         return "SG"
+    if coordinated_pronoun(analysis, subject.index):
+        return None  # Meine Freunde und ich versuchen: the coordination is the subject
     if subject.formal:
         return "PL" if between == 0 and subject.index == verb + 1 else None
     if word == "sie" and sie is not None:

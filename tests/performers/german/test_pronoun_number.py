@@ -25,6 +25,11 @@ from performers.german.verb_agreement import disagreeing_verbs
         ("Wenn du es sagst, glaube ich es.", False),  # another personal pronoun
         ("Alles hängt von der Arbeit ab.", False),
         ("Die andere ist schwieriger.", False),  # die andere: singular, not the plural pronoun andere
+        ("Meine Freunde und ich versuchen das.", False),  # a coordinated pronoun
+        ("Ich und du geht nach Hause.", False),  # coordinated: left open
+        ("Mein Mann und ich haben ein Haus gekauft.", False),
+        ("Zwei der drei Lastwagen hatten gebremst.", False),  # a partitive genitive after a number
+        ("In der Tat besitzen 11 % der Bürger keinen Ausweis.", False),
     ],
 )
 def test_pronoun_subjects(text, expected):

@@ -29,7 +29,14 @@ def _index(analysis, word: str) -> int:
         ("„Gut“, sagt der junge Mann und lächelt.", "Mann", "SG"),  # und joins two verbs, not two nouns
         ("Aber Tausende blieben draußen.", "Tausende", "PL"),
         ("Die Zinsdifferenziale sind hoch.", "Zinsdifferenziale", "PL"),  # tagged NNA; german-nouns: plural only
+        ("Ihre Gruppe reichte Klage ein.", "Gruppe", "SG"),  # a quantity noun without a complement
+        ("Bei Regen kamen 214 Radfahrer.", "Radfahrer", "PL"),  # counted: more than one
+        ("Jeder vierte Jugendliche sitzt an der Kasse.", "Jugendliche", "SG"),  # jeder: singular
         # left open: the verb need not follow the noun's number, or the number is not known
+        ("Die Gruppe der Abgeordneten stimmte zu.", "Gruppe", None),  # the complement may decide
+        ("Im Jahr 2010 kam 1 Radfahrer.", "Radfahrer", None),  # one
+        ("Ferner waren das Hacksteak, der Thunfisch und der Kaugummi belastet.", "Hacksteak", None),  # a list
+        ("Sie bremsten in Richtung Basel.", "Basel", None),  # in a prepositional phrase
         ("Jeder zweite lebenslange Raucher stirbt daran.", "Raucher", None),  # jeder: the adjective is weak, not -e plural
         ("Britische Wissenschaftlerin sagte das.", "Wissenschaftlerin", "SG"),  # -e on a feminine noun
         ("Der Mann und lächelnde Kinder kamen.", "Kinder", None),  # coordinated
