@@ -36,11 +36,10 @@ checked.
 
 from __future__ import annotations
 
-import re
-
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
 from performers.german.pronoun_number import coordinated_pronoun, es_number, indefinite_subject
+from performers.german.source_number import sie_number as sie_number  # re-exported: moved there
 from performers.german.subject_number import (
     ARTICLE_WORDS,
     RELATIVE_PRONOUNS,
@@ -157,17 +156,6 @@ def _opens_clause(analysis: Analysis, noun: int, verb: int, pronoun: bool = Fals
     # one constituent stands before the finite verb of a main clause: what follows the noun up to the verb
     # belongs to its noun phrase (a genitive, a prepositional attribute: Ein Gericht in Bangladesch haben)
     return not any(tokens[i].pos in FINITE or tokens[i].text in (",", ":", ";") for i in range(noun + 1, verb))
-
-
-def sie_number(source: str | None) -> str | None:
-    """The number of German *sie* from its English source where the source settles it: 'SG' when it has
-    *she*/*her* and no *they*/*them*/*their*, 'PL' the other way round, else ``None``."""
-    if not source:
-        return None
-    words = set(re.findall(r"[a-z]+", source.lower()))
-    singular, plural = bool(words & {"she", "her", "hers", "herself"}), bool(words & {"they", "them", "their",
-                                                                                      "theirs", "themselves"})
-    return "SG" if singular and not plural else "PL" if plural and not singular else None
 
 
 def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str, sie: str | None = None) -> str | None:

@@ -22,8 +22,10 @@ did.  Forms that do not change are dropped.
 
 ``detect(text, source=None)``: whether a finite verb of ``text`` has no reading in the person and number of
 any of its possible subjects (:func:`performers.german.verb_agreement.disagreeing_verbs`, whose docstring
-lists the clause types and subjects it checks); the English ``source``, where given, only settles the number
-of *sie* (*she* or *they*, :func:`performers.german.verb_agreement.sie_number`).
+lists the clause types and subjects it checks); the English ``source``, where given, settles the number
+of *sie* (*she* or *they*, :func:`performers.german.source_number.sie_number`) and of a bare noun of either
+number opening the sentence (*Vertreter des Gesetzgebers traf sich* for *Representatives … met*,
+:func:`performers.german.source_number.opening_disagreements`).
 
 Metadata: ``distance`` between subject and verb when a subject was found (LingEval97 positions: adjacent
 words = 1), ``zipf_frequency`` (and ``frequency`` with a ``training_corpus``) of the rarer of subject and
@@ -40,6 +42,7 @@ from performers.german import inflection as inf
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts
+from performers.german.source_number import opening_disagreements
 from performers.german.subject_number import noun_number
 from performers.german.syntax import Subject, distance, finite_verbs, subject_of
 from performers.german.verb_agreement import disagreeing_verbs, sie_number
@@ -130,4 +133,5 @@ class SubjVerbAgreementZellig:
 
     def detect(self, text: str, source: str | None = None) -> bool:
         """Whether a finite verb of ``text`` disagrees in number with a subject whose number is certain."""
-        return bool(disagreeing_verbs(analyze(text, self.backend), sie=sie_number(source)))
+        analysis = analyze(text, self.backend)
+        return bool(disagreeing_verbs(analysis, sie=sie_number(source)) or opening_disagreements(analysis, source))
