@@ -11,14 +11,17 @@ Vertreter*: plural; *der Auftragnehmer*, unknown to german-nouns: the article al
 word, by the strong ending of its adjective (*virtuelle Betreiber*: -e on a masculine noun, plural; *weißer
 Asbest*: singular); plural quantifiers (*einige*, *viele*) and *Tausende* make it plural; a word the tagger
 took for a nominalised adjective keeps german-nouns' number where that is plural only (*die
-Zinsdifferenziale*).  It is left open (``None``) where the verb need not follow it: after a number (*zwei
-Jahre*; but *214 Radfahrer*: plural), for quantity nouns before their complement (*die Hälfte der Bürger*;
-*Ihre Gruppe reichte*: singular), in a coordination or a comma list closed by *und* (not *der Mann und
-lächelt*: *und* joins two verbs), before *von* (*Tausende von Angestellten*), after a preposition, after
-another noun (but after a prenominal genitive name: *Polanskis Anwalt*).  A genitive attribute follows a
-noun, a number, a percentage or an indefinite pronoun (*drei der fünf Bürgermeister*).  A name is singular unless an article word makes it plural or ambiguous
-(*die USA*), it is an abbreviation or a known plural name (*Philippinen*); a name after its common noun
-takes that noun's number where singular (*die Nachrichtenagentur Reuters*, *Außenministerin Clinton*).  Used by
+Zinsdifferenziale*). It is left open (``None``) where the verb need not follow it: after a number (*zwei
+Jahre*, *2,15 Promille*; but *214 Radfahrer*, *10.000 Menschen*: plural), for quantity nouns before their
+complement (*die Hälfte der Bürger*; *Ihre Gruppe reichte*: singular), in a coordination or a comma list
+closed by *und* (not *der Mann und lächelt*: *und* joins two verbs), before *von* for quantities and names
+(*Tausende von Angestellten*, *Sterling Nesbitt von der University … und Kollegen*; not *Die Nachricht von der
+Wahl*), after a preposition, after another noun (but after a prenominal genitive without an article:
+*Polanskis Anwalt*, *Gottes Stimme*). A genitive attribute follows a noun, a number, a percentage or an
+indefinite pronoun (*drei der fünf Bürgermeister*). A name is singular unless an article word makes it plural
+or ambiguous (*die USA*) or it is a known plural name (*Philippinen*) or abbreviation (*USA*; *das FBI*, bare
+*GM*: singular); a name after its common noun takes that noun's number where singular (*die Nachrichtenagentur
+Reuters*, *Außenministerin Clinton*).  Used by
 :mod:`performers.german.verb_agreement`; shallow heuristics over STTS tags like :mod:`performers.german.syntax`.
 """
 
@@ -59,6 +62,9 @@ def _has_complement(tokens: tuple[Token, ...], index: int) -> bool:
 PLURAL_AMOUNTS = frozenset({"Tausende", "Hunderte", "Dutzende", "Zehntausende", "Hunderttausende"})
 
 
+PLURAL_ABBREVIATIONS = frozenset({"USA", "US", "UN", "VAE", "UAE", "GUS", "NGOs", "KMU"})
+
+
 PLURAL_NAMES = frozenset({"Niederlande", "Philippinen", "Malediven", "Seychellen", "Bahamas", "Staaten", "Emirate",
                           "Kanaren", "Alpen", "Anden", "Azoren", "Brothers", "Nationen", "Beatles", "Stones"})
 
@@ -69,9 +75,13 @@ def name_number(analysis: Analysis, index: int, start: int) -> str | None:
     (*Lehman Brothers*, *Philippinen*)."""
     tokens = analysis.tokens
     word = tokens[index].text
-    if word.isupper() or word in PLURAL_NAMES or not word[:1].isupper():
-        return None
     before = tokens[start - 1] if start > 0 else None
+    if word.isupper() and len(word) > 1:  # das FBI, die UBS: the article decides; bare GM, UBS: singular
+        if before is not None and before.pos in ARTICLE_WORDS:
+            return "SG" if before.text.lower() in ("der", "das", "ein") else None
+        return None if word in PLURAL_ABBREVIATIONS else "SG"
+    if word in PLURAL_NAMES or not word[:1].isupper():
+        return None
     if before is not None and before.pos in ARTICLE_WORDS and before.text.lower() not in ("der", "das", "ein"):
         return None
     return "SG"
@@ -102,7 +112,8 @@ MEASURE_NOUNS = frozenset({"Prozent", "Euro", "Dollar", "Cent", "Pfund", "Franke
                            "Kilometer", "Zentimeter", "Millimeter", "Kilo", "Kilogramm", "Gramm", "Tonne", "Tonnen",
                            "Liter", "Grad", "Stunde", "Stunden", "Minute", "Minuten", "Sekunde", "Sekunden", "Tag",
                            "Tage", "Woche", "Wochen", "Monat", "Monate", "Jahr", "Jahre", "Jahrzehnt", "Jahrzehnte",
-                           "Punkt", "Punkte", "Mal", "Seite", "Seiten", "Stück", "Prozentpunkte", "Einwohner"})
+                           "Punkt", "Punkte", "Mal", "Seite", "Seiten", "Stück", "Prozentpunkte", "Einwohner", "Promille",
+                           "Lichtjahr", "Lichtjahre", "Quadratmeter", "Hektar", "Meilen", "Meile"})
 
 
 def _nominalised_adjective_number(word: str, article: Token | None) -> str | None:
@@ -120,10 +131,14 @@ def _nominalised_adjective_number(word: str, article: Token | None) -> str | Non
 
 def _after_noun(tokens: tuple[Token, ...], before: Token, article: Token | None) -> bool:
     """Whether the noun phrase follows another noun (a genitive attribute, an apposition: its number need
-    not be the verb's); not after a prenominal genitive name (*Polanskis Anwalt*, *Deutschlands Bürger*)."""
+    not be the verb's); not after a prenominal genitive without an article (*Polanskis Anwalt*, *Gottes
+    Stimme*)."""
     if before.pos not in ("NN", "NE"):
         return False
-    return article is not None or before.pos != "NE" or not before.text.endswith("s")
+    if article is not None or not before.text.endswith("s") or not before.text[:1].isupper():
+        return True
+    owner_start = before.index  # Gottes Stimme, Deutschlands Bürger: a genitive without its own article
+    return owner_start > 0 and tokens[owner_start - 1].pos in ARTICLE_WORDS
 
 
 LIST_CONJUNCTIONS = frozenset({"und", "sowie", "oder"})
@@ -168,9 +183,12 @@ def _strong_adjective_filter(tokens: tuple[Token, ...], start: int, index: int,
 
 
 def _more_than_one(word: str) -> bool:
-    """Whether the cardinal ``word`` counts more than one whole thing (*214*, *acht*; not *1*, *eins*, *2,5*)."""
-    if word.isdigit():
-        return int(word) > 1 and not (len(word) == 4 and word.startswith(("19", "20")))  # not a year
+    """Whether the cardinal ``word`` counts other than one (*214*, *10.000*, *acht*; not *1*, *eins*, *2008*)."""
+    if word.isdigit() and len(word) == 4 and word.startswith(("19", "20")):
+        return False  # a year
+    whole, _, fraction = word.replace(".", "").partition(",")
+    if whole.isdigit() and (not fraction or fraction.isdigit()):  # 10.000 Menschen, 2,5 Kinder: all but one plural
+        return int(whole) != 1 or int(fraction or "0") != 0
     return word.lower() in NUMBER_WORDS
 
 
@@ -244,8 +262,9 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
         return None  # in Richtung Basel: a prepositional object is no subject
     if _joins_noun_phrases(tokens, after) or _listed(analysis, after):
         return None
-    if after is not None and after.text == "von":
-        return None  # Tausende von Angestellten, eine Reihe von Fragen: the number may follow the complement
+    if after is not None and after.text == "von" and (head.pos == "NE" or head.text in QUANTITY_NOUNS or
+                                                      head.text in PLURAL_AMOUNTS or head.text in MEASURE_NOUNS):
+        return None  # Tausende von Angestellten; Sterling Nesbitt von der University … und Kollegen, eine Reihe von Fragen: the number may follow the complement
     if head.pos == "NE":
         title = next((t.index for t in reversed(tokens[start:index]) if t.pos == "NN"), None)
         if title is not None:  # die Nachrichtenagentur Reuters, Außenministerin Clinton: the common noun's number

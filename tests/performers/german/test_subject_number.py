@@ -32,7 +32,15 @@ def _index(analysis, word: str) -> int:
         ("Ihre Gruppe reichte Klage ein.", "Gruppe", "SG"),  # a quantity noun without a complement
         ("Bei Regen kamen 214 Radfahrer.", "Radfahrer", "PL"),  # counted: more than one
         ("Jeder vierte Jugendliche sitzt an der Kasse.", "Jugendliche", "SG"),  # jeder: singular
+        ("Mehr als 10.000 Menschen kamen.", "Menschen", "PL"),  # a number with a thousands separator
+        ("Die Nachricht von der Wahl kam spät.", "Nachricht", "SG"),  # von after an ordinary noun
+        ("Gottes Stimme ist leise.", "Stimme", "SG"),  # after a prenominal genitive
+        ("Das FBI hat das angekündigt.", "FBI", "SG"),  # an abbreviation with a singular article
+        ("GM informierte die Besitzer.", "GM", "SG"),  # a bare abbreviation
         # left open: the verb need not follow the noun's number, or the number is not known
+        ("USA haben das angekündigt.", "USA", None),  # a plural abbreviation
+        ("Eine Gruppe von Abgeordneten stimmte zu.", "Gruppe", None),  # a quantity noun before von
+        ("Ein 28-Jähriger hatte 2,15 Promille.", "Promille", None),  # a measure
         ("Die Gruppe der Abgeordneten stimmte zu.", "Gruppe", None),  # the complement may decide
         ("Im Jahr 2010 kam 1 Radfahrer.", "Radfahrer", None),  # one
         ("Ferner waren das Hacksteak, der Thunfisch und der Kaugummi belastet.", "Hacksteak", None),  # a list
