@@ -1,27 +1,29 @@
 """Numbers that the English source settles where the German leaves them open: *sie* (she, it or they)
 and a bare noun opening the sentence whose form is singular and plural alike (*Vertreter*, *Forscher*).
 
-    from performers.german.source_number import sie_number, english_subject_number, opening_disagreements
+    from performers.german.source_number import english_subject_number, opening_disagreements, settled_sie
 
     sie_number("Yesterday they won.")                   # 'PL'
+    settled_sie(analysis, source)                       # the same, None where a German antecedent competes
     english_subject_number("Researchers presume that …")  # 'PL': the English sentence's subject
     opening_disagreements(analysis, source)             # [(verb, noun)] of *Forscher vermutet, dass …*
 
-*sie*: 'SG' when the source has *she*/*her* and no *they*/*them*/*their*, 'PL' the other way round, else
-``None``.  *it* is no evidence: German *sie* for a feminine noun (*it will likely soon …* → *werden sie
-wahrscheinlich bald …*) gained 2 of 3,600 development pairs and cost 8 false alarms on human references,
-where *it* stands for other things and *sie* for plural nouns the English names.
+*sie* (:func:`sie_number`): 'SG' when the source has *she*/*her* and no *they*/*them*/*their*, 'PL' the other
+way round, else ``None``. *it* is no evidence: German *sie* for a feminine noun (*it will likely soon …* →
+*werden sie wahrscheinlich bald …*) gained 2 of 3,600 development pairs and cost 8 false alarms on human
+references, where *it* stands for other things and *sie* for plural nouns the English names.
+:func:`settled_sie` keeps that number only where no German noun phrase before *sie* could be its antecedent in
+the other number (*Die Polizei gibt an, sie sei …* for *Police say they …*).
 
 The English subject: the noun phrase opening the sentence (after *but*/*and* and quotes), without a
-coordination or comma before its verb.  Its number comes from a verb that shows it (*is*, *are*, *has*,
-*have*, *was*, *were*, *does*, *do*) or, for a plural, from the head's plural *-s* (or an irregular plural:
-*people*, *children*) before a verb or a preposition (*Representatives of the legislature met*; *British
-scientists said*; *Researchers presume*).  Collective nouns
-(*staff*, *police*, *team*) and heads that verb and form contradict leave it open.  The German side
-(:func:`opening_disagreements`) only asks where a bare noun (adjectives allowed, no article word) opens
-the sentence, german-nouns gives it the same form in both numbers, and the finite verb follows it after at
-most a genitive or prepositional attribute: *Vertreter des Gesetzgebers traf sich* with *Representatives
-of the legislature met* fires.
+coordination or comma before its verb. Its number comes from a verb that shows it (*is*, *are*, *has*, *have*,
+*was*, *were*, *does*, *do*) or, for a plural, from the head's plural *-s* (or an irregular plural: *people*,
+*children*) before a verb or a preposition (*Representatives of the legislature met*; *British scientists
+said*; *Researchers presume*). Collective nouns (*staff*, *police*, *team*) and heads that verb and form
+contradict leave it open. The German side (:func:`opening_disagreements`) only asks where a bare noun
+(adjectives allowed, no article word) opens the sentence, german-nouns gives it the same form in both numbers,
+and the finite verb follows it after at most a genitive or prepositional attribute: *Vertreter des
+Gesetzgebers traf sich* with *Representatives of the legislature met* fires.
 """
 
 from __future__ import annotations
@@ -164,3 +166,36 @@ def opening_disagreements(analysis: Analysis, source: str | None) -> list[tuple[
     if not readings or any(r.person == 3 and r.number == number for r in readings):
         return []
     return [(verb, noun)]
+
+
+def settled_sie(analysis: Analysis, source: str | None) -> str | None:
+    """:func:`sie_number` where no noun phrase of the German sentence before its first *sie* could be the
+    pronoun's antecedent in the other number: *they* does not settle *Die Polizei gibt an, sie sei …* (the
+    English refers to the police in the plural, the German to *die Polizei* in the singular), nor *she* a
+    *sie* after a plural noun."""
+    number = sie_number(source)
+    if number is None:
+        return None
+    tokens = analysis.tokens
+    first = next((t.index for t in tokens if t.text.lower() == "sie" and t.pos == "PPER"), len(tokens))
+    for token in tokens[:first]:
+        if token.pos not in ("NN", "NE"):
+            continue
+        other = noun_number(analysis, token.index) or _article_number(analysis, token.index)
+        if number == "PL" and other == "SG" and "FEM" in noun_inf.noun_genders(token.text) | _article_genders(
+                analysis, token.index):
+            return None
+        if number == "SG" and other == "PL":
+            return None
+    return number
+
+
+def _article_number(analysis: Analysis, index: int) -> str | None:
+    """'SG' for a noun or name right after *die*/*eine* (*die Polizei*, *die BBC*), else ``None``."""
+    before = analysis.tokens[index - 1] if index > 0 else None
+    return "SG" if before is not None and before.text.lower() in ("die", "eine", "diese") else None
+
+
+def _article_genders(analysis: Analysis, index: int) -> frozenset[str]:
+    """The gender an article *die*/*eine* before a name gives it (*die BBC*: feminine, or plural)."""
+    return frozenset({"FEM"}) if _article_number(analysis, index) and analysis.tokens[index].pos == "NE" else frozenset()

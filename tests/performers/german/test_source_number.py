@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from performers.german.analysis import analyze
-from performers.german.source_number import english_subject_number, opening_disagreements, sie_number
+from performers.german.source_number import english_subject_number, opening_disagreements, settled_sie, sie_number
 
 
 @pytest.mark.parametrize(
@@ -61,3 +61,16 @@ def test_english_subject_number(source, expected):
 )
 def test_opening_disagreements(text, source, expected):
     assert bool(opening_disagreements(analyze(text), source)) is expected
+
+
+@pytest.mark.parametrize(
+    "text, source, expected",
+    [
+        ("Gestern hat sie gewonnen.", "Yesterday they won.", "PL"),
+        ("Die Polizei gibt an, sie sei im Besitz eines Videos.", "Police say they have a video.", None),  # die Polizei
+        ("Die Kinder sagen, sie habe gewonnen.", "The children say she won.", None),  # a plural noun before sie
+        ("Der Lehrer sagt, sie habe gewonnen.", "The teacher says she won.", "SG"),
+    ],
+)
+def test_settled_sie(text, source, expected):
+    assert settled_sie(analyze(text), source) == expected
