@@ -24,13 +24,14 @@ from performers.german.syntax import Subject, clause_bounds, is_quote, noun_subj
 def es_number(analysis: Analysis, es: int, verb: int, lemma: str) -> str | None:
     """'SG' where the *es* at ``es`` may be the subject of ``verb`` (lemma ``lemma``) and every other possible
     subject of the clause is a certainly singular noun phrase (see the module docstring), else ``None``.
-    Never with *sein* or *bleiben* (*Es waren die Kinder*), a number in the clause (*sind es 30 %*), another
-    personal pronoun (*wenn du es sagst*) or a coordination."""
+    With *sein* or *bleiben* only beside a singular predicate (*Es sind ein überraschendes Ergebnis* fires,
+    *Es waren die Kinder* does not); never with a number in the clause (*sind es 30 %*), another personal
+    pronoun (*wenn du es sagst*) or a coordination."""
     tokens = analysis.tokens
     if tokens[es].text.lower() != "es" or (es > 0 and tokens[es - 1].pos in ("APPR", "APPRART")):
         return None
     first, last = clause_bounds(analysis, verb)
-    if lemma in ("sein", "bleiben") or any(t.pos in ("CARD", "KON") or t.text == "%" for t in tokens[first:last]):
+    if any(t.pos in ("CARD", "KON") or t.text == "%" for t in tokens[first:last]):
         return None
     pronouns = [(index, number) for index, number, _ in pronoun_candidates(analysis, verb) if index != es]
     if any(tokens[index].pos == "PPER" for index, _ in pronouns):
@@ -38,6 +39,8 @@ def es_number(analysis: Analysis, es: int, verb: int, lemma: str) -> str | None:
     nouns = [n for n in noun_subject_candidates(analysis, verb) if not genitive_attribute(analysis, n)
              and not _compared(analysis, n)]
     others = [number for _, number in pronouns] + [noun_number(analysis, n) for n in nouns]
+    if lemma in ("sein", "bleiben") and not others:
+        return None  # Es sind …: the predicate decides, and none was found
     return "SG" if all(number == "SG" for number in others) else None
 
 

@@ -70,20 +70,20 @@ PLURAL_NAMES = frozenset({"Niederlande", "Philippinen", "Malediven", "Seychellen
 
 
 def name_number(analysis: Analysis, index: int, start: int) -> str | None:
-    """A proper name as a subject is singular (*Paula Radcliffe hält*, *Japan ist*) unless an article word
-    makes it plural or ambiguous (*die USA*, *die Türkei*), it is an abbreviation, or a plural name
-    (*Lehman Brothers*, *Philippinen*)."""
+    """A proper name as a subject is singular (*Paula Radcliffe hält*, *Japan ist*, *die Türkei*, *die
+    DGAC*) unless it is a known plural name or abbreviation (*Philippinen*, *die USA*), or after *die* ends
+    like a plural (*die Lakers*, *die Grünen*); after another article word it is left open."""
     tokens = analysis.tokens
     word = tokens[index].text
     before = tokens[start - 1] if start > 0 else None
-    if word.isupper() and len(word) > 1:  # das FBI, die UBS: the article decides; bare GM, UBS: singular
-        if before is not None and before.pos in ARTICLE_WORDS:
-            return "SG" if before.text.lower() in ("der", "das", "ein") else None
-        return None if word in PLURAL_ABBREVIATIONS else "SG"
-    if word in PLURAL_NAMES or not word[:1].isupper():
+    if word in PLURAL_NAMES or word in PLURAL_ABBREVIATIONS or not word[:1].isupper():
         return None
-    if before is not None and before.pos in ARTICLE_WORDS and before.text.lower() not in ("der", "das", "ein"):
-        return None
+    if before is not None and before.pos in ARTICLE_WORDS:
+        determiner = before.text.lower()
+        if determiner in ("der", "das", "ein"):
+            return "SG"
+        plural_like = word.endswith(("s", "n", "er", "e")) and not word.isupper()  # die Bayern, die Lakers
+        return "SG" if determiner == "die" and not plural_like else None
     return "SG"
 
 
@@ -266,9 +266,15 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
                                                       head.text in PLURAL_AMOUNTS or head.text in MEASURE_NOUNS):
         return None  # Tausende von Angestellten; Sterling Nesbitt von der University … und Kollegen, eine Reihe von Fragen: the number may follow the complement
     if head.pos == "NE":
+        if (index + 1 < len(tokens) and tokens[index + 1].pos in ("NE", "NN")) or \
+                any(t.pos in ("PIAT", "PIDAT", "CARD") for t in tokens[start:index]):
+            return None  # die BBC Music Awards: the last name is the head; die beiden Guttenberg: plural
         title = next((t.index for t in reversed(tokens[start:index]) if t.pos == "NN"), None)
         if title is not None:  # die Nachrichtenagentur Reuters, Außenministerin Clinton: the common noun's number
-            return "SG" if _common_noun_number(analysis, title, start, article) == "SG" else None
+            number = _common_noun_number(analysis, title, start, article)
+            readings = {a[0] for a in noun_inf.noun_analyses(tokens[title].text) if a[2] == "NOM"}
+            bare = article is None and title == start and "SG" in readings  # Bürgermeister Jens Häußler
+            return "SG" if number == "SG" or (number is None and bare) else None
         return name_number(analysis, index, start)
     return _common_noun_number(analysis, index, start, article)
 

@@ -15,6 +15,7 @@ from performers.german.verb_agreement import disagreeing_verbs
         # must fire: es is the only possible subject, or every other one is singular
         ("Es werden mit Erdwärme beheizt.", True),
         ("Es wurden nie ein solcher Vertrag unterzeichnet.", True),
+        ("Es sind ein überraschendes Ergebnis.", True),  # sein beside a singular predicate
         # must fire: an indefinite pronoun before the verb in a clause without a noun
         ("Alles hängen von der Arbeit ab.", True),
         # must not fire
@@ -22,6 +23,8 @@ from performers.german.verb_agreement import disagreeing_verbs
         ("Es wurden Maßnahmen ergriffen.", False),  # an expletive es: the noun after it is the subject
         ("Die Kinder haben es gesehen.", False),  # es: the object
         ("Bei Journalisten sind es 30 Prozent.", False),  # a number in a copula clause
+        ("Es waren die Kinder.", False),  # sein beside a plural predicate
+        ("Es sind in teuren Hotels erhältlich.", False),  # sein without a predicate noun: left open
         ("Wenn du es sagst, glaube ich es.", False),  # another personal pronoun
         ("Alles hängt von der Arbeit ab.", False),
         ("Die andere ist schwieriger.", False),  # die andere: singular, not the plural pronoun andere

@@ -37,7 +37,12 @@ def _index(analysis, word: str) -> int:
         ("Gottes Stimme ist leise.", "Stimme", "SG"),  # after a prenominal genitive
         ("Das FBI hat das angekündigt.", "FBI", "SG"),  # an abbreviation with a singular article
         ("GM informierte die Besitzer.", "GM", "SG"),  # a bare abbreviation
+        ("Die DGAC empfiehlt das.", "DGAC", "SG"),  # die before a name that does not look plural
+        ("Dann eröffnete Bürgermeister Jens Häußler die Sitzung.", "Häußler", "SG"),  # a bare title before a name
         # left open: the verb need not follow the noun's number, or the number is not known
+        ("Gestern verloren die Lakers gegen Boston.", "Lakers", None),  # die before a name that looks plural
+        ("Die BBC Music Awards scheinen neu.", "BBC", None),  # not the last name of a close apposition
+        ("Dann haben die beiden Guttenberg informiert.", "Guttenberg", None),  # die beiden: plural
         ("USA haben das angekündigt.", "USA", None),  # a plural abbreviation
         ("Eine Gruppe von Abgeordneten stimmte zu.", "Gruppe", None),  # a quantity noun before von
         ("Ein 28-Jähriger hatte 2,15 Promille.", "Promille", None),  # a measure
