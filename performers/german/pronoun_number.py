@@ -6,6 +6,7 @@ indefinite or demonstrative pronouns in clauses without a noun or personal prono
     es_number(analysis, es, verb, lemma)    # 'SG' where *es* is the verb's only possible subject, else None
     indefinite_subject(analysis, verb)      # Subject of *Alles hängen von der Arbeit ab*, or None
     coordinated_pronoun(analysis, index)    # *Meine Freunde und ich*: the pronoun's number is not the verb's
+    sie_opens_clause(analysis, index, verb) # *Und sie enthält …*: sie in the prefield is the subject
 
 *es* as a subject is singular; as an expletive (*Es kamen viele*, *Es wurden drei Männer verhaftet*) the
 verb agrees with the noun phrase after it.  So *es* counts as singular only where every other possible
@@ -53,6 +54,18 @@ def coordinated_pronoun(analysis: Analysis, index: int) -> bool:
     joined = before is not None and (before.pos == "KON" or before.text.lower() == "auch") and index > 1 and \
         tokens[index - 2].pos not in ("$.", "$,") and not is_quote(tokens[index - 2])
     return joined or (after is not None and after.text.lower() in ("und", "sowie", "oder"))
+
+
+def sie_opens_clause(analysis: Analysis, index: int, verb: int) -> bool:
+    """Whether the *sie* at ``index`` stands right before the finite ``verb`` at the start of its clause
+    (*Und sie enthält kein Quecksilber*, *…, aber sie spart die Behandlung*): the prefield, where a pronoun
+    is the subject (a fronted object pronoun is rare), so other noun phrases of the clause do not compete.
+    Not a capitalised *Sie* opening the sentence (*Sie hat die Märkte gewarnt* for *They warned …*: the Fed)."""
+    tokens = analysis.tokens
+    first, _ = clause_bounds(analysis, verb)
+    if tokens[index].text != "sie":
+        return False  # sentence-initial Sie: its antecedent lies outside the sentence, where no check reaches
+    return index == verb - 1 and all(t.pos == "KON" or is_quote(t) for t in tokens[first:index])
 
 
 def _compared(analysis: Analysis, noun: int) -> bool:

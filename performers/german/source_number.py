@@ -174,9 +174,10 @@ def settled_sie(analysis: Analysis, source: str | None) -> str | None:
     English refers to the police in the plural, the German to *die Polizei* in the singular), nor *she* a
     *sie* after a plural noun."""
     number = sie_number(source)
-    if number is None:
-        return None
     tokens = analysis.tokens
+    if number is None or (re.search(r"\byou(r|rs|rself)?\b", source or "", re.I) and
+                          any(t.text == "Sie" for t in tokens)):
+        return None  # Sie may be the polite you
     first = next((t.index for t in tokens if t.text.lower() == "sie" and t.pos == "PPER"), len(tokens))
     for token in tokens[:first]:
         if token.pos not in ("NN", "NE"):

@@ -8,9 +8,12 @@ A verb fires when none of its possible subjects agrees with it in number (third 
 person).  Its possible subjects, by clause type (shallow heuristics over STTS tags, no parser):
 
 - a personal pronoun next to the verb (*wir steht*), or *ich*, *du*, *er*, *wir* opening a verb-final clause
-  (*dass er … hatten*); never *ihr* or *es* (an expletive), except *es gibt* (always singular); *sie*
-  (she/they) only next to the verb, alone in its clause, where the English source settles its number
-  (``sie``, :func:`sie_number`); polite *Sie* only right after the verb (*kann Sie*);
+  (*dass er … hatten*), not coordinated (*Meine Freunde und ich*); never *ihr*; *es* where it may be the only
+  subject (:func:`performers.german.pronoun_number.es_number`), *es gibt* always singular; *sie* (she/they)
+  only next to the verb, alone in its clause or right before the verb opening it (*Und sie enthält*), where
+  the English source settles its number (``sie``, :func:`performers.german.source_number.settled_sie`);
+  polite *Sie* only right after the verb (*kann Sie*); an indefinite pronoun before the verb where no noun
+  competes (*Alles hängen ab*, :func:`performers.german.pronoun_number.indefinite_subject`);
 - in a main clause or one opened by a subordinating conjunction: every noun and pronoun of the clause that may
   be nominative (:func:`performers.german.syntax.noun_subject_candidates`, genitive attributes left out),
   each with a certain number (:mod:`performers.german.subject_number`) that the verb lacks; when the
@@ -38,7 +41,7 @@ from __future__ import annotations
 
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
-from performers.german.pronoun_number import coordinated_pronoun, es_number, indefinite_subject
+from performers.german.pronoun_number import coordinated_pronoun, es_number, indefinite_subject, sie_opens_clause
 from performers.german.source_number import sie_number as sie_number  # re-exported: moved there
 from performers.german.subject_number import (
     ARTICLE_WORDS,
@@ -175,7 +178,8 @@ def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str,
         return "PL" if between == 0 and subject.index == verb + 1 else None
     if word == "sie" and sie is not None:
         others = [i for i, _, _ in pronoun_candidates(analysis, verb) if i != subject.index]
-        if between > 0 or others or noun_subject_candidates(analysis, verb):
+        if (between > 0 or others or noun_subject_candidates(analysis, verb)) and \
+                not sie_opens_clause(analysis, subject.index, verb):
             return None  # man kann sie verwenden: sie may be the object
         number: str | None = sie
     elif word == "es":

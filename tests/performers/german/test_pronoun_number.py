@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from performers.german.analysis import analyze
+from performers.german.source_number import settled_sie
 from performers.german.verb_agreement import disagreeing_verbs
 
 
@@ -37,3 +38,17 @@ from performers.german.verb_agreement import disagreeing_verbs
 )
 def test_pronoun_subjects(text, expected):
     assert bool(disagreeing_verbs(analyze(text))) is expected
+
+
+@pytest.mark.parametrize(
+    "text, source, expected",
+    [
+        ("Und sie enthält kein Quecksilber.", "And they contain no mercury.", True),  # sie opens the clause
+        ("Und sie enthalten kein Quecksilber.", "And they contain no mercury.", False),
+        ("Sie enthält kein Quecksilber.", "They contain no mercury.", False),  # sentence-initial Sie: left open
+        ("Man kann sie gegen einen Feind verwenden.", "They can be used against an enemy.", False),  # an object
+    ],
+)
+def test_sie_opening_its_clause(text, source, expected):
+    analysis = analyze(text)
+    assert bool(disagreeing_verbs(analysis, sie=settled_sie(analysis, source))) is expected
