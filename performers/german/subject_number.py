@@ -71,13 +71,17 @@ PLURAL_NAMES = frozenset({"Niederlande", "Philippinen", "Malediven", "Seychellen
 
 def name_number(analysis: Analysis, index: int, start: int) -> str | None:
     """A proper name as a subject is singular (*Paula Radcliffe hält*, *Japan ist*, *die Türkei*, *die
-    DGAC*) unless it is a known plural name or abbreviation (*Philippinen*, *die USA*), or after *die* ends
-    like a plural (*die Lakers*, *die Grünen*); after another article word it is left open."""
+    DGAC*) unless it is a known plural name or abbreviation (*Philippinen*, *die USA*), german-nouns knows it
+    as a noun with a plural reading (the tagger's names include *Abtreibungsgegner*, *Infineon-Aktien*), or
+    after *die* it ends like a plural (*die Lakers*, *die Grünen*); after another article word it is left open."""
     tokens = analysis.tokens
     word = tokens[index].text
     before = tokens[start - 1] if start > 0 else None
     if word in PLURAL_NAMES or word in PLURAL_ABBREVIATIONS or not word[:1].isupper():
         return None
+    first_name = index > 0 and tokens[index - 1].pos == "NE"  # Joschka Fischer: a person
+    if not first_name and any(a[0] == "PL" and a[2] == "NOM" for a in noun_inf.noun_analyses(word)):
+        return None  # Abtreibungsgegner, Infineon-Aktien, Richter: the tagger's name may be a plural noun
     if before is not None and before.pos in ARTICLE_WORDS:
         determiner = before.text.lower()
         if determiner in ("der", "das", "ein"):
@@ -266,9 +270,9 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
                                                       head.text in PLURAL_AMOUNTS or head.text in MEASURE_NOUNS):
         return None  # Tausende von Angestellten; Sterling Nesbitt von der University … und Kollegen, eine Reihe von Fragen: the number may follow the complement
     if head.pos == "NE":
-        if (index + 1 < len(tokens) and tokens[index + 1].pos in ("NE", "NN")) or \
+        if (index + 1 < len(tokens) and tokens[index + 1].pos in ("NE", "NN", "ADJA")) or \
                 any(t.pos in ("PIAT", "PIDAT", "CARD") for t in tokens[start:index]):
-            return None  # die BBC Music Awards: the last name is the head; die beiden Guttenberg: plural
+            return None  # die BBC Music Awards, New Yorker: not the head; die beiden Guttenberg: plural
         title = next((t.index for t in reversed(tokens[start:index]) if t.pos == "NN"), None)
         if title is not None:  # die Nachrichtenagentur Reuters, Außenministerin Clinton: the common noun's number
             number = _common_noun_number(analysis, title, start, article)

@@ -39,7 +39,11 @@ def _index(analysis, word: str) -> int:
         ("GM informierte die Besitzer.", "GM", "SG"),  # a bare abbreviation
         ("Die DGAC empfiehlt das.", "DGAC", "SG"),  # die before a name that does not look plural
         ("Dann eröffnete Bürgermeister Jens Häußler die Sitzung.", "Häußler", "SG"),  # a bare title before a name
+        ("Gestern sagte Joschka Fischer das.", "Fischer", "SG"),  # a surname after a first name
         # left open: the verb need not follow the noun's number, or the number is not known
+        ("Abtreibungsgegner halten dem entgegen.", "Abtreibungsgegner", None),  # tagged NE, a plural noun
+        ("Infineon-Aktien stiegen um drei Prozent.", "Infineon-Aktien", None),
+        ("Ganz normale New Yorker haben das gelernt.", "New", None),  # not the head of its phrase
         ("Gestern verloren die Lakers gegen Boston.", "Lakers", None),  # die before a name that looks plural
         ("Die BBC Music Awards scheinen neu.", "BBC", None),  # not the last name of a close apposition
         ("Dann haben die beiden Guttenberg informiert.", "Guttenberg", None),  # die beiden: plural
