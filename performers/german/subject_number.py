@@ -18,10 +18,9 @@ closed by *und* (not *der Mann und lächelt*: *und* joins two verbs), before *vo
 (*Tausende von Angestellten*, *Sterling Nesbitt von der University … und Kollegen*; not *Die Nachricht von der
 Wahl*), after a preposition, after another noun (but after a prenominal genitive without an article:
 *Polanskis Anwalt*, *Gottes Stimme*). A genitive attribute follows a noun, a number, a percentage or an
-indefinite pronoun (*drei der fünf Bürgermeister*). A name is singular unless an article word makes it plural
-or ambiguous (*die USA*) or it is a known plural name (*Philippinen*) or abbreviation (*USA*; *das FBI*, bare
-*GM*: singular); a name after its common noun takes that noun's number where singular (*die Nachrichtenagentur
-Reuters*, *Außenministerin Clinton*).  Used by
+indefinite pronoun (*drei der fünf Bürgermeister*). A name's number comes from
+:mod:`performers.german.name_number`; a name after its common noun takes that noun's number where singular
+(*die Nachrichtenagentur Reuters*, *Außenministerin Clinton*).  Used by
 :mod:`performers.german.verb_agreement`; shallow heuristics over STTS tags like :mod:`performers.german.syntax`.
 """
 
@@ -30,10 +29,8 @@ from __future__ import annotations
 from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token
+from performers.german.name_number import ARTICLE_WORDS, name_number
 from performers.german.syntax import FINITE, NP_INNER, clause_bounds, is_quote
-
-ARTICLE_WORDS = frozenset({"ART", "PPOSAT", "PDAT", "PIAT"})
-
 
 COORDINATION = frozenset({"KON", "$,"})
 
@@ -60,35 +57,6 @@ def _has_complement(tokens: tuple[Token, ...], index: int) -> bool:
 
 
 PLURAL_AMOUNTS = frozenset({"Tausende", "Hunderte", "Dutzende", "Zehntausende", "Hunderttausende"})
-
-
-PLURAL_ABBREVIATIONS = frozenset({"USA", "US", "UN", "VAE", "UAE", "GUS", "NGOs", "KMU"})
-
-
-PLURAL_NAMES = frozenset({"Niederlande", "Philippinen", "Malediven", "Seychellen", "Bahamas", "Staaten", "Emirate",
-                          "Kanaren", "Alpen", "Anden", "Azoren", "Brothers", "Nationen", "Beatles", "Stones"})
-
-
-def name_number(analysis: Analysis, index: int, start: int) -> str | None:
-    """A proper name as a subject is singular (*Paula Radcliffe hält*, *Japan ist*, *die Türkei*, *die
-    DGAC*) unless it is a known plural name or abbreviation (*Philippinen*, *die USA*), german-nouns knows it
-    as a noun with a plural reading (the tagger's names include *Abtreibungsgegner*, *Infineon-Aktien*), or
-    after *die* it ends like a plural (*die Lakers*, *die Grünen*); after another article word it is left open."""
-    tokens = analysis.tokens
-    word = tokens[index].text
-    before = tokens[start - 1] if start > 0 else None
-    if word in PLURAL_NAMES or word in PLURAL_ABBREVIATIONS or not word[:1].isupper():
-        return None
-    first_name = index > 0 and tokens[index - 1].pos == "NE"  # Joschka Fischer: a person
-    if not first_name and any(a[0] == "PL" and a[2] == "NOM" for a in noun_inf.noun_analyses(word)):
-        return None  # Abtreibungsgegner, Infineon-Aktien, Richter: the tagger's name may be a plural noun
-    if before is not None and before.pos in ARTICLE_WORDS:
-        determiner = before.text.lower()
-        if determiner in ("der", "das", "ein"):
-            return "SG"
-        plural_like = word.endswith(("s", "n", "er", "e")) and not word.isupper()  # die Bayern, die Lakers
-        return "SG" if determiner == "die" and not plural_like else None
-    return "SG"
 
 
 def _coordinating(tokens: tuple[Token, ...], token: Token) -> bool:
@@ -335,7 +303,9 @@ RELATIVE_PRONOUNS = {"der": ("MASC",), "das": ("NEUT",), "die": ("FEM", "PL")}
 
 def antecedent_number(analysis: Analysis, pronoun: Token) -> str | None:
     """The number of the relative pronoun *der*, *die* or *das* right after a comma, from the noun before
-    the comma it agrees with (*Kučera, der* SG; *die Anleger, die* PL; *die Tafel, die* SG), where certain."""
+    the comma it agrees with (*Kučera, der* SG; *die Anleger, die* PL; *die Tafel, die* SG), where certain:
+    not where that noun is a genitive or prepositional attribute of a noun the pronoun could refer to in the
+    other number (*die Analyse der Märkte, die*; *Sitzen in der Touristenklasse, die*)."""
     tokens = analysis.tokens
     if pronoun.index < 2 or tokens[pronoun.index - 1].text != ",":
         return None
@@ -352,6 +322,12 @@ def antecedent_number(analysis: Analysis, pronoun: Token) -> str | None:
         start = np_start(analysis, antecedent.index)
         owner = tokens[start - 1]
         if owner.pos != "NN" or _noun_numbers_for(owner.text, allowed, pronoun.text.lower()) != numbers:
+            return None
+    start = np_start(analysis, antecedent.index)
+    if start >= 2 and tokens[start - 1].pos in ("APPR", "APPRART") and tokens[start - 2].pos == "NN":
+        # Sitzen in der Touristenklasse, die … sind: the pronoun may refer to the noun the phrase modifies
+        other = _noun_numbers_for(tokens[start - 2].text, allowed, pronoun.text.lower())
+        if other is None or (other and other != numbers):
             return None
     return numbers.pop()
 

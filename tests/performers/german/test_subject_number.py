@@ -78,6 +78,7 @@ def test_noun_number(text, word, expected):
         ("Die Anleger, die morgen kommen, sind müde.", "PL"),  # die after a masculine noun: plural
         ("Die Tafel, die dort hängt, ist alt.", "SG"),
         ("Die Frau, der ich half, ist alt.", None),  # der after a feminine noun: a dative
+        ("Die Sitze in der Touristenklasse, die breit sind, gefallen.", None),  # the Sitze or the Klasse?
     ],
 )
 def test_antecedent_number(text, expected):
