@@ -13,7 +13,8 @@ way round, else ``None``. *it* is no evidence: German *sie* for a feminine noun 
 *werden sie wahrscheinlich bald …*) gained 2 of 3,600 development pairs and cost 8 false alarms on human
 references, where *it* stands for other things and *sie* for plural nouns the English names.
 :func:`settled_sie` keeps that number only where no German noun phrase before *sie* could be its antecedent in
-the other number (*Die Polizei gibt an, sie sei …* for *Police say they …*).
+the other number (*Die Polizei gibt an, sie sei …* for *Police say they …*), and never for a *Sie* opening the
+sentence, whose antecedent lies outside it (*Sie hat die Märkte gewarnt* for *They have warned …*: the Fed).
 
 The English subject: the noun phrase opening the sentence (after *but*/*and* and quotes), without a
 coordination or comma before its verb. Its number comes from a verb that shows it (*is*, *are*, *has*, *have*,
@@ -172,13 +173,15 @@ def settled_sie(analysis: Analysis, source: str | None) -> str | None:
     """:func:`sie_number` where no noun phrase of the German sentence before its first *sie* could be the
     pronoun's antecedent in the other number: *they* does not settle *Die Polizei gibt an, sie sei …* (the
     English refers to the police in the plural, the German to *die Polizei* in the singular), nor *she* a
-    *sie* after a plural noun."""
+    *sie* after a plural noun; never a sentence-initial *Sie*, whose antecedent lies outside the sentence."""
     number = sie_number(source)
     tokens = analysis.tokens
     if number is None or (re.search(r"\byou(r|rs|rself)?\b", source or "", re.I) and
                           any(t.text == "Sie" for t in tokens)):
         return None  # Sie may be the polite you
     first = next((t.index for t in tokens if t.text.lower() == "sie" and t.pos == "PPER"), len(tokens))
+    if first < len(tokens) and tokens[first].text == "Sie":
+        return None  # a sentence-initial Sie refers outside the sentence, where no antecedent can be checked
     for token in tokens[:first]:
         if token.pos not in ("NN", "NE"):
             continue

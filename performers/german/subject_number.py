@@ -305,7 +305,8 @@ def antecedent_number(analysis: Analysis, pronoun: Token) -> str | None:
     """The number of the relative pronoun *der*, *die* or *das* right after a comma, from the noun before
     the comma it agrees with (*Kučera, der* SG; *die Anleger, die* PL; *die Tafel, die* SG), where certain:
     not where that noun is a genitive or prepositional attribute of a noun the pronoun could refer to in the
-    other number (*die Analyse der Märkte, die*; *Sitzen in der Touristenklasse, die*)."""
+    other number (*die Analyse der Märkte, die*; *Sitzen in der Touristenklasse, die*), nor after a
+    coordination (*E-Mails und Instant Messages, die*)."""
     tokens = analysis.tokens
     if pronoun.index < 2 or tokens[pronoun.index - 1].text != ",":
         return None
@@ -324,12 +325,25 @@ def antecedent_number(analysis: Analysis, pronoun: Token) -> str | None:
         if owner.pos != "NN" or _noun_numbers_for(owner.text, allowed, pronoun.text.lower()) != numbers:
             return None
     start = np_start(analysis, antecedent.index)
+    if _coordinated_before(tokens, start):
+        return None  # E-Mails und Instant Messages, die: the pronoun may refer to the coordination
     if start >= 2 and tokens[start - 1].pos in ("APPR", "APPRART") and tokens[start - 2].pos == "NN":
         # Sitzen in der Touristenklasse, die … sind: the pronoun may refer to the noun the phrase modifies
         other = _noun_numbers_for(tokens[start - 2].text, allowed, pronoun.text.lower())
         if other is None or (other and other != numbers):
             return None
     return numbers.pop()
+
+
+def _coordinated_before(tokens: tuple[Token, ...], start: int, window: int = 8) -> bool:
+    """Whether *und*, *oder* or *sowie* stands within ``window`` tokens before ``start`` with no comma or
+    sentence end between (*die Gewürze oder die Art der Zubereitung, die*)."""
+    for token in reversed(tokens[max(0, start - window) : start]):
+        if token.text in (",", ";", ":") or token.pos == "$.":
+            return False
+        if token.text.lower() in LIST_CONJUNCTIONS:
+            return True
+    return False
 
 
 def _noun_numbers_for(noun: str, allowed: tuple[str, ...], pronoun: str) -> set[str] | None:

@@ -70,6 +70,7 @@ def test_opening_disagreements(text, source, expected):
         ("Die Polizei gibt an, sie sei im Besitz eines Videos.", "Police say they have a video.", None),  # die Polizei
         ("Die Kinder sagen, sie habe gewonnen.", "The children say she won.", None),  # a plural noun before sie
         ("Der Lehrer sagt, sie habe gewonnen.", "The teacher says she won.", "SG"),
+        ("Sie hat die Märkte gewarnt.", "They have warned the markets.", None),  # sentence-initial: outside
     ],
 )
 def test_settled_sie(text, source, expected):

@@ -79,6 +79,7 @@ def test_noun_number(text, word, expected):
         ("Die Tafel, die dort hängt, ist alt.", "SG"),
         ("Die Frau, der ich half, ist alt.", None),  # der after a feminine noun: a dative
         ("Die Sitze in der Touristenklasse, die breit sind, gefallen.", None),  # the Sitze or the Klasse?
+        ("Er sah E-Mails und Instant Messages, die gesandt wurden.", None),  # after a coordination
     ],
 )
 def test_antecedent_number(text, expected):
