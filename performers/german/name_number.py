@@ -8,7 +8,7 @@ A name is singular (*Paula Radcliffe hält*, *Japan ist*, *die Türkei*, *das FB
 known plural name or abbreviation (*Philippinen*, *USA*), german-nouns knows it as a noun with a plural
 reading (the tagger's names include *Abtreibungsgegner*, *Infineon-Aktien*; not after a first name: *Joschka
 Fischer*), or after *die* it ends like a plural (*die Lakers*, *die Grünen*); after another article word
-(*diese*, *ihre*) it is left open.
+(*diese*, *ihre*) it is left open, as is a word mixing Latin and Greek letters (*Auβerdem*: a mis-encoded ß).
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ def name_number(analysis: Analysis, index: int, start: int) -> str | None:
     before = tokens[start - 1] if start > 0 else None
     if word in PLURAL_NAMES or word in PLURAL_ABBREVIATIONS or not word[:1].isupper():
         return None
+    if any("\u0370" <= c <= "\u03ff" for c in word) and any("a" <= c <= "z" for c in word):
+        return None  # Auβerdem: Greek beta for ß, a mis-encoded word the tagger took for a name
     first_name = index > 0 and tokens[index - 1].pos == "NE"  # Joschka Fischer: a person
     if not first_name and any(a[0] == "PL" and a[2] == "NOM" for a in noun_inf.noun_analyses(word)):
         return None  # Abtreibungsgegner, Infineon-Aktien, Richter: the tagger's name may be a plural noun

@@ -21,6 +21,7 @@ from performers.german.subject_number import np_start
         ("USA haben das angekündigt.", "USA", None),
         ("Die Philippinen sind groß.", "Philippinen", None),
         ("Abtreibungsgegner halten dem entgegen.", "Abtreibungsgegner", None),  # a plural noun tagged NE
+        ("Auβerdem mussten sie gehen.", "Auβerdem", None),  # Greek beta for ß: no name
     ],
 )
 def test_name_number(text, word, expected):
