@@ -7,11 +7,20 @@
     antecedent_number(analysis, token)  # the number of a relative pronoun der/die/das from the noun before it
 
 A noun's number comes from its german-nouns readings in the nominative, narrowed by its article word (*die
-Vertreter*: plural; *der Auftragnehmer*, unknown to german-nouns: the article alone); plural quantifiers
-(*einige*, *viele*) make it plural.  It is left open (``None``) where the verb need not follow it: after a
-number (*zwei Jahre*), for quantity nouns (*die Hälfte der Bürger*), in a coordination, before *von*
-(*Tausende von Angestellten*), after another noun.  A name is singular unless an article word makes it
-plural or ambiguous (*die USA*), it is an abbreviation or a known plural name (*Philippinen*).  Used by
+Vertreter*: plural; *der Auftragnehmer*, unknown to german-nouns: the article alone) or, without any article
+word, by the strong ending of its adjective (*virtuelle Betreiber*: -e on a masculine noun, plural; *weißer
+Asbest*: singular); plural quantifiers (*einige*, *viele*) and *Tausende* make it plural; a word the tagger
+took for a nominalised adjective keeps german-nouns' number where that is plural only (*die
+Zinsdifferenziale*). It is left open (``None``) where the verb need not follow it: after a number (*zwei
+Jahre*, *2,15 Promille*; but *214 Radfahrer*, *10.000 Menschen*: plural), for quantity nouns before their
+complement (*die Hälfte der Bürger*; *Ihre Gruppe reichte*: singular), in a coordination or a comma list
+closed by *und* (not *der Mann und lächelt*: *und* joins two verbs), before *von* for quantities and names
+(*Tausende von Angestellten*, *Sterling Nesbitt von der University … und Kollegen*; not *Die Nachricht von der
+Wahl*), after a preposition, after another noun (but after a prenominal genitive without an article:
+*Polanskis Anwalt*, *Gottes Stimme*). A genitive attribute follows a noun, a number, a percentage or an
+indefinite pronoun (*drei der fünf Bürgermeister*). A name's number comes from
+:mod:`performers.german.name_number`; a name after its common noun takes that noun's number where singular
+(*die Nachrichtenagentur Reuters*, *Außenministerin Clinton*).  Used by
 :mod:`performers.german.verb_agreement`; shallow heuristics over STTS tags like :mod:`performers.german.syntax`.
 """
 
@@ -20,10 +29,8 @@ from __future__ import annotations
 from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token
-from performers.german.syntax import NP_INNER, clause_bounds, is_quote
-
-ARTICLE_WORDS = frozenset({"ART", "PPOSAT", "PDAT", "PIAT"})
-
+from performers.german.name_number import ARTICLE_WORDS, name_number
+from performers.german.syntax import FINITE, NP_INNER, clause_bounds, is_quote
 
 COORDINATION = frozenset({"KON", "$,"})
 
@@ -37,27 +44,24 @@ QUANTITY_NOUNS = frozenset({"Hälfte", "Mehrheit", "Minderheit", "Reihe", "Anzah
                             "Tausend", "Hundert", "Handvoll", "Rest", "Vielzahl", "Masse"})
 
 
-PLURAL_NAMES = frozenset({"Niederlande", "Philippinen", "Malediven", "Seychellen", "Bahamas", "Staaten", "Emirate",
-                          "Kanaren", "Alpen", "Anden", "Azoren", "Brothers", "Nationen", "Beatles", "Stones"})
+COUNTED = frozenset({"Prozent", "Dutzend", "Paar", "Million", "Milliarde", "Tausend", "Hundert", "Drittel", "Viertel"})
 
 
-def name_number(analysis: Analysis, index: int, start: int) -> str | None:
-    """A proper name as a subject is singular (*Paula Radcliffe hält*, *Japan ist*) unless an article word
-    makes it plural or ambiguous (*die USA*, *die Türkei*), it is an abbreviation, or a plural name
-    (*Lehman Brothers*, *Philippinen*)."""
-    tokens = analysis.tokens
-    word = tokens[index].text
-    if word.isupper() or word in PLURAL_NAMES or not word[:1].isupper():
-        return None
-    before = tokens[start - 1] if start > 0 else None
-    if before is not None and before.pos in ARTICLE_WORDS and before.text.lower() not in ("der", "das", "ein"):
-        return None
-    return "SG"
+def _has_complement(tokens: tuple[Token, ...], index: int) -> bool:
+    """Whether a noun phrase or *von* follows the quantity noun at ``index`` (*die Hälfte der Bürger*, *eine
+    Gruppe von Abgeordneten*, *eine Reihe republikanischer Senatoren*): without one (*Die Gruppe reichte
+    Klage ein*) the quantity noun is an ordinary singular."""
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return following is not None and (following.pos in ARTICLE_WORDS or following.pos in NP_INNER or
+                                      following.pos in ("NN", "NE", "APPR", "APPRART") or following.text == "von")
+
+
+PLURAL_AMOUNTS = frozenset({"Tausende", "Hunderte", "Dutzende", "Zehntausende", "Hunderttausende"})
 
 
 def _coordinating(tokens: tuple[Token, ...], token: Token) -> bool:
-    """Whether ``token`` may join two noun phrases: a comma, or a conjunction other than one opening the
-    sentence (*Doch der Präsident lehnten ab*; but *Sowohl Obama als auch …*)."""
+    """Whether ``token`` before a noun phrase may join it to another: a comma, or a conjunction other than
+    one opening the sentence (*Doch der Präsident lehnten ab*; but *Sowohl Obama als auch …*)."""
     if token.pos not in COORDINATION:
         return False
     if token.pos == "KON":
@@ -67,11 +71,21 @@ def _coordinating(tokens: tuple[Token, ...], token: Token) -> bool:
     return True
 
 
+def _joins_noun_phrases(tokens: tuple[Token, ...], after: Token | None) -> bool:
+    """Whether the conjunction ``after`` a noun phrase may join it to another noun phrase: not when a
+    finite verb follows it (*der junge Mann und lächelt*: two verbs share the subject)."""
+    if after is None or after.pos not in COORDINATION or after.text == ",":
+        return False
+    following = tokens[after.index + 1] if after.index + 1 < len(tokens) else None
+    return following is None or following.pos not in FINITE
+
+
 MEASURE_NOUNS = frozenset({"Prozent", "Euro", "Dollar", "Cent", "Pfund", "Franken", "Krone", "Kronen", "Meter",
                            "Kilometer", "Zentimeter", "Millimeter", "Kilo", "Kilogramm", "Gramm", "Tonne", "Tonnen",
                            "Liter", "Grad", "Stunde", "Stunden", "Minute", "Minuten", "Sekunde", "Sekunden", "Tag",
                            "Tage", "Woche", "Wochen", "Monat", "Monate", "Jahr", "Jahre", "Jahrzehnt", "Jahrzehnte",
-                           "Punkt", "Punkte", "Mal", "Seite", "Seiten", "Stück", "Prozentpunkte", "Einwohner"})
+                           "Punkt", "Punkte", "Mal", "Seite", "Seiten", "Stück", "Prozentpunkte", "Einwohner", "Promille",
+                           "Lichtjahr", "Lichtjahre", "Quadratmeter", "Hektar", "Meilen", "Meile"})
 
 
 def _nominalised_adjective_number(word: str, article: Token | None) -> str | None:
@@ -87,42 +101,96 @@ def _nominalised_adjective_number(word: str, article: Token | None) -> str | Non
     return None
 
 
-def noun_number(analysis: Analysis, index: int) -> str | None:
-    """The grammatical number of the noun (or name) at ``index`` as a subject, where it is certain (see the
-    module docstring), else ``None``."""
+def _after_noun(tokens: tuple[Token, ...], before: Token, article: Token | None) -> bool:
+    """Whether the noun phrase follows another noun (a genitive attribute, an apposition: its number need
+    not be the verb's); not after a prenominal genitive without an article (*Polanskis Anwalt*, *Gottes
+    Stimme*)."""
+    if before.pos not in ("NN", "NE"):
+        return False
+    if article is not None or not before.text.endswith("s") or not before.text[:1].isupper():
+        return True
+    owner_start = before.index  # Gottes Stimme, Deutschlands Bürger: a genitive without its own article
+    return owner_start > 0 and tokens[owner_start - 1].pos in ARTICLE_WORDS
+
+
+LIST_CONJUNCTIONS = frozenset({"und", "sowie", "oder"})
+
+
+def _listed(analysis: Analysis, after: Token | None) -> bool:
+    """Whether the comma ``after`` a noun phrase opens the next item of a list that a conjunction closes
+    (*das Hacksteak, der Thunfisch … und der Kaugummi*; *Goldman Sachs, JP Morgan Chase und Morgan Stanley*):
+    a noun phrase follows the comma and *und*, *sowie* or *oder* comes before the next finite verb."""
+    tokens = analysis.tokens
+    if after is None or after.text != "," or after.index + 1 >= len(tokens):
+        return False
+    following = tokens[after.index + 1]
+    if following.pos not in ("ART", "PPOSAT", "ADJA", "NN", "NE", "CARD"):
+        return False
+    last = analysis.sentences[after.sentence].last
+    for token in tokens[after.index + 1 : last]:
+        if token.pos in FINITE or token.pos in ("PRELS", "KOUS"):
+            return False
+        if token.text.lower() in LIST_CONJUNCTIONS:
+            return True
+    return False
+
+
+STRONG_ENDINGS = {"e": (("SG", "FEM"), ("PL", None)), "er": (("SG", "MASC"),), "es": (("SG", "NEUT"),)}
+
+
+def _strong_adjective_filter(tokens: tuple[Token, ...], start: int, index: int,
+                             analyses: list[tuple[str, str | None, str]]) -> list[tuple[str, str | None, str]]:
+    """Without an article word the adjective before the noun ends strong, and in the nominative that
+    ending names gender and number: *virtuelle Betreiber* (-e on a masculine noun: plural), *weißer
+    Asbest* (singular masculine), *neues Gesetz*.  The noun's nominative readings that fit the ending of
+    its last adjective (all of them without one)."""
+    adjective = next((t for t in reversed(tokens[start:index]) if t.pos == "ADJA"), None)
+    if adjective is None or any(t.pos in ARTICLE_WORDS or t.pos == "PIDAT" for t in tokens[start:index]):
+        return analyses  # jeder zweite lebenslange Raucher: a determiner makes the adjective weak
+    ending = next((e for e in ("er", "es", "e") if adjective.text.endswith(e)), None)
+    if ending is None:
+        return []  # -en, -em: no nominative
+    allowed = STRONG_ENDINGS[ending]
+    return [a for a in analyses if any(a[0] == n and (g is None or a[1] == g) for n, g in allowed)]
+
+
+def _more_than_one(word: str) -> bool:
+    """Whether the cardinal ``word`` counts other than one (*214*, *10.000*, *acht*; not *1*, *eins*, *2008*)."""
+    if word.isdigit() and len(word) == 4 and word.startswith(("19", "20")):
+        return False  # a year
+    whole, _, fraction = word.replace(".", "").partition(",")
+    if whole.isdigit() and (not fraction or fraction.isdigit()):  # 10.000 Menschen, 2,5 Kinder: all but one plural
+        return int(whole) != 1 or int(fraction or "0") != 0
+    return word.lower() in NUMBER_WORDS
+
+
+NUMBER_WORDS = frozenset({"zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf",
+                          "zwanzig", "dreißig", "vierzig", "fünfzig", "hundert", "tausend", "beiden"})
+
+
+def _common_noun_number(analysis: Analysis, index: int, start: int, article: Token | None) -> str | None:
+    """The number of the common noun at ``index`` whose noun phrase starts at ``start`` (after ``article``):
+    a plural quantifier, a cardinal, the article's readings, or a strong adjective's ending narrow the
+    noun's nominative readings."""
     tokens = analysis.tokens
     head = tokens[index]
-    if head.pos not in ("NN", "NE") or head.xpos == "NNI" or not head.text[:1].isupper():
-        return None
-    start = index
-    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1]) or
-                         (head.pos == "NE" and tokens[start - 1].pos in ("NE", "NN"))):
-        start -= 1
-    if head.text in QUANTITY_NOUNS:
-        return None  # 50 Prozent, drei Viertel, die Hälfte der Bürger: the number may follow the complement
-    article = tokens[start - 1] if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else None
-    first = start - 1 if article is not None else start
-    before = tokens[first - 1] if first > 0 else None
-    following = index + 1
-    while following < len(tokens) and tokens[following].pos == "ADV":
-        following += 1  # die Bank selbst und …
-    after = tokens[following] if following < len(tokens) else None
-    if before is not None and (_coordinating(tokens, before) or before.pos in ("NN", "NE")):
-        return None
-    if after is not None and after.pos in COORDINATION and after.text != ",":
-        return None
-    if after is not None and after.text == "von":
-        return None  # Tausende von Angestellten, eine Reihe von Fragen: the number may follow the complement
-    if head.pos == "NE":
-        return name_number(analysis, index, start)
+    if head.text in PLURAL_AMOUNTS:
+        return "PL"
     if head.xpos == "NNA":
-        return _nominalised_adjective_number(head.text, article)
+        known = {a[0] for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"}
+        plural_article = article is not None and any(r.number == "PL" and r.case == "NOM"
+                                                     for r in inf.determiner_readings(article.text))
+        if known == {"PL"} and plural_article:  # die Zinsdifferenziale, tagged as a nominalised adjective
+            return "PL"
+        inner = next((t for t in tokens[start:index] if t.pos in ("PIAT", "PIDAT")), None)  # jeder vierte Jugendliche
+        return _nominalised_adjective_number(head.text, article or inner)
     quantifier = next((t for t in tokens[start:index] if t.text.lower() in PLURAL_QUANTIFIERS), None)
     if quantifier is not None or (article is not None and article.text.lower() in PLURAL_QUANTIFIERS):
         return "PL" if any(a[0] == "PL" for a in noun_inf.noun_analyses(head.text)) else None
     analyses = [a for a in noun_inf.noun_analyses(head.text) if a[2] == "NOM"]
-    if any(t.pos == "CARD" for t in tokens[start:index]):  # 4500 Soldaten; but zwei Jahre, 2,5 Liter: measures
-        plural = bool(analyses) and all(a[0] == "PL" for a in analyses)
+    if any(t.pos == "CARD" for t in tokens[start:index]):  # 4500 Soldaten, acht Tunnel; but zwei Jahre: measures
+        counts = [t for t in tokens[start:index] if t.pos == "CARD"]
+        plural = any(a[0] == "PL" for a in analyses) and all(_more_than_one(t.text) for t in counts)
         return "PL" if plural and head.lemma not in MEASURE_NOUNS and head.text not in MEASURE_NOUNS else None
     if article is not None and inf.determiner_readings(article.text):
         readings = [r for r in inf.determiner_readings(article.text) if r.case == "NOM"]
@@ -134,8 +202,53 @@ def noun_number(analysis: Analysis, index: int) -> str | None:
             for number, gender, case in analyses
             if any(r.number == number and (number == "PL" or r.gender == gender) for r in readings)
         ]
+    elif article is None:
+        analyses = _strong_adjective_filter(tokens, start, index, analyses)
     numbers = {number for number, _, _ in analyses}
     return numbers.pop() if len(numbers) == 1 else None
+
+
+def noun_number(analysis: Analysis, index: int) -> str | None:
+    """The grammatical number of the noun (or name) at ``index`` as a subject, where it is certain (see the
+    module docstring), else ``None``."""
+    tokens = analysis.tokens
+    head = tokens[index]
+    if head.pos not in ("NN", "NE") or head.xpos == "NNI" or not head.text[:1].isupper():
+        return None
+    start = index
+    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1]) or
+                         (head.pos == "NE" and tokens[start - 1].pos in ("NE", "NN"))):
+        start -= 1
+    if head.text in QUANTITY_NOUNS and (head.text in COUNTED or _has_complement(tokens, index)):
+        return None  # 50 Prozent, drei Viertel, die Hälfte der Bürger: the number may follow the complement
+    article = tokens[start - 1] if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else None
+    first = start - 1 if article is not None else start
+    before = tokens[first - 1] if first > 0 else None
+    following = index + 1
+    while following < len(tokens) and tokens[following].pos == "ADV":
+        following += 1  # die Bank selbst und …
+    after = tokens[following] if following < len(tokens) else None
+    if before is not None and (_coordinating(tokens, before) or _after_noun(tokens, before, article)):
+        return None
+    if before is not None and before.pos in ("APPR", "APPRART"):
+        return None  # in Richtung Basel: a prepositional object is no subject
+    if _joins_noun_phrases(tokens, after) or _listed(analysis, after):
+        return None
+    if after is not None and after.text == "von" and (head.pos == "NE" or head.text in QUANTITY_NOUNS or
+                                                      head.text in PLURAL_AMOUNTS or head.text in MEASURE_NOUNS):
+        return None  # Tausende von Angestellten; Sterling Nesbitt von der University … und Kollegen, eine Reihe von Fragen: the number may follow the complement
+    if head.pos == "NE":
+        if (index + 1 < len(tokens) and tokens[index + 1].pos in ("NE", "NN", "ADJA")) or \
+                any(t.pos in ("PIAT", "PIDAT", "CARD") for t in tokens[start:index]):
+            return None  # die BBC Music Awards, New Yorker: not the head; die beiden Guttenberg: plural
+        title = next((t.index for t in reversed(tokens[start:index]) if t.pos == "NN"), None)
+        if title is not None:  # die Nachrichtenagentur Reuters, Außenministerin Clinton: the common noun's number
+            number = _common_noun_number(analysis, title, start, article)
+            readings = {a[0] for a in noun_inf.noun_analyses(tokens[title].text) if a[2] == "NOM"}
+            bare = article is None and title == start and "SG" in readings  # Bürgermeister Jens Häußler
+            return "SG" if number == "SG" or (number is None and bare) else None
+        return name_number(analysis, index, start)
+    return _common_noun_number(analysis, index, start, article)
 
 
 def genitive_attribute(analysis: Analysis, index: int) -> bool:
@@ -145,7 +258,10 @@ def genitive_attribute(analysis: Analysis, index: int) -> bool:
     start = index
     while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
         start -= 1
-    if start < 2 or tokens[start - 1].pos not in ARTICLE_WORDS or tokens[start - 2].pos not in ("NN", "NE"):
+    if start < 2 or tokens[start - 1].pos not in ARTICLE_WORDS:
+        return False
+    owner = tokens[start - 2]  # die Barreserve der Bank; 11 % der Bürger, drei der fünf Bürgermeister, einige der
+    if owner.pos not in ("NN", "NE", "CARD", "PIS") and owner.text != "%":
         return False
     if tokens[start - 2].text in QUANTITY_NOUNS:
         return False
@@ -156,7 +272,9 @@ def np_start(analysis: Analysis, noun: int) -> int:
     """Index of the first token of the noun phrase headed by ``noun`` (its article word, adjectives, ...)."""
     tokens = analysis.tokens
     start = noun
-    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1])):
+    name = tokens[noun].pos == "NE"  # New York City, Außenministerin Hillary Clinton
+    while start > 0 and (tokens[start - 1].pos in NP_INNER or is_quote(tokens[start - 1]) or
+                         (name and tokens[start - 1].pos in ("NE", "NN"))):
         start -= 1
     return start - 1 if start > 0 and tokens[start - 1].pos in ARTICLE_WORDS else start
 
@@ -185,7 +303,10 @@ RELATIVE_PRONOUNS = {"der": ("MASC",), "das": ("NEUT",), "die": ("FEM", "PL")}
 
 def antecedent_number(analysis: Analysis, pronoun: Token) -> str | None:
     """The number of the relative pronoun *der*, *die* or *das* right after a comma, from the noun before
-    the comma it agrees with (*Kučera, der* SG; *die Anleger, die* PL; *die Tafel, die* SG), where certain."""
+    the comma it agrees with (*Kučera, der* SG; *die Anleger, die* PL; *die Tafel, die* SG), where certain:
+    not where that noun is a genitive or prepositional attribute of a noun the pronoun could refer to in the
+    other number (*die Analyse der Märkte, die*; *Sitzen in der Touristenklasse, die*), nor after a
+    coordination (*E-Mails und Instant Messages, die*)."""
     tokens = analysis.tokens
     if pronoun.index < 2 or tokens[pronoun.index - 1].text != ",":
         return None
@@ -203,7 +324,26 @@ def antecedent_number(analysis: Analysis, pronoun: Token) -> str | None:
         owner = tokens[start - 1]
         if owner.pos != "NN" or _noun_numbers_for(owner.text, allowed, pronoun.text.lower()) != numbers:
             return None
+    start = np_start(analysis, antecedent.index)
+    if _coordinated_before(tokens, start):
+        return None  # E-Mails und Instant Messages, die: the pronoun may refer to the coordination
+    if start >= 2 and tokens[start - 1].pos in ("APPR", "APPRART") and tokens[start - 2].pos == "NN":
+        # Sitzen in der Touristenklasse, die … sind: the pronoun may refer to the noun the phrase modifies
+        other = _noun_numbers_for(tokens[start - 2].text, allowed, pronoun.text.lower())
+        if other is None or (other and other != numbers):
+            return None
     return numbers.pop()
+
+
+def _coordinated_before(tokens: tuple[Token, ...], start: int, window: int = 8) -> bool:
+    """Whether *und*, *oder* or *sowie* stands within ``window`` tokens before ``start`` with no comma or
+    sentence end between (*die Gewürze oder die Art der Zubereitung, die*)."""
+    for token in reversed(tokens[max(0, start - window) : start]):
+        if token.text in (",", ";", ":") or token.pos == "$.":
+            return False
+        if token.text.lower() in LIST_CONJUNCTIONS:
+            return True
+    return False
 
 
 def _noun_numbers_for(noun: str, allowed: tuple[str, ...], pronoun: str) -> set[str] | None:
@@ -225,7 +365,7 @@ PRONOUN_NUMBERS = {
     "jede": "SG", "jedes": "SG", "keiner": "SG", "keine": None, "etwas": "SG", "nichts": "SG", "alles": "SG",
     "dies": "SG", "dieses": "SG", "dieser": "SG", "jener": "SG", "einer": "SG", "eine": "SG", "eines": "SG",
     "einige": "PL", "viele": "PL", "wenige": "PL", "mehrere": "PL", "alle": "PL", "beide": "PL", "andere": "PL",
-    "manche": "PL",
+    "manche": "PL", "beides": "SG",
 }
 
 

@@ -8,9 +8,12 @@ A verb fires when none of its possible subjects agrees with it in number (third 
 person).  Its possible subjects, by clause type (shallow heuristics over STTS tags, no parser):
 
 - a personal pronoun next to the verb (*wir steht*), or *ich*, *du*, *er*, *wir* opening a verb-final clause
-  (*dass er … hatten*); never *ihr* or *es* (an expletive), except *es gibt* (always singular); *sie*
-  (she/they) only next to the verb, alone in its clause, where the English source settles its number
-  (``sie``, :func:`sie_number`); polite *Sie* only right after the verb (*kann Sie*);
+  (*dass er … hatten*), not coordinated (*Meine Freunde und ich*); never *ihr*; *es* where it may be the only
+  subject (:func:`performers.german.pronoun_number.es_number`), *es gibt* always singular; *sie* (she/they)
+  only next to the verb, alone in its clause or right before the verb opening it (*Und sie enthält*), where
+  the English source settles its number (``sie``, :func:`performers.german.source_number.settled_sie`);
+  polite *Sie* only right after the verb (*kann Sie*); an indefinite pronoun before the verb where no noun
+  competes (*Alles hängen ab*, :func:`performers.german.pronoun_number.indefinite_subject`);
 - in a main clause or one opened by a subordinating conjunction: every noun and pronoun of the clause that may
   be nominative (:func:`performers.german.syntax.noun_subject_candidates`, genitive attributes left out),
   each with a certain number (:mod:`performers.german.subject_number`) that the verb lacks; when the
@@ -36,10 +39,10 @@ checked.
 
 from __future__ import annotations
 
-import re
-
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
+from performers.german.pronoun_number import coordinated_pronoun, es_number, indefinite_subject, sie_opens_clause
+from performers.german.source_number import sie_number as sie_number  # re-exported: moved there
 from performers.german.subject_number import (
     ARTICLE_WORDS,
     RELATIVE_PRONOUNS,
@@ -158,17 +161,6 @@ def _opens_clause(analysis: Analysis, noun: int, verb: int, pronoun: bool = Fals
     return not any(tokens[i].pos in FINITE or tokens[i].text in (",", ":", ";") for i in range(noun + 1, verb))
 
 
-def sie_number(source: str | None) -> str | None:
-    """The number of German *sie* from its English source where the source settles it: 'SG' when it has
-    *she*/*her* and no *they*/*them*/*their*, 'PL' the other way round, else ``None``."""
-    if not source:
-        return None
-    words = set(re.findall(r"[a-z]+", source.lower()))
-    singular, plural = bool(words & {"she", "her", "hers", "herself"}), bool(words & {"they", "them", "their",
-                                                                                      "theirs", "themselves"})
-    return "SG" if singular and not plural else "PL" if plural and not singular else None
-
-
 def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str, sie: str | None = None) -> str | None:
     """The number of a personal-pronoun subject next to the verb (at most one word between) where it is
     certain: not *sie* (she/they) unless ``sie`` (from the English source, :func:`sie_number`) says which, not
@@ -180,14 +172,21 @@ def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str,
     between = words_between(analysis, subject.index, verb)
     if word == "es" and lemma == "geben":
         return "SG"
+    if coordinated_pronoun(analysis, subject.index):
+        return None  # Meine Freunde und ich versuchen: the coordination is the subject
     if subject.formal:
         return "PL" if between == 0 and subject.index == verb + 1 else None
     if word == "sie" and sie is not None:
         others = [i for i, _, _ in pronoun_candidates(analysis, verb) if i != subject.index]
-        if between > 0 or others or noun_subject_candidates(analysis, verb):
+        if (between > 0 or others or noun_subject_candidates(analysis, verb)) and \
+                not sie_opens_clause(analysis, subject.index, verb):
             return None  # man kann sie verwenden: sie may be the object
         number: str | None = sie
-    elif word in ("sie", "es", "ihr"):
+    elif word == "es":
+        number = es_number(analysis, subject.index, verb, lemma)  # es as the only possible subject: singular
+        if number is None:
+            return None
+    elif word in ("sie", "ihr"):
         return None
     else:
         number = subject.number
@@ -341,7 +340,7 @@ def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[
             if readings and not any(r.person == 3 and r.number == outer[1] for r in readings):
                 found.append((index, outer[0]))
             continue
-        subject = subject_of(analysis, index)
+        subject = subject_of(analysis, index) or indefinite_subject(analysis, index)
         if subject is None or not readings:
             continue
         if _predicate_may_follow(analysis, index, lemma, subject):

@@ -22,8 +22,11 @@ did.  Forms that do not change are dropped.
 
 ``detect(text, source=None)``: whether a finite verb of ``text`` has no reading in the person and number of
 any of its possible subjects (:func:`performers.german.verb_agreement.disagreeing_verbs`, whose docstring
-lists the clause types and subjects it checks); the English ``source``, where given, only settles the number
-of *sie* (*she* or *they*, :func:`performers.german.verb_agreement.sie_number`).
+lists the clause types and subjects it checks); the English ``source``, where given, settles the number
+of *sie* (*she* or *they*, where no German noun phrase before it could be its antecedent in the other
+number: :func:`performers.german.source_number.settled_sie`) and of a bare noun of either
+number opening the sentence (*Vertreter des Gesetzgebers traf sich* for *Representatives … met*,
+:func:`performers.german.source_number.opening_disagreements`).
 
 ``detector: rules+model`` (opt-in; default ``rules``) also fires where the learned verb-number model
 (:mod:`performers.german.verb_number_model`, a BiLSTM that predicts the number a hidden finite verb's context
@@ -53,9 +56,10 @@ from performers.german import inflection as inf
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts
+from performers.german.source_number import opening_disagreements, settled_sie
 from performers.german.subject_number import noun_number
 from performers.german.syntax import Subject, distance, finite_verbs, subject_of
-from performers.german.verb_agreement import disagreeing_verbs, sie_number
+from performers.german.verb_agreement import disagreeing_verbs
 
 # disagreeing_verbs and noun_number live in performers.german now; re-exported for existing callers
 __all__ = ["PHENOMENON", "SubjVerbAgreementZellig", "disagreeing_verbs", "noun_number", "number_swaps"]
@@ -169,7 +173,7 @@ class SubjVerbAgreementZellig:
         """Whether a finite verb of ``text`` disagrees in number with a subject whose number is certain, or
         (``detector: rules+model``) has a number the verb-number model rejects."""
         analysis = analyze(text, self.backend)
-        if disagreeing_verbs(analysis, sie=sie_number(source)):
+        if disagreeing_verbs(analysis, sie=settled_sie(analysis, source)) or opening_disagreements(analysis, source):
             return True
         if self.model is None:
             return False
