@@ -1,6 +1,6 @@
 """Recall and false alarms of the verb-number model (:mod:`performers.german.verb_number_model`) as a function
 of its threshold, alone and OR-combined with the hand-written subject–verb rules
-(:func:`performers.german.verb_agreement.disagreeing_verbs`), so a threshold can be picked for
+(``subj-verb-agreement``'s detector with ``detector: rules``), so a threshold can be picked for
 ``subj-verb-agreement``'s ``detector: rules+model``.
 
 For each text it computes once whether the rules fire and the model's highest rejection probability (the
@@ -31,18 +31,17 @@ sys.path.insert(0, str(ROOT / "experiments" / "bench"))
 THRESHOLDS = (0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
 
 
-def scores(texts: list[str], sources: list[str], model, clock: dict[str, float]) -> list[tuple[bool, float]]:
+def scores(texts: list[str], sources: list[str], rules_detector, model, clock: dict[str, float]) -> list[tuple[bool, float]]:
     """(rules fire, highest rejection probability of the model) for each text; adds the seconds the rules and
     the model took to ``clock``."""
     from performers.german.analysis import analyze
-    from performers.german.verb_agreement import disagreeing_verbs, sie_number
     from performers.german.verb_number_model import rejected_verbs
 
     out = []
     for text, source in zip(texts, sources):
         analysis = analyze(text)
         started = time.perf_counter()
-        rules = bool(disagreeing_verbs(analysis, sie=sie_number(source)))
+        rules = rules_detector.detect(text, source=source)
         middle = time.perf_counter()
         rejected = rejected_verbs(analysis, model, 0.0)
         clock["rules"] += middle - started
@@ -69,10 +68,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from arena.formats.distil_lingeval import find_sets, read_distil_lingeval
+    from arena.specs.registry import build
+    from arena.specs.spec import PerformerSpec
+    from performers.catalog import CATALOG
     from performers.german.analysis import analyze_many
     from performers.german.verb_number_model import load_model
 
     model = load_model(args.model)
+    rules_detector = build("zellig", PerformerSpec("subj-verb-agreement"), CATALOG)
     pairs = []
     for directory in find_sets(args.data, ["subj_verb_agreement"]):
         pairs += read_distil_lingeval(directory, allow_empty=True).pairs[slice(*args.lines)][: args.limit]
@@ -82,9 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     started, cpu = time.perf_counter(), time.process_time()
     sources = [p.source for p in pairs]
     clock = {"rules": 0.0, "model": 0.0}
-    incorrect = scores([p.incorrect for p in pairs], sources, model, clock)
-    correct = scores([p.correct for p in pairs], sources, model, clock)
-    human = scores(references, ref_sources, model, clock)
+    incorrect = scores([p.incorrect for p in pairs], sources, rules_detector, model, clock)
+    correct = scores([p.correct for p in pairs], sources, rules_detector, model, clock)
+    human = scores(references, ref_sources, rules_detector, model, clock)
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     print(f"{len(pairs)} pairs, {len(references)} human references; rules alone: recall "
           f"{rate(incorrect, 2, True):.1%}, correct {rate(correct, 2, True):.1%}, human {rate(human, 2, True):.2%}")
