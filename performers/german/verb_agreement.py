@@ -29,9 +29,10 @@ person).  Its possible subjects, by clause type (shallow heuristics over STTS ta
   accusative).
 
 A relative clause whose pronoun is oblique or in a prepositional phrase (*…, bei denen die Entscheidung …
-könnten*; *…, den …*) is checked like a subordinate clause.  Other relative clauses, interrogative clauses,
-clauses with a foreign word and coordinated verbs with a left-out subject (*… und feiern nun …*) are not
-checked.
+könnten*; *…, den …*) is checked like a subordinate clause.  A verb coordinated with the main-clause
+verb before it and without a subject of its own (*Jol nickte und hoben …*; *Sie wollte …, sprachen …*) must
+share a person and number with that verb (:mod:`performers.german.coordination`).  Other relative clauses,
+interrogative clauses and clauses with a foreign word are not checked.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import re
 
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
+from performers.german.coordination import REPORTING_VERBS, disagrees_with_shared, shared_subject_verb
 from performers.german.subject_number import (
     ARTICLE_WORDS,
     RELATIVE_PRONOUNS,
@@ -67,12 +69,6 @@ from performers.german.syntax import (
 SUBJECT_PRONOUNS = frozenset({"PPER", "PDS", "PIS", "PWS", "PRELS", "PWAT", "PRELAT"})
 OBLIQUE_RELATIVES = frozenset({"den", "dem", "denen", "deren", "dessen"})
 COPULAS = frozenset({"sein", "werden", "bleiben", "heißen", "scheinen"})
-
-
-REPORTING_VERBS = frozenset({"sagen", "erklären", "betonen", "berichten", "zitieren", "meinen", "schreiben",
-                             "erinnern", "warnen", "bestätigen", "mitteilen", "teilen", "fügen", "hinzufügen",
-                             "kommentieren", "ergänzen", "sprechen", "fragen", "antworten", "behaupten",
-                             "glauben", "denken", "verraten", "unterstreichen", "versichern", "heißen"})
 
 
 TIME_NOUNS = frozenset({"Tag", "Woche", "Monat", "Jahr", "Jahrzehnt", "Stunde", "Minute", "Sekunde", "Zeit",
@@ -328,6 +324,11 @@ def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[
     verbs = finite_verbs(analysis)
     for index, lemma in verbs.items():
         if _infinitive_beside_finite(analysis, verbs, index, lemma):
+            continue
+        shared = shared_subject_verb(analysis, verbs, index)
+        if shared is not None:
+            if disagrees_with_shared(analysis, verbs, index, shared):
+                found.append((index, shared))
             continue
         readings = verb_inf.verb_readings(tokens[index].text, lemma)
         relative = _relative_clause_numbers(analysis, index)

@@ -78,6 +78,18 @@ def test_metadata(zellig):
         ("Doch der Präsident lehnten ab.", True),  # doch opens the sentence: no coordination
         ("Ein Gericht in Bangladesch haben ein Kautionsgesuch abgelehnt.", True),  # the prefield with its attribute
         ("Niemand hatten Angst davor.", True),  # an indefinite pronoun
+        # coordinated finite verbs share the subject of the main-clause verb before them
+        ("Assistenztrainer Cornelius Jol nickte und hoben zustimmend den Daumen.", True),
+        ("Andere legen weniger Wert auf Flirttechniken und trägt schlichte Filzhüte.", True),
+        ("Sie wollte einen neuen Film bewerben, sprachen in einem Interview über persönliche Angelegenheiten.", True),
+        ("Sie können jederzeit entlassen werden, darf jedoch nicht entfernt werden.", True),
+        ("Assistenztrainer Cornelius Jol nickte und hob zustimmend den Daumen.", False),
+        ("Sie hat im vergangenen Jahr das Abitur bestanden und lebt mit ihrem Freund zusammen.", False),  # participle
+        ("Die Regel, nach der geheime Akten nur bekannte Nachrichten enthalten dürfen, ist essenziell.", False),
+        ("Die besten Jahre meines Lebens, sagte er, waren in den Orten.", False),  # a parenthesis
+        ("Er und Kerr lieben sich immer noch, betonte der 36-Jährige.", False),  # the reporting verb's own subject
+        ("Die Kinder haben das Haus gekauft und renoviert.", False),  # a coordinated participle
+        ("Er will lachen und weinen.", False),  # a coordinated infinitive
         # must not fire: false alarms of the development versions on newstest references and correct sides
         ("Jeden Tag werden Tausende von Autos in eine Werkstatt geschleppt.", False),  # a time expression
         ("Der Grund sind bürokratische Hürden.", False),  # copula: the predicate may come first
