@@ -28,7 +28,7 @@ COORDINATORS = frozenset({"und", "oder", "sowie", "sondern", "aber"})
 SUBJECT_PRONOUNS = frozenset({"ich", "du", "er", "wir", "ihr", "man"})
 NEAR_SUBJECT_PRONOUNS = frozenset({"sie", "es"})
 EMBEDDING = VERB_FINAL_OPENERS | {"KOUI", "PTKZU", "VVIZU"}
-NON_FINITE = frozenset({"VVPP", "VAPP", "VMPP", "VVINF", "VAINF", "VMINF", "ADJD"})
+NON_FINITE = frozenset({"VVPP", "VAPP", "VMPP", "VVINF", "VAINF", "VMINF"})
 
 
 REPORTING_VERBS = frozenset({"sagen", "erklären", "betonen", "berichten", "zitieren", "meinen", "schreiben",

@@ -89,6 +89,12 @@ def test_metadata(zellig):
         ("Die besten Jahre meines Lebens, sagte er, waren in den Orten.", False),  # a parenthesis
         ("Er und Kerr lieben sich immer noch, betonte der 36-Jährige.", False),  # the reporting verb's own subject
         ("Die Kinder haben das Haus gekauft und renoviert.", False),  # a coordinated participle
+        # a form like the infinitive is finite with ich/wir beside it or across a conjunction from sein/haben
+        ("Ich musste den Weg alleine finden und zum Glück haben ich mich nicht verlaufen.", True),
+        ("Der Zeitpunkt ist ungewiss und werden die Märkte beeinflussen.", True),
+        ("Das Unternehmen haben seine Prognose angehoben und will Rekordgewinne erzielen.", True),
+        ("Ich musste den Weg alleine finden und zum Glück habe ich mich nicht verlaufen.", False),
+        ("Das Unternehmen hat seine Prognose angehoben und will Rekordgewinne erzielen.", False),
         ("Er will lachen und weinen.", False),  # a coordinated infinitive
         # must not fire: false alarms of the development versions on newstest references and correct sides
         ("Jeden Tag werden Tausende von Autos in eine Werkstatt geschleppt.", False),  # a time expression
