@@ -42,6 +42,7 @@ import re
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
 from performers.german.coordination import REPORTING_VERBS, disagrees_with_shared, shared_subject_verb
+from performers.german.non_finite import looks_non_finite
 from performers.german.subject_number import (
     ARTICLE_WORDS,
     RELATIVE_PRONOUNS,
@@ -117,51 +118,6 @@ def _after_initial_subordinate(analysis: Analysis, first: int) -> bool:
     return tokens[sentence_first].text.lower() not in ("während", "als", "wie") and not any(
         t.text == "," for t in tokens[sentence_first : first - 1]
     )
-
-
-INFINITIVE_GOVERNORS = frozenset({"werden", "lassen"})
-CERTAIN_SUBJECTS = frozenset({"ich", "du", "er", "wir"})
-
-
-def _pronoun_subject_beside(analysis: Analysis, index: int) -> bool:
-    """Whether *ich*, *du*, *er* or *wir* follows the verb or opens its main clause right before it (*zum
-    Glück haben ich*, *Ich haben …*, *und ich tragen*): a subject beside it makes the verb finite."""
-    tokens = analysis.tokens
-    after = tokens[index + 1] if index + 1 < len(tokens) else None
-    if after is not None and after.pos == "PPER" and after.text.lower() in CERTAIN_SUBJECTS:
-        return True
-    before = tokens[index - 1] if index > 0 else None
-    if before is None or before.pos != "PPER" or before.text.lower() not in CERTAIN_SUBJECTS:
-        return False
-    opener = tokens[index - 2] if index > 1 else None
-    if opener is not None and opener.pos == "KON":  # und ich tragen; not Sie und ich denken (verb-final)
-        return index < 3 or tokens[index - 3].pos not in ("PPER", "NN", "NE", "PIS")
-    return opener is None or opener.pos == "$." or is_quote(opener)
-
-
-def _governs_infinitive(analysis: Analysis, other: int, index: int) -> bool:
-    """Whether the finite verb ``other`` may govern ``index`` as an infinitive: a modal, *werden* or *lassen*
-    (not across a conjunction when it follows: *haben … angehoben und will*), a form of *haben* or *sein* in
-    the same conjunct, or any verb before it with no conjunction between (*soll … getötet haben*)."""
-    tokens = analysis.tokens
-    low, high = sorted((other, index))
-    coordinated = any(t.pos == "KON" for t in tokens[low + 1 : high])
-    if tokens[other].pos == "VMFIN" or tokens[other].lemma in INFINITIVE_GOVERNORS:
-        return not coordinated or other < index or tokens[index + 1].pos == "KON"
-    return not coordinated and (tokens[other].pos == "VAFIN" or other < index)
-
-
-def _infinitive_beside_finite(analysis: Analysis, verbs: dict[int, str], index: int, lemma: str) -> bool:
-    """A form identical to the infinitive in a clause with another finite verb that may govern it
-    (:func:`_governs_infinitive`: *soll … getötet haben*, *muss … abgeworfen werden*): the tagger's finite
-    verb is likely the infinitive (not in *schmelzen … und nimmt*, *ist ungewiss und werden*, nor with a
-    subject pronoun beside it: *… finden und zum Glück haben ich*)."""
-    tokens = analysis.tokens
-    if tokens[index].text.lower() != lemma.lower() or _pronoun_subject_beside(analysis, index):
-        return False
-    first, last = clause_bounds(analysis, index)
-    return any(other != index and first <= other < last and _governs_infinitive(analysis, other, index)
-               for other in verbs)
 
 
 def _opens_clause(analysis: Analysis, noun: int, verb: int, pronoun: bool = False) -> bool:
@@ -352,7 +308,7 @@ def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[
     found = []
     verbs = finite_verbs(analysis)
     for index, lemma in verbs.items():
-        if _infinitive_beside_finite(analysis, verbs, index, lemma):
+        if looks_non_finite(analysis, verbs, index, lemma):
             continue
         shared = shared_subject_verb(analysis, verbs, index)
         if shared is not None:
