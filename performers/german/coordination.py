@@ -153,3 +153,19 @@ def disagrees_with_shared(analysis: Analysis, verbs: dict[int, str], verb: int, 
     if not mine or not theirs or not all(theirs):
         return False
     return not any(mine & {(r.person, r.number) for r in readings} for readings in theirs)
+
+
+NP_LINKS = frozenset({"und", "sowie"})
+NP_OPENERS = frozenset({"ART", "NN", "NE", "ADJA", "PPOSAT", "PDAT", "PIAT", "CARD"})
+
+
+def coordinated_noun_phrase(analysis: Analysis, noun: int) -> bool:
+    """Whether the noun phrase headed by ``noun`` is the first of two joined by *und* or *sowie* (*Kněžínková
+    und Adam Plachetka*): together they are plural."""
+    tokens = analysis.tokens
+    following = noun + 1
+    while following < len(tokens) and tokens[following].pos == "ADV":
+        following += 1
+    if following + 1 < len(tokens) and tokens[following].text.lower() in NP_LINKS:
+        return tokens[following + 1].pos in NP_OPENERS
+    return False

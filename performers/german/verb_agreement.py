@@ -41,7 +41,12 @@ import re
 
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
-from performers.german.coordination import REPORTING_VERBS, disagrees_with_shared, shared_subject_verb
+from performers.german.coordination import (
+    REPORTING_VERBS,
+    coordinated_noun_phrase,
+    disagrees_with_shared,
+    shared_subject_verb,
+)
 from performers.german.non_finite import looks_non_finite
 from performers.german.subject_number import (
     ARTICLE_WORDS,
@@ -238,11 +243,33 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
         later = [(i, n, c) for i, n, c in found[1:] if c or (n is not None and tokens[i].pos not in ("PIS", "PDS"))]
         later = [(i, n, c) for i, n, c in later if tokens[i].pos == "PPER" or n is not None or
                  certain_nominative(analysis, i)]
-        return [number] + [n for _, n, _ in later]
+        return [number] + [n for _, n, _ in later] + _plural_later(analysis, found[1:], verb)
     if number is not None and lemma not in COPULAS and _opens_middle_field(analysis, index, verb):
         # Gestern hat der Präsident … : the first noun phrase after the verb, unless a certain nominative follows
-        return [number] + [n for i, n, c in found[1:] if c or certain_nominative(analysis, i)]
+        return ([number] + [n for i, n, c in found[1:] if c or certain_nominative(analysis, i)]
+                + _plural_later(analysis, found[1:], verb))
     return [n for _, n, _ in found]
+
+
+PLURAL_INDEFINITES = frozenset({"meisten", "viele", "einige", "alle", "beide", "wenige", "mehrere", "andere", "manche"})
+
+
+def _plural_later(analysis: Analysis, later: list[tuple[int, str | None, bool]], verb: int) -> list[str | None]:
+    """``['PL']`` when a later possible subject right after the verb is plural though its own number is open: a
+    coordination (*Die Gesangsfassung übernahmen Kněžínková und Plachetka*) or a plural indefinite pronoun
+    (*Das Handy tragen die meisten bei sich*): object-first order with a plural subject is possible."""
+    tokens = analysis.tokens
+    for index, _, _ in later:
+        start = np_start(analysis, index) if tokens[index].pos in ("NN", "NE") else index
+        while start - 1 > verb and tokens[index].pos == "NE" and tokens[start - 1].pos in ("NE", "NN"):
+            start -= 1  # Kateřina Kněžínková, Bürgermeister Wolfgang Wild
+        if index < verb or any(t.pos not in MIDDLE_FIELD_FILLERS for t in tokens[verb + 1 : start]):
+            continue  # right after the verb only (not … starten und die Oberfläche und …)
+        if tokens[index].pos == "PIS" and tokens[index].text.lower() in PLURAL_INDEFINITES:
+            return ["PL"]
+        if tokens[index].pos in ("NN", "NE") and coordinated_noun_phrase(analysis, index):
+            return ["PL"]
+    return []
 
 
 PREFIELD_ADVERBIALS = frozenset({"APPR", "APPRART", "ADV", "ADJD", "PROAV", "PWAV", "KOUS"})
@@ -292,10 +319,23 @@ def _subject_before_embedded(analysis: Analysis, verb: int) -> tuple[int, str] |
     if head is None or any(t.pos not in NP_INNER and t.pos not in ARTICLE_WORDS and t.pos != "NE"
                            for t in prefield if t.index < head):
         return None
+    while tokens[head].pos == "NE" and head + 1 < commas[0] and tokens[head + 1].pos == "NE":
+        head += 1  # Barack Obama (und John McCain, …): the last noun of a close apposition
     if any(tokens[i].pos == "PPER" for i, _, _ in pronoun_candidates(analysis, verb)):
         return None  # Andere Länder, darunter Spanien, wird sie erreichen: the pronoun is the subject
     number = noun_number(analysis, head)
-    return (head, number) if number is not None else None
+    if number is None or _later_subject_agrees(analysis, verb):
+        return None
+    return head, number
+
+
+def _later_subject_agrees(analysis: Analysis, verb: int) -> bool:
+    """Whether a noun phrase after ``verb`` in its clause is certainly nominative and agrees with it (*Die
+    Berufsfischer, die …, kostet der Liter …*: the noun phrase before is a dative)."""
+    readings = verb_inf.verb_readings(analysis.tokens[verb].text, finite_verbs(analysis).get(verb, ""))
+    numbers = {r.number for r in readings if r.person == 3}
+    return any(noun_number(analysis, n) in numbers and certain_nominative(analysis, n)
+               for n in noun_subject_candidates(analysis, verb) if n > verb and not genitive_attribute(analysis, n))
 
 
 def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[int, int]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from performers.german.analysis import analyze
-from performers.german.coordination import disagrees_with_shared, shared_subject_verb
+from performers.german.coordination import coordinated_noun_phrase, disagrees_with_shared, shared_subject_verb
 from performers.german.syntax import finite_verbs
 
 
@@ -37,3 +37,18 @@ def _find(text: str) -> list[tuple[str, str, bool]]:
 )
 def test_shared_subject_verb(text, expected):
     assert _find(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, word, expected",
+    [
+        ("Die Gesangsfassung übernahmen Kněžínková und Adam Plachetka.", "Kněžínková", True),
+        ("Das Bronzetreppchen erreichten Rainer und Bernd Maier.", "Rainer", True),
+        ("Die Polizei untersucht die Waffe.", "Waffe", False),
+        ("Die Polizei untersucht die Waffe oder den Wagen.", "Waffe", False),  # oder: either number
+    ],
+)
+def test_coordinated_noun_phrase(text, word, expected):
+    analysis = analyze(text)
+    index = next(t.index for t in analysis.tokens if t.text == word)
+    assert coordinated_noun_phrase(analysis, index) is expected

@@ -100,6 +100,9 @@ def test_metadata(zellig):
         ("Aber ich frage mich: Sind wir dafür vorbereitet?", False),  # a participle, not a finite verb
         ("Die Verhandlungen hatten sich während der letzten Stunden beschleunigt.", False),
         ("Erstens: Das gelbe Käppchen aufsetzen.", False),  # a fused separable verb: an infinitive
+        ("Die Gesangsfassung übernahmen Kateřina Kněžínková und Adam Plachetka.", False),  # a coordinated subject
+        ("Barack Obama und John McCain, die beiden Kandidaten, haben ihre Unterstützung zugesagt.", False),
+        ("Die Gesangsfassung übernahmen die Sängerin.", True),
         ("Jeden Tag werden Tausende von Autos in eine Werkstatt geschleppt.", False),  # a time expression
         ("Der Grund sind bürokratische Hürden.", False),  # copula: the predicate may come first
         ("Ein Mann aus Malta und ein anderer aus Brasilien wollen die Qualität verbessern.", False),
