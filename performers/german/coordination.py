@@ -39,7 +39,7 @@ SUBORDINATORS = frozenset({"als", "wenn", "während", "weil", "da", "ob", "obwoh
                            "seit", "seitdem", "sobald", "solange", "damit", "dass", "falls", "indem", "bis", "ehe"})
 
 
-def _main_clause(analysis: Analysis, verb: int) -> bool:
+def main_clause(analysis: Analysis, verb: int) -> bool:
     """Whether ``verb`` stands in a main clause: no subordinating conjunction, relative or interrogative word
     opens its clause or stands before it in the clause (*auf welche Firmen … sollen*)."""
     tokens = analysis.tokens
@@ -102,7 +102,7 @@ def shared_subject_verb(analysis: Analysis, verbs: dict[int, str], verb: int) ->
     between = tokens[previous + 1 : verb - 1]
     if any(t.pos in EMBEDDING or (t.pos.startswith("$") and t.text != ",") for t in between):
         return None
-    if not _main_clause(analysis, previous):
+    if not main_clause(analysis, previous):
         return None
     if comma and (any(t.text == "," for t in between) or tokens[previous - 1].text == ","):
         return None  # after a comma only the clause right before it, and no parenthesis (…, sagte er, waren …)

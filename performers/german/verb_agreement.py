@@ -19,9 +19,10 @@ person).  Its possible subjects, by clause type (shallow heuristics over STTS ta
   certain nominative compete (*Die Vertreter des OPC muss dies wissen* fires, *Das Gesetz kennen sie nicht*
   does not); not after a copula where a predicate noun may follow (*Der Grund sind Hürden*), not for time
   expressions in front (*Jeden Tag werden …*);
-- a verb-first clause after the comma that closes a subordinate clause opening the sentence (*Obwohl …,
-  können der Kongress …*), or a reporting clause after a quotation (*„…“, sagten Frau Nathiri*): the
-  nouns after the verb;
+- a verb-first main clause after a sentence-initial prefield that ends in a comma — a subordinate clause, a
+  prepositional phrase, a time expression or a participle phrase with embedded clauses after it (*Obwohl …,
+  können der Kongress …*; *Anfang Juli, als …, hatten die Volkspartei …*; :mod:`performers.german.prefield`),
+  or a reporting clause after a quotation (*„…“, sagten Frau Nathiri*): the nouns after the verb;
 - a verb right after an embedded relative or subordinate clause or apposition that follows the sentence's
   first noun phrase (*Haider, der …, setzen*; *Der Kandidat, Vitali Bganba, behaupten*): that noun phrase;
 - a relative clause opened by *der*, *die*, *das* after a comma: the pronoun's number from its antecedent
@@ -48,6 +49,7 @@ from performers.german.coordination import (
     shared_subject_verb,
 )
 from performers.german.non_finite import looks_non_finite
+from performers.german.prefield import after_initial_prefield
 from performers.german.subject_number import (
     ARTICLE_WORDS,
     RELATIVE_PRONOUNS,
@@ -99,7 +101,7 @@ def _noun_subject_checkable(analysis: Analysis, verb: int) -> bool:
         return False  # a coordinated verb whose subject is left out: … gewannen sie 1:0 und feiern nun …
     opening = [t for t in tokens[first:verb] if not t.pos.startswith("$") and t.pos != "KON"]
     sentence_first = analysis.sentences[tokens[verb].sentence].first
-    return (bool(opening) or first == sentence_first or _after_initial_subordinate(analysis, first)
+    return (bool(opening) or first == sentence_first or after_initial_prefield(analysis, verb)
             or _reporting_inversion(analysis, first, verb))
 
 
@@ -110,19 +112,6 @@ def _reporting_inversion(analysis: Analysis, first: int, verb: int) -> bool:
     if first != verb or first < 2 or tokens[first - 1].text != ",":
         return False
     return is_quote(tokens[first - 2]) or tokens[verb].lemma in REPORTING_VERBS
-
-
-def _after_initial_subordinate(analysis: Analysis, first: int) -> bool:
-    """Whether the clause starting at ``first`` follows a comma that closes a subordinate clause opening the
-    sentence (*Obwohl der Präsident … kann, können der Kongress …*): the verb-first main clause has its
-    subject inside."""
-    tokens = analysis.tokens
-    sentence_first = analysis.sentences[tokens[first].sentence].first
-    if first == 0 or tokens[first - 1].text != "," or tokens[sentence_first].pos != "KOUS":
-        return False
-    return tokens[sentence_first].text.lower() not in ("während", "als", "wie") and not any(
-        t.text == "," for t in tokens[sentence_first : first - 1]
-    )
 
 
 def _opens_clause(analysis: Analysis, noun: int, verb: int, pronoun: bool = False) -> bool:
@@ -231,6 +220,8 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
     found = [(n, None if coordinated_before(analysis, n, verb) else noun_number(analysis, n), False) for n in nouns]
     found += [(i, None if coordinated_before(analysis, i, verb) else number, certain)
               for i, number, certain in pronoun_candidates(analysis, verb)]
+    first, last = clause_bounds(analysis, verb)
+    found += [(t.index, None, False) for t in analysis.tokens[first:last] if _numeral_head(analysis, t.index)]
     found.sort()
     if not found:
         return []
@@ -249,6 +240,18 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
         return ([number] + [n for i, n, c in found[1:] if c or certain_nominative(analysis, i)]
                 + _plural_later(analysis, found[1:], verb))
     return [n for _, n, _ in found]
+
+
+def _numeral_head(analysis: Analysis, index: int) -> bool:
+    """A number standing for a noun phrase (*fünf von ihnen*, *die drei*): a subject of unknown number."""
+    tokens = analysis.tokens
+    previous = tokens[index - 1] if index > 0 else None
+    if tokens[index].pos != "CARD" or not tokens[index].text.isalpha():
+        return False  # digits: years, dates, scores (Halbjahr 2008, 3:1)
+    if previous is not None and previous.pos in ("APPR", "APPRART", "NN", "NE", "CARD"):
+        return False
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return following is None or following.pos not in ("NN", "NE", "ADJA", "CARD", "TRUNC") and following.text != "%"
 
 
 PLURAL_INDEFINITES = frozenset({"meisten", "viele", "einige", "alle", "beide", "wenige", "mehrere", "andere", "manche"})

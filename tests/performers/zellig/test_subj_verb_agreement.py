@@ -103,6 +103,13 @@ def test_metadata(zellig):
         ("Die Gesangsfassung übernahmen Kateřina Kněžínková und Adam Plachetka.", False),  # a coordinated subject
         ("Barack Obama und John McCain, die beiden Kandidaten, haben ihre Unterstützung zugesagt.", False),
         ("Die Gesangsfassung übernahmen die Sängerin.", True),
+        # a verb-first main clause after a prefield that ends in a comma: the subject follows the verb
+        ("Anfang Juli, als die ÖVP die Koalition verließ, hatten die Volkspartei einen Vorsprung.", True),
+        ("Ehrlich gesagt, sind der Markt sehr ruhig.", True),
+        ("Im Zusammenhang mit dem Unfall eines Busses bei Padua, Italien, stellen sich die Frage.", True),
+        ("Anfang Juli, als die ÖVP die Koalition verließ, hatte die Volkspartei einen Vorsprung.", False),
+        ("Über 500 geladene Gäste, darunter vier Staatschefs, haben an der Feier teilgenommen.", False),
+        ("Bei diesem Wettbewerb, der in Johannesburg stattfindet, haben bereits fünf von ihnen ihr Ticket.", False),
         ("Jeden Tag werden Tausende von Autos in eine Werkstatt geschleppt.", False),  # a time expression
         ("Der Grund sind bürokratische Hürden.", False),  # copula: the predicate may come first
         ("Ein Mann aus Malta und ein anderer aus Brasilien wollen die Qualität verbessern.", False),
