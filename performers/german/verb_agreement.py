@@ -8,7 +8,8 @@ A verb fires when none of its possible subjects agrees with it in number (third 
 person).  Its possible subjects, by clause type (shallow heuristics over STTS tags, no parser):
 
 - a personal pronoun next to the verb (*wir steht*), or *ich*, *du*, *er*, *wir* opening a verb-final clause
-  (*dass er … hatten*); never *ihr* or *es* (an expletive), except *es gibt* (always singular); *sie*
+  (*dass er … hatten*); never *ihr*, nor *es* except *es gibt* (always singular); with an expletive *es* or
+  *das*/*dies* before a copula, the noun phrases after the verb (:mod:`performers.german.expletive`); *sie*
   (she/they) only next to the verb, alone in its clause, where the English source settles its number
   (``sie``, :func:`sie_number`); polite *Sie* only right after the verb (*kann Sie*);
 - in a main clause or one opened by a subordinating conjunction: every noun and pronoun of the clause that may
@@ -48,6 +49,7 @@ from performers.german.coordination import (
     disagrees_with_shared,
     shared_subject_verb,
 )
+from performers.german.expletive import expletive_numbers
 from performers.german.non_finite import looks_non_finite
 from performers.german.prefield import after_initial_prefield
 from performers.german.subject_number import (
@@ -341,6 +343,25 @@ def _later_subject_agrees(analysis: Analysis, verb: int) -> bool:
                for n in noun_subject_candidates(analysis, verb) if n > verb and not genitive_attribute(analysis, n))
 
 
+def _disagrees(readings: tuple[verb_inf.VerbReading, ...], numbers: list[str | None], person: int = 3) -> bool:
+    """Whether the verb has readings and none in ``person`` and any of ``numbers`` (all of them certain)."""
+    return bool(readings) and bool(numbers) and all(
+        n is not None and not any(r.person == person and r.number == n for r in readings) for n in numbers)
+
+
+def _subject_numbers(analysis: Analysis, index: int, lemma: str, sie: str | None) -> tuple[Subject, list] | None:
+    """The subject found by :func:`subject_of` and the numbers the verb may agree with, or ``None``."""
+    subject = subject_of(analysis, index)
+    if subject is None or _predicate_may_follow(analysis, index, lemma, subject):
+        return None  # after a copula a noun may be the predicate: Sie sind ein Fetischist
+    if analysis.tokens[subject.index].pos == "PPER":
+        number = _pronoun_number(analysis, subject, index, lemma, sie)
+        return (subject, [number]) if number is not None else None
+    if _noun_subject_checkable(analysis, index):
+        return subject, _clause_subject_numbers(analysis, index, lemma)
+    return None
+
+
 def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[int, int]]:
     """(verb, subject) token indices of finite verbs with no reading in their subject's person and number.
 
@@ -361,32 +382,16 @@ def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[
         readings = verb_inf.verb_readings(tokens[index].text, lemma)
         relative = _relative_clause_numbers(analysis, index)
         if relative is not None:
-            if readings and relative and all(n is not None and not any(r.person == 3 and r.number == n
-                                                                        for r in readings) for n in relative):
+            if _disagrees(readings, relative):
                 found.append((index, clause_bounds(analysis, index)[0] - 1))
             continue
         outer = _subject_before_embedded(analysis, index)
-        if outer is not None:
-            if readings and not any(r.person == 3 and r.number == outer[1] for r in readings):
-                found.append((index, outer[0]))
+        expletive = expletive_numbers(analysis, index, lemma) if outer is None else None
+        if outer is not None or expletive is not None:
+            if _disagrees(readings, [outer[1]] if outer is not None else expletive):
+                found.append((index, outer[0] if outer is not None else index))
             continue
-        subject = subject_of(analysis, index)
-        if subject is None or not readings:
-            continue
-        if _predicate_may_follow(analysis, index, lemma, subject):
-            continue  # after a copula a noun may be the predicate: Sie sind ein Fetischist
-        numbers: list[str | None]
-        if tokens[subject.index].pos == "PPER":
-            numbers = [_pronoun_number(analysis, subject, index, lemma, sie)]
-            if numbers[0] is None:
-                continue
-        elif _noun_subject_checkable(analysis, index):
-            numbers = _clause_subject_numbers(analysis, index, lemma)
-        else:
-            continue
-        if numbers and all(
-            number is not None and not any(r.person == subject.person and r.number == number for r in readings)
-            for number in numbers
-        ):
-            found.append((index, subject.index))
+        checked = _subject_numbers(analysis, index, lemma, sie)
+        if checked is not None and _disagrees(readings, checked[1], checked[0].person):
+            found.append((index, checked[0].index))
     return found

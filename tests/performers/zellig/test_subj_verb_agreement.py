@@ -103,6 +103,12 @@ def test_metadata(zellig):
         ("Die Gesangsfassung übernahmen Kateřina Kněžínková und Adam Plachetka.", False),  # a coordinated subject
         ("Barack Obama und John McCain, die beiden Kandidaten, haben ihre Unterstützung zugesagt.", False),
         ("Die Gesangsfassung übernahmen die Sängerin.", True),
+        # expletive es and demonstratives before a copula: the noun phrase after the verb decides
+        ("Es wurden nie ein solcher Vertrag unterzeichnet.", True),
+        ("Das sind keine Amnestie für unser Land.", True),
+        ("Es wurde nie ein solcher Vertrag unterzeichnet.", False),
+        ("Es freut die Eltern.", False),
+        ("Das würde auch die Kosten senken.", False),
         # a verb-first main clause after a prefield that ends in a comma: the subject follows the verb
         ("Anfang Juli, als die ÖVP die Koalition verließ, hatten die Volkspartei einen Vorsprung.", True),
         ("Ehrlich gesagt, sind der Markt sehr ruhig.", True),
