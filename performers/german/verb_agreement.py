@@ -49,11 +49,11 @@ from performers.german.coordination import (
     disagrees_with_shared,
     shared_subject_verb,
 )
+from performers.german.embedded_subject import subject_before_embedded
 from performers.german.expletive import expletive_numbers
 from performers.german.non_finite import looks_non_finite
 from performers.german.prefield import after_initial_prefield
 from performers.german.subject_number import (
-    ARTICLE_WORDS,
     RELATIVE_PRONOUNS,
     antecedent_number,
     certain_nominative,
@@ -65,7 +65,6 @@ from performers.german.subject_number import (
 )
 from performers.german.syntax import (
     FINITE,
-    NP_INNER,
     VERB_FINAL_OPENERS,
     Subject,
     clause_bounds,
@@ -296,53 +295,6 @@ def _opens_middle_field(analysis: Analysis, noun: int, verb: int) -> bool:
     return all(t.pos in MIDDLE_FIELD_FILLERS for t in tokens[verb + 1 : start])
 
 
-def _subject_before_embedded(analysis: Analysis, verb: int) -> tuple[int, str] | None:
-    """(index, number) of the subject of a verb that directly follows the comma closing a relative or
-    subordinate clause or an apposition embedded after the sentence's first noun phrase (*Haider, der …
-    angekündigt hat, …, setzen*; *Die Idee, dass …, wurden*; *Der fünfte Kandidat, Vitali Bganba, behaupten*):
-    the head of that noun phrase (its first noun; *Die Liste der Wirkstoffe, die …, sind*: *Liste*), where its
-    number is certain; else ``None``."""
-    tokens = analysis.tokens
-    sentence = analysis.sentences[tokens[verb].sentence]
-    if verb == 0 or tokens[verb - 1].text != ",":
-        return None
-    commas = [t.index for t in tokens[sentence.first : verb] if t.text == ","]
-    if not commas or commas[0] + 1 >= verb:
-        return None
-    embedded = tokens[commas[0] + 1 : verb - 1]
-    apposition = len(commas) == 2 and not any(t.pos in FINITE or t.pos == "KON" for t in embedded)
-    if tokens[commas[0] + 1].pos not in ("PRELS", "KOUS") and not apposition:
-        return None
-    if any(tokens[c + 1].pos in FINITE for c in commas if c + 1 < verb):
-        return None  # an earlier verb after a comma already took the main clause
-    prefield = [t for t in tokens[sentence.first : commas[0]] if not is_quote(t)]
-    while prefield and prefield[0].pos in ("KON", "ADV"):
-        prefield = prefield[1:]
-    if not prefield or any(t.pos.startswith("V") or t.pos in ("KOUS", "PPER", "PRELS") for t in prefield):
-        return None
-    head = next((t.index for t in prefield if t.pos in ("NN", "NE")), None)
-    if head is None or any(t.pos not in NP_INNER and t.pos not in ARTICLE_WORDS and t.pos != "NE"
-                           for t in prefield if t.index < head):
-        return None
-    while tokens[head].pos == "NE" and head + 1 < commas[0] and tokens[head + 1].pos == "NE":
-        head += 1  # Barack Obama (und John McCain, …): the last noun of a close apposition
-    if any(tokens[i].pos == "PPER" for i, _, _ in pronoun_candidates(analysis, verb)):
-        return None  # Andere Länder, darunter Spanien, wird sie erreichen: the pronoun is the subject
-    number = noun_number(analysis, head)
-    if number is None or _later_subject_agrees(analysis, verb):
-        return None
-    return head, number
-
-
-def _later_subject_agrees(analysis: Analysis, verb: int) -> bool:
-    """Whether a noun phrase after ``verb`` in its clause is certainly nominative and agrees with it (*Die
-    Berufsfischer, die …, kostet der Liter …*: the noun phrase before is a dative)."""
-    readings = verb_inf.verb_readings(analysis.tokens[verb].text, finite_verbs(analysis).get(verb, ""))
-    numbers = {r.number for r in readings if r.person == 3}
-    return any(noun_number(analysis, n) in numbers and certain_nominative(analysis, n)
-               for n in noun_subject_candidates(analysis, verb) if n > verb and not genitive_attribute(analysis, n))
-
-
 def _disagrees(readings: tuple[verb_inf.VerbReading, ...], numbers: list[str | None], person: int = 3) -> bool:
     """Whether the verb has readings and none in ``person`` and any of ``numbers`` (all of them certain)."""
     return bool(readings) and bool(numbers) and all(
@@ -385,7 +337,7 @@ def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[
             if _disagrees(readings, relative):
                 found.append((index, clause_bounds(analysis, index)[0] - 1))
             continue
-        outer = _subject_before_embedded(analysis, index)
+        outer = subject_before_embedded(analysis, index)
         expletive = expletive_numbers(analysis, index, lemma) if outer is None else None
         if outer is not None or expletive is not None:
             if _disagrees(readings, [outer[1]] if outer is not None else expletive):
