@@ -16,7 +16,9 @@ bestürmt*).  :func:`looks_non_finite` says a "finite" verb is likely none, so t
   the same conjunct of its clause (:func:`participle_beside_auxiliary`: *Sind wir dafür vorbereitet*; not *…
   festgestellt und er unterzogen sich*);
 - it is a separable verb written fused with its particle in a main clause, where a finite separable verb is
-  split (*Das gelbe Käppchen aufsetzen.*).
+  split (*Das gelbe Käppchen aufsetzen.*);
+- the tagger did not take it for finite, it has the form of the infinitive or participle and its sentence has
+  no final punctuation: a headline (*Fußgängerin vom Balkon mit Luftgewehr beschossen*).
 """
 
 from __future__ import annotations
@@ -95,6 +97,21 @@ def _verb_final_clause(analysis: Analysis, index: int) -> bool:
     return tokens[first].pos in VERB_FINAL_OPENERS or (first > 0 and tokens[first - 1].pos in VERB_FINAL_OPENERS)
 
 
+def _headline_verb(analysis: Analysis, index: int, lemma: str) -> bool:
+    """A verb the tagger did not take for finite, with the form of the infinitive or participle, in a
+    sentence without final punctuation: a headline (*Fußgängerin vom Balkon beschossen*, *Berufung neu
+    definieren*)."""
+    tokens = analysis.tokens
+    if tokens[index].pos in ("VVFIN", "VAFIN", "VMFIN"):
+        return False
+    sentence = analysis.sentences[tokens[index].sentence]
+    if tokens[sentence.last - 1].pos == "$." or (sentence.last >= 2 and tokens[sentence.last - 2].pos == "$."):
+        return False
+    participle = verb_inf.past_participle(lemma)
+    text = tokens[index].text.lower()
+    return text == lemma.lower() or (participle is not None and text == participle.lower())
+
+
 def looks_non_finite(analysis: Analysis, verbs: dict[int, str], index: int, lemma: str) -> bool:
     """Whether the finite verb at ``index`` is likely an infinitive or participle (see the module docstring)."""
     tokens = analysis.tokens
@@ -104,7 +121,7 @@ def looks_non_finite(analysis: Analysis, verbs: dict[int, str], index: int, lemm
     infinitive = tokens[index].text.lower() == lemma.lower()
     if infinitive and following is not None and following.pos in CLUSTER_VERBS:
         return True  # auf … verzichten müssen, Angst bekommen haben
-    if participle_beside_auxiliary(analysis, verbs, index, lemma):
+    if participle_beside_auxiliary(analysis, verbs, index, lemma) or _headline_verb(analysis, index, lemma):
         return True
     readings = verb_inf.verb_readings(tokens[index].text, lemma)
     return bool(readings) and all(r.particle for r in readings) and not _verb_final_clause(analysis, index)

@@ -218,7 +218,8 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
     with a certain number, it is taken for the subject, and of the later ones only those that keep a known
     number or are certainly nominative compete (a personal pronoun, *der Investor*)."""
     nouns = [n for n in noun_subject_candidates(analysis, verb) if not genitive_attribute(analysis, n)]
-    found = [(n, None if coordinated_before(analysis, n, verb) else noun_number(analysis, n), False) for n in nouns]
+    found = [(n, None if coordinated_before(analysis, n, verb) or _after_quantity(analysis, n)
+              else noun_number(analysis, n), False) for n in nouns]
     found += [(i, None if coordinated_before(analysis, i, verb) else number, certain)
               for i, number, certain in pronoun_candidates(analysis, verb)]
     first, last = clause_bounds(analysis, verb)
@@ -241,6 +242,16 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
         return ([number] + [n for i, n, c in found[1:] if c or certain_nominative(analysis, i)]
                 + _plural_later(analysis, found[1:], verb))
     return [n for _, n, _ in found]
+
+
+def _after_quantity(analysis: Analysis, noun: int) -> bool:
+    """A genitive after a number or percentage (*33 % der Wähler*, *1 Mio der Erdbebenopfer*): the quantity
+    is the subject, of open number."""
+    tokens = analysis.tokens
+    start = np_start(analysis, noun)
+    if start < 2 or tokens[start].text.lower() not in ("der", "aller"):
+        return False
+    return tokens[start - 1].text in ("%", "Prozent", "Mio", "Mio.") or tokens[start - 1].pos == "CARD"
 
 
 def _numeral_head(analysis: Analysis, index: int) -> bool:

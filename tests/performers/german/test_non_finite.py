@@ -19,6 +19,7 @@ from performers.german.syntax import finite_verbs
         ("Ich musste den Weg finden und zum Glück haben ich mich verlaufen.", "haben", False),  # ich beside it
         ("Der Zeitpunkt ist ungewiss und werden die Märkte beeinflussen.", "werden", False),  # sein governs no infinitive
         ("1995 wurde ein Tumor festgestellt und er unterzogen sich einer Transplantation.", "unterzogen", False),
+        ("Fußgängerin vom Balkon mit Luftgewehr beschossen", "beschossen", True),  # a headline
         ("Die Kinder spielen.", "spielen", False),
         ("Er sagt, dass er morgen aufsteht.", "aufsteht", False),  # fused in a verb-final clause
     ],

@@ -100,6 +100,9 @@ def test_metadata(zellig):
         ("Aber ich frage mich: Sind wir dafür vorbereitet?", False),  # a participle, not a finite verb
         ("Die Verhandlungen hatten sich während der letzten Stunden beschleunigt.", False),
         ("Erstens: Das gelbe Käppchen aufsetzen.", False),  # a fused separable verb: an infinitive
+        ("Fußgängerin vom Balkon mit Luftgewehr beschossen", False),  # a headline: a participle
+        ("Nur 9 % der Kanadier lassen sich darauf ein.", False),  # the percentage is the subject
+        ("Nur 9 % der Kanadier lässt sich darauf ein.", False),
         ("Die Gesangsfassung übernahmen Kateřina Kněžínková und Adam Plachetka.", False),  # a coordinated subject
         ("Barack Obama und John McCain, die beiden Kandidaten, haben ihre Unterstützung zugesagt.", False),
         ("Die Gesangsfassung übernahmen die Sängerin.", True),
