@@ -169,3 +169,18 @@ def coordinated_noun_phrase(analysis: Analysis, noun: int) -> bool:
     if following + 1 < len(tokens) and tokens[following].text.lower() in NP_LINKS:
         return tokens[following + 1].pos in NP_OPENERS
     return False
+
+
+def pronoun_coordinated(analysis: Analysis, pronoun: int, verb: int) -> bool:
+    """Whether the personal pronoun at ``pronoun`` is joined with a noun phrase by *und* or *sowie* (*Meine
+    Schwester und ich*, *er und seine Gefährten*) or a quotation mark stands between it and ``verb`` (*sagten
+    „Du solltest …*): then it is not the verb's subject alone."""
+    tokens = analysis.tokens
+    low, high = sorted((pronoun, verb))
+    if any(is_quote(t) for t in tokens[low + 1 : high]):
+        return True
+    after = tokens[pronoun + 1] if pronoun + 1 < len(tokens) else None
+    if after is not None and after.text.lower() in NP_LINKS and pronoun + 1 != verb:
+        return True
+    return (pronoun >= 2 and tokens[pronoun - 1].text.lower() in NP_LINKS
+            and tokens[pronoun - 2].pos in ("NN", "NE", "PPER"))

@@ -47,6 +47,7 @@ from performers.german.coordination import (
     REPORTING_VERBS,
     coordinated_noun_phrase,
     disagrees_with_shared,
+    pronoun_coordinated,
     shared_subject_verb,
 )
 from performers.german.embedded_subject import subject_before_embedded
@@ -150,12 +151,15 @@ def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str,
     certain: not *sie* (she/they) unless ``sie`` (from the English source, :func:`sie_number`) says which, not
     *ihr* (also a dative) or *es* (often an expletive: *Es kamen viele*) — except
     *es gibt*, always singular — and polite *Sie* only right after the verb (*kann Sie*: plural); further
-    away only *ich*, *du*, *er*, *wir* opening a verb-final clause (*dass er … hatten*)."""
+    away only *ich*, *du*, *er*, *wir* opening a verb-final clause (*dass er … hatten*); never a pronoun
+    in a coordination or behind a quotation mark (:func:`performers.german.coordination.pronoun_coordinated`)."""
     tokens = analysis.tokens
     word = tokens[subject.index].text.lower()
     between = words_between(analysis, subject.index, verb)
     if word == "es" and lemma == "geben":
         return "SG"
+    if pronoun_coordinated(analysis, subject.index, verb):
+        return None  # Meine Schwester und ich durften; er und seine Gefährten; sagten „Du …
     if subject.formal:
         return "PL" if between == 0 and subject.index == verb + 1 else None
     if word == "sie" and sie is not None:

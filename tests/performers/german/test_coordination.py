@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from performers.german.analysis import analyze
-from performers.german.coordination import coordinated_noun_phrase, disagrees_with_shared, shared_subject_verb
+from performers.german.coordination import (
+    coordinated_noun_phrase,
+    disagrees_with_shared,
+    pronoun_coordinated,
+    shared_subject_verb,
+)
 from performers.german.syntax import finite_verbs
 
 
@@ -52,3 +57,20 @@ def test_coordinated_noun_phrase(text, word, expected):
     analysis = analyze(text)
     index = next(t.index for t in analysis.tokens if t.text == word)
     assert coordinated_noun_phrase(analysis, index) is expected
+
+
+@pytest.mark.parametrize(
+    "text, word, verb, expected",
+    [
+        ("Meine Schwester und ich durften bleiben.", "ich", "durften", True),
+        ("Jeden Tag brechen er und seine Gefährten Schwefel.", "er", "brechen", True),
+        ('Alle sagten "Du solltest es probieren."', "Du", "sagten", True),
+        ("Jeden Tag bricht er Schwefel.", "er", "bricht", False),
+        ("Er kam, und er ging.", "er", "ging", False),  # und joins clauses
+    ],
+)
+def test_pronoun_coordinated(text, word, verb, expected):
+    analysis = analyze(text)
+    pronoun = max(t.index for t in analysis.tokens if t.text == word)
+    index = next(t.index for t in analysis.tokens if t.text == verb)
+    assert pronoun_coordinated(analysis, pronoun, index) is expected

@@ -101,6 +101,10 @@ def test_metadata(zellig):
         ("Die Verhandlungen hatten sich während der letzten Stunden beschleunigt.", False),
         ("Erstens: Das gelbe Käppchen aufsetzen.", False),  # a fused separable verb: an infinitive
         ("Fußgängerin vom Balkon mit Luftgewehr beschossen", False),  # a headline: a participle
+        ("Meine Schwester und ich durften Süßigkeiten essen.", False),  # a coordinated pronoun
+        ("Seit 2008 haben er und seine Freiwilligen vielen Menschen geholfen.", False),
+        ('Alle sagten "Du solltest es mal probieren."', False),  # the pronoun behind a quotation mark
+        ("Seit 2008 haben er vielen Menschen geholfen.", True),
         ("Nur 9 % der Kanadier lassen sich darauf ein.", False),  # the percentage is the subject
         ("Nur 9 % der Kanadier lässt sich darauf ein.", False),
         ("Die Gesangsfassung übernahmen Kateřina Kněžínková und Adam Plachetka.", False),  # a coordinated subject
