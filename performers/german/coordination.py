@@ -161,13 +161,19 @@ NP_OPENERS = frozenset({"ART", "NN", "NE", "ADJA", "PPOSAT", "PDAT", "PIAT", "CA
 
 def coordinated_noun_phrase(analysis: Analysis, noun: int) -> bool:
     """Whether the noun phrase headed by ``noun`` is the first of two joined by *und* or *sowie* (*Kněžínková
-    und Adam Plachetka*): together they are plural."""
+    und Adam Plachetka*), or a name heading a list that ends in one (*TSV Seulingen, VfB Lödingsen, … und der
+    TTC*): together they are plural."""
     tokens = analysis.tokens
     following = noun + 1
     while following < len(tokens) and tokens[following].pos == "ADV":
         following += 1
     if following + 1 < len(tokens) and tokens[following].text.lower() in NP_LINKS:
         return tokens[following + 1].pos in NP_OPENERS
+    if following < len(tokens) and tokens[following].text == "," and tokens[noun].pos == "NE":
+        _, last = clause_bounds(analysis, noun)
+        _, end = clause_bounds(analysis, last) if last < len(tokens) - 1 else (0, last)
+        listed = tokens[following + 1 : end]  # a list of names: TSV Seulingen, VfB Lödingsen, … und der TTC
+        return any(t.text.lower() in NP_LINKS for t in listed) and not any(t.pos in FINITE for t in listed)
     return False
 
 

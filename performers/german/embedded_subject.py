@@ -8,7 +8,7 @@ In *Haider, der bereits angekündigt hat, …, setzen auf …*, *Die Idee, dass 
 Kandidat, Vitali Bganba, behaupten …* the verb right after the comma that closes the embedded relative or
 subordinate clause or apposition belongs to the main clause whose subject is the sentence's first noun phrase
 (its head: the first noun, the last name of a close apposition, *Barack Obama*).  Not where that noun phrase
-is a time expression (*Wenige Tage, nachdem …, ist*), a personal pronoun may be the subject, or a certainly
+is a time expression (*Wenige Tage, nachdem …, ist*), a personal pronoun or *man* may be the subject, or a certainly
 nominative noun phrase after the verb agrees with it (*Die Berufsfischer, die …, kostet der Liter …*).
 Shallow heuristics over STTS tags, used by :mod:`performers.german.verb_agreement`.
 """
@@ -61,7 +61,7 @@ def subject_before_embedded(analysis: Analysis, verb: int) -> tuple[int, str] | 
         return None
     while tokens[head].pos == "NE" and head + 1 < commas[0] and tokens[head + 1].pos == "NE":
         head += 1  # Barack Obama (und John McCain, …): the last noun of a close apposition
-    if any(tokens[i].pos == "PPER" for i, _, _ in pronoun_candidates(analysis, verb)):
+    if any(tokens[i].pos == "PPER" or tokens[i].text.lower() == "man" for i, _, _ in pronoun_candidates(analysis, verb)):
         return None  # Andere Länder, darunter Spanien, wird sie erreichen: the pronoun is the subject
     number = noun_number(analysis, head)
     if number is None or _later_subject_agrees(analysis, verb):

@@ -237,7 +237,8 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
     if number is not None and lemma not in COPULAS and _opens_clause(analysis, index, verb, pronoun):
         if certain_nominative(analysis, index):  # Der Minister haben … Angaben: no other subject
             return [number] + [n for i, n, _ in found[1:] if tokens[i].pos == "PPER"]
-        later = [(i, n, c) for i, n, c in found[1:] if c or (n is not None and tokens[i].pos not in ("PIS", "PDS"))]
+        later = [(i, n, c) for i, n, c in found[1:] if c or tokens[i].text.lower() in NOMINATIVE_INDEFINITES
+                 or (n is not None and tokens[i].pos not in ("PIS", "PDS"))]
         later = [(i, n, c) for i, n, c in later if tokens[i].pos == "PPER" or n is not None or
                  certain_nominative(analysis, i)]
         return [number] + [n for _, n, _ in later] + _plural_later(analysis, found[1:], verb)
@@ -270,6 +271,7 @@ def _numeral_head(analysis: Analysis, index: int) -> bool:
     return following is None or following.pos not in ("NN", "NE", "ADJA", "CARD", "TRUNC") and following.text != "%"
 
 
+NOMINATIVE_INDEFINITES = frozenset({"man", "jemand", "niemand"})
 PLURAL_INDEFINITES = frozenset({"meisten", "viele", "einige", "alle", "beide", "wenige", "mehrere", "andere", "manche"})
 
 

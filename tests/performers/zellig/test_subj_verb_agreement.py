@@ -102,6 +102,8 @@ def test_metadata(zellig):
         ("Erstens: Das gelbe Käppchen aufsetzen.", False),  # a fused separable verb: an infinitive
         ("Fußgängerin vom Balkon mit Luftgewehr beschossen", False),  # a headline: a participle
         ("Meine Schwester und ich durften Süßigkeiten essen.", False),  # a coordinated pronoun
+        ("Manche Kurven muss man auf spezifische Art durchfahren.", False),  # man is the subject
+        ("Die Kopfschmerzen, die vom Glukosemangel herrühren, kann man im Krankenhaus vertreiben.", False),
         ("Seit 2008 haben er und seine Freiwilligen vielen Menschen geholfen.", False),
         ('Alle sagten "Du solltest es mal probieren."', False),  # the pronoun behind a quotation mark
         ("Seit 2008 haben er vielen Menschen geholfen.", True),
