@@ -28,7 +28,8 @@ person).  Its possible subjects, by clause type (shallow heuristics over STTS ta
   first noun phrase (*Haider, der …, setzen*; *Der Kandidat, Vitali Bganba, behaupten*): that noun phrase;
 - a relative clause opened by *der*, *die*, *das* after a comma: the pronoun's number from its antecedent
   (*Kučera, der … wurden*), with the clause's other possible subjects for *die* and *das* (which may be
-  accusative).
+  accusative); not where the antecedent is coordinated, a partitive genitive or a prepositional attribute
+  of the noun before it (*Arten von Hypersensibilität, die …*).
 
 A relative clause whose pronoun is oblique or in a prepositional phrase (*…, bei denen die Entscheidung …
 könnten*; *…, den …*) is checked like a subordinate clause.  A verb coordinated with the main-clause
@@ -206,7 +207,7 @@ def _relative_clause_numbers(analysis: Analysis, verb: int) -> list[str | None] 
     if pronoun.pos != "PRELS" or pronoun.text.lower() not in RELATIVE_PRONOUNS:
         return None
     number = antecedent_number(analysis, pronoun)
-    if number is None:
+    if number is None or _ambiguous_antecedent(analysis, pronoun.index - 2):
         return []
     if pronoun.text.lower() == "der":
         return [number]
@@ -214,6 +215,22 @@ def _relative_clause_numbers(analysis: Analysis, verb: int) -> list[str | None] 
         return []  # die er kennt: the pronoun may be the object
     others = [n for n in noun_subject_candidates(analysis, verb) if not genitive_attribute(analysis, n)]
     return [number] + [noun_number(analysis, n) for n in others]
+
+
+def _ambiguous_antecedent(analysis: Analysis, noun: int) -> bool:
+    """Whether a relative pronoun after ``noun`` may refer to a noun phrase around it: ``noun`` is coordinated
+    (*E-Mails und Instant Messages, die*), inside a prepositional phrase (*Arten von Hypersensibilität, die*)
+    or a partitive genitive (*einer der Punkte, die*)."""
+    tokens = analysis.tokens
+    start = np_start(analysis, noun)
+    before = tokens[start - 1] if start > 0 else None
+    if before is None:
+        return False
+    if before.text.lower() in ("und", "sowie", "oder") or before.pos == "PIS":
+        return True
+    if before.pos in ("APPR", "APPRART"):  # an attribute of the noun before: Arten von Hypersensibilität, die
+        return start > 1 and tokens[start - 2].pos in ("NN", "NE")
+    return before.pos == "ART" and start > 1 and tokens[start - 2].pos == "PIS"
 
 
 def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[str | None]:

@@ -103,6 +103,9 @@ def test_metadata(zellig):
         ("Fußgängerin vom Balkon mit Luftgewehr beschossen", False),  # a headline: a participle
         ("Meine Schwester und ich durften Süßigkeiten essen.", False),  # a coordinated pronoun
         ("Manche Kurven muss man auf spezifische Art durchfahren.", False),  # man is the subject
+        ("Bestimmte Arten von Hypersensibilität, die an sich lobenswert sind, verzerren Ergebnisse.", False),
+        ("Das ist einer der Punkte, die bedacht werden muss.", False),  # which antecedent?
+        ("Dann erzählt sie von ihrem Mann, der in der Armee waren.", True),  # a prepositional antecedent
         ("Die Kopfschmerzen, die vom Glukosemangel herrühren, kann man im Krankenhaus vertreiben.", False),
         ("Seit 2008 haben er und seine Freiwilligen vielen Menschen geholfen.", False),
         ('Alle sagten "Du solltest es mal probieren."', False),  # the pronoun behind a quotation mark
