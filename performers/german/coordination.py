@@ -179,12 +179,15 @@ def coordinated_noun_phrase(analysis: Analysis, noun: int) -> bool:
 
 def pronoun_coordinated(analysis: Analysis, pronoun: int, verb: int) -> bool:
     """Whether the personal pronoun at ``pronoun`` is joined with a noun phrase by *und* or *sowie* (*Meine
-    Schwester und ich*, *er und seine Gefährten*) or a quotation mark stands between it and ``verb`` (*sagten
-    „Du solltest …*): then it is not the verb's subject alone."""
+    Schwester und ich*, *er und seine Gefährten*), follows *wie* or *als* (*Maler wie ich*), or a quotation
+    mark or conjunction stands between it and ``verb`` (*sagten „Du solltest …*; *… gerät und wir uns …*):
+    then it is not the verb's subject alone."""
     tokens = analysis.tokens
     low, high = sorted((pronoun, verb))
-    if any(is_quote(t) for t in tokens[low + 1 : high]):
-        return True
+    if any(is_quote(t) or t.pos == "KON" for t in tokens[low + 1 : high]):
+        return True  # … gerät und wir uns …: the pronoun opens the next conjunct
+    if pronoun > 0 and tokens[pronoun - 1].pos == "KOKOM":
+        return True  # Maler wie ich waren; setzt wie wir
     after = tokens[pronoun + 1] if pronoun + 1 < len(tokens) else None
     if after is not None and after.text.lower() in NP_LINKS and pronoun + 1 != verb:
         return True

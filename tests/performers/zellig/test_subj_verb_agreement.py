@@ -102,6 +102,8 @@ def test_metadata(zellig):
         ("Erstens: Das gelbe Käppchen aufsetzen.", False),  # a fused separable verb: an infinitive
         ("Fußgängerin vom Balkon mit Luftgewehr beschossen", False),  # a headline: a participle
         ("Meine Schwester und ich durften Süßigkeiten essen.", False),  # a coordinated pronoun
+        ("Auch wenn es erste Anzeichen gab und wir darüber gesprochen hatten, war sie nicht vorbereitet.", False),
+        ("Auch Daverden setzt wie wir auf Tempospiel.", False),  # wie wir: a comparison
         ("Manche Kurven muss man auf spezifische Art durchfahren.", False),  # man is the subject
         ("Bestimmte Arten von Hypersensibilität, die an sich lobenswert sind, verzerren Ergebnisse.", False),
         ("Das ist einer der Punkte, die bedacht werden muss.", False),  # which antecedent?
