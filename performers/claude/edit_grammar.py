@@ -5,7 +5,7 @@ candidates differ, with no translation model.
 - **agreement checks** (:func:`grammar_counts`): the number of agreement errors the
   German analysis (SoMaJo + HanTa tags, german-nouns readings) finds in a candidate:
   definite articles that agree with their head noun on no reading
-  (:func:`performers.zellig.np_agreement.disagreeing_articles`: *der Börse fiel* is
+  (:func:`performers.zellig.np_agreement.disagreeing_articles`: *der Börse fehlt das Geld* is
   a fine dative and does not count, *der Marktes* does), finite verbs with no reading
   in their subject's person and number
   (:func:`performers.zellig.subj_verb_agreement.disagreeing_verbs`), and genitive noun

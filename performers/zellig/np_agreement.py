@@ -24,16 +24,24 @@ the adjective ending are made (*den Abgeordneten* ACC.MASC → *das Abgeordneten
 noun phrases are never changed.
 
 ``detect(text, source=None)``: whether ``text`` has a definite article that agrees with its head noun on no
-reading, or only in cases its context rules out (:func:`disagreeing_articles`).  The noun must be known to
-german-nouns (or by its compound head, also inside a hyphenated name: *Rettungspaket*), or be an unknown
-nominalised infinitive (neuter) or carry a suffix that fixes its gender (*Anmietung*); not a nominalised
-adjective, a noun with two genders, an abbreviation, or a noun followed by a foreign word or a number or
-preceded by one (names, measures).  The context fixes the case after a preposition (the cases it governs,
-:mod:`performers.german.government`: *auf der Markt* fires, *der Markt* being only nominative), in the
-prefield of a main clause and right after a subordinating conjunction (nominative or accusative: *Der
-Auswahl ist groß* fires; *Den Kindern stehen …* is left alone, the article itself being dative).  An article
-word after a comma (or a comma and a preposition) that may be a relative pronoun is skipped when a verb
-follows before the clause ends.  ``source`` is not needed.
+reading, or only in readings its context rules out (:func:`disagreeing_articles`).  The readings come from
+:mod:`performers.german.article_agreement`: the noun must be known to german-nouns (or by its compound head,
+also inside a hyphenated name: *Rettungspaket*), be a nominalised infinitive (neuter: *das Funktionieren*,
+*auf dem Gewinnen*) or carry a suffix that fixes its gender (*Anmietung*); not a nominalised adjective, a
+noun with two genders, an abbreviation, or part of a name or measure (a foreign word, an unknown word or a
+number other than a year after it, a number or noun before it: *der Delta State University*, *der Khmer
+Rouge*, *das 76 Jahre alte …*; *aus der Jahr 2008* fires).  The weak endings of attributive adjectives narrow
+the readings (*der ägyptische Regierung*: *der … -e* is only a masculine nominative).  The context
+(:mod:`performers.german.np_context`) fixes the case after a preposition (*auf der Markt* fires), where the
+noun phrase must be the clause's only subject (the prefield, also with attributes: *Der Börse in Taiwan
+fiel*; after a subordinating conjunction; right after the finite verb of a main clause: *Tatsächlich wurde
+der Dividende gestrichen*; nominative or accusative) and where a genitive can be no attribute (after a
+finite verb, conjunction or pronoun: *Gleichzeitig stellte der Unternehmen fest, dass …*).  A sole subject
+whose nominative readings lack the verb's number fires where the noun has it (*Tatsächlich hat die
+Premierminister zugestimmt*).  Left alone: an article word after a comma that may be a relative pronoun
+(a noun of its number and gender before the comma, the verb not second: *Sie verließ das Haus, in dem Geld
+lag*; but *Sie verließ die Stadt, in dem Hoffnung …* fires), *das* misspelt for *dass* before a plural-only
+noun, a subject that may be a clause or several coordinated phrases.  ``source`` is not needed.
 
 Metadata: ``distance`` (LingEval97: article and noun positions, *Die Prager Börse* = 2), ``zipf_frequency``
 and, with a ``training_corpus``, ``frequency`` of the noun; ``case`` readings and the ``gender`` used.
@@ -46,17 +54,11 @@ from arena.records import Edit, Instance, Variant
 from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
+from performers.german.article_agreement import agreeing_readings, weak_endings
 from performers.german.frequency import frequency_meta
-from performers.german.government import governed_cases
-from performers.german.syntax import (
-    FINITE,
-    NOMINATIVE_PRONOUNS,
-    clause_bounds,
-    distance,
-    is_quote,
-    noun_subject_candidates,
-    np_head,
-)
+from performers.german.np_context import after_attributes, context_cases, subject_verb, verb_numbers
+from performers.german.relative_pronoun import adjectives_fit, may_have_antecedent, relative_pronoun_position
+from performers.german.syntax import distance, np_head
 from performers.zellig.german_base import GermanZellig
 
 PHENOMENON = "np_agreement"
@@ -144,194 +146,40 @@ def alternatives(analysis: Analysis, token: Token) -> tuple[int, list[tuple[str,
     return head_index, [(new, cases, gender) for new, (cases, gender) in found.items()]
 
 
-def _linking_s_analyses(word: str) -> tuple[tuple[str, str | None, str], ...]:
-    """Readings of an unknown compound whose head, as found, may swallow a linking *s*
-    (*Telekommunikation·s·amt*, not *…·Samt*): those of the head without its *S*."""
-    from performers.german.nouns import is_noun_form
-
-    if is_noun_form(word):
-        return ()
-    split = noun_inf.head_split(word)
-    if split is None or not split[1].startswith("S") or len(split[1]) < 4:
-        return ()
-    shorter = split[1][1].upper() + split[1][2:]
-    return noun_inf.noun_analyses(shorter) if is_noun_form(shorter) else ()
-
-
-def _known_or_compound(word: str) -> bool:
-    """german-nouns knows ``word``, or it splits into a known head and a prefix of four letters or more
-    (*Telekommunikations|amt*; not *Wa|gen* or *Sty|listen*, short nouns the lexicon lacks)."""
-    from performers.german.nouns import is_noun_form
-
-    if is_noun_form(word):
-        return True
-    split = noun_inf.head_split(word)
-    return split is not None and len(split[0].strip("-")) >= 4 and len(split[1]) >= 4
-
-
-RELIABLE_SUFFIXES = ("ung", "heit", "keit", "schaft", "tion", "sion", "tät", "ismus", "chen", "lein")
-
-
-def _head_analyses(head: Token) -> tuple[tuple[str, str | None, str], ...] | None:
-    """(number, gender, case) readings of the head noun for the agreement check, ``None`` when its gender
-    cannot be trusted.  Known nouns (or compounds with a known head, *Rettungspaket* also when the tagger
-    took *700-Milliarden-Dollar-Rettungspaket* for a name) use german-nouns; an unknown nominalised infinitive
-    (*das Funktionieren*) is neuter singular; an unknown noun with a derivational suffix that fixes its
-    gender (*Anmietung*) is singular of that gender, and, unless feminine, plural too."""
-    text = head.text
-    if head.pos == "NE" and "-" in text.strip("-"):
-        text = text.rpartition("-")[2]
-        if not text[:1].isupper() or not _known_or_compound(text):
-            return None
-    elif head.pos != "NN" or head.xpos == "NNA" or not text[:1].isupper():
-        return None
-    if noun_inf.has_double_gender(text) or noun_inf.has_double_gender(head.lemma):
-        return None
-    infinitive: tuple[tuple[str, str | None, str], ...] = ()
-    if head.xpos == "NNI" and text.endswith("en"):
-        infinitive = tuple(("SG", "NEUT", case) for case in ("NOM", "ACC", "DAT"))
-    if _known_or_compound(text):
-        analyses = noun_inf.noun_analyses(text)
-        return analyses + _linking_s_analyses(text) + infinitive if analyses else None
-    if infinitive:
-        return infinitive
-    suffix = next((s for s in RELIABLE_SUFFIXES if text.lower().endswith(s) and len(text) > len(s) + 2), None)
-    gender = noun_inf.suffix_gender(text) if suffix else None
-    if gender is None:
-        return None
-    numbers = ("SG",) if gender == "FEM" else ("SG", "PL")
-    return tuple((number, gender, case) for number in numbers for case in inf.CASES)
-
-
-def agreeing_cases(article: str, head: Token) -> frozenset[str] | None:
-    """The cases in which the definite ``article`` agrees with the noun ``head`` on some (number, gender)
-    reading (empty: on none); ``None`` when that cannot be decided (an unknown noun, a name, a nominalised
-    adjective, a noun with two genders, a lower-case word the tagger took for a noun)."""
-    analyses = _head_analyses(head)
-    if analyses is None:
-        return None
-    cases = set()
-    for number, gender, case in analyses:
-        if number == "PL" and inf.article(f"PL.DEF.{case}") == article:
-            cases.add(case)
-        if number == "SG" and gender is not None and inf.article(f"SG.DEF.{gender}.{case}") == article:
-            cases.add(case)
-    return frozenset(cases)
-
-
-def article_agrees(article: str, head: Token) -> bool | None:
-    """Whether the definite ``article`` agrees with the noun ``head`` on some (number, gender, case) reading;
-    ``None`` when that cannot be decided (see :func:`agreeing_cases`)."""
-    cases = agreeing_cases(article, head)
-    return None if cases is None else bool(cases)
-
-
-CLAUSE_END = frozenset({",", ".", ";", ":", "!", "?", "(", ")", "–", "-"})
-
-
-def _relative_pronoun_position(tokens: tuple[Token, ...], index: int) -> bool:
-    """Whether the article word at ``index`` may be a relative pronoun: it stands after a preposition after a
-    comma (*…, bei dem letzte Woche …*), or after a comma where a verb other than a *zu*-infinitive follows
-    before the clause ends (*…, die Langholz transportieren*; a relative clause has a finite verb, while *…,
-    dem Genre oder der Bewertung …* and *…, die wirtschaftlichen Wettbewerb einzugreifen* have none)."""
-    previous = index - 1
-    if previous >= 1 and tokens[previous].pos in ("APPR", "APPRART"):
-        return tokens[previous - 1].text in (",", "–", "-", "(")
-    if previous < 0 or tokens[previous].text not in (",", "–", "-", "("):
-        return False
-    for after in tokens[index + 1 :]:
-        if after.text in CLAUSE_END:
-            return False
-        if after.pos.startswith("V") and after.pos != "VVIZU" and tokens[after.index - 1].pos != "PTKZU":
-            return True
-    return False
-
-
-def _adjectives_fit(article: str, tokens: tuple[Token, ...], start: int, head: int) -> bool:
-    """After *dem, den, des* an attributive adjective ends in *-en*; one ending in *-e* shows the article is
-    not this noun phrase's (*bei dem letzte Woche …*: a relative pronoun)."""
-    if article not in ("dem", "den", "des"):
-        return True
-    return not any(t.pos == "ADJA" and t.text.endswith("e") for t in tokens[start + 1 : head])
-
-
-POSTPOSITIONS = frozenset({"nach", "aus", "gegenüber", "zufolge", "entgegen"})
-
-
-def _prefield(analysis: Analysis, index: int, head: int) -> bool:
-    """Whether the noun phrase from the article at ``index`` to its ``head`` opens the sentence (after opening
-    quotes) and the finite verb follows it, directly or after one genitive attribute (*Der Auswahl ist
-    groß*, *Die Reaktion des Marktes hat …*): the prefield of a main clause; or whether it directly follows a
-    subordinating conjunction (*dass die Bus …*; not *während*, also a preposition with the genitive); in both
-    cases only where nothing else in the clause may be the subject (:func:`_sole_subject`)."""
-    tokens = analysis.tokens
-    if index > 0 and tokens[index - 1].pos == "KOUS" and tokens[index - 1].text.lower() not in ("während", "als"):
-        return _sole_subject(analysis, index, head)  # dass der Regierung …: a subordinate clause's first noun phrase
-    first = analysis.sentences[tokens[index].sentence].first
-    while first < index and is_quote(tokens[first]):
-        first += 1
-    if first != index:
-        return False
-    after = head + 1
-    if after < len(tokens) and tokens[after].text.lower() in ("des", "der") and tokens[after].pos == "ART":
-        attribute = np_head(tokens, after, extended=False)
-        after = attribute + 1 if attribute is not None else after
-    return after < len(tokens) and tokens[after].pos in FINITE and _sole_subject(analysis, index, head)
-
-
-def _sole_subject(analysis: Analysis, index: int, head: int) -> bool:
-    """Whether nothing else in the clause may be its subject: no nominative pronoun and no other noun phrase
-    that may be nominative and agree with the verb (*Der Prager Börse fehlt das Geld*: *das Geld* may be the
-    subject, *der Börse* a dative; *Der Auswahl ist groß* has only *der Auswahl*; in *Der Kommission hat fünf
-    Anfragen erörtert* the plural cannot be the subject of *hat*)."""
-    tokens = analysis.tokens
-    verb = next((t.index for t in tokens[head + 1 :] if t.pos in FINITE), None)
-    if verb is None:
-        return False
-    first, last = clause_bounds(analysis, verb)
-    if any(t.pos == "PPER" and t.text.lower() in NOMINATIVE_PRONOUNS for t in tokens[first:last]):
-        return False
-    from performers.german.subject_number import noun_number
-    from performers.german.verb_inflection import verb_readings
-
-    numbers = {r.number for r in verb_readings(tokens[verb].text, tokens[verb].lemma) if r.person == 3}
-    others = [n for n in noun_subject_candidates(analysis, verb) if n > head and not _genitive_after(tokens, head, n)]
-    # another noun phrase competes only if it may agree with the verb (fünf Anfragen cannot be the subject of hat)
-    return all(noun_number(analysis, noun) not in (None, *numbers) for noun in others)
-
-
-def _genitive_after(tokens: tuple[Token, ...], head: int, noun: int) -> bool:
-    """Whether ``noun`` heads the genitive attribute right after ``head`` (*Die Reaktion des Marktes*)."""
-    return tokens[head + 1].text.lower() in ("des", "der") and np_head(tokens, head + 1, extended=False) == noun
-
-
-def _context_cases(analysis: Analysis, index: int, head: int) -> frozenset[str] | None:
-    """The cases the noun phrase opened by the article at ``index`` may have where its context fixes them:
-    after a preposition, those it governs (:mod:`performers.german.government`); in the prefield
-    (:func:`_prefield`), nominative or accusative unless the article itself is a dative or accusative (a
-    dative there needs a verb that takes one, rarer in news than *Den Kindern stehen …*: *Der Regierung
-    fehlt Geld*); else ``None``.  A word that may also be a postposition or adverb
-    counts only where no noun or conjunction precedes it (*der Legende nach*, *vom Büro aus*)."""
-    tokens = analysis.tokens
-    if index == 0 or tokens[index - 1].pos != "APPR":
-        prefield = tokens[index].text.lower() not in ("dem", "den") and _prefield(analysis, index, head)
-        return frozenset({"NOM", "ACC"}) if prefield else None
-    preposition = tokens[index - 1]
-    before = tokens[index - 2] if index >= 2 else None
-    if preposition.text.lower() in POSTPOSITIONS and before is not None and before.pos in ("NN", "NE", "KON", "ADV"):
-        return None
-    return governed_cases(preposition.text)
-
-
 def _name_like(tokens: tuple[Token, ...], start: int, head: int) -> bool:
     """A head that is likely part of a name or a measure rather than the article's noun: an abbreviation or a
-    one- or two-letter word (*des FC*, *der B 33*), a head followed by a foreign word or a number (*der Delta
-    State University*), or a number before it (*das 76 Jahre alte …*)."""
+    one- or two-letter word (*des FC*, *der B 33*), a head followed by a foreign word or a number other than
+    a year (*der Delta State University*) or continued by an unknown word (:func:`_name_continues`), or a number before it (*das
+    76 Jahre alte …*)."""
     word = tokens[head].text
-    if len(word) < 3 or word.isupper() or any(t.pos == "CARD" for t in tokens[start + 1 : head]):
-        return True
+    if len(word) < 3 or word.isupper() or any(t.pos in ("CARD", "NN") for t in tokens[start + 1 : head]):
+        return True  # a noun before the head: a name the head finder took for a place adjective (der Khmer Rouge)
     after = tokens[head + 1] if head + 1 < len(tokens) else None
-    return after is not None and after.pos in ("FM", "CARD", "XY")
+    if after is None:
+        return False
+    if after.pos == "CARD":
+        return not _year(after.text)  # der Jahr 2008 is an error; der B 33, die Formel 1 are names
+    return after.pos in ("FM", "XY") or _name_continues(word, after)
+
+
+def _year(text: str) -> bool:
+    """Whether ``text`` is a year of the 20th or 21st century (*im Jahr 2008*)."""
+    return len(text) == 4 and text.isdigit() and text[:2] in ("19", "20")
+
+
+# words that begin place and company names (*die Los Angeles Times*, *der West LB*, *die Nord Stream*)
+NAME_STARTS = frozenset({"Los", "Las", "San", "Santa", "Sankt", "West", "Ost", "Nord", "Süd", "New", "Pol"})
+
+
+def _name_continues(word: str, after: Token) -> bool:
+    """Whether the capitalised word after the head, unknown to german-nouns, continues a name the head
+    begins: after a word that begins names (:data:`NAME_STARTS`) or as a noun the tagger could not place
+    (*der Khmer Rouge*)."""
+    from performers.german.nouns import is_noun_form
+
+    if after.pos not in ("NN", "NE", "FM") or not after.text[:1].isupper() or is_noun_form(after.text):
+        return False
+    return word in NAME_STARTS or after.pos == "NN"
 
 
 def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
@@ -349,28 +197,78 @@ def disagreeing_articles(analysis: Analysis) -> list[tuple[int, int]]:
         article = token.text.lower()
         if token.pos != "ART" or article not in DEFINITE:
             continue
-        relative = _relative_pronoun_position(tokens, token.index)
+        relative = relative_pronoun_position(tokens, token.index)
         head_index = np_head(tokens, token.index, extended=False)
         if relative or head_index is None or _name_like(tokens, token.index, head_index):
             continue
-        if tokens[token.index - 1].text == "," and not _adjectives_fit(article, tokens, token.index, head_index):
+        comma = token.index - 1
+        if tokens[comma].text == "," and not adjectives_fit(article, tokens, token.index, head_index):
+            if may_have_antecedent(tokens, comma, article):
+                continue  # …, bei dem letzte Woche …: a relative pronoun before a strong adjective
+        if _dass_typo(tokens, token.index, head_index):
             continue
-        cases = agreeing_cases(article, tokens[head_index])
-        if cases is None:
+        readings = agreeing_readings(article, tokens[head_index], weak_endings(tokens, token.index, head_index))
+        if readings is None:
             continue
-        governed = _context_cases(analysis, token.index, head_index)
+        cases = frozenset(case for _, case in readings)
+        governed = context_cases(analysis, token.index, head_index)
         # a singular genitive agreeing in full where the preposition wants another case is a hypercorrect
         # genitive (seit des Jahres), the hypercorrect-genitive detector's business, not an agreement error
         hypercorrect = cases == {"GEN"} and article == "des" and tokens[token.index - 1].pos == "APPR"
         if not cases or (governed is not None and not cases & governed and not hypercorrect):
             found.append((token.index, head_index))
+        elif governed == {"NOM", "ACC"} and _number_clash(analysis, token.index, head_index, readings):
+            found.append((token.index, head_index))
     return found
+
+
+def _dass_typo(tokens: tuple[Token, ...], index: int, head: int) -> bool:
+    """Whether *das* after a comma, before a plural noun, is likely the conjunction *dass* misspelt (*Wir
+    wissen, das extrovertierte Menschen häufiger lügen*): a spelling error, not an agreement error."""
+    if tokens[index].text.lower() != "das" or index == 0 or tokens[index - 1].text != ",":
+        return False
+    nominative = {number for number, _, case in noun_inf.noun_analyses(tokens[head].text) if case == "NOM"}
+    return nominative == {"PL"}  # das Sprecher (one or many) may still be an agreement error
+
+
+COORDINATORS = frozenset({"und", "oder", "sowie", "sowohl", "als", "wie", "noch"})
+
+
+def _number_clash(analysis: Analysis, index: int, head: int, readings: frozenset[tuple[str, str]]) -> bool:
+    """Whether the noun phrase must be the subject of a finite verb (:func:`subject_verb`, no other noun
+    phrase of either number competing) whose number none of its nominative readings has, though the noun
+    has it (*Tatsächlich hat die Premierminister zugestimmt*: *die Premierminister* is only plural, *der
+    Premierminister* singular).  Not for a coordinated
+    phrase (*der Trend und der Anstieg sind*) or a quantity noun (*Die Mehrheit der Schüler sind*); a
+    predicate noun, whose number a copula may follow (*Das Ergebnis sind wachsende Armut*), is a competing
+    nominative."""
+    from performers.german.subject_number import QUANTITY_NOUNS
+
+    tokens = analysis.tokens
+    end = after_attributes(tokens, head)
+    after = tokens[end] if end < len(tokens) else None
+    before = tokens[index - 1] if index > 0 else None
+    if any(t is not None and (t.text.lower() in COORDINATORS or t.text == ",") for t in (before, after)):
+        return False  # the noun phrase may be one of several coordinated subjects
+    if tokens[head].text in QUANTITY_NOUNS:
+        return False
+    verb = subject_verb(analysis, index, head, any_number=True)
+    if verb is None:
+        return False
+    nominative = {number for number, case in readings if case == "NOM"}
+    numbers = verb_numbers(analysis, verb)
+    if not nominative or nominative & numbers:
+        return False
+    # the article is to blame only where the noun itself has the verb's number (die Premierminister hat:
+    # der Premierminister; in *Die Kinder spielt* the verb or the noun is wrong, not the article)
+    return any(case == "NOM" and number in numbers for number, _, case in noun_inf.noun_analyses(tokens[head].text))
 
 
 class NpAgreementZellig(GermanZellig):
     """Break article–noun agreement by changing the article's gender (one candidate per new article)."""
 
-    version = "2"  # 2: the detector takes the case from the context (issue 25); corrupt() unchanged
+    version = "3"  # 2: the case from the context (issue 25); 3: adjective endings, subject positions, free
+    # genitives, relative-pronoun antecedents, names (issue 25, item 5); corrupt() unchanged
 
     def corrupt(self, instance: Instance) -> list[Variant]:
         analysis = analyze(instance.reference, self.backend)
