@@ -322,6 +322,9 @@ def finite_verbs(analysis: Analysis) -> dict[int, str]:
                 and previous.pos not in ("NN", "NE", "PPER", "PIS", "KON")
             ):
                 continue  # an attributive adjective (den modernen …), not a mis-tagged verb
+            following = tokens[candidate.index + 1] if candidate.index + 1 < len(tokens) else None
+            if candidate.pos == "ADJA" and previous is None and following is not None and following.pos == "NN":
+                continue  # Bestimmte Arten von …: an adjective opening the text before its noun
             lemma = candidate.lemma if candidate.pos.startswith("V") else ""
             if not (lemma and verb_readings(candidate.text, lemma)):
                 guesses = guess_verb_lemmas(candidate.text)

@@ -8,12 +8,14 @@ A verb fires when none of its possible subjects agrees with it in number (third 
 person).  Its possible subjects, by clause type (shallow heuristics over STTS tags, no parser):
 
 - a personal pronoun next to the verb (*wir steht*), or *ich*, *du*, *er*, *wir* opening a verb-final clause
-  (*dass er … hatten*), not coordinated (*Meine Freunde und ich*); never *ihr*; *es* where it may be the only
-  subject (:func:`performers.german.pronoun_number.es_number`), *es gibt* always singular; *sie* (she/they)
-  only next to the verb, alone in its clause or right before the verb opening it (*Und sie enthält*), where
-  the English source settles its number (``sie``, :func:`performers.german.source_number.settled_sie`);
-  polite *Sie* only right after the verb (*kann Sie*); an indefinite pronoun before the verb where no noun
-  competes (*Alles hängen ab*, :func:`performers.german.pronoun_number.indefinite_subject`);
+  (*dass er … hatten*), not coordinated (*Meine Freunde und ich*, *er und seine Gefährten*); never *ihr*; *es*
+  where it may be the only subject (:func:`performers.german.pronoun_number.es_number`), *es gibt* always
+  singular; with an expletive *es* or *das*/*dies* before a copula, the noun phrases after the verb
+  (:mod:`performers.german.expletive`); *sie* (she/they) only next to the verb, alone in its clause or right
+  before the verb opening it (*Und sie enthält*), where the English source settles its number (``sie``,
+  :func:`performers.german.source_number.settled_sie`); polite *Sie* only right after the verb (*kann Sie*);
+  an indefinite pronoun before the verb where no noun competes (*Alles hängen ab*,
+  :func:`performers.german.pronoun_number.indefinite_subject`);
 - in a main clause or one opened by a subordinating conjunction: every noun and pronoun of the clause that may
   be nominative (:func:`performers.german.syntax.noun_subject_candidates`, genitive attributes left out),
   each with a certain number (:mod:`performers.german.subject_number`) that the verb lacks; when the
@@ -22,29 +24,42 @@ person).  Its possible subjects, by clause type (shallow heuristics over STTS ta
   certain nominative compete (*Die Vertreter des OPC muss dies wissen* fires, *Das Gesetz kennen sie nicht*
   does not); not after a copula where a predicate noun may follow (*Der Grund sind Hürden*), not for time
   expressions in front (*Jeden Tag werden …*);
-- a verb-first clause after the comma that closes a subordinate clause opening the sentence (*Obwohl …,
-  können der Kongress …*), or a reporting clause after a quotation (*„…“, sagten Frau Nathiri*): the
-  nouns after the verb;
+- a verb-first main clause after a sentence-initial prefield that ends in a comma — a subordinate clause, a
+  prepositional phrase, a time expression or a participle phrase with embedded clauses after it (*Obwohl …,
+  können der Kongress …*; *Anfang Juli, als …, hatten die Volkspartei …*; :mod:`performers.german.prefield`),
+  or a reporting clause after a quotation (*„…“, sagten Frau Nathiri*): the nouns after the verb;
 - a verb right after an embedded relative or subordinate clause or apposition that follows the sentence's
   first noun phrase (*Haider, der …, setzen*; *Der Kandidat, Vitali Bganba, behaupten*): that noun phrase;
 - a relative clause opened by *der*, *die*, *das* after a comma: the pronoun's number from its antecedent
   (*Kučera, der … wurden*), with the clause's other possible subjects for *die* and *das* (which may be
-  accusative).
+  accusative); not where the antecedent is coordinated, a partitive genitive or a prepositional attribute
+  of the noun before it (*Arten von Hypersensibilität, die …*).
 
 A relative clause whose pronoun is oblique or in a prepositional phrase (*…, bei denen die Entscheidung …
-könnten*; *…, den …*) is checked like a subordinate clause.  Other relative clauses, interrogative clauses,
-clauses with a foreign word and coordinated verbs with a left-out subject (*… und feiern nun …*) are not
-checked.
+könnten*; *…, den …*) is checked like a subordinate clause.  A verb coordinated with the main-clause
+verb before it and without a subject of its own (*Jol nickte und hoben …*; *Sie wollte …, sprachen …*) must
+share a person and number with that verb (:mod:`performers.german.coordination`).  Other relative clauses,
+interrogative clauses and clauses with a foreign word are not checked.
 """
 
 from __future__ import annotations
 
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
+from performers.german.coordination import (
+    REPORTING_VERBS,
+    coordinated_noun_phrase,
+    disagrees_with_shared,
+    pronoun_coordinated,
+    shared_subject_verb,
+)
+from performers.german.embedded_subject import subject_before_embedded
+from performers.german.expletive import expletive_numbers
+from performers.german.non_finite import looks_non_finite
+from performers.german.prefield import after_initial_prefield
 from performers.german.pronoun_number import coordinated_pronoun, es_number, indefinite_subject, sie_opens_clause
 from performers.german.source_number import sie_number as sie_number  # re-exported: moved there
 from performers.german.subject_number import (
-    ARTICLE_WORDS,
     RELATIVE_PRONOUNS,
     antecedent_number,
     certain_nominative,
@@ -56,7 +71,6 @@ from performers.german.subject_number import (
 )
 from performers.german.syntax import (
     FINITE,
-    NP_INNER,
     VERB_FINAL_OPENERS,
     Subject,
     clause_bounds,
@@ -70,12 +84,6 @@ from performers.german.syntax import (
 SUBJECT_PRONOUNS = frozenset({"PPER", "PDS", "PIS", "PWS", "PRELS", "PWAT", "PRELAT"})
 OBLIQUE_RELATIVES = frozenset({"den", "dem", "denen", "deren", "dessen"})
 COPULAS = frozenset({"sein", "werden", "bleiben", "heißen", "scheinen"})
-
-
-REPORTING_VERBS = frozenset({"sagen", "erklären", "betonen", "berichten", "zitieren", "meinen", "schreiben",
-                             "erinnern", "warnen", "bestätigen", "mitteilen", "teilen", "fügen", "hinzufügen",
-                             "kommentieren", "ergänzen", "sprechen", "fragen", "antworten", "behaupten",
-                             "glauben", "denken", "verraten", "unterstreichen", "versichern", "heißen"})
 
 
 TIME_NOUNS = frozenset({"Tag", "Woche", "Monat", "Jahr", "Jahrzehnt", "Stunde", "Minute", "Sekunde", "Zeit",
@@ -100,7 +108,7 @@ def _noun_subject_checkable(analysis: Analysis, verb: int) -> bool:
         return False  # a coordinated verb whose subject is left out: … gewannen sie 1:0 und feiern nun …
     opening = [t for t in tokens[first:verb] if not t.pos.startswith("$") and t.pos != "KON"]
     sentence_first = analysis.sentences[tokens[verb].sentence].first
-    return (bool(opening) or first == sentence_first or _after_initial_subordinate(analysis, first)
+    return (bool(opening) or first == sentence_first or after_initial_prefield(analysis, verb)
             or _reporting_inversion(analysis, first, verb))
 
 
@@ -111,35 +119,6 @@ def _reporting_inversion(analysis: Analysis, first: int, verb: int) -> bool:
     if first != verb or first < 2 or tokens[first - 1].text != ",":
         return False
     return is_quote(tokens[first - 2]) or tokens[verb].lemma in REPORTING_VERBS
-
-
-def _after_initial_subordinate(analysis: Analysis, first: int) -> bool:
-    """Whether the clause starting at ``first`` follows a comma that closes a subordinate clause opening the
-    sentence (*Obwohl der Präsident … kann, können der Kongress …*): the verb-first main clause has its
-    subject inside."""
-    tokens = analysis.tokens
-    sentence_first = analysis.sentences[tokens[first].sentence].first
-    if first == 0 or tokens[first - 1].text != "," or tokens[sentence_first].pos != "KOUS":
-        return False
-    return tokens[sentence_first].text.lower() not in ("während", "als", "wie") and not any(
-        t.text == "," for t in tokens[sentence_first : first - 1]
-    )
-
-
-def _infinitive_beside_finite(analysis: Analysis, verbs: dict[int, str], index: int, lemma: str) -> bool:
-    """A form identical to the infinitive in a clause with another finite verb that is an auxiliary or modal,
-    or precedes it uncoordinated (*soll … getötet haben*, *muss … abgeworfen werden*): the tagger's finite
-    verb is likely the infinitive (not in *schmelzen … und nimmt*)."""
-    tokens = analysis.tokens
-    if tokens[index].text.lower() != lemma.lower():
-        return False
-    first, last = clause_bounds(analysis, index)
-    return any(
-        other != index and first <= other < last
-        and (tokens[other].pos in ("VAFIN", "VMFIN")
-             or (other < index and not any(t.pos == "KON" for t in tokens[other:index])))
-        for other in verbs
-    )
 
 
 def _opens_clause(analysis: Analysis, noun: int, verb: int, pronoun: bool = False) -> bool:
@@ -166,14 +145,15 @@ def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str,
     certain: not *sie* (she/they) unless ``sie`` (from the English source, :func:`sie_number`) says which, not
     *ihr* (also a dative) or *es* (often an expletive: *Es kamen viele*) — except
     *es gibt*, always singular — and polite *Sie* only right after the verb (*kann Sie*: plural); further
-    away only *ich*, *du*, *er*, *wir* opening a verb-final clause (*dass er … hatten*)."""
+    away only *ich*, *du*, *er*, *wir* opening a verb-final clause (*dass er … hatten*); never a pronoun
+    in a coordination or behind a quotation mark (:func:`performers.german.coordination.pronoun_coordinated`)."""
     tokens = analysis.tokens
     word = tokens[subject.index].text.lower()
     between = words_between(analysis, subject.index, verb)
     if word == "es" and lemma == "geben":
         return "SG"
-    if coordinated_pronoun(analysis, subject.index):
-        return None  # Meine Freunde und ich versuchen: the coordination is the subject
+    if coordinated_pronoun(analysis, subject.index) or pronoun_coordinated(analysis, subject.index, verb):
+        return None  # Meine Freunde und ich versuchen; er und seine Gefährten; sagten „Du …: the coordination
     if subject.formal:
         return "PL" if between == 0 and subject.index == verb + 1 else None
     if word == "sie" and sie is not None:
@@ -225,7 +205,7 @@ def _relative_clause_numbers(analysis: Analysis, verb: int) -> list[str | None] 
     if pronoun.pos != "PRELS" or pronoun.text.lower() not in RELATIVE_PRONOUNS:
         return None
     number = antecedent_number(analysis, pronoun)
-    if number is None:
+    if number is None or _ambiguous_antecedent(analysis, pronoun.index - 2):
         return []
     if pronoun.text.lower() == "der":
         return [number]
@@ -235,15 +215,34 @@ def _relative_clause_numbers(analysis: Analysis, verb: int) -> list[str | None] 
     return [number] + [noun_number(analysis, n) for n in others]
 
 
+def _ambiguous_antecedent(analysis: Analysis, noun: int) -> bool:
+    """Whether a relative pronoun after ``noun`` may refer to a noun phrase around it: ``noun`` is coordinated
+    (*E-Mails und Instant Messages, die*), inside a prepositional phrase (*Arten von Hypersensibilität, die*)
+    or a partitive genitive (*einer der Punkte, die*)."""
+    tokens = analysis.tokens
+    start = np_start(analysis, noun)
+    before = tokens[start - 1] if start > 0 else None
+    if before is None:
+        return False
+    if before.text.lower() in ("und", "sowie", "oder") or before.pos == "PIS":
+        return True
+    if before.pos in ("APPR", "APPRART"):  # an attribute of the noun before: Arten von Hypersensibilität, die
+        return start > 1 and tokens[start - 2].pos in ("NN", "NE")
+    return before.pos == "ART" and start > 1 and tokens[start - 2].pos == "PIS"
+
+
 def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[str | None]:
     """The numbers of the possible subjects of ``verb`` (nouns and pronouns of its clause; ``None`` where
     the number is unknown).  When the clause's first noun phrase (or pronoun) opens it (:func:`_opens_clause`)
     with a certain number, it is taken for the subject, and of the later ones only those that keep a known
     number or are certainly nominative compete (a personal pronoun, *der Investor*)."""
     nouns = [n for n in noun_subject_candidates(analysis, verb) if not genitive_attribute(analysis, n)]
-    found = [(n, None if coordinated_before(analysis, n, verb) else noun_number(analysis, n), False) for n in nouns]
+    found = [(n, None if coordinated_before(analysis, n, verb) or _after_quantity(analysis, n)
+              else noun_number(analysis, n), False) for n in nouns]
     found += [(i, None if coordinated_before(analysis, i, verb) else number, certain)
               for i, number, certain in pronoun_candidates(analysis, verb)]
+    first, last = clause_bounds(analysis, verb)
+    found += [(t.index, None, False) for t in analysis.tokens[first:last] if _numeral_head(analysis, t.index)]
     found.sort()
     if not found:
         return []
@@ -253,14 +252,60 @@ def _clause_subject_numbers(analysis: Analysis, verb: int, lemma: str) -> list[s
     if number is not None and lemma not in COPULAS and _opens_clause(analysis, index, verb, pronoun):
         if certain_nominative(analysis, index):  # Der Minister haben … Angaben: no other subject
             return [number] + [n for i, n, _ in found[1:] if tokens[i].pos == "PPER"]
-        later = [(i, n, c) for i, n, c in found[1:] if c or (n is not None and tokens[i].pos not in ("PIS", "PDS"))]
+        later = [(i, n, c) for i, n, c in found[1:] if c or tokens[i].text.lower() in NOMINATIVE_INDEFINITES
+                 or (n is not None and tokens[i].pos not in ("PIS", "PDS"))]
         later = [(i, n, c) for i, n, c in later if tokens[i].pos == "PPER" or n is not None or
                  certain_nominative(analysis, i)]
-        return [number] + [n for _, n, _ in later]
+        return [number] + [n for _, n, _ in later] + _plural_later(analysis, found[1:], verb)
     if number is not None and lemma not in COPULAS and _opens_middle_field(analysis, index, verb):
         # Gestern hat der Präsident … : the first noun phrase after the verb, unless a certain nominative follows
-        return [number] + [n for i, n, c in found[1:] if c or certain_nominative(analysis, i)]
+        return ([number] + [n for i, n, c in found[1:] if c or certain_nominative(analysis, i)]
+                + _plural_later(analysis, found[1:], verb))
     return [n for _, n, _ in found]
+
+
+def _after_quantity(analysis: Analysis, noun: int) -> bool:
+    """A genitive after a number or percentage (*33 % der Wähler*, *1 Mio der Erdbebenopfer*): the quantity
+    is the subject, of open number."""
+    tokens = analysis.tokens
+    start = np_start(analysis, noun)
+    if start < 2 or tokens[start].text.lower() not in ("der", "aller"):
+        return False
+    return tokens[start - 1].text in ("%", "Prozent", "Mio", "Mio.") or tokens[start - 1].pos == "CARD"
+
+
+def _numeral_head(analysis: Analysis, index: int) -> bool:
+    """A number standing for a noun phrase (*fünf von ihnen*, *die drei*): a subject of unknown number."""
+    tokens = analysis.tokens
+    previous = tokens[index - 1] if index > 0 else None
+    if tokens[index].pos != "CARD" or not tokens[index].text.isalpha():
+        return False  # digits: years, dates, scores (Halbjahr 2008, 3:1)
+    if previous is not None and previous.pos in ("APPR", "APPRART", "NN", "NE", "CARD"):
+        return False
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    return following is None or following.pos not in ("NN", "NE", "ADJA", "CARD", "TRUNC") and following.text != "%"
+
+
+NOMINATIVE_INDEFINITES = frozenset({"man", "jemand", "niemand"})
+PLURAL_INDEFINITES = frozenset({"meisten", "viele", "einige", "alle", "beide", "wenige", "mehrere", "andere", "manche"})
+
+
+def _plural_later(analysis: Analysis, later: list[tuple[int, str | None, bool]], verb: int) -> list[str | None]:
+    """``['PL']`` when a later possible subject right after the verb is plural though its own number is open: a
+    coordination (*Die Gesangsfassung übernahmen Kněžínková und Plachetka*) or a plural indefinite pronoun
+    (*Das Handy tragen die meisten bei sich*): object-first order with a plural subject is possible."""
+    tokens = analysis.tokens
+    for index, _, _ in later:
+        start = np_start(analysis, index) if tokens[index].pos in ("NN", "NE") else index
+        while start - 1 > verb and tokens[index].pos == "NE" and tokens[start - 1].pos in ("NE", "NN"):
+            start -= 1  # Kateřina Kněžínková, Bürgermeister Wolfgang Wild
+        if index < verb or any(t.pos not in MIDDLE_FIELD_FILLERS for t in tokens[verb + 1 : start]):
+            continue  # right after the verb only (not … starten und die Oberfläche und …)
+        if tokens[index].pos == "PIS" and tokens[index].text.lower() in PLURAL_INDEFINITES:
+            return ["PL"]
+        if tokens[index].pos in ("NN", "NE") and coordinated_noun_phrase(analysis, index):
+            return ["PL"]
+    return []
 
 
 PREFIELD_ADVERBIALS = frozenset({"APPR", "APPRART", "ADV", "ADJD", "PROAV", "PWAV", "KOUS"})
@@ -282,38 +327,23 @@ def _opens_middle_field(analysis: Analysis, noun: int, verb: int) -> bool:
     return all(t.pos in MIDDLE_FIELD_FILLERS for t in tokens[verb + 1 : start])
 
 
-def _subject_before_embedded(analysis: Analysis, verb: int) -> tuple[int, str] | None:
-    """(index, number) of the subject of a verb that directly follows the comma closing a relative or
-    subordinate clause or an apposition embedded after the sentence's first noun phrase (*Haider, der …
-    angekündigt hat, …, setzen*; *Die Idee, dass …, wurden*; *Der fünfte Kandidat, Vitali Bganba, behaupten*):
-    the head of that noun phrase (its first noun; *Die Liste der Wirkstoffe, die …, sind*: *Liste*), where its
-    number is certain; else ``None``."""
-    tokens = analysis.tokens
-    sentence = analysis.sentences[tokens[verb].sentence]
-    if verb == 0 or tokens[verb - 1].text != ",":
-        return None
-    commas = [t.index for t in tokens[sentence.first : verb] if t.text == ","]
-    if not commas or commas[0] + 1 >= verb:
-        return None
-    embedded = tokens[commas[0] + 1 : verb - 1]
-    apposition = len(commas) == 2 and not any(t.pos in FINITE or t.pos == "KON" for t in embedded)
-    if tokens[commas[0] + 1].pos not in ("PRELS", "KOUS") and not apposition:
-        return None
-    if any(tokens[c + 1].pos in FINITE for c in commas if c + 1 < verb):
-        return None  # an earlier verb after a comma already took the main clause
-    prefield = [t for t in tokens[sentence.first : commas[0]] if not is_quote(t)]
-    while prefield and prefield[0].pos in ("KON", "ADV"):
-        prefield = prefield[1:]
-    if not prefield or any(t.pos.startswith("V") or t.pos in ("KOUS", "PPER", "PRELS") for t in prefield):
-        return None
-    head = next((t.index for t in prefield if t.pos in ("NN", "NE")), None)
-    if head is None or any(t.pos not in NP_INNER and t.pos not in ARTICLE_WORDS and t.pos != "NE"
-                           for t in prefield if t.index < head):
-        return None
-    if any(tokens[i].pos == "PPER" for i, _, _ in pronoun_candidates(analysis, verb)):
-        return None  # Andere Länder, darunter Spanien, wird sie erreichen: the pronoun is the subject
-    number = noun_number(analysis, head)
-    return (head, number) if number is not None else None
+def _disagrees(readings: tuple[verb_inf.VerbReading, ...], numbers: list[str | None], person: int = 3) -> bool:
+    """Whether the verb has readings and none in ``person`` and any of ``numbers`` (all of them certain)."""
+    return bool(readings) and bool(numbers) and all(
+        n is not None and not any(r.person == person and r.number == n for r in readings) for n in numbers)
+
+
+def _subject_numbers(analysis: Analysis, index: int, lemma: str, sie: str | None) -> tuple[Subject, list] | None:
+    """The subject found by :func:`subject_of` and the numbers the verb may agree with, or ``None``."""
+    subject = subject_of(analysis, index) or indefinite_subject(analysis, index)
+    if subject is None or _predicate_may_follow(analysis, index, lemma, subject):
+        return None  # after a copula a noun may be the predicate: Sie sind ein Fetischist
+    if analysis.tokens[subject.index].pos == "PPER":
+        number = _pronoun_number(analysis, subject, index, lemma, sie)
+        return (subject, [number]) if number is not None else None
+    if _noun_subject_checkable(analysis, index):
+        return subject, _clause_subject_numbers(analysis, index, lemma)
+    return None
 
 
 def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[int, int]]:
@@ -326,37 +356,26 @@ def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[
     found = []
     verbs = finite_verbs(analysis)
     for index, lemma in verbs.items():
-        if _infinitive_beside_finite(analysis, verbs, index, lemma):
+        if looks_non_finite(analysis, verbs, index, lemma):
+            continue
+        shared = shared_subject_verb(analysis, verbs, index)
+        if shared is not None:
+            if disagrees_with_shared(analysis, verbs, index, shared):
+                found.append((index, shared))
             continue
         readings = verb_inf.verb_readings(tokens[index].text, lemma)
         relative = _relative_clause_numbers(analysis, index)
         if relative is not None:
-            if readings and relative and all(n is not None and not any(r.person == 3 and r.number == n
-                                                                        for r in readings) for n in relative):
+            if _disagrees(readings, relative):
                 found.append((index, clause_bounds(analysis, index)[0] - 1))
             continue
-        outer = _subject_before_embedded(analysis, index)
-        if outer is not None:
-            if readings and not any(r.person == 3 and r.number == outer[1] for r in readings):
-                found.append((index, outer[0]))
+        outer = subject_before_embedded(analysis, index)
+        expletive = expletive_numbers(analysis, index, lemma) if outer is None else None
+        if outer is not None or expletive:  # an expletive that settles nothing: the clause's subjects below
+            if _disagrees(readings, [outer[1]] if outer is not None else expletive):
+                found.append((index, outer[0] if outer is not None else index))
             continue
-        subject = subject_of(analysis, index) or indefinite_subject(analysis, index)
-        if subject is None or not readings:
-            continue
-        if _predicate_may_follow(analysis, index, lemma, subject):
-            continue  # after a copula a noun may be the predicate: Sie sind ein Fetischist
-        numbers: list[str | None]
-        if tokens[subject.index].pos == "PPER":
-            numbers = [_pronoun_number(analysis, subject, index, lemma, sie)]
-            if numbers[0] is None:
-                continue
-        elif _noun_subject_checkable(analysis, index):
-            numbers = _clause_subject_numbers(analysis, index, lemma)
-        else:
-            continue
-        if numbers and all(
-            number is not None and not any(r.person == subject.person and r.number == number for r in readings)
-            for number in numbers
-        ):
-            found.append((index, subject.index))
+        checked = _subject_numbers(analysis, index, lemma, sie)
+        if checked is not None and _disagrees(readings, checked[1], checked[0].person):
+            found.append((index, checked[0].index))
     return found
