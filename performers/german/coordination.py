@@ -178,8 +178,8 @@ def coordinated_noun_phrase(analysis: Analysis, noun: int) -> bool:
 
 
 def pronoun_coordinated(analysis: Analysis, pronoun: int, verb: int) -> bool:
-    """Whether the personal pronoun at ``pronoun`` is joined with a noun phrase by *und* or *sowie* (*Meine
-    Schwester und ich*, *er und seine Gefährten*), follows *wie* or *als* (*Maler wie ich*), or a quotation
+    """Whether the personal pronoun at ``pronoun`` is coordinated with what stands before or after it (*Meine
+    Schwester und ich*, *er und seine Gefährten*, *sowohl … als auch ich*, *du oder ich*), follows *wie* or *als* (*Maler wie ich*), or a quotation
     mark or conjunction stands between it and ``verb`` (*sagten „Du solltest …*; *… gerät und wir uns …*):
     then it is not the verb's subject alone."""
     tokens = analysis.tokens
@@ -189,7 +189,9 @@ def pronoun_coordinated(analysis: Analysis, pronoun: int, verb: int) -> bool:
     if pronoun > 0 and tokens[pronoun - 1].pos == "KOKOM":
         return True  # Maler wie ich waren; setzt wie wir
     after = tokens[pronoun + 1] if pronoun + 1 < len(tokens) else None
-    if after is not None and after.text.lower() in NP_LINKS and pronoun + 1 != verb:
-        return True
-    return (pronoun >= 2 and tokens[pronoun - 1].text.lower() in NP_LINKS
-            and tokens[pronoun - 2].pos in ("NN", "NE", "PPER"))
+    if after is not None and after.text.lower() in NP_LINKS | {"oder"}:
+        return True  # ich und meine Frau; du oder ich
+    before = tokens[pronoun - 1] if pronoun > 0 else None
+    # Meine Freunde und ich; sowohl … als auch ich: joined to what stands before (not a new sentence's pronoun)
+    return (pronoun >= 2 and before is not None and (before.pos == "KON" or before.text.lower() == "auch")
+            and tokens[pronoun - 2].pos not in ("$.", "$,") and not is_quote(tokens[pronoun - 2]))

@@ -5,7 +5,6 @@ indefinite or demonstrative pronouns in clauses without a noun or personal prono
 
     es_number(analysis, es, verb, lemma)    # 'SG' where *es* is the verb's only possible subject, else None
     indefinite_subject(analysis, verb)      # Subject of *Alles hängen von der Arbeit ab*, or None
-    coordinated_pronoun(analysis, index)    # *Meine Freunde und ich*: the pronoun's number is not the verb's
     sie_opens_clause(analysis, index, verb) # *Und sie enthält …*: sie in the prefield is the subject
 
 *es* as a subject is singular; as an expletive (*Es kamen viele*, *Es wurden drei Männer verhaftet*) the
@@ -43,17 +42,6 @@ def es_number(analysis: Analysis, es: int, verb: int, lemma: str) -> str | None:
     if lemma in ("sein", "bleiben") and not others:
         return None  # Es sind …: the predicate decides, and none was found
     return "SG" if all(number == "SG" for number in others) else None
-
-
-def coordinated_pronoun(analysis: Analysis, index: int) -> bool:
-    """Whether the personal pronoun at ``index`` is coordinated with what stands before or after it (*Meine
-    Freunde und ich*, *sowohl … als auch ich*, *er und seine Kollegen*): the coordination is the subject."""
-    tokens = analysis.tokens
-    before = tokens[index - 1] if index > 0 else None
-    after = tokens[index + 1] if index + 1 < len(tokens) else None
-    joined = before is not None and (before.pos == "KON" or before.text.lower() == "auch") and index > 1 and \
-        tokens[index - 2].pos not in ("$.", "$,") and not is_quote(tokens[index - 2])
-    return joined or (after is not None and after.text.lower() in ("und", "sowie", "oder"))
 
 
 def sie_opens_clause(analysis: Analysis, index: int, verb: int) -> bool:

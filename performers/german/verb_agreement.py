@@ -57,7 +57,7 @@ from performers.german.embedded_subject import subject_before_embedded
 from performers.german.expletive import expletive_numbers
 from performers.german.non_finite import looks_non_finite
 from performers.german.prefield import after_initial_prefield
-from performers.german.pronoun_number import coordinated_pronoun, es_number, indefinite_subject, sie_opens_clause
+from performers.german.pronoun_number import es_number, indefinite_subject, sie_opens_clause
 from performers.german.source_number import sie_number as sie_number  # re-exported: moved there
 from performers.german.subject_number import (
     RELATIVE_PRONOUNS,
@@ -152,7 +152,7 @@ def _pronoun_number(analysis: Analysis, subject: Subject, verb: int, lemma: str,
     between = words_between(analysis, subject.index, verb)
     if word == "es" and lemma == "geben":
         return "SG"
-    if coordinated_pronoun(analysis, subject.index) or pronoun_coordinated(analysis, subject.index, verb):
+    if pronoun_coordinated(analysis, subject.index, verb):
         return None  # Meine Freunde und ich versuchen; er und seine Gefährten; sagten „Du …: the coordination
     if subject.formal:
         return "PL" if between == 0 and subject.index == verb + 1 else None
