@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     from performers.german.verb_number_model import load_model
 
     model = load_model(args.model)
-    rules_detector = build("zellig", PerformerSpec("subj-verb-agreement"), CATALOG)
+    rules_detector = build("zellig", PerformerSpec("subj-verb-agreement", {"detector": "rules"}), CATALOG)
     pairs = []
     for directory in find_sets(args.data, ["subj_verb_agreement"]):
         pairs += read_distil_lingeval(directory, allow_empty=True).pairs[slice(*args.lines)][: args.limit]

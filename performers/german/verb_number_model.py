@@ -143,8 +143,13 @@ class VerbNumberModel:
 
         if not examples:
             return []
-        with torch.no_grad():
-            return torch.sigmoid(self.network(*batch_tensors(examples))).tolist()
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # a one-sentence batch: more threads only wait; restored for the process's models
+        try:
+            with torch.no_grad():
+                return torch.sigmoid(self.network(*batch_tensors(examples))).tolist()
+        finally:
+            torch.set_num_threads(threads)
 
     def save(self, directory: Path, meta: dict[str, Any]) -> None:
         """Weights as float16 ``weights.npz``, vocabulary, sizes and ``meta`` (how it was trained) as JSON."""
@@ -218,8 +223,15 @@ def verb_examples(analysis: Analysis, vocabulary: Vocabulary) -> list[tuple[int,
 
 def rejected_verbs(analysis: Analysis, model: VerbNumberModel, threshold: float) -> list[tuple[int, float]]:
     """(token index, probability of the other number) of each finite verb whose written number the model
-    gives at most ``1 - threshold``."""
-    found = verb_examples(analysis, model.vocabulary)
+    gives at most ``1 - threshold``; not verbs the subject–verb rules take for non-finite forms the tagger
+    called finite (:func:`performers.german.non_finite.looks_non_finite`: *Erstens: Das gelbe Käppchen
+    aufsetzen.*)."""
+    from performers.german.non_finite import looks_non_finite
+    from performers.german.syntax import finite_verbs
+
+    verbs = finite_verbs(analysis)
+    found = [(index, number, example) for index, number, example in verb_examples(analysis, model.vocabulary)
+             if not looks_non_finite(analysis, verbs, index, verbs[index])]
     probabilities = model.plural_probabilities([example for _, _, example in found])
     out = []
     for (index, number, _), plural in zip(found, probabilities):
@@ -234,6 +246,9 @@ _LOADED: dict[Path, VerbNumberModel] = {}
 
 def load_model(directory: Path | None = None) -> VerbNumberModel:
     """The model saved in ``directory`` (default: the shipped one), loaded once per process."""
+    from performers.claude.threads import prepare
+
+    prepare()  # idle OpenMP workers sleep: before the first import of torch
     import numpy as np
     import torch
 
@@ -249,7 +264,6 @@ def load_model(directory: Path | None = None) -> VerbNumberModel:
                            hint="train one with python -m performers.german.verb_number_training") from error
         vocabulary = Vocabulary(**description["vocabulary"])
         config = Config(**description["config"])
-        torch.set_num_threads(1)
         network = build_network(vocabulary, config)
         network.load_state_dict({name: torch.from_numpy(arrays[name].astype(np.float32)) for name in arrays.files})
         network.eval()

@@ -28,15 +28,16 @@ number: :func:`performers.german.source_number.settled_sie`) and of a bare noun 
 number opening the sentence (*Vertreter des Gesetzgebers traf sich* for *Representatives … met*,
 :func:`performers.german.source_number.opening_disagreements`).
 
-``detector: rules+model`` (opt-in; default ``rules``) also fires where the learned verb-number model
-(:mod:`performers.german.verb_number_model`, a BiLSTM that predicts the number a hidden finite verb's context
-demands, shipped in ``performers/german/data/verb_number/``) gives the number of a verb's form a probability of
-at most ``1 - model_threshold`` (``model_threshold`` in [0.5, 1), default :data:`DEFAULT_MODEL_THRESHOLD`,
-chosen on lines 0–3599 of DistilLingEval's set; ``experiments/bench/verb_number_thresholds.py`` prints the
-model's recall and false alarms for a range of thresholds).  At 0.995 on those lines the model alone fires on
-23.2% of the incorrect variants, 0.4% of the correct sides and 0.55% of newstest 2009–2016 references; OR-ed
-with the rules of commit f8ce8d4 it raises recall from 51.6% to 58.0%, the correct sides from 1.7% to 2.1% and
-the references from 1.96% to 2.41%, so it is off by default until the rules leave room under 1.5%.
+``detector: rules+model`` (the default; ``rules`` for the hand-written rules alone) also fires where the
+learned verb-number model (:mod:`performers.german.verb_number_model`, a BiLSTM that predicts the number a
+hidden finite verb's context demands, trained on the 124,880 sentences of ``../shared/data/parallel-toy/train.de``
+and shipped in ``performers/german/data/verb_number/``) gives the number of a verb's form a probability of at
+most ``1 - model_threshold`` (``model_threshold`` in [0.5, 1), default :data:`DEFAULT_MODEL_THRESHOLD`, chosen
+on lines 0–3599 of DistilLingEval's set; ``experiments/bench/verb_number_thresholds.py`` prints the model's
+recall and false alarms for a range of thresholds).  On those lines, at 0.995, the model alone fires on 38.2%
+of the incorrect variants, 0.5% of the correct sides and 0.69% of the 22,191 newstest 2009–2016 references;
+OR-ed with the rules (58.8%, 1.0%, 1.20%) it reaches 67.9%, 1.5% and 1.80%.  The model is loaded on the first
+detection.
 
 Metadata: ``distance`` between subject and verb when a subject was found (LingEval97 positions: adjacent
 words = 1), ``zipf_frequency`` (and ``frequency`` with a ``training_corpus``) of the rarer of subject and
@@ -98,12 +99,13 @@ def number_swaps(
 class SubjVerbAgreementZellig:
     """Swap the number of each finite verb, keeping person, tense and mood (one candidate per new form)."""
 
-    version = "2"  # 2: the detector checks far more clauses and subjects (issue 25); corrupt() unchanged
+    version = "3"  # 2: the detector checks far more clauses and subjects (issue 25); 3: more again, and the
+    # verb-number model by default; corrupt() unchanged
     phenomenon = PHENOMENON
 
     def __init__(
         self, training_corpus: ExistingFile | None = None, include_sie: bool = True, backend: str = DEFAULT_BACKEND,
-        detector: DetectorKind = "rules", model_threshold: float = DEFAULT_MODEL_THRESHOLD,
+        detector: DetectorKind = "rules+model", model_threshold: float = DEFAULT_MODEL_THRESHOLD,
     ) -> None:
         if not isinstance(include_sie, bool):
             raise ConfigError(f"include_sie must be true or false, got {include_sie!r}")
@@ -114,17 +116,13 @@ class SubjVerbAgreementZellig:
         self.include_sie = include_sie
         self.counts = training_counts(training_corpus)
         self.model_threshold = float(model_threshold)
-        self.model = None
-        if detector == "rules+model":
-            from performers.german.verb_number_model import load_model
-
-            self.model = load_model()
+        self.detector = detector
 
     @classmethod
     def check_params(cls, params: Mapping[str, Any]) -> str | None:
         """:class:`arena.roles.ParamsChecked`: ``detector`` is ``rules`` or ``rules+model`` and
         ``model_threshold`` a number in [0.5, 1)."""
-        detector = params.get("detector", "rules")
+        detector = params.get("detector", "rules+model")
         if detector not in ("rules", "rules+model"):
             return f"subj-verb-agreement: detector must be rules or rules+model, not {detector!r}"
         threshold = params.get("model_threshold", DEFAULT_MODEL_THRESHOLD)
@@ -175,8 +173,8 @@ class SubjVerbAgreementZellig:
         analysis = analyze(text, self.backend)
         if disagreeing_verbs(analysis, sie=settled_sie(analysis, source)) or opening_disagreements(analysis, source):
             return True
-        if self.model is None:
+        if self.detector == "rules":
             return False
-        from performers.german.verb_number_model import rejected_verbs
+        from performers.german.verb_number_model import load_model, rejected_verbs
 
-        return bool(rejected_verbs(analysis, self.model, self.model_threshold))
+        return bool(rejected_verbs(analysis, load_model(), self.model_threshold))

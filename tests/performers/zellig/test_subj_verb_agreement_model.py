@@ -53,7 +53,7 @@ def combined():
 
 @pytest.fixture(scope="module")
 def rules():
-    return SubjVerbAgreementZellig()
+    return SubjVerbAgreementZellig(detector="rules")
 
 
 @pytest.mark.parametrize(
@@ -85,5 +85,6 @@ def test_model_adds_what_the_rules_miss(rules):
     assert SubjVerbAgreementZellig(detector="rules+model", model_threshold=0.9).detect(text)
 
 
-def test_default_detector_is_the_rules_alone(rules):
-    assert rules.model is None
+def test_default_detector_is_rules_and_model(rules):
+    assert SubjVerbAgreementZellig().detector == "rules+model"
+    assert rules.detector == "rules"
