@@ -25,9 +25,9 @@ from arena.specs.typecheck import Name, Performer
 class ReplayZellig:
     """Replays ``Instance.meta["variants"]``; ``phenomena`` keeps only those labels.
 
-    ``detector`` names a Zellig (a SPEC such as ``placeholder-ding``) whose ``detect``
-    this Zellig offers as its own, so that a published test set gets a generative
-    rate: how often the model's own translations show the phenomenon the set tests.
+    ``detector``: a Zellig (a SPEC such as ``placeholder-ding``) whose ``detect`` this
+    Zellig offers as its own, so that a published test set gets a generative rate: how
+    often the model's own translations show the phenomenon the set tests.
     """
 
     version = "1"
