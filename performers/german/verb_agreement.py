@@ -371,9 +371,13 @@ def disagreeing_verbs(analysis: Analysis, sie: str | None = None) -> list[tuple[
             continue
         outer = subject_before_embedded(analysis, index)
         expletive = expletive_numbers(analysis, index, lemma) if outer is None else None
-        if outer is not None or expletive:  # an expletive that settles nothing: the clause's subjects below
-            if _disagrees(readings, [outer[1]] if outer is not None else expletive):
-                found.append((index, outer[0] if outer is not None else index))
+        if outer is not None:
+            if _disagrees(readings, [outer[1]]):
+                found.append((index, outer[0]))
+            continue
+        if expletive:  # an expletive that settles nothing leaves the verb to the clause's subjects below
+            if _disagrees(readings, expletive):
+                found.append((index, index))
             continue
         checked = _subject_numbers(analysis, index, lemma, sie)
         if checked is not None and _disagrees(readings, checked[1], checked[0].person):
