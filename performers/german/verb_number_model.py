@@ -196,14 +196,16 @@ def form_number(form: str, lemma: str) -> str | None:
     return numbers.pop() if len(numbers) == 1 else None
 
 
-def verb_examples(analysis: Analysis, vocabulary: Vocabulary) -> list[tuple[int, str, Example]]:
+def verb_examples(analysis: Analysis, vocabulary: Vocabulary,
+                  verbs: dict[int, str] | None = None) -> list[tuple[int, str, Example]]:
     """(token index, the form's number, example) for each finite verb of ``analysis`` with a third-person
-    number; the example's label is that number."""
+    number (``verbs``: its :func:`performers.german.syntax.finite_verbs`, found here when not given); the
+    example's label is that number."""
     from performers.german.syntax import finite_verbs
 
     out = []
     tokens = analysis.tokens
-    for index, lemma in sorted(finite_verbs(analysis).items()):
+    for index, lemma in sorted((finite_verbs(analysis) if verbs is None else verbs).items()):
         number = form_number(tokens[index].text, lemma)
         if number is None:
             continue
@@ -230,7 +232,7 @@ def rejected_verbs(analysis: Analysis, model: VerbNumberModel, threshold: float)
     from performers.german.syntax import finite_verbs
 
     verbs = finite_verbs(analysis)
-    found = [(index, number, example) for index, number, example in verb_examples(analysis, model.vocabulary)
+    found = [(index, number, example) for index, number, example in verb_examples(analysis, model.vocabulary, verbs)
              if not looks_non_finite(analysis, verbs, index, verbs[index])]
     probabilities = model.plural_probabilities([example for _, _, example in found])
     out = []
