@@ -29,15 +29,17 @@ number opening the sentence (*Vertreter des Gesetzgebers traf sich* for *Represe
 :func:`performers.german.source_number.opening_disagreements`).
 
 ``detector`` (``rules+model``, the default, or ``rules``: the hand-written rules alone): ``rules+model`` also
-fires where the learned verb-number model (:mod:`performers.german.verb_number_model`, a BiLSTM that predicts the number a
-hidden finite verb's context demands, trained on the 124,880 sentences of ``../shared/data/parallel-toy/train.de``
-and shipped in ``performers/german/data/verb_number/``) gives the number of a verb's form a probability of at
-most ``1 - model_threshold`` (``model_threshold`` (how sure the model must be that the verb's number is wrong: at least 0.5, below 1): default :data:`DEFAULT_MODEL_THRESHOLD`, chosen
-on lines 0–3599 of DistilLingEval's set; ``experiments/bench/verb_number_thresholds.py`` prints the model's
-recall and false alarms for a range of thresholds).  On those lines, at 0.995, the model alone fires on 38.2%
-of the incorrect variants, 0.5% of the correct sides and 0.69% of the 22,191 newstest 2009–2016 references;
-OR-ed with the rules (58.8%, 1.0%, 1.20%) it reaches 67.9%, 1.5% and 1.80%.  The model is loaded on the first
-detection.
+fires where the learned verb-number model (:mod:`performers.german.verb_number_model`, a BiLSTM that predicts
+the number a hidden finite verb's context demands, trained on the 124,880 sentences of
+``../shared/data/parallel-toy/train.de`` and shipped in ``performers/german/data/verb_number/``) gives the
+number of a verb's form a probability of at most ``1 - model_threshold`` (``model_threshold`` (how sure the
+model must be that the verb's number is wrong: at least 0.5, below 1): default
+:data:`DEFAULT_MODEL_THRESHOLD`, chosen on lines 0–3599 of DistilLingEval's set;
+``experiments/bench/verb_number_thresholds.py`` prints the model's recall and false alarms for a range of
+thresholds).  On those lines, at 0.995, the model alone fires on 38.1% of the incorrect variants, 0.4% of the
+correct sides and 0.60% of the 22,191 newstest 2009–2016 references; OR-ed with the rules (58.8%, 1.0%,
+1.20%) it reaches 67.8%, 1.4% and 1.71% (64.0%, 1.0% and 1.71% on the untouched lines 3600 and after,
+docs/cues.md).  The model is loaded on the first detection.
 
 Metadata: ``distance`` between subject and verb when a subject was found (LingEval97 positions: adjacent
 words = 1), ``zipf_frequency`` (and ``frequency`` with a ``training_corpus``) of the rarer of subject and
