@@ -248,14 +248,14 @@ _LOADED: dict[Path, VerbNumberModel] = {}
 
 def load_model(directory: Path | None = None) -> VerbNumberModel:
     """The model saved in ``directory`` (default: the shipped one), loaded once per process."""
-    from performers.claude.threads import prepare
-
-    prepare()  # idle OpenMP workers sleep: before the first import of torch
-    import numpy as np
-    import torch
-
     directory = Path(directory or MODEL_DIR)
     if directory not in _LOADED:
+        from performers.claude.threads import prepare
+
+        prepare()  # idle OpenMP workers sleep: before the first import of torch
+        import numpy as np
+        import torch
+
         from arena.errors import EnvError
 
         try:

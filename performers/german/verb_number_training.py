@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import hashlib
 import logging
 import random
 import sys
@@ -39,8 +38,6 @@ from performers.german.verb_number_model import (
 
 logger = logging.getLogger(__name__)
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CORPUS = PROJECT_ROOT.parent / "shared" / "data" / "parallel-toy" / "train.de"
 HELD_OUT_EVERY = 20
 
 
@@ -141,15 +138,10 @@ def accuracy(model: VerbNumberModel, examples: list[Example], batch: int = 256) 
     return right / len(examples) if examples else float("nan")
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def main(argv: list[str] | None = None) -> int:
+    from performers.claude.fingerprint import file_digest
+    from performers.claude.target_lm import DEFAULT_CORPUS  # the corpus target-lm is trained on
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="German text, one sentence a line")
     parser.add_argument("--every", type=int, default=3, help="use every N-th line of the corpus")
@@ -191,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
           f"held-out accuracy {score:.4f} on {len(held_out)} verbs "
           f"(majority class {max(sum(e.label for e in held_out), len(held_out) - sum(e.label for e in held_out)) / len(held_out):.4f})")
     if args.out:
-        meta = {"corpus": args.corpus.name, "corpus_sha256": file_sha256(args.corpus), "every": args.every, "first": args.first,
+        meta = {"corpus": args.corpus.name, "corpus_sha256": file_digest(args.corpus), "every": args.every, "first": args.first,
                 "epochs": args.epochs, "seed": args.seed, "sentences": len(kept), "examples": len(examples),
                 "held_out_accuracy": round(score, 4), "held_out_examples": len(held_out),
                 "command": "nice python -m performers.german.verb_number_training " + " ".join(argv or sys.argv[1:])}
