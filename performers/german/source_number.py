@@ -34,6 +34,7 @@ import re
 from performers.german import noun_inflection as noun_inf
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis
+from performers.german.expletive import COPULA_LEMMAS
 from performers.german.nouns import is_noun_form
 from performers.german.subject_number import noun_number
 from performers.german.syntax import FINITE, finite_verbs, is_quote
@@ -142,7 +143,6 @@ def _bare_opening_noun(analysis: Analysis) -> int | None:
 
 
 ATTRIBUTE_TOKENS = frozenset({"ART", "ADJA", "NN", "NE", "APPR", "APPRART", "CARD", "PPOSAT"})
-COPULAS = frozenset({"sein", "werden", "bleiben"})
 
 
 def opening_disagreements(analysis: Analysis, source: str | None) -> list[tuple[int, int]]:
@@ -161,7 +161,7 @@ def opening_disagreements(analysis: Analysis, source: str | None) -> list[tuple[
     lemma = finite_verbs(analysis).get(verb)
     if verb >= analysis.sentences[0].last or tokens[verb].pos not in FINITE or lemma is None:
         return []
-    if lemma in COPULAS and not any(t.pos == "VVPP" for t in tokens[verb: analysis.sentences[0].last]):
+    if lemma in COPULA_LEMMAS and not any(t.pos == "VVPP" for t in tokens[verb: analysis.sentences[0].last]):
         return []  # Veranstalter sind der Förderverein: a copula's predicate may be the subject; not ist … geordnet
     readings = verb_inf.verb_readings(tokens[verb].text, lemma)
     if not readings or any(r.person == 3 and r.number == number for r in readings):

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from performers.german.syntax import FINITE
 from performers.german.tokens import Analysis
 from performers.german.verb_number_model import (
     MASK,
@@ -61,7 +62,7 @@ def build_vocabulary(analyses: Sequence[Analysis], words: int = 20_000, lemmas: 
             forms[token.text.lower()] += 1
             endings[suffix(token.text)] += 1
             tags.add(token.pos)
-            if token.pos in ("VVFIN", "VAFIN", "VMFIN"):
+            if token.pos in FINITE:
                 verbs[token.lemma.lower()] += 1
 
     def top(counts: Counter[str], n: int) -> list[str]:
