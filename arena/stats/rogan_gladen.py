@@ -14,7 +14,17 @@ feeds the false-positive test.  Where ``se ≤ fa`` the detector carries no info
 correction (``None``).
 
 A detector's :class:`Calibration` is measured on held-back published variants and on the matching
-correct sentences (``experiments/bench/detectors.py --calibration FILE``).
+correct sentences (``experiments/bench/detectors.py --calibration FILE``).  The pairs are not
+independent: a published set repeats a correct sentence once per variant (np-agreement about 1.4 times),
+so the calibration resamples **sentences**, not pairs.  A version-2 calibration file keeps, per
+detector, how many correct sentences had how many pairs, hits and false alarms (``clusters``); the
+Jeffreys draws of recall and false-alarm rate then use the *effective* number of pairs ``n / deff``,
+where the design effect ``deff`` is the cluster-robust variance of the rate over sentences (what a
+cluster bootstrap by correct sentence estimates) over its binomial variance, at least 1 (Korn &
+Graubard 1998, effective sample size for clustered proportions).  A rate of 0 or 1 has no variance to
+compare; it takes the design effect of sentences whose pairs all agree, ``Σ m² / Σ m`` (the correct side
+of a repeated sentence is the same text, so a false alarm repeats with it).  Without ``clusters`` (a
+version-1 file) every pair is its own sentence.
 """
 
 from __future__ import annotations
@@ -27,6 +37,21 @@ import numpy as np
 
 SAMPLES = 4000
 SEED = 12345
+FILE_VERSION = 2
+
+
+def design_effect(sizes: np.ndarray, counts: np.ndarray, weights: np.ndarray) -> float:
+    """The design effect of a rate over clusters: ``weights[i]`` clusters of ``sizes[i]`` pairs with
+    ``counts[i]`` positives each; cluster-robust over binomial variance, at least 1; ``Σ m² / Σ m`` for a
+    rate of 0 or 1."""
+    n, k = float(np.dot(weights, sizes)), float(np.dot(weights, counts))
+    if n <= 0:
+        return 1.0
+    rate, clusters = k / n, float(weights.sum())
+    if rate in (0.0, 1.0) or clusters < 2:  # no variance to compare
+        return max(1.0, float(np.dot(weights, sizes**2)) / n)
+    robust = float(np.dot(weights, (counts - rate * sizes) ** 2)) / n**2  # 1 for clusters of one pair
+    return max(1.0, robust / (rate * (1 - rate) / n))
 
 
 @dataclass(frozen=True)
@@ -34,11 +59,26 @@ class Calibration:
     """A detector measured: ``hits`` of ``positives`` erroneous sentences found, ``false_alarms`` of
     ``negatives`` correct sentences fired on; ``source`` says where."""
 
-    hits: int
+    hits: float  # whole counts when measured; a sensitivity band shifts them (arena.stats.fp_band)
     positives: int
-    false_alarms: int
+    false_alarms: float
     negatives: int
     source: str = ""
+    clusters: tuple[tuple[int, int, int, int], ...] = ()  # (pairs, hits, false alarms, sentences)
+
+    def effective(self, side: str) -> float:
+        """The effective number of ``positives`` or ``negatives`` (the pairs over the design effect of
+        their correct sentences); the pairs themselves without ``clusters``."""
+        n = self.positives if side == "positives" else self.negatives
+        if not self.clusters:
+            return float(n)
+        table = np.asarray(self.clusters, dtype=float)
+        counts = table[:, 1] if side == "positives" else table[:, 2]
+        return n / design_effect(table[:, 0], counts, table[:, 3])
+
+    @property
+    def sentences(self) -> int:
+        return sum(row[3] for row in self.clusters) if self.clusters else self.positives
 
     @property
     def recall(self) -> float:
@@ -50,13 +90,35 @@ class Calibration:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Calibration:
-        return cls(int(data["hits"]), int(data["positives"]), int(data["false_alarms"]), int(data["negatives"]),
-                   str(data.get("source", "")))
+        clusters = tuple(tuple(int(v) for v in row) for row in data.get("clusters", ()))
+        if any(len(row) != 4 for row in clusters):
+            raise ValueError("clusters: rows of [pairs, hits, false alarms, sentences] expected")
+        calibration = cls(int(data["hits"]), int(data["positives"]), int(data["false_alarms"]),
+                          int(data["negatives"]), str(data.get("source", "")), clusters)  # type: ignore[arg-type]
+        if clusters and (sum(r[0] * r[3] for r in clusters), sum(r[1] * r[3] for r in clusters),
+                         sum(r[2] * r[3] for r in clusters)) != (calibration.positives, calibration.hits,
+                                                                 calibration.false_alarms):
+            raise ValueError("clusters do not add up to positives, hits and false_alarms")
+        return calibration
 
     def to_json(self) -> dict[str, Any]:
-        return {"hits": self.hits, "positives": self.positives, "false_alarms": self.false_alarms,
+        data = {"hits": self.hits, "positives": self.positives, "false_alarms": self.false_alarms,
                 "negatives": self.negatives, "recall": self.recall, "false_alarm_rate": self.false_alarm_rate,
                 "source": self.source}
+        if self.clusters:
+            data.update(sentences=self.sentences, effective_positives=round(self.effective("positives"), 1),
+                        effective_negatives=round(self.effective("negatives"), 1),
+                        clusters=[list(row) for row in self.clusters])
+        return data
+
+
+def clusters_of(per_sentence: Any) -> tuple[tuple[int, int, int, int], ...]:
+    """The histogram ``(pairs, hits, false alarms, sentences)`` of per-sentence ``[pairs, hits, false
+    alarms]`` counts, sorted."""
+    from collections import Counter
+
+    histogram = Counter(tuple(int(v) for v in counts) for counts in per_sentence)
+    return tuple(sorted((*key, number) for key, number in histogram.items()))  # type: ignore[misc]
 
 
 def point(observed: float, recall: float, false_alarm: float) -> float | None:
@@ -64,6 +126,12 @@ def point(observed: float, recall: float, false_alarm: float) -> float | None:
     if recall <= false_alarm:
         return None
     return float(min(1.0, max(0.0, (observed - false_alarm) / (recall - false_alarm))))
+
+
+def _jeffreys(rng: np.random.Generator, count: float, n: int, effective: float, samples: int) -> np.ndarray:
+    """Draws from the Jeffreys posterior of ``count`` of ``n`` items scaled to ``effective`` items."""
+    scale = effective / n
+    return rng.beta(count * scale + 0.5, (n - count) * scale + 0.5, samples)
 
 
 def corrected(count: float, n: int, calibration: Calibration, samples: int = SAMPLES,
@@ -78,9 +146,9 @@ def corrected(count: float, n: int, calibration: Calibration, samples: int = SAM
         return None
     rng = np.random.default_rng(seed)
     observed = rng.beta(count + 0.5, n - count + 0.5, samples)
-    recall = rng.beta(calibration.hits + 0.5, calibration.positives - calibration.hits + 0.5, samples)
-    false_alarm = rng.beta(calibration.false_alarms + 0.5, calibration.negatives - calibration.false_alarms + 0.5,
-                           samples)
+    recall = _jeffreys(rng, calibration.hits, calibration.positives, calibration.effective("positives"), samples)
+    false_alarm = _jeffreys(rng, calibration.false_alarms, calibration.negatives, calibration.effective("negatives"),
+                            samples)
     informative = recall > false_alarm
     draws = np.clip((observed - false_alarm)[informative] / (recall - false_alarm)[informative], 0.0, 1.0)
     if len(draws) < samples // 2:

@@ -121,6 +121,20 @@ def param(text: str) -> tuple[str, object]:
     return key, yaml.safe_load(value)
 
 
+def sentence_counts(zellig, pairs: list) -> dict:
+    """Pairs, hits and false alarms, and the same per correct sentence (the cluster a bootstrap
+    resamples: np-agreement repeats a correct sentence once per variant): ``clusters`` maps each correct
+    sentence to [pairs, hits, false alarms]."""
+    clusters: dict[str, list[int]] = {}
+    for pair in pairs:
+        counts = clusters.setdefault(pair.correct.strip(), [0, 0, 0])
+        counts[0] += 1
+        counts[1] += int(bool(zellig.detect(pair.incorrect, source=pair.source)))
+        counts[2] += int(bool(zellig.detect(pair.correct, source=pair.source)))
+    return {"pairs": len(pairs), "hits": sum(c[1] for c in clusters.values()),
+            "false_alarms": sum(c[2] for c in clusters.values()), "clusters": clusters}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="DistilLingEval data directory")
@@ -136,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", type=line_range, default=(0, None), metavar="A:B",
                         help="only lines A to B-1 of each set (before --split; A: or :B leave one end open)")
     parser.add_argument("--calibration", type=Path, help="write the detectors' calibration (hits, false alarms) here")
+    parser.add_argument("--merge", action="store_true",
+                        help="with --calibration: keep the entries of the detectors not measured now")
     parser.add_argument("--params", type=param, nargs="*", default=[], metavar="KEY=VALUE",
                         help="params of the measured Zelligs (YAML values; with --sets of one detector)")
     args = parser.parse_args(argv)
@@ -194,11 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         # translations of sources it applies to, so it is calibrated on those pairs only
         zellig = detectors[name]
         counted = [p for p in pairs if zellig.applies(p.source)] if isinstance(zellig, ConditionalDetector) else pairs
-        row["calibration"] = {
-            "pairs": len(counted),
-            "hits": fire_rate(zellig, [p.incorrect for p in counted], [p.source for p in counted], 0)[0],
-            "false_alarms": fire_rate(zellig, [p.correct for p in counted], [p.source for p in counted], 0)[0],
-        }
+        row["calibration"] = sentence_counts(zellig, counted)
         row["false_alarm_examples"] = shown
         if args.examples:
             row["miss_examples"] = [
@@ -207,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             ][: args.examples]
         rows.append(row)
     human = {}
-    for name, zellig in detectors.items():
+    for name, zellig in detectors.items() if references else ():
         fired, shown = fire_rate(zellig, references, ref_sources, args.examples)
         human[name] = {"references": len(references), "fired": fired, "rate": fired / len(references),
                        "examples": shown}
@@ -240,24 +252,33 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_calibration(path: Path, rows: list[dict], args) -> None:
     """Hits and false alarms of each detector, pooled over its sets (published sets only where it has one);
-    a conditional detector's only on the pairs whose source it applies to."""
-    detectors: dict[str, dict] = {}
+    a conditional detector's only on the pairs whose source it applies to; with the histogram of its
+    correct sentences' pairs, hits and false alarms (``clusters``, file version 2: the Rogan-Gladen
+    interval resamples sentences).  ``--merge`` keeps the other detectors of an existing ``path``."""
+    from arena.stats.rogan_gladen import FILE_VERSION, Calibration, clusters_of
+
+    pooled: dict[str, dict] = {}
     for row in rows:
-        entry = detectors.setdefault(row["detector"], {"hits": 0, "positives": 0, "false_alarms": 0, "negatives": 0,
-                                                       "sets": []})
-        entry["hits"] += row["calibration"]["hits"]
-        entry["false_alarms"] += row["calibration"]["false_alarms"]
-        entry["positives"] += row["calibration"]["pairs"]
-        entry["negatives"] += row["calibration"]["pairs"]
+        entry = pooled.setdefault(row["detector"], {"sentences": {}, "sets": []})
+        for sentence, counts in row["calibration"]["clusters"].items():
+            total = entry["sentences"].setdefault(sentence, [0, 0, 0])
+            for i, value in enumerate(counts):
+                total[i] += value
         entry["sets"].append(row["set"])
-    for entry in detectors.values():
-        entry["recall"] = entry["hits"] / entry["positives"] if entry["positives"] else None
-        entry["false_alarm_rate"] = entry["false_alarms"] / entry["negatives"] if entry["negatives"] else None
-        lines = "" if args.lines == (0, None) else f" --lines {args.lines[0]}:{'' if args.lines[1] is None else args.lines[1]}"
-        entry["source"] = (f"experiments/bench/detectors.py{lines} --split {args.split} --limit {args.limit}: "
-                           + ", ".join(entry.pop("sets")))
-    path.write_text(json.dumps({"split": args.split, "detectors": detectors}, ensure_ascii=False, indent=1) + "\n",
-                    encoding="utf-8")
+    lines = "" if args.lines == (0, None) else f" --lines {args.lines[0]}:{'' if args.lines[1] is None else args.lines[1]}"
+    detectors = {}
+    if args.merge and path.is_file():
+        detectors = json.loads(path.read_text(encoding="utf-8"))["detectors"]
+    for name, entry in pooled.items():
+        counts = list(entry["sentences"].values())
+        pairs = sum(c[0] for c in counts)
+        calibration = Calibration(
+            sum(c[1] for c in counts), pairs, sum(c[2] for c in counts), pairs,
+            f"experiments/bench/detectors.py{lines} --split {args.split} --limit {args.limit}: " + ", ".join(entry["sets"]),
+            clusters_of(counts))
+        detectors[name] = calibration.to_json()
+    path.write_text(json.dumps({"version": FILE_VERSION, "split": args.split, "detectors": detectors},
+                               ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"calibration: {path}")
 
 
