@@ -15,7 +15,12 @@ own beam-search 1-best translations of the same sources, or of a larger pool of 
 intervals (bootstrap over instances; Wilson), their gap, the distributional discrepancy, and a verdict:
 'false positive' when the error rate significantly exceeds the generative rate (one-sided Wald test,
 cluster-robust variance over instances, alpha 0.05).  With model replicas: mean ± std over replicas.
-Writes RUN/report/false_positives.{json,md,txt,png}; prints the table (--markdown: pasteable)."""
+Writes RUN/report/false_positives.{json,md,txt,png}; prints the table (--markdown: pasteable).
+The detector correction (Rogan-Gladen, calibrated on published pairs) assumes the detector's rates
+transfer to the model's own translations; each row shows its verdict under a band of those rates
+(flips in band).  --validate N draws a validation sample of the run's 1-bests for people to label
+(RUN/validation/); once labelled, the correction uses them (double sampling: PPV and NPV on the
+model's own translations)."""
 
 EXAMPLES = """
   arena false-positives runs/false-positives-toy-99bb533856
@@ -23,7 +28,9 @@ EXAMPLES = """
   arena false-positives runs/tournament-smoke-c6bdb5defb --json
   arena false-positives runs/false-positives-toy-99bb533856 \\
       --pool-sources ../shared/data/wmt/newstest/newstest2016.en --pool-limit 1000
-  arena false-positives runs/false-positives-toy-99bb533856 --alpha 0.01 --no-plot"""
+  arena false-positives runs/false-positives-toy-99bb533856 --alpha 0.01 --no-plot
+  arena false-positives runs/quickstart-0123456789 --validate 20 --name ann    # label a validation sample
+  arena false-positives runs/quickstart-0123456789 --validate 20 --serve      # the same in the browser"""
 
 
 def add_parser(subparsers) -> None:
@@ -49,6 +56,9 @@ def add_parser(subparsers) -> None:
                              "--calibration; default: the one shipped in performers/zellig/) for the Rogan-Gladen "
                              "corrected generative rate")
     parser.add_argument("--no-cues", action="store_true", help="no surface-cue column (no 'confounded by CUE')")
+    from arena.cli.fp_validate import add_arguments
+
+    add_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -82,6 +92,12 @@ def run(args) -> int:
             raise UsageError(f"{run_dir}: no {name}; not a (started) run directory")
     if not 0 < args.alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    if args.validate is not None:
+        from arena.cli.fp_validate import validate
+
+        return validate(args)
+    if args.serve or args.name:
+        raise UsageError("--serve and --name label a validation sample: give --validate N", key="--validate")
     pool = None
     if args.pool_sources is not None:
         from arena.cli import catalog
@@ -93,9 +109,11 @@ def run(args) -> int:
         progress = not args.no_progress and os.environ.get("ARENA_PROGRESS", "1") != "0"
         pool = false_positives.pool_one_bests(run_dir, experiment, sources, catalog(), progress=progress)
     from arena.cli.fp_inputs import calibrations, cue_verdicts
+    from arena.people.validation import validations
 
+    labelled = validations(run_dir)  # RUN/validation/: bad labels stop here, before anything is written
     report = false_positives.build(run_dir, pool, args.alpha, calibrations(run_dir, args.calibration),
-                                   None if args.no_cues else cue_verdicts(run_dir))
+                                   None if args.no_cues else cue_verdicts(run_dir), labelled)
     if not transcripts.is_finished(run_dir):
         print(f"note: {run_dir} is not finished; this report covers the transcripts so far", file=sys.stderr)
     paths = present.write(run_dir, report, plot=not args.no_plot)

@@ -81,6 +81,9 @@ class FalsePositiveRow:
     p_value_uncorrected: float | None = field(default=None, metadata=_omit_none())
     verdict_uncorrected: str | None = field(default=None, metadata=_omit_none())
     verdict_without_cue: str | None = field(default=None, metadata=_omit_none())
+    # issue 34 (arena/stats/fp_band.py): the Rogan-Gladen verdict under the band of the detector's rates
+    sensitivity_band: dict | None = field(default=None, metadata=_omit_none())
+    flips_in_band: bool | None = field(default=None, metadata=_omit_none())
 
 
 @dataclass(frozen=True)

@@ -280,14 +280,17 @@ def pool_one_bests(
 
 def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
           alpha: float = ALPHA, calibrations: Mapping[str, Any] | None = None,
-          cues: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> FalsePositiveReport:
+          cues: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
+          validations: Mapping[tuple[str, str], Any] | None = None) -> FalsePositiveReport:
     """The report of a run or tournament directory (its transcripts so far); ``calibrations`` (by
-    Zellig label) and ``cues`` (by Zellig label and phenomenon): see :mod:`arena.stats.fp_adjust`."""
+    Zellig label), ``cues`` (by Zellig label and phenomenon) and ``validations`` (by Claude and Zellig
+    label): see :mod:`arena.stats.fp_adjust`."""
     from arena.stats.run import load_run
 
     run = load_run(Path(run_dir))
     outcomes = aggregate.join(run.rounds, run.judgements, run.one_bests)
-    rows = fp_adjust.adjust(report_rows(run.experiment, outcomes, run.one_bests, pool, alpha), calibrations, cues, alpha)
+    rows = fp_adjust.adjust(report_rows(run.experiment, outcomes, run.one_bests, pool, alpha), calibrations, cues, alpha,
+                            validations)
     return FalsePositiveReport(
         run=str(run_dir),
         signature=run.signature,
