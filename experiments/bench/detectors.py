@@ -266,9 +266,10 @@ def write_calibration(path: Path, rows: list[dict], args) -> None:
                 total[i] += value
         entry["sets"].append(row["set"])
     lines = "" if args.lines == (0, None) else f" --lines {args.lines[0]}:{'' if args.lines[1] is None else args.lines[1]}"
-    detectors = {}
-    if args.merge and path.is_file():
-        detectors = json.loads(path.read_text(encoding="utf-8"))["detectors"]
+    detectors, split = {}, args.split
+    if args.merge and path.is_file():  # the other detectors' entries, and the split the file was made with
+        existing = json.loads(path.read_text(encoding="utf-8"))
+        detectors, split = existing["detectors"], existing.get("split", split)
     for name, entry in pooled.items():
         counts = list(entry["sentences"].values())
         pairs = sum(c[0] for c in counts)
@@ -277,7 +278,7 @@ def write_calibration(path: Path, rows: list[dict], args) -> None:
             f"experiments/bench/detectors.py{lines} --split {args.split} --limit {args.limit}: " + ", ".join(entry["sets"]),
             clusters_of(counts))
         detectors[name] = calibration.to_json()
-    path.write_text(json.dumps({"version": FILE_VERSION, "split": args.split, "detectors": detectors},
+    path.write_text(json.dumps({"version": FILE_VERSION, "split": split, "detectors": detectors},
                                ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"calibration: {path}")
 
