@@ -133,7 +133,7 @@ def read_labels(run_dir: Path, items: Mapping[str, Any]) -> dict[str, dict[str, 
     labels: dict[str, dict[str, Any]] = {}
     for line, record in enumerate(transcripts.read_jsonl(path), 1):
         key = record.get("item") if isinstance(record, dict) else None
-        if key not in items:
+        if not isinstance(key, str) or key not in items:
             raise DataError(f"item {str(key)[:40]!r} is not in {SAMPLE}", file=path, line=line,
                             key="item")
         if record.get("label") not in LABEL_VALUES:

@@ -124,6 +124,8 @@ def snapshot(run: Path) -> dict[str, bytes]:
     ([], "bad-label", "labels.jsonl:2: label 'maybe' of v-"),
     ([], "second-label", "a second label for"),
     ([], "unknown-item", "is not in sample.json"),
+    ([], "list-item", "is not in sample.json"),
+    ([], "not-an-object", "is not in sample.json"),
     (["--validate", "2", "--name", "ann"], "second-label", "a second label for"),
 ])
 def test_refusals_exit_2_and_change_nothing(run_dir, tmp_path, capsys, arguments, damage, message):
@@ -138,7 +140,8 @@ def test_refusals_exit_2_and_change_nothing(run_dir, tmp_path, capsys, arguments
         path = validation.labels_path(run)
         extra = {"bad-label": {"item": second["id"], "label": "maybe"},
                  "second-label": {"item": first["id"], "label": "absent"},
-                 "unknown-item": {"item": "v-000000000000", "label": "absent"}}.get(damage)
+                 "unknown-item": {"item": "v-000000000000", "label": "absent"},
+                 "list-item": {"item": [first["id"]], "label": "absent"}, "not-an-object": [1]}.get(damage)
         if extra is not None:
             with path.open("a", encoding="utf-8") as file:
                 file.write(json.dumps(extra) + "\n")
