@@ -29,8 +29,8 @@ EXAMPLES = """
   arena false-positives runs/false-positives-toy-99bb533856 \\
       --pool-sources ../shared/data/wmt/newstest/newstest2016.en --pool-limit 1000
   arena false-positives runs/false-positives-toy-99bb533856 --alpha 0.01 --no-plot
-  arena false-positives runs/quickstart-0123456789 --validate 20 --name ann    # label a validation sample
-  arena false-positives runs/quickstart-0123456789 --validate 20 --serve      # the same in the browser"""
+  arena false-positives runs/quickstart-100a898585 --validate 20 --name ann    # label a validation sample
+  arena false-positives runs/quickstart-100a898585 --validate 20 --serve      # the same in the browser"""
 
 
 def add_parser(subparsers) -> None:
