@@ -5,9 +5,9 @@ that the detector's recall and false alarms, measured on published pairs, transf
 beam-search translations.  How much the verdict rests on that assumption: the row is corrected again
 with the recall moved :data:`RECALL_POINTS` up and down (within [0, 1]) and the false-alarm rate
 halved and doubled (:data:`FALSE_ALARM_FACTOR`; a measured 0 stays 0), on the 3 × 3 grid of these
-values; a verdict that differs anywhere on the grid **flips in the band** (``flips_in_band``) and the
-row records the band (``sensitivity_band``: the rates tried, the range of corrected rates and the
-verdicts met).
+values; a verdict whose outcome differs anywhere on the grid **flips in the band** (``flips_in_band``)
+and the row records the band (``sensitivity_band``: the rates tried, the range of corrected rates and
+the outcomes met).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def with_band(original: FalsePositiveRow, row: FalsePositiveRow, calibration: Ca
     verdicts, rates = set(), []
     for recall, false_alarm in points:
         other = shifted(calibration, recall, false_alarm)
-        verdicts.add(verdict_of(original, other))
+        verdicts.add(outcome(verdict_of(original, other)))
         if recall > false_alarm and row.generative_corrected is not None:
             observed = _observed(original)
             rates.append(min(1.0, max(0.0, (observed - false_alarm) / (recall - false_alarm))))
@@ -56,7 +56,13 @@ def with_band(original: FalsePositiveRow, row: FalsePositiveRow, calibration: Ca
         "rate": [min(rates), max(rates)] if rates else None,
         "verdicts": sorted(verdicts),
     }
-    return replace(row, sensitivity_band=band, flips_in_band=verdicts != {row.verdict})
+    return replace(row, sensitivity_band=band, flips_in_band=verdicts != {outcome(row.verdict)})
+
+
+def outcome(verdict: str) -> str:
+    """A verdict without its parenthesised detail (``undecided (n ≈ 300 would decide)`` → ``undecided``),
+    so that a detail that moves with the rates is no flip."""
+    return verdict.partition(" (")[0]
 
 
 def _observed(row: FalsePositiveRow) -> float:

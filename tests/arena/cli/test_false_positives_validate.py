@@ -182,3 +182,33 @@ def test_browser_api_refuses_a_second_label_and_bad_ones(run_dir, tmp_path):
     after = validation.labels_path(run).read_bytes()
     assert post({"id": item["id"], "label": "absent"}).status_code == 409
     assert validation.labels_path(run).read_bytes() == after
+
+
+def test_serve_prints_the_validation_page_and_stops_cleanly(run_dir, tmp_path):
+    import re
+    import signal
+    import subprocess
+
+    from tests.arena.cli.test_serve import status
+    from tests.arena.people.helpers import arena_command, arena_env, default_sigint
+
+    run = fresh(run_dir, tmp_path)
+    program, argv = arena_command("false-positives", str(run), "--validate", "2", "--serve", "--port", "0")
+    server = subprocess.Popen([program, *argv], env=arena_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, preexec_fn=default_sigint)
+    try:
+        for line in server.stdout:
+            found = re.search(r"serving 4 translations to label \(0 labelled before\) at http://[^:]+:(\d+)/validate/",
+                              line)
+            if found:
+                break
+        else:
+            pytest.fail(f"no address printed: {server.stderr.read()}")
+        base = f"http://127.0.0.1:{found.group(1)}/"
+        assert status(base + "validate/") == 200 and status(base + "static/validate.js") == 200
+        assert status(base + "validate/api/next") == 401  # sign in first
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=60)
+    assert server.returncode == 0 and "Traceback" not in err, err
+    assert "stopped; 0 labelled, 4 left" in out

@@ -84,3 +84,11 @@ def test_verdicts_that_flip_inside_the_band(calibration, error, flips):
 def test_band_stays_within_zero_and_one():
     points = fp_band.grid(Calibration(95, 100, 60, 100))
     assert max(r for r, _ in points) == 1.0 and max(f for _, f in points) == 1.0
+
+
+@pytest.mark.parametrize("verdict, expected", [
+    ("undecided (n ≈ 300 would decide)", "undecided"), ("equivalent (±5)", "equivalent"),
+    ("false positive", "false positive"), ("consistent", "consistent"),
+])
+def test_a_verdict_detail_that_moves_with_the_rates_is_no_flip(verdict, expected):
+    assert fp_band.outcome(verdict) == expected
