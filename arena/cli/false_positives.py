@@ -96,7 +96,7 @@ def run(args) -> int:
         from arena.cli.fp_validate import validate
 
         return validate(args)
-    if args.serve or args.name:
+    if args.serve or args.name is not None:
         raise UsageError("--serve and --name label a validation sample: give --validate N", key="--validate")
     pool = None
     if args.pool_sources is not None:

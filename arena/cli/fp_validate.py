@@ -55,8 +55,14 @@ def validate(args) -> int:
 
     if args.validate < 1:
         raise UsageError(f"--validate must be at least 1 (items per stratum), got {args.validate}", key="--validate")
+    if args.validate_seed < 0:
+        raise UsageError(f"--validate-seed must be 0 or more, got {args.validate_seed}", key="--validate-seed")
     if args.serve and args.name:
         raise UsageError("--serve and --name: label in the browser or in the terminal, not both", key="--name")
+    if args.name is not None:
+        from arena.people import store
+
+        store.check_name(args.name)  # before anything is drawn
     run_dir = Path(args.run_dir)
     sample, drawn = validation.prepare(run_dir, one_bests(run_dir), args.validate, args.validate_seed,
                                        detectors(run_dir))

@@ -118,6 +118,8 @@ def snapshot(run: Path) -> dict[str, bytes]:
     (["--validate", "0"], None, "--validate must be at least 1"),
     (["--validate", "-2"], None, "--validate must be at least 1"),
     (["--validate", "2", "--serve", "--name", "ann"], None, "not both"),
+    (["--validate", "2", "--validate-seed", "-1"], None, "--validate-seed must be 0 or more"),
+    (["--validate", "2", "--name", "bad name!"], None, "person name 'bad name!' is not allowed"),
     (["--name", "ann"], None, "give --validate N"),
     (["--validate", "2"], "no-one-bests", "onebest.jsonl"),
     (["--validate", "3"], "drawn", "a sample of 2 per stratum (seed 1) was drawn before"),
