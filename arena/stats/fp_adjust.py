@@ -6,6 +6,11 @@
   alarms (Rogan–Gladen), and the test takes the corrected rate's variance, which carries the
   detector's uncertainty: a weak detector widens the interval instead of making a false positive.
   The uncorrected p-value and verdict stay in the row (``p_value_uncorrected``, ``verdict_uncorrected``).
+  Where people labelled a validation sample of the run's 1-bests for the row's Claude and Zellig
+  (``arena false-positives RUN --validate N``), the double-sampling estimate of
+  :mod:`arena.stats.fp_validation` replaces Rogan–Gladen (``generative_corrected["method"]`` says
+  which); a Rogan–Gladen row carries its verdict under a sensitivity band of the detector's rates
+  (:mod:`arena.stats.fp_band`: ``sensitivity_band``, ``flips_in_band``).
 - **cue column**: the strongest surface cue of the row's Zellig and phenomenon (:mod:`arena.stats.cues`)
   with its out-of-fold accuracy; where the cue audit finds the table confounded, the verdict is
   ``confounded by CUE`` (the cue alone explains the contrastive errors), and the verdict it replaces
@@ -18,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from arena.stats import fp_validation
+from arena.stats import fp_band, fp_validation
 from arena.stats.aggregate import greater_p_value
 from arena.stats.false_positive_records import FalsePositiveRow
 from arena.stats.fp_validation import Validation
@@ -68,8 +73,6 @@ def adjust(rows: Sequence[FalsePositiveRow], calibrations: Mapping[str, Calibrat
     """The rows corrected: ``calibrations`` by Zellig label, ``cues`` by (Zellig label, phenomenon)
     → ``{"name", "accuracy", "ci", "confounded"}``, ``validations`` by (Claude label, Zellig label);
     a Rogan–Gladen corrected row carries its verdict under the sensitivity band (:mod:`arena.stats.fp_band`)."""
-    from arena.stats import fp_band
-
     result = []
     for row in rows:
         calibration = (calibrations or {}).get(row.zellig)
@@ -111,8 +114,6 @@ def extend_table(rows: Sequence[FalsePositiveRow], headers: list[str],
 
 
 def legend(rows: Sequence[FalsePositiveRow]) -> str:
-    from arena.stats import fp_band
-
     text = LEGEND if any(r.generative_corrected is not None or r.cue is not None for r in rows) else ""
     if any((r.generative_corrected or {}).get("method") == fp_validation.METHOD for r in rows):
         text += ("; 'labels F+U': corrected with a validation sample of the model's own 1-bests, F flagged and U "
