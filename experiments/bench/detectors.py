@@ -243,7 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         for name, entry in human.items():
             print(f"\n{name}: firings on human references\n" + "\n".join(entry["examples"]))
     if args.json:
-        args.json.write_text(json.dumps({"sets": rows, "human_references": human}, ensure_ascii=False, indent=1),
+        shown = [{**row, "calibration": {k: v for k, v in row["calibration"].items() if k != "clusters"}}
+                 for row in rows]  # the sentences themselves only go to --calibration's histogram
+        args.json.write_text(json.dumps({"sets": shown, "human_references": human}, ensure_ascii=False, indent=1),
                              encoding="utf-8")
     if args.calibration:
         write_calibration(args.calibration, rows, args)
