@@ -1,7 +1,7 @@
 """The adversarial game (Smith 2012, §7): rounds played in order, in blocks, with
 performers that observe the outcomes and adapt.
 
-A run with a ``schedule:`` (:mod:`arena.game.schedule`) is played by the one engine
+A run with a ``schedule:`` (:mod:`arena.specs.schedule`) is played by the one engine
 (:mod:`arena.engine`) per seed and John as a sequence of blocks, one engine wave each.
 The game is the engine's :class:`~arena.engine.driver.Driver` (:func:`driver_for`
 gives it, or ``None`` for a static run); the engine never imports this package:
@@ -45,12 +45,12 @@ from arena.engine.resources import actor_count
 from arena.engine.session import Session
 from arena.engine.store import RunStore
 from arena.errors import ConfigError, DataError
-from arena.game.schedule import Schedule, preset
 from arena.game.visibility import shown
 from arena.records import Instance, RoundOutcome
 from arena.roles import Chooser, Observer
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, build, resolve
+from arena.specs.schedule import Schedule, preset
 from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
