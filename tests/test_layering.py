@@ -20,7 +20,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 # the `lint-imports` command, run by this interpreter
 LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
-CONTRACTS = ("stages", "framework-below-performers")
+CONTRACTS = ("stages", "performers-below-the-top", "sdk", "framework-below-performers")
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -61,7 +61,12 @@ PLANTED = [
     ("arena/stats/aggregate.py", "import arena.present.tables\n", "arena.stats is not allowed to import arena.present"),
     ("arena/engine/plan.py", "def f():\n    from arena.game import play\n", "arena.engine is not allowed to import arena.game"),
     ("arena/stats/aggregate.py", "import performers.catalog\n", "arena.stats.aggregate -> performers.catalog"),
+    ("performers/zellig/spans.py", "from arena.engine.match import corrupt_one\n",
+     "performers.zellig.spans -> arena.engine.match"),
+    ("performers/john/select.py", "def f():\n    from arena.specs import typecheck\n", "performers.john.select -> arena.specs.typecheck"),
+    ("performers/john/select.py", "import arena.cli\n", "performers.john.select -> arena.cli"),
     ("arena/present/tables.py", "import arena.stats.aggregate\n", None),
+    ("performers/john/select.py", "from arena.sdk import corrupt_one\n", None),
     ("arena/cli/run.py", "import performers.catalog\n", None),
 ]
 

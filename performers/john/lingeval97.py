@@ -16,10 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-from arena.errors import ConfigError
-from arena.formats.lingeval97 import read_lingeval97
-from arena.records import Instance
-from arena.specs.typecheck import ExistingFile, PositiveInt
+from arena.sdk import ConfigError, ExistingFile, Instance, PositiveInt, read_lingeval97
 
 
 class LingEval97John:

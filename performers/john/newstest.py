@@ -27,9 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from arena.errors import ConfigError, DataError
-from arena.records import Instance
-from arena.specs.typecheck import Check, ExistingDir, PositiveInt
+from arena.sdk import Check, ConfigError, DataError, ExistingDir, Instance, PositiveInt
 from performers.john.parallel_text import read_aligned
 
 _RANGE = re.compile(r"^\s*(\d{4})\s*-\s*(\d{4})\s*$")

@@ -19,9 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
-from arena.formats.pairs import OwnPair, parse_columns, read_pairs
-from arena.records import Instance
-from arena.specs.typecheck import Check, MustExist, PositiveInt
+from arena.sdk import Check, Instance, MustExist, OwnPair, PositiveInt, parse_columns, read_pairs
 
 DEFAULT_PHENOMENON = "own"
 

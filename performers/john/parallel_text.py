@@ -13,10 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.errors import ConfigError, DataError
-from arena.formats.textlines import read_lines
-from arena.records import Instance
-from arena.specs.typecheck import ExistingFile, PositiveInt
+from arena.sdk import ConfigError, DataError, ExistingFile, Instance, PositiveInt, read_lines
 
 logger = logging.getLogger(__name__)
 
