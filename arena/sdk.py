@@ -4,7 +4,8 @@ A John, Zellig or Claude in ``performers/`` imports arena only through this modu
 (``from arena.sdk import Instance, Variant, ConfigError, PositiveInt``); the contract
 ``sdk`` in ``pyproject.toml`` holds it (``lint-imports``). What is here:
 
-- the records and role protocols (:mod:`arena.records`, :mod:`arena.roles`), the error
+- the records and role protocols (:mod:`arena.records`, :mod:`arena.roles`; ``take``
+  caps a John's instances), the error
   contract (:mod:`arena.errors`), character-span edits (:mod:`arena.edits`) and the
   install extra a missing optional package belongs to (:mod:`arena.extras`);
 - the parameter types a constructor declares, checked before anything is built
@@ -22,16 +23,10 @@ Anything else of arena is the framework's own and may change without notice.
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from arena.edits import apply_edits, diff_edits, make_variant, shared_affixes, variant_from_text
-from arena.engine.match import (
-    SCORE_CONVENTIONS,
-    ScoreConvention,
-    candidate_score,
-    corrupt_one,
-    judgement_from_scores,
-)
-from arena.engine.progress import progress_bar
-from arena.engine.transcripts import atomic_write_json, atomic_write_text
 from arena.errors import ArenaError, ConfigError, DataError, EnvError, UsageError
 from arena.extras import require
 from arena.formats.distil_lingeval import FILES as DISTIL_LINGEVAL_FILES
@@ -61,6 +56,7 @@ from arena.roles import (
     Observer,
     ScoringClaude,
     Zellig,
+    take,
 )
 from arena.specs.registry import Catalog, build, resolve, signature, validate
 from arena.specs.spec import parse_spec, spec_from_mapping
@@ -80,11 +76,38 @@ from arena.specs.typecheck import (
 )
 from arena.specs.yamlio import MAX_JSON_BYTES, decode, load_json, load_yaml, loads_json, yaml_key_lines
 
+if TYPE_CHECKING:
+    from arena.engine.match import (
+        SCORE_CONVENTIONS,
+        ScoreConvention,
+        candidate_score,
+        corrupt_one,
+        judgement_from_scores,
+    )
+    from arena.engine.progress import progress_bar
+    from arena.engine.transcripts import atomic_write_json, atomic_write_text
+
+# what the engine lends performers, imported when first asked for: importing the engine
+# package costs a performer that does not need it a quarter of a second of CPU
+FROM_THE_ENGINE = {
+    "SCORE_CONVENTIONS": "arena.engine.match", "ScoreConvention": "arena.engine.match",
+    "candidate_score": "arena.engine.match", "corrupt_one": "arena.engine.match",
+    "judgement_from_scores": "arena.engine.match", "progress_bar": "arena.engine.progress",
+    "atomic_write_json": "arena.engine.transcripts", "atomic_write_text": "arena.engine.transcripts",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in FROM_THE_ENGINE:
+        return getattr(importlib.import_module(FROM_THE_ENGINE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     # records, roles, errors, edits, extras
     "Edit", "Instance", "Judgement", "Pair", "RoundOutcome", "SequenceScore", "TokenScores", "Variant",
     "Chooser", "Claude", "Clocked", "ConditionalDetector", "Detector", "Fittable", "John", "Observer",
-    "ScoringClaude", "Zellig",
+    "ScoringClaude", "Zellig", "take",
     "ArenaError", "ConfigError", "DataError", "EnvError", "UsageError",
     "apply_edits", "diff_edits", "make_variant", "shared_affixes", "variant_from_text",
     "require",

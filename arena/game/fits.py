@@ -17,10 +17,10 @@ ran out within the observation rounds once it has played them
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import Any
 
 from arena.errors import ConfigError
+from arena.roles import take
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, build, resolve
 from arena.specs.schedule import Schedule
@@ -41,7 +41,7 @@ def check_johns(experiment: Experiment, schedule: Schedule, catalog: Catalog) ->
                 continue
             where = f"{experiment.where('johns', str(index))}: johns[{index}]"
             john = build("john", spec, catalog, where=where)
-            count = sum(1 for _ in islice(john.instances(), observation + 1))
+            count = sum(1 for _ in take(john.instances(), observation + 1))
             source = f"yields {count} instances"
             if count > observation:
                 continue

@@ -26,7 +26,7 @@ from typing import Annotated
 import numpy as np
 
 from arena.sdk import DISTIL_LINGEVAL_FILES as FILES
-from arena.sdk import ConfigError, DataError, Instance, MustExist, PositiveInt, iter_lines, read_distil_lingeval
+from arena.sdk import ConfigError, DataError, Instance, MustExist, PositiveInt, iter_lines, read_distil_lingeval, take
 
 logger = logging.getLogger(__name__)
 
@@ -154,9 +154,7 @@ class DistilLingEvalJohn:
         if skipped:
             logger.warning("%s: skipped %d lines with an empty side (%s)", self.directory, skipped,
                            ", ".join(testset.empty_lines[:5]))
-        for count, indices in enumerate(groups.values()):
-            if self.limit is not None and count >= self.limit:
-                break
+        for indices in take(groups.values(), self.limit):
             yield self._instance([(i, pairs[i].source, pairs[i].correct, pairs[i].incorrect) for i in indices])
 
 
