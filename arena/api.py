@@ -61,7 +61,7 @@ class Run:
 
     @cached_property
     def _tables(self) -> dict[str, Any]:
-        from arena.formats.tidy import tables
+        from arena.present.tidy import tables
 
         return tables(self.run_dir)
 
@@ -91,7 +91,7 @@ class Run:
 
     def records(self) -> list[dict[str, Any]]:
         """The rounds as plain dicts (no pandas needed)."""
-        from arena.formats.tidy import round_rows
+        from arena.present.tidy import round_rows
 
         return round_rows(self.run_dir)
 

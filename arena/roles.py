@@ -7,10 +7,13 @@ run signatures; bump it whenever its behaviour changes.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import islice
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from arena.records import Instance, Judgement, Pair, RoundOutcome, SequenceScore, TokenScores, Variant
+
+T = TypeVar("T")
 
 
 @runtime_checkable
@@ -18,6 +21,12 @@ class John(Protocol):
     """Selects data: yields :class:`Instance` objects in a deterministic order."""
 
     def instances(self) -> Iterator[Instance]: ...
+
+
+def take(instances: Iterable[T], cap: int | None) -> Iterator[T]:
+    """The first ``cap`` of ``instances`` (all of them when ``cap`` is None), not reading
+    one more: how an experiment's ``max_instances`` and a John's ``limit`` cap a John."""
+    return islice(instances, cap)
 
 
 @runtime_checkable

@@ -6,7 +6,7 @@ names it.  Add a performer by adding one line to its role's table.
 
 from __future__ import annotations
 
-from arena.specs.registry import Catalog
+from arena.sdk import Catalog
 
 JOHNS: dict[str, str] = {
     "parallel-text": "performers.john.parallel_text:ParallelTextJohn",

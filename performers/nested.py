@@ -9,8 +9,7 @@ from typing import Any
 def build_nested(role: str, spec: Any, where: str) -> tuple[Any, Any]:
     """Build a performer named inside another's params (a SPEC string or a
     ``{name, params}`` mapping) from the project catalog; returns (spec, performer)."""
-    from arena.specs.registry import build
-    from arena.specs.spec import spec_from_mapping
+    from arena.sdk import build, spec_from_mapping
     from performers.catalog import CATALOG
 
     parsed = spec_from_mapping(spec, where=where)

@@ -84,7 +84,7 @@ def _records(args):
 
 
 def tidy(args) -> int:
-    from arena.formats.tidy import write_tables
+    from arena.present.tidy import write_tables
 
     source = Path(args.source)
     if not source.is_dir():
@@ -102,7 +102,7 @@ def tidy(args) -> int:
 def run(args) -> int:
     from arena.cli import check_output
     from arena.formats.export import MANIFEST, collect, export
-    from arena.formats.tidy import TIDY_FORMATS
+    from arena.present.tidy import TIDY_FORMATS
 
     check_output(args.out, "directory")
     if args.format in TIDY_FORMATS:

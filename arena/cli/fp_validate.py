@@ -60,7 +60,7 @@ def validate(args) -> int:
     if args.serve and args.name:
         raise UsageError("--serve and --name: label in the browser or in the terminal, not both", key="--name")
     if args.name is not None:
-        from arena.people import store
+        from arena.engine import people_store as store
 
         store.check_name(args.name)  # before anything is drawn
     run_dir = Path(args.run_dir)
@@ -101,7 +101,7 @@ def _serve(review, args) -> int:
 def label_in_terminal(review, name: str, run_dir: Path) -> int:
     """Label the pending items one by one: y present, n absent, s skip, q stop."""
     from arena.cli.play import read_key
-    from arena.people import store
+    from arena.engine import people_store as store
     from arena.text_policy import visible
 
     store.check_name(name)

@@ -53,7 +53,7 @@ def prepare(args):
 
 
 def run(args) -> int:
-    from arena.people.store import check_name
+    from arena.engine.people_store import check_name
 
     check_name(args.name)
     if args.rounds is not None and args.rounds < 1:

@@ -38,7 +38,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from arena.people.store import check_name
+    from arena.engine.people_store import check_name
 
     if args.serve:
         return serve_review(args)
@@ -52,7 +52,8 @@ def run(args) -> int:
 def build_review(args):
     """The flagged references of ``--john`` for ``--zellig``, under review into ``--patch``
     (:class:`arena.people.repairs.RepairReview`; a bad patch file fails before any work)."""
-    from arena.people.repairs import RepairReview, read_repairs
+    from arena.formats.repairs import read_repairs
+    from arena.people.repairs import RepairReview
     from arena.specs.registry import build
     from arena.specs.spec import PerformerSpec, parse_spec
     from performers.john.repairs import flagged

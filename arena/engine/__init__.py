@@ -1,7 +1,7 @@
 """The play engine: plan a run, play its blocks of rounds on a backend, store the transcripts.
 
 It owns everything a round needs to be played and recorded, and nothing of the game
-above it (schedules, visibility, observers: :mod:`arena.game`), of statistics or of
+above it (visibility, observers: :mod:`arena.game`), of statistics or of
 presentation.  ``arena run`` and ``arena tournament`` are its two front ends
 (through :mod:`arena.api`).
 
@@ -13,13 +13,15 @@ presentation.  ``arena run`` and ``arena tournament`` are its two front ends
 - :mod:`arena.engine.manifest`: :func:`validate` checks an experiment without building
   anything; the run directory's name, the signature and the manifest.
 - :mod:`arena.engine.plan`: :func:`plan_experiment` (instances → corruptions →
-  rounds) and :func:`blocks` (one :class:`Block` per (seed, John, Zellig) for a static
-  run, per (seed, John, block) for a game).
+  rounds; the one static plan, :func:`~arena.engine.plan.planned_rounds`, held in memory)
+  and :func:`blocks` (one :class:`Block` per (seed, John, Zellig) for a static run, per
+  (seed, John, block) for a game).
 - :mod:`arena.engine.session`: the run's one :class:`Session`, which plays a list of
   blocks as one wave (:meth:`Session.play`) and assembles the transcripts.
 - :mod:`arena.engine.jobs` (the unit of work every backend runs), :mod:`arena.engine.match`
   (rounds, pairs, judgements), :mod:`arena.engine.scoring` (deduplicated scoring),
-  :mod:`arena.engine.store` (the run directory: lock, plan check, cells) and
+  :mod:`arena.engine.store` (the run directory: lock, plan check, cells),
+  :mod:`arena.engine.people_store` (people's transcripts in it) and
   :mod:`arena.engine.transcripts` (the JSON lines files).
 
 :mod:`arena.engine.ray_backend` is the only module that imports ``ray``;

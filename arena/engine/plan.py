@@ -15,16 +15,17 @@
 from __future__ import annotations
 
 import logging
+import random
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena.engine import balance, jobs, match
 from arena.engine.backends import Backend
 from arena.errors import DataError
-from arena.records import Instance
-from arena.roles import John
+from arena.records import Instance, Variant
+from arena.roles import John, take
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, build
 from arena.specs.spec import PerformerSpec
@@ -84,11 +85,7 @@ def load_instances(experiment: Experiment, catalog: Catalog) -> dict[str, list[I
     result: dict[str, list[Instance]] = {}
     for spec in experiment.johns:
         john: John = build("john", spec, catalog, where=f"john {spec.label}")
-        instances: list[Instance] = []
-        for instance in john.instances():
-            instances.append(instance)
-            if experiment.max_instances is not None and len(instances) >= experiment.max_instances:
-                break
+        instances = list(take(john.instances(), experiment.max_instances))
         duplicates = [key for key, count in Counter(i.id for i in instances).items() if count > 1]
         if duplicates:
             raise DataError(f"John {spec.label} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
@@ -126,18 +123,46 @@ def corrupt(
     return {key: [c for chunk in chunks for c in chunk] for key, chunks in parts.items()}
 
 
-def plan(experiment: Experiment, corruptions: Mapping[tuple[str, str], Sequence[match.Corruption]]) -> list[match.Round]:
-    """Rounds sampled per seed; seeds → Johns → Zelligs → instances is the transcript order."""
-    rounds: list[match.Round] = []
+def cell_rounds(
+    experiment: Experiment,
+    john: PerformerSpec,
+    zellig: str,
+    seed: int,
+    corruptions: Iterable[match.Corruption],
+    choose: Callable[[Instance, Sequence[Variant], random.Random], int] | None = None,
+) -> Iterator[match.Round]:
+    """One (seed, John, Zellig)'s rounds from its corruptions, in instance order: each
+    corruption's rounds drawn with their own RNG (:func:`arena.engine.match.plan_rounds`;
+    a :class:`~arena.roles.Chooser` Zellig's ``choose`` picks the variants), then the John's
+    ``balance:``, which marks what it leaves out over all of them (held in memory then).
+    The static plan (:func:`planned_rounds`) and the game's blocks (:mod:`arena.game.play`)
+    both plan through it."""
+    rounds = (
+        r
+        for corruption in corruptions
+        for r in match.plan_rounds((corruption,), seed, john.label, zellig, experiment.variants_per_instance, choose)
+    )
+    if john.balance:
+        yield from balance.balance_rounds(list(rounds), john.balance)
+    else:
+        yield from rounds
+
+
+def planned_rounds(
+    experiment: Experiment, corruptions: Callable[[str, str], Iterable[match.Corruption]]
+) -> Iterator[match.Round]:
+    """The static plan, one round at a time in transcript order (seeds → Johns → Zelligs →
+    instances), from each (John, Zellig)'s corruptions: held in memory (:func:`plan`) or read
+    back from a spool (:func:`arena.engine.plan_stream.write_plan`)."""
     for seed in experiment.seeds:
         for john in experiment.johns:
             for zellig in experiment.zelligs:
-                planned = match.plan_rounds(
-                    corruptions[john.label, zellig.label], seed, john.label, zellig.label,
-                    experiment.variants_per_instance,
-                )
-                rounds.extend(balance.balance_rounds(planned, john.balance) if john.balance else planned)
-    return rounds
+                yield from cell_rounds(experiment, john, zellig.label, seed, corruptions(john.label, zellig.label))
+
+
+def plan(experiment: Experiment, corruptions: Mapping[tuple[str, str], Sequence[match.Corruption]]) -> list[match.Round]:
+    """The static plan's rounds held in memory (what ``rounds.jsonl`` holds)."""
+    return list(planned_rounds(experiment, lambda john, zellig: corruptions[john, zellig]))
 
 
 def plan_experiment(experiment: Experiment, catalog: Catalog, backend: Backend, progress: bool = True) -> list[match.Round]:

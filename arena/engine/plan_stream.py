@@ -13,8 +13,8 @@ planner need.  A static run of ``arena run`` / ``arena tournament`` instead goes
 2. duplicate instance ids are found from 64-bit digests (the exact ids, for the error,
    are read back from the spool);
 3. ``rounds.jsonl`` is written in transcript order (seeds → Johns → Zelligs → instances):
-   each spool is read once per seed and its rounds sampled by
-   :func:`arena.engine.match.plan_rounds`, one corruption at a time — the same rounds, so
+   each spool is read once per seed and planned by the one static plan,
+   :func:`arena.engine.plan.planned_rounds`, one corruption at a time — the same rounds, so
    the same bytes, as the in-memory plan.
 
 :func:`stored_blocks` cuts ``rounds.jsonl`` into the run's :class:`~arena.engine.plan.Block` s
@@ -35,13 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine import balance, jobs, match, scan, transcripts
+from arena.engine import jobs, match, scan, transcripts
 from arena.engine.backends import Backend
-from arena.engine.plan import Block
+from arena.engine.plan import Block, planned_rounds
 from arena.engine.store import RunStore
 from arena.errors import DataError
 from arena.records import Instance, Variant
-from arena.roles import John
+from arena.roles import John, take
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, build
 
@@ -110,40 +110,21 @@ def write_plan(experiment: Experiment, catalog: Catalog, backend: Backend, store
         for spec in experiment.johns:
             count = _corrupt_john(experiment, catalog, backend, spec, spools, progress)
             logger.info("John %s: %d instances", spec.label, count)
-        rounds = (
-            r.to_json()
-            for seed in experiment.seeds for john in experiment.johns for zellig in experiment.zelligs
-            for r in _planned(experiment, spools[john.label, zellig.label], seed, john, zellig.label)
-        )
-        store.write_plan(rounds, manifest)
+        rounds = planned_rounds(experiment, lambda john, zellig: _read_spool(spools[john, zellig]))
+        store.write_plan((r.to_json() for r in rounds), manifest)
     plan = (store.manifest() or {}).get("plan", {})
     return int(plan.get("rounds", 0))
-
-
-def _planned(experiment: Experiment, spool: Path, seed: int, john: Any, zellig: str) -> Iterator[match.Round]:
-    """One (seed, John, Zellig)'s rounds from its spool, one corruption at a time; a John with a
-    ``balance:`` marks what it leaves out over the whole stream (which is then held in memory)."""
-    rounds = (r for corruption in _read_spool(spool)
-              for r in match.plan_rounds((corruption,), seed, john.label, zellig, experiment.variants_per_instance))
-    if john.balance:
-        yield from balance.balance_rounds(list(rounds), john.balance)
-    else:
-        yield from rounds
 
 
 def _instances(experiment: Experiment, catalog: Catalog, spec: Any) -> Iterator[list[Instance]]:
     """A John's instances in chunks of ``ray.chunk_size``, capped by ``max_instances``."""
     john: John = build("john", spec, catalog, where=f"john {spec.label}")
     chunk: list[Instance] = []
-    taken = 0
-    for instance in john.instances():
+    for instance in take(john.instances(), experiment.max_instances):
         chunk.append(instance)
-        taken += 1
         if len(chunk) == experiment.ray.chunk_size:
             yield chunk
             chunk = []
-        if experiment.max_instances is not None and taken >= experiment.max_instances:
-            break
     if chunk:
         yield chunk
 

@@ -12,18 +12,18 @@ asking one) are left out: counting their instances would load a model, which
 ``validate`` never does.  For them, and for Zelligs that have nothing to offer for
 most instances (fewer rounds than instances), the game still refuses a cell whose John
 ran out within the observation rounds once it has played them
-(:meth:`arena.game.schedule.Schedule.check_counted`).
+(:meth:`arena.specs.schedule.Schedule.check_counted`).
 """
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.game.schedule import Schedule
+from arena.roles import take
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, build, resolve
+from arena.specs.schedule import Schedule
 
 
 def check_johns(experiment: Experiment, schedule: Schedule, catalog: Catalog) -> None:
@@ -41,7 +41,7 @@ def check_johns(experiment: Experiment, schedule: Schedule, catalog: Catalog) ->
                 continue
             where = f"{experiment.where('johns', str(index))}: johns[{index}]"
             john = build("john", spec, catalog, where=where)
-            count = sum(1 for _ in islice(john.instances(), observation + 1))
+            count = sum(1 for _ in take(john.instances(), observation + 1))
             source = f"yields {count} instances"
             if count > observation:
                 continue

@@ -1,7 +1,7 @@
 """The adversarial game (Smith 2012, §7): rounds played in order, in blocks, with
 performers that observe the outcomes and adapt.
 
-A run with a ``schedule:`` (:mod:`arena.game.schedule`) is played by the one engine
+A run with a ``schedule:`` (:mod:`arena.specs.schedule`) is played by the one engine
 (:mod:`arena.engine`) per seed and John as a sequence of blocks, one engine wave each.
 The game is the engine's :class:`~arena.engine.driver.Driver` (:func:`driver_for`
 gives it, or ``None`` for a static run); the engine never imports this package:
@@ -35,22 +35,21 @@ import dataclasses
 import json
 import logging
 from collections.abc import Iterator, Sequence
-from itertools import islice
 from typing import Any
 
-from arena.engine import balance, jobs, match, transcripts
+from arena.engine import jobs, match, transcripts
 from arena.engine.backends import Backend
-from arena.engine.plan import Block, corrupt
+from arena.engine.plan import Block, cell_rounds, corrupt
 from arena.engine.resources import actor_count
 from arena.engine.session import Session
 from arena.engine.store import RunStore
 from arena.errors import ConfigError, DataError
-from arena.game.schedule import Schedule, preset
 from arena.game.visibility import shown
 from arena.records import Instance, RoundOutcome
-from arena.roles import Chooser, Observer
+from arena.roles import Chooser, Observer, take
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, build, resolve
+from arena.specs.schedule import Schedule, preset
 from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
@@ -276,7 +275,7 @@ class Game:
         size = self.schedule.block_size if count is None else count
         if self.experiment.max_instances is not None:
             size = min(size, self.experiment.max_instances - stream.taken)
-        instances = list(islice(stream.instances, size))
+        instances = list(take(stream.instances, size))
         stream.taken += len(instances)
         return instances
 
@@ -308,13 +307,10 @@ class Game:
         played: dict[str, int] = {}
         for zellig_spec in self.experiment.zelligs:
             zellig = self.zelligs[zellig_spec.label]
-            planned = match.plan_rounds(
-                corruptions[john, zellig_spec.label], stream.seed, john, zellig_spec.label,
-                self.experiment.variants_per_instance,
-                choose=zellig.choose if isinstance(zellig, Chooser) else None,
-            )
-            if stream.john.balance:  # each block balanced by itself (arena/engine/balance.py)
-                planned = balance.balance_rounds(planned, stream.john.balance)
+            choose = zellig.choose if isinstance(zellig, Chooser) else None
+            # each block balanced by itself (arena/engine/balance.py)
+            planned = cell_rounds(self.experiment, stream.john, zellig_spec.label, stream.seed,
+                                  corruptions[john, zellig_spec.label], choose)
             count = stream.played[zellig_spec.label]
             for round_ in planned:
                 phase = self.schedule.phase_of(count)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TypedDict
 
 from arena.engine import match
-from arena.game.schedule import Phase
 from arena.records import RoundOutcome
+from arena.specs.schedule import Phase
 from arena.specs.spec import PerformerSpec
 
 

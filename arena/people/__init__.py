@@ -10,12 +10,13 @@ person in the run directory::
     RUN/people/NAME/replay/             the corruptions as a LingEval97 test set and a
                                         config that replays them against the run's Claudes
 
-- :mod:`arena.people.store` — names, paths inside the run directory, the per-person
-  transcripts with one record per key under a lock (idempotent writes);
+The files are the run's (:mod:`arena.engine.people_store`: names, paths, one record per
+key under a lock), and so is what the scores read of them (:mod:`arena.stats.agreement`:
+Cohen's / Fleiss' kappa and the majority vote, the ``human`` Claude). This package is
+the people's side:
+
 - :mod:`arena.people.session` — what a person plays next, how an answer is resolved
   (the arena's own rule: late → recorded coin), the end-of-session summary;
-- :mod:`arena.people.agreement` — Cohen's / Fleiss' kappa and the majority vote of
-  the people who judged the same rounds, the ``human`` Claude of the leaderboards;
 - :mod:`arena.people.web` — the browser front end (``arena serve``): the guard, sign
   in and out, the Claude pages; :mod:`arena.people.zellig_web` its ``/zellig/`` pages
   (with :mod:`arena.people.live` and :mod:`arena.people.checks`); the terminal one is

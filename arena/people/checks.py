@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.people import store
+from arena.engine import people_store as store
 
 CHECKS = "checks.jsonl"
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arena.people.repairs import Flagged, RepairReview
+from arena.formats.repairs import Flagged
+from arena.people.repairs import RepairReview
 from arena.people.web import base_app, body, fail, sign_in, signed_in_person
 
 

@@ -6,7 +6,7 @@ review each flagged reference, in the terminal (``arena repair``) or the browser
 (``arena serve --repair``, :mod:`arena.people.repair_web`), and **fix** it (type the
 corrected translation), **reject** it (the instance stays out) or **skip** it (decide
 later).  Both front ends use :class:`RepairReview`, so they ask, check and write the same
-way.  The decisions are a patch file, JSON lines beside the test set::
+way.  The decisions are a patch file (:mod:`arena.formats.repairs`), JSON lines beside the test set::
 
     {"id": "newstest2012.17", "action": "fix", "was": "…", "reviewer": "ann", "time": "…", "reference": "…"}
     {"id": "newstest2012.40", "action": "reject", "was": "…", "reviewer": "ann", "time": "…"}
@@ -25,63 +25,21 @@ first stands.  In the browser, a reference shown to one person is held for them 
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.engine import people_store as store
 from arena.engine.transcripts import atomic_write_text, dumps_line
-from arena.errors import DataError, UsageError
-from arena.people import store
+from arena.errors import UsageError
+from arena.formats.repairs import ACTIONS, Flagged, current, read_repairs
 from arena.records import Instance
 
-ACTIONS = ("fix", "reject")
 MAX_REFERENCE = 2000  # characters of a fixed reference
 HOLD_SECONDS = 600.0  # a reference shown in the browser is kept for that person this long
-
-
-@dataclass(frozen=True)
-class Flag:
-    """Why validation flagged a reference: the phenomenon and its evidence (``Unklarheit → Klarheit``)."""
-
-    phenomenon: str
-    evidence: str = ""
-
-
-@dataclass(frozen=True)
-class Flagged:
-    """A machine-reference instance (``meta["human_reference"]`` holds the human one) and its flags."""
-
-    instance: Instance
-    flags: tuple[Flag, ...]
-
-
-def read_repairs(path: str | Path) -> dict[str, dict[str, Any]]:
-    """The patch file's decisions by instance id (none when it does not exist yet); a bad
-    line is a :class:`DataError` naming the file, line and key.  Should an id appear twice
-    (a file edited by hand), the last line stands."""
-    path = Path(path)
-    repairs: dict[str, dict[str, Any]] = {}
-    if not path.exists():
-        return repairs
-    for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not text.strip():
-            continue
-        try:
-            record = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
-            message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
-            raise DataError(f"not JSON: {message}", file=path, line=line) from None
-        if not isinstance(record, dict) or record.get("action") not in ACTIONS or not isinstance(record.get("id"), str):
-            raise DataError("expected {\"id\", \"action\": fix|reject, ...}", file=path, line=line, key="action")
-        if record["action"] == "fix" and not (isinstance(record.get("reference"), str) and record["reference"].strip()):
-            raise DataError("a fix needs the corrected 'reference'", file=path, line=line, key="reference")
-        repairs[record["id"]] = record
-    return repairs
 
 
 def repair_record(instance: Instance, action: str, reviewer: str, reference: str | None = None) -> dict[str, Any]:
@@ -104,12 +62,6 @@ def repair_record(instance: Instance, action: str, reviewer: str, reference: str
                              key="reference")
         record["reference"] = reference
     return record
-
-
-def current(decision: dict[str, Any], reference: str) -> bool:
-    """Whether ``decision`` was made on ``reference`` (a stale one, made on a machine
-    reference that has changed since, is neither applied nor in the way of a new one)."""
-    return decision.get("was") in (None, reference)
 
 
 def write_once(path: str | Path, record: dict[str, Any]) -> tuple[dict[str, Any], bool]:

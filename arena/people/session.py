@@ -28,9 +28,9 @@ from typing import Any
 
 from arena.edits import variant_from_text
 from arena.engine import match, transcripts
+from arena.engine import people_store as store
 from arena.engine.match import JudgementRecord, Round
 from arena.errors import UsageError
-from arena.people import store
 from arena.records import Instance, Judgement
 
 PHENOMENON_PATTERN = re.compile(r"[a-z0-9][a-z0-9_]{0,47}")

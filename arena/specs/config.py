@@ -29,7 +29,7 @@ from typing import Annotated, Any, Literal, get_args
 from annotated_types import Ge, Gt
 
 from arena.errors import ConfigError
-from arena.game.schedule import Schedule, parse_schedule
+from arena.specs.schedule import Schedule, parse_schedule
 from arena.specs.spec import PerformerSpec, parse_value, spec_from_mapping
 from arena.specs.typecheck import PositiveInt, check_value, type_hints
 from arena.specs.yamlio import load_yaml, yaml_key_lines
@@ -80,7 +80,7 @@ class Experiment:
     by a seeded coin, recorded per round.  ``breakdowns`` names variant ``meta`` keys
     (e.g. ``dimension`` of the ``feature-flip`` Zellig) or, prefixed ``john.``, keys of
     the John's instance metadata m_n (``john.origin``, ``john.reference_kind``) to report
-    S and accuracy by.  ``schedule`` makes the run a game (:mod:`arena.game.schedule`).
+    S and accuracy by.  ``schedule`` makes the run a game (:mod:`arena.specs.schedule`).
     """
 
     name: str
@@ -100,7 +100,7 @@ class Experiment:
     executor: ExecutorName = "in-process"
     time_budget: TimeBudget = field(default_factory=TimeBudget)
     ray: RayOptions = field(default_factory=RayOptions)
-    schedule: Schedule | None = None  # the game's observation schedule (arena/game/schedule.py)
+    schedule: Schedule | None = None  # the game's observation schedule (arena/specs/schedule.py)
     source: str = ""  # the file it was loaded from
     # the line of each key path of that file (``SET``: given by --set), for messages (see ``where``)
     key_lines: Mapping[tuple[str, ...], int] = field(default_factory=dict, compare=False, repr=False)

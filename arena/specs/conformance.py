@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from itertools import islice
 from typing import Any
 
 from arena.edits import apply_edits
 from arena.records import Instance, Judgement, Pair, Variant
-from arena.roles import Chooser, Observer
+from arena.roles import Chooser, Observer, take
 
 
 def _json_problem(value: Any, where: str) -> list[str]:
@@ -33,8 +32,8 @@ def check_john(john: Any, limit: int = 200) -> list[str]:
         return ["has no instances() method"]
     if not isinstance(getattr(type(john), "version", None), str):
         problems.append("class has no string 'version' attribute")
-    first = list(islice(john.instances(), limit))
-    second = list(islice(john.instances(), limit))
+    first = list(take(john.instances(), limit))
+    second = list(take(john.instances(), limit))
     if first != second:
         problems.append("instances() is not deterministic: two calls gave different instances")
     seen: set[str] = set()

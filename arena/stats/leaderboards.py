@@ -243,7 +243,7 @@ def _yields(rounds: Sequence[Any]) -> dict[str, float | None]:
 def leaderboards(experiment: Mapping[str, Any], outcomes: Mapping[str, Sequence[Outcome]],
                  rounds: Sequence[Any]) -> Leaderboards:
     """The three leaderboards from joined outcomes (see :func:`arena.stats.aggregate.join`)."""
-    from arena.people.agreement import HUMAN
+    from arena.stats.agreement import HUMAN
 
     ties = experiment.get("contrastive_ties", "wrong")
     samples = int(experiment.get("bootstrap_samples", 1000))
@@ -284,7 +284,7 @@ def build(run: RunData) -> Leaderboards:
     """Leaderboards, the people's agreement and the per-phenomenon table of a run."""
     from dataclasses import replace
 
-    from arena.people import agreement
+    from arena.stats import agreement
 
     boards = leaderboards(run.experiment, run.outcomes, run.rounds)
     rows = tuple(AgreementRow(tuple(e["people"]), e["rounds"], e["observed"], e["kappa"], e["measure"])

@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 
 from arena.engine.match import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
-from arena.game.timeline import timeline
 from arena.stats import registry
 from arena.stats.aggregate import Outcome, Tally, group, join
 from arena.stats.cells import JOHN_META_PREFIX  # noqa: F401  (re-exported)
@@ -53,6 +52,7 @@ from arena.stats.results import (
     Yield,
     to_json,
 )
+from arena.stats.timeline import timeline
 
 
 def summarise(outcomes: Sequence[Outcome], ties: str, samples: int) -> Summary:

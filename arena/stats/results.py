@@ -120,7 +120,7 @@ class Convergence:
 
 @dataclass(frozen=True)
 class Timeline:
-    """S over a game cell's rounds (:mod:`arena.game.timeline`)."""
+    """S over a game cell's rounds (:mod:`arena.stats.timeline`)."""
 
     window: int
     windows: tuple[Window, ...]

@@ -2,7 +2,7 @@
 
 Everything derived from a finished run — ``scores.json`` (:mod:`arena.stats.metrics`),
 the leaderboards (:mod:`arena.stats.leaderboards`), the reports and exports
-(:mod:`arena.present`, :mod:`arena.formats.tidy`) — starts from one :class:`RunData`,
+(:mod:`arena.present`, :mod:`arena.present.tidy`) — starts from one :class:`RunData`,
 so the report path reads ``rounds.jsonl`` and ``judgements.jsonl`` once, and every
 place prints the one signature of :func:`arena.specs.signature.run_signature`.
 """
@@ -54,7 +54,7 @@ class RunData:
     def outcomes(self) -> dict[str, list[Outcome]]:
         """Outcomes per Claude of the rounds that count toward S (a game: evaluation rounds),
         in config order, then the people who judged and their majority vote (``human``)."""
-        from arena.people import agreement
+        from arena.stats import agreement
 
         judgements = [*self.judgements, *self.people, *agreement.majority_vote(self.rounds, self.people)]
         return dict(join(self.rounds, judgements, self.one_bests, counted_only=True))
@@ -63,8 +63,8 @@ class RunData:
 def load_run(run_dir: Path) -> RunData:
     """Read a run directory (finished or not) once, verified first: a damaged run is a
     :class:`~arena.errors.DataError` naming file and line (:mod:`arena.engine.verify`)."""
+    from arena.engine import people_store as store
     from arena.engine.verify import load_run as load_verified
-    from arena.people import store
 
     run_dir = Path(run_dir)
     run = load_verified(run_dir)

@@ -261,8 +261,8 @@ def breakdown(columns: Mapping[str, Any], rows: np.ndarray, run: _Run, name: str
 
 
 def timeline(columns: Mapping[str, Any], rows: np.ndarray, window: int, epsilon: float, samples: int) -> Timeline:
-    """:func:`arena.game.timeline.timeline` of the played outcomes at ``rows``."""
-    from arena.game.timeline import convergence
+    """:func:`arena.stats.timeline.timeline` of the played outcomes at ``rows``."""
+    from arena.stats.timeline import convergence
 
     cut = []
     for start in range(0, len(rows), window):

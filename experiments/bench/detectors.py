@@ -157,67 +157,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     params = dict(args.params)
 
-    from arena.formats.distil_lingeval import find_sets, read_distil_lingeval
-    from arena.roles import ConditionalDetector, Detector
-    from arena.specs.registry import build
-    from arena.specs.spec import PerformerSpec
-    from performers.catalog import CATALOG
     from performers.german.analysis import analyze_many
 
     if not args.data.is_dir():
         print(f"no DistilLingEval data at {args.data}", file=sys.stderr)
         return 2
-    directories = find_sets(args.data, args.sets)
-    detectors, plan = {}, []
-    for directory in directories:
-        name = directory.name.split(".")[0].replace("_", "-")
-        if name not in CATALOG.zelligs:
-            continue
-        if name not in detectors:
-            zellig = build("zellig", PerformerSpec(name, params), CATALOG)
-            if not isinstance(zellig, Detector):
-                print(f"{directory.name}: {name} has no detector, skipped")
-                continue
-            detectors[name] = zellig
-        if name in detectors:
-            pairs = read_distil_lingeval(directory, allow_empty=True).pairs[slice(*args.lines)]
-            pairs = {"all": pairs, "dev": pairs[0::2], "heldback": pairs[1::2]}[args.split][: args.limit]
-            plan.append((directory.name, name, pairs))
-    references, ref_sources = newstest(args.newstest, args.years, args.limit)
-    for name in CATALOG.zellig_groups["all"]:  # detectors without a DistilLingEval set: their own variants
-        if name in detectors or (args.sets and name.replace("-", "_") not in args.sets):
-            continue
-        zellig = build("zellig", PerformerSpec(name, params), CATALOG)
-        if isinstance(zellig, Detector):
-            detectors[name] = zellig
-            plan.append(("self-made", name, self_made(zellig, references, ref_sources)))
+    detectors, plan, references, ref_sources = measured_sets(args, params)
 
     cpu, started = time.process_time(), time.perf_counter()
     texts = [t for _, _, pairs in plan for p in pairs for t in (p.correct, p.incorrect)] + references
     analyze_many(texts, workers=args.workers, progress=os.environ.get("ARENA_PROGRESS", "1") != "0")
     analysed = time.perf_counter() - started
 
-    rows = []
-    for set_name, name, pairs in plan:
-        sources = [p.source for p in pairs]
-        hits, missed = fire_rate(detectors[name], [p.incorrect for p in pairs], sources, 0)
-        false, shown = fire_rate(detectors[name], [p.correct for p in pairs], sources, args.examples)
-        n = len(pairs)
-        row = {"set": set_name, "detector": name, "pairs": n, "recall": hits / n if n else None,
-               "fires_on_correct": false / n if n else None}
-        row["paired_precision"] = hits / (hits + false) if hits + false else None
-        # what the Rogan-Gladen correction needs: a conditional detector's generative rate counts only the
-        # translations of sources it applies to, so it is calibrated on those pairs only
-        zellig = detectors[name]
-        counted = [p for p in pairs if zellig.applies(p.source)] if isinstance(zellig, ConditionalDetector) else pairs
-        row["calibration"] = sentence_counts(zellig, counted)
-        row["false_alarm_examples"] = shown
-        if args.examples:
-            row["miss_examples"] = [
-                f"  {p.incorrect.strip()}\n    source: {p.source.strip()}"
-                for p in pairs if not detectors[name].detect(p.incorrect, source=p.source)
-            ][: args.examples]
-        rows.append(row)
+    rows = [measure(set_name, name, detectors[name], pairs, args.examples) for set_name, name, pairs in plan]
     human = {}
     for name, zellig in detectors.items() if references else ():
         fired, shown = fire_rate(zellig, references, ref_sources, args.examples)
@@ -250,6 +202,67 @@ def main(argv: list[str] | None = None) -> int:
     if args.calibration:
         write_calibration(args.calibration, rows, args)
     return 0
+
+
+def measure(set_name: str, name: str, zellig, pairs, examples: int) -> dict:
+    """One set's row: recall, firings on the correct side, paired precision, the calibration counts."""
+    from arena.roles import ConditionalDetector
+
+    sources = [p.source for p in pairs]
+    hits, missed = fire_rate(zellig, [p.incorrect for p in pairs], sources, 0)
+    false, shown = fire_rate(zellig, [p.correct for p in pairs], sources, examples)
+    n = len(pairs)
+    row = {"set": set_name, "detector": name, "pairs": n, "recall": hits / n if n else None,
+           "fires_on_correct": false / n if n else None}
+    row["paired_precision"] = hits / (hits + false) if hits + false else None
+    # what the Rogan-Gladen correction needs: a conditional detector's generative rate counts only the
+    # translations of sources it applies to, so it is calibrated on those pairs only
+    counted = [p for p in pairs if zellig.applies(p.source)] if isinstance(zellig, ConditionalDetector) else pairs
+    row["calibration"] = sentence_counts(zellig, counted)
+    row["false_alarm_examples"] = shown
+    if examples:
+        row["miss_examples"] = [
+            f"  {p.incorrect.strip()}\n    source: {p.source.strip()}"
+            for p in pairs if not zellig.detect(p.incorrect, source=p.source)
+        ][: examples]
+    return row
+
+
+def measured_sets(args: argparse.Namespace, params: dict):
+    """The detectors to measure and their pairs: each DistilLingEval set of a Zellig with a
+    detector, then the detectors without a set on variants of their own; and the newstest
+    references the false-alarm rates are measured on."""
+    from arena.formats.distil_lingeval import find_sets, read_distil_lingeval
+    from arena.roles import Detector
+    from arena.specs.registry import build
+    from arena.specs.spec import PerformerSpec
+    from performers.catalog import CATALOG
+
+    directories = find_sets(args.data, args.sets)
+    detectors, plan = {}, []
+    for directory in directories:
+        name = directory.name.split(".")[0].replace("_", "-")
+        if name not in CATALOG.zelligs:
+            continue
+        if name not in detectors:
+            zellig = build("zellig", PerformerSpec(name, params), CATALOG)
+            if not isinstance(zellig, Detector):
+                print(f"{directory.name}: {name} has no detector, skipped")
+                continue
+            detectors[name] = zellig
+        if name in detectors:
+            pairs = read_distil_lingeval(directory, allow_empty=True).pairs[slice(*args.lines)]
+            pairs = {"all": pairs, "dev": pairs[0::2], "heldback": pairs[1::2]}[args.split][: args.limit]
+            plan.append((directory.name, name, pairs))
+    references, ref_sources = newstest(args.newstest, args.years, args.limit)
+    for name in CATALOG.zellig_groups["all"]:  # detectors without a DistilLingEval set: their own variants
+        if name in detectors or (args.sets and name.replace("-", "_") not in args.sets):
+            continue
+        zellig = build("zellig", PerformerSpec(name, params), CATALOG)
+        if isinstance(zellig, Detector):
+            detectors[name] = zellig
+            plan.append(("self-made", name, self_made(zellig, references, ref_sources)))
+    return detectors, plan, references, ref_sources
 
 
 def write_calibration(path: Path, rows: list[dict], args) -> None:

@@ -215,18 +215,7 @@ def main() -> int:
     for label, claude in claudes.items():
         methods[label] = (lambda c: lambda: [(s.logprob, s.tokens) for s in c.score(sources, targets)])(claude)
     if not args.no_ct2 and args.device == "cpu" or not args.no_ct2 and args.device.startswith("cuda"):
-        from performers.claude.ct2 import CTranslate2Claude
-
-        for compute_type in (("float32", "int8") if args.device == "cpu" else ("float32", "int8_float16", "bfloat16")):
-            try:
-                ct2 = CTranslate2Claude(model_name, compute_type=compute_type, device=args.device.split(":")[0],
-                                        threads=args.threads, batch_tokens=args.batch_tokens or 4096, cache=False,
-                                        progress=False)
-            except ValueError as error:  # an architecture CTranslate2 cannot convert (FSMT)
-                print(f"ctranslate2/{compute_type}: not measured ({str(error).splitlines()[0][:120]})")
-                continue
-            methods[f"ctranslate2/{compute_type}"] = (
-                lambda c: lambda: [(s.logprob, s.tokens) for s in c.score(sources, targets)])(ct2)
+        methods.update(ct2_methods(args, model_name, sources, targets))
 
     for _ in range(args.warmup):  # untimed full passes: first-pass heap growth, page faults, kernels
         for run in methods.values():
@@ -292,6 +281,25 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return 0
+
+
+def ct2_methods(args, model_name: str, sources: list[str], targets: list[str]) -> dict:
+    """CTranslate2 at each compute type of the device, as timed methods (one that cannot
+    convert the architecture is reported and left out)."""
+    from performers.claude.ct2 import CTranslate2Claude
+
+    methods = {}
+    for compute_type in (("float32", "int8") if args.device == "cpu" else ("float32", "int8_float16", "bfloat16")):
+        try:
+            ct2 = CTranslate2Claude(model_name, compute_type=compute_type, device=args.device.split(":")[0],
+                                    threads=args.threads, batch_tokens=args.batch_tokens or 4096, cache=False,
+                                    progress=False)
+        except ValueError as error:  # an architecture CTranslate2 cannot convert (FSMT)
+            print(f"ctranslate2/{compute_type}: not measured ({str(error).splitlines()[0][:120]})")
+            continue
+        methods[f"ctranslate2/{compute_type}"] = (
+            lambda c: lambda: [(s.logprob, s.tokens) for s in c.score(sources, targets)])(ct2)
+    return methods
 
 
 if __name__ == "__main__":

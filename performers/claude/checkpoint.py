@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.errors import DataError, EnvError
+from arena.sdk import DataError, EnvError
 
 log = logging.getLogger(__name__)
 

@@ -27,9 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.engine.match import ScoreConvention
-from arena.errors import ConfigError, EnvError
-from arena.records import TokenScores
+from arena.sdk import ConfigError, EnvError, ScoreConvention, TokenScores
 from performers.claude.hub import require_model
 from performers.claude.params import BatchTokens, CacheSetting, ComputeType, Device, ModelName, Positions, Threads
 from performers.claude.scoring import ScoringClaude, distinct_token_scores
@@ -96,7 +94,7 @@ class CTranslate2Claude(ScoringClaude):
 
         self.threads = resolve_threads(threads)
         prepare()  # before CTranslate2 loads its OpenMP runtime
-        from arena.extras import require
+        from arena.sdk import require
         from performers.claude.ct2_convert import is_ct2_dir
 
         ctranslate2 = require("ctranslate2", "ct2", "a CTranslate2 Claude")

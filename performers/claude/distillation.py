@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.engine.transcripts import atomic_write_json, atomic_write_text
-from arena.errors import DataError, UsageError
+from arena.sdk import DataError, UsageError, atomic_write_json, atomic_write_text
 from performers.claude.checkpoint import writing
 from performers.claude.training import HELD_OUT, RECIPE_VERSION, exclusive
 from performers.claude.training_data import read_lines, read_parallel
@@ -66,7 +65,7 @@ def evaluate_bleu(model_dir: Path, data_dir: str | os.PathLike, sets: Sequence[s
     """sacrebleu BLEU of the model's beam-search translations of the held-out sets
     (``DATA/SET.en`` against ``DATA/SET.de``, the first ``limit`` lines), written to
     ``model_dir/bleu.json``."""
-    from arena.extras import require
+    from arena.sdk import require
 
     sacrebleu = require("sacrebleu", "train", "BLEU of a trained model")
 

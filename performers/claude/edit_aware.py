@@ -41,10 +41,16 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from arena.errors import ConfigError
-from arena.records import Judgement, Pair, RoundOutcome
-from arena.roles import Clocked
-from arena.specs.typecheck import FinitePositiveFloat, NestedClaude, PositiveInt
+from arena.sdk import (
+    Clocked,
+    ConfigError,
+    FinitePositiveFloat,
+    Judgement,
+    NestedClaude,
+    Pair,
+    PositiveInt,
+    RoundOutcome,
+)
 from performers.claude import edit_features as ef
 from performers.claude.learned import fit_logistic
 from performers.claude.signature_em import SignatureEM
@@ -70,9 +76,7 @@ class EditAwareClaude:
     def check_params(cls, params: Mapping[str, Any]) -> str | None:
         """The base Claude must score (:class:`arena.roles.ParamsChecked`: checked by
         ``arena validate`` and ``arena run`` alike, before anything is built)."""
-        from arena.errors import ArenaError
-        from arena.specs.registry import resolve
-        from arena.specs.spec import spec_from_mapping
+        from arena.sdk import ArenaError, resolve, spec_from_mapping
         from performers.catalog import CATALOG
 
         try:

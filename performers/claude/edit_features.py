@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.edits import shared_affixes
+from arena.sdk import shared_affixes
 from performers.claude.edit_grammar import GRAMMAR, LM
 
 ENDINGS = ("em", "en", "er", "es", "e", "s", "n")

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from arena.edits import shared_affixes
+from arena.sdk import shared_affixes
 
 GRAMMAR = ("np-disagree", "verb-disagree", "genitive-after-dative", "verb-subject-soft")
 LM = ("lm-window", "lm-edit")

@@ -23,9 +23,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from arena.errors import UsageError
-from arena.records import Pair
-from arena.specs.typecheck import PositiveFloat, PositiveInt
+from arena.sdk import Pair, PositiveFloat, PositiveInt, UsageError
 from performers.claude.kneser_ney import words
 from performers.claude.surface import SurfaceClaude
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Literal, get_args
 
-from arena.errors import ConfigError, EnvError
+from arena.sdk import ConfigError, EnvError
 from performers.claude.planning import (
     BLOCK_BATCHES,
 )

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.engine.match import ScoreConvention
-from arena.specs.typecheck import Name
+from arena.sdk import Name, ScoreConvention
 from performers.claude.engine_settings import Engine
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, Threads
@@ -47,7 +46,7 @@ class FairseqClaude(HFSeq2SeqClaude):
         import os
         from pathlib import Path
 
-        from arena.errors import ArenaError
+        from arena.sdk import ArenaError
         from performers.claude.fairseq_convert import find_codes
 
         checkpoint = params.get("checkpoint")

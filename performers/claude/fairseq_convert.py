@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ConfigError, DataError, EnvError
+from arena.sdk import ConfigError, DataError, EnvError
 
 log = logging.getLogger(__name__)
 

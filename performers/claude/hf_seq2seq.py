@@ -33,9 +33,7 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.engine.match import ScoreConvention
-from arena.errors import ConfigError
-from arena.records import TokenScores
+from arena.sdk import ConfigError, ScoreConvention, TokenScores
 from performers.claude.engine_settings import Engine
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
 from performers.claude.scoring import ScoringClaude, distinct_token_scores

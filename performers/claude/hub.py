@@ -14,7 +14,7 @@ import socket
 from pathlib import Path
 from urllib.parse import urlparse
 
-from arena.errors import ConfigError, EnvError
+from arena.sdk import ConfigError, EnvError
 
 CONNECT_SECONDS = 3.0
 _TRUE = ("1", "true", "yes", "on")

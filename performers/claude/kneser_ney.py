@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.errors import ConfigError
+from arena.sdk import ConfigError
 
 TOKEN = re.compile(r"\w+|[^\w\s]")
 UNK, BOS, EOS = 0, 1, 2

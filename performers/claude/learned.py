@@ -32,11 +32,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from arena.engine.match import judgement_from_scores
-from arena.errors import ConfigError
-from arena.records import Judgement, Pair, RoundOutcome, SequenceScore
-from arena.roles import Clocked
-from arena.specs.typecheck import FinitePositiveFloat, NestedClaude, PositiveInt
+from arena.sdk import (
+    Clocked,
+    ConfigError,
+    FinitePositiveFloat,
+    Judgement,
+    NestedClaude,
+    Pair,
+    PositiveInt,
+    RoundOutcome,
+    SequenceScore,
+    judgement_from_scores,
+)
 from performers.nested import build_nested
 
 logger = logging.getLogger(__name__)

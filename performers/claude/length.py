@@ -17,9 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.errors import UsageError
-from arena.records import Pair
-from arena.specs.typecheck import FinitePositiveFloat, PositiveInt
+from arena.sdk import FinitePositiveFloat, Pair, PositiveInt, UsageError
 from performers.claude.kneser_ney import words
 from performers.claude.learned import fit_logistic
 from performers.claude.surface import SurfaceClaude

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.records import Judgement, Pair
+from arena.sdk import Judgement, Pair
 
 
 class OracleClaude:

@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 
 from annotated_types import Ge, Gt, Le, Lt, MinLen
 
-from arena.specs.typecheck import Check, Name
+from arena.sdk import Check, Name
 
 DType = Literal["fp32", "fp16", "bf16", "float32", "float16", "bfloat16", "half"]
 ComputeType = Literal["default", "auto", "int8", "int8_float32", "int8_float16", "int8_bfloat16", "int16",

@@ -9,8 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from arena.errors import ConfigError
-from arena.records import Judgement, Pair
+from arena.sdk import ConfigError, Judgement, Pair
 
 
 class RandomClaude:

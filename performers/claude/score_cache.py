@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ConfigError, DataError
+from arena.sdk import ConfigError, DataError
 
 log = logging.getLogger(__name__)
 

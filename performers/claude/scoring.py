@@ -42,10 +42,8 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from arena.engine.match import SCORE_CONVENTIONS as CONVENTIONS
-from arena.engine.match import candidate_score, judgement_from_scores
-from arena.errors import ConfigError
-from arena.records import Judgement, Pair, SequenceScore, TokenScores
+from arena.sdk import SCORE_CONVENTIONS as CONVENTIONS
+from arena.sdk import ConfigError, Judgement, Pair, SequenceScore, TokenScores, candidate_score, judgement_from_scores
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +193,7 @@ class ScoringClaude:
     def check_available(cls, params: Mapping[str, Any]) -> None:
         """Raise :class:`arena.errors.EnvError` unless every model ``params`` name is a local
         directory, in the Hugging Face cache, or downloadable now (``arena validate``; nothing loads)."""
-        from arena.errors import EnvError
+        from arena.sdk import EnvError
         from performers.claude.hub import require_model
 
         for source in dict.fromkeys(s for s in cls.model_sources(params) if s):
@@ -354,7 +352,7 @@ class ScoringClaude:
         store each result, and commit to the cache at least every ``COMMIT_SECONDS``
         (so that a killed run loses at most that much work).  ``cost(index, seconds)``,
         if given, receives each result's share of the time its batch took."""
-        from arena.engine.progress import progress_bar
+        from arena.sdk import progress_bar
 
         pending: list[int] = []
         last_commit = time.monotonic()

@@ -28,7 +28,7 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from arena.errors import ConfigError
+from arena.sdk import ConfigError
 from performers.claude.block_decoding import BlockDecoder
 from performers.claude.engine_settings import (
     DEFAULT_MAX_LENGTH,

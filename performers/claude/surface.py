@@ -20,8 +20,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from arena.errors import UsageError
-from arena.records import Judgement, Pair, RoundOutcome
+from arena.sdk import Judgement, Pair, RoundOutcome, UsageError
 
 logger = logging.getLogger(__name__)
 

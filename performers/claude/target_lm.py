@@ -32,10 +32,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.engine.match import ScoreConvention, judgement_from_scores
-from arena.errors import ArenaError, DataError, EnvError, UsageError
-from arena.records import Judgement, Pair, SequenceScore
-from arena.specs.typecheck import ExistingFile
+from arena.sdk import (
+    ArenaError,
+    DataError,
+    EnvError,
+    ExistingFile,
+    Judgement,
+    Pair,
+    ScoreConvention,
+    SequenceScore,
+    UsageError,
+    judgement_from_scores,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +66,7 @@ def corpus_path(corpus: str | os.PathLike | None) -> Path:
 def corpus_lines(corpus: Path) -> list[str]:
     """The corpus's lines: UTF-8, with at least one word (else a :class:`~arena.errors.DataError`
     naming the file, and the line of a bad byte)."""
-    from arena.formats.textlines import read_lines
+    from arena.sdk import read_lines
 
     lines = read_lines(corpus, allow_empty=True)
     if not any(line.split() for line in lines):
@@ -91,7 +99,7 @@ def load_or_build(corpus: Path, order: int, progress: bool = True, cache_dir: Pa
 
 def build(corpus: Path, order: int, path: Path, progress: bool) -> Any:
     """Train the model and cache it at ``path``."""
-    from arena.engine.progress import progress_bar
+    from arena.sdk import progress_bar
     from performers.claude.kneser_ney import KneserNeyLM
 
     directory = path.parent

@@ -31,7 +31,7 @@ import math
 import os
 import sys
 
-from arena.errors import ConfigError
+from arena.sdk import ConfigError
 
 log = logging.getLogger(__name__)
 

@@ -47,8 +47,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.engine.transcripts import atomic_write_json
-from arena.errors import EnvError, UsageError
+from arena.sdk import EnvError, UsageError, atomic_write_json
 from performers.claude import checkpoint
 from performers.claude.checkpoint import writing
 from performers.claude.training_data import (
@@ -337,7 +336,7 @@ class Trainer:
         self.save()
 
     def _epochs(self, progress: bool) -> None:
-        from arena.engine.progress import progress_bar
+        from arena.sdk import progress_bar
 
         settings = self.settings
         started = last_save = time.monotonic()

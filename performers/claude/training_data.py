@@ -15,14 +15,14 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.errors import DataError, UsageError
+from arena.sdk import DataError, UsageError
 
 TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "tokenizer_config.json")
 
 
 def read_lines(path: str | os.PathLike) -> list[str]:
     """The lines of a UTF-8 text file (empty lines kept: they are left out, counted, later)."""
-    from arena.formats.textlines import read_lines as read_text_lines
+    from arena.sdk import read_lines as read_text_lines
 
     return read_text_lines(Path(path), allow_empty=True)
 
@@ -61,7 +61,7 @@ def encode_corpus(tokenizer, sources: Sequence[str], targets: Sequence[str], max
                   progress: bool = True) -> tuple[list[list[int]], list[list[int]], int]:
     """Token ids of every pair (end-of-sentence included); pairs with an empty side or
     longer than ``max_length`` tokens are left out and counted."""
-    from arena.engine.progress import progress_bar
+    from arena.sdk import progress_bar
 
     source_ids: list[list[int]] = []
     target_ids: list[list[int]] = []

@@ -60,7 +60,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
-from arena.errors import ConfigError
+from arena.sdk import ConfigError
 from performers.german.analysis_store import AnalysisStore, disable, store_for
 from performers.german.somajo_hanta import SomajoHantaBackend, punctuation_tag, stts
 from performers.german.tokens import DEFAULT_BACKEND, Analysis, Sentence, Token

@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from arena.errors import ConfigError
+from arena.sdk import ConfigError
 
 logger = logging.getLogger(__name__)
 

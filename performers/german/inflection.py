@@ -33,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from arena.errors import DataError
+from arena.sdk import DataError
 
 logger = logging.getLogger(__name__)
 
@@ -142,7 +142,7 @@ class PronounReading:
 
 class _Tables:
     def __init__(self, path: Path) -> None:
-        from arena.specs.yamlio import load_yaml
+        from arena.sdk import load_yaml
 
         data = load_yaml(path)
         if not isinstance(data, dict):

@@ -18,7 +18,7 @@ import logging
 import re
 from functools import lru_cache
 
-from arena.errors import DataError
+from arena.sdk import DataError
 from performers.german.inflection import GENDERS, NOUN_GENDER_FILE, match_case
 
 logger = logging.getLogger(__name__)
@@ -119,7 +119,7 @@ def noun_analyses(noun: str) -> tuple[tuple[str, str | None, str], ...]:
 
 @lru_cache(maxsize=1)
 def _gender_data() -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
-    from arena.specs.yamlio import load_yaml
+    from arena.sdk import load_yaml
 
     data = load_yaml(NOUN_GENDER_FILE)
     if not isinstance(data, dict) or "suffixes" not in data or "double_gender" not in data:

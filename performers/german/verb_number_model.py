@@ -256,7 +256,7 @@ def load_model(directory: Path | None = None) -> VerbNumberModel:
         import numpy as np
         import torch
 
-        from arena.errors import EnvError
+        from arena.sdk import EnvError
 
         try:
             description = json.loads((directory / "model.json").read_text(encoding="utf-8"))

@@ -25,9 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from arena.errors import ConfigError
-from arena.records import Instance, RoundOutcome
-from arena.specs.typecheck import Name, NestedJohn
+from arena.sdk import ConfigError, Instance, Name, NestedJohn, RoundOutcome
 from performers.nested import build_nested
 
 

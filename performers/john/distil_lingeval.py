@@ -25,11 +25,8 @@ from typing import Annotated
 
 import numpy as np
 
-from arena.errors import ConfigError, DataError
-from arena.formats import textlines
-from arena.formats.distil_lingeval import FILES, read_distil_lingeval
-from arena.records import Instance
-from arena.specs.typecheck import MustExist, PositiveInt
+from arena.sdk import DISTIL_LINGEVAL_FILES as FILES
+from arena.sdk import ConfigError, DataError, Instance, MustExist, PositiveInt, iter_lines, read_distil_lingeval, take
 
 logger = logging.getLogger(__name__)
 
@@ -157,9 +154,7 @@ class DistilLingEvalJohn:
         if skipped:
             logger.warning("%s: skipped %d lines with an empty side (%s)", self.directory, skipped,
                            ", ".join(testset.empty_lines[:5]))
-        for count, indices in enumerate(groups.values()):
-            if self.limit is not None and count >= self.limit:
-                break
+        for indices in take(groups.values(), self.limit):
             yield self._instance([(i, pairs[i].source, pairs[i].correct, pairs[i].incorrect) for i in indices])
 
 
@@ -174,7 +169,7 @@ def _lines(directory: Path) -> Iterator[tuple[str, str, str]]:
     except OSError:
         raise _Irregular from None
     try:
-        streams = [textlines.iter_lines(handle, str(directory / name)) for handle, name in zip(handles, FILES)]
+        streams = [iter_lines(handle, str(directory / name)) for handle, name in zip(handles, FILES)]
         for sides in itertools.zip_longest(*streams):
             if None in sides:
                 raise _Irregular

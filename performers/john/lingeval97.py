@@ -16,10 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-from arena.errors import ConfigError
-from arena.formats.lingeval97 import read_lingeval97
-from arena.records import Instance
-from arena.specs.typecheck import ExistingFile, PositiveInt
+from arena.sdk import ConfigError, ExistingFile, Instance, PositiveInt, read_lingeval97, take
 
 
 class LingEval97John:
@@ -49,9 +46,11 @@ class LingEval97John:
         self.limit = limit
 
     def instances(self) -> Iterator[Instance]:
+        return take(self._selected(), self.limit)
+
+    def _selected(self) -> Iterator[Instance]:
         sentences = read_lingeval97(self.path)
         origins = Counter(s.origin for s in sentences if s.origin)
-        yielded = 0
         for index, sentence in enumerate(sentences, start=1):
             variants = [
                 {
@@ -68,6 +67,3 @@ class LingEval97John:
             identifier = origin if origin and origins[origin] == 1 else f"{self.path.stem}.{index}"
             meta = {"origin": sentence.origin, "index": index, "reference_kind": self.reference_kind, "variants": variants}
             yield Instance(identifier, sentence.source, sentence.reference, meta)
-            yielded += 1
-            if self.limit is not None and yielded >= self.limit:
-                break

@@ -55,10 +55,7 @@ from typing import Annotated, Any, Literal
 
 from annotated_types import MinLen
 
-from arena.errors import ConfigError, DataError
-from arena.formats.textlines import read_lines
-from arena.records import Instance
-from arena.specs.typecheck import ExistingDir, Name, Performer, PositiveInt
+from arena.sdk import ConfigError, DataError, ExistingDir, Instance, Name, Performer, PositiveInt, read_lines
 from performers.john.newstest import word_count
 from performers.john.translation_cache import TranslationCache
 from performers.nested import build_nested
@@ -302,7 +299,7 @@ class MTReferenceJohn:
             )
         repaired: Counter[str] = Counter()
         if self.repairs is not None:
-            from arena.people.repairs import read_repairs
+            from arena.sdk import read_repairs
             from performers.john.repairs import apply_repairs
 
             result = list(apply_repairs(result, read_repairs(self.repairs), repaired))
@@ -331,9 +328,7 @@ class MTReferenceJohn:
         return result
 
     def _from_claude(self, base: Sequence[Instance]) -> list[tuple[str, str, dict, str | None]]:
-        from arena.engine.progress import progress_bar
-        from arena.specs.registry import signature
-        from arena.specs.spec import spec_from_mapping
+        from arena.sdk import progress_bar, signature, spec_from_mapping
         from performers.catalog import CATALOG
 
         spec = spec_from_mapping(self.claude_spec, where="mt-reference: claude")

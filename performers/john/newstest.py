@@ -27,9 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from arena.errors import ConfigError, DataError
-from arena.records import Instance
-from arena.specs.typecheck import Check, ExistingDir, PositiveInt
+from arena.sdk import Check, ConfigError, DataError, ExistingDir, Instance, PositiveInt, take
 from performers.john.parallel_text import read_aligned
 
 _RANGE = re.compile(r"^\s*(\d{4})\s*-\s*(\d{4})\s*$")
@@ -156,7 +154,7 @@ class NewstestJohn:
         for year, (source_path, reference_path) in zip(self.years, paths):
             sources, references = read_aligned(source_path, reference_path)
             origin = f"{self.prefix}{year}"
-            for number, (source, reference) in enumerate(zip(sources, references), start=1):
+            for number, (source, reference) in take(enumerate(zip(sources, references), start=1), self.limit):
                 source, reference = source.strip(), reference.strip()
                 meta = {
                     "origin": origin,
@@ -167,5 +165,3 @@ class NewstestJohn:
                     "reference_length": word_count(reference),
                 }
                 yield Instance(f"{origin}.{number}", source, reference, meta)
-                if self.limit is not None and number >= self.limit:
-                    break

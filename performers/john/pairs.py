@@ -19,9 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
-from arena.formats.pairs import OwnPair, parse_columns, read_pairs
-from arena.records import Instance
-from arena.specs.typecheck import Check, MustExist, PositiveInt
+from arena.sdk import Check, Instance, MustExist, OwnPair, PositiveInt, parse_columns, read_pairs, take
 
 DEFAULT_PHENOMENON = "own"
 
@@ -72,7 +70,5 @@ class PairsJohn:
     def instances(self) -> Iterator[Instance]:
         pairs = read_pairs(self.path, self.columns)
         origin = self.path.name
-        for count, pair in enumerate(pairs):
-            if self.limit is not None and count >= self.limit:
-                break
+        for pair in take(pairs, self.limit):
             yield instance_of(pair, origin, self.phenomenon)

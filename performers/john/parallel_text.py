@@ -13,10 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.errors import ConfigError, DataError
-from arena.formats.textlines import read_lines
-from arena.records import Instance
-from arena.specs.typecheck import ExistingFile, PositiveInt
+from arena.sdk import ConfigError, DataError, ExistingFile, Instance, PositiveInt, read_lines, take
 
 logger = logging.getLogger(__name__)
 
@@ -67,16 +64,17 @@ class ParallelTextJohn:
 
     def instances(self) -> Iterator[Instance]:
         sources, references = read_aligned(self.source, self.reference, allow_empty=self.skip_empty)
-        skipped = 0
-        yielded = 0
-        for number, (source, reference) in enumerate(zip(sources, references), start=1):
-            if not source.strip() or not reference.strip():
-                skipped += 1
-                continue
+        skipped = []
+
+        def both_sides() -> Iterator[tuple[int, str, str]]:
+            for number, (source, reference) in enumerate(zip(sources, references), start=1):
+                if source.strip() and reference.strip():
+                    yield number, source.strip(), reference.strip()
+                else:
+                    skipped.append(number)
+
+        for number, source, reference in take(both_sides(), self.limit):
             meta = {"origin": self.origin, "line": number, "reference_kind": self.reference_kind, **self.meta}
-            yield Instance(f"{self.origin}.{number}", source.strip(), reference.strip(), meta)
-            yielded += 1
-            if self.limit is not None and yielded >= self.limit:
-                break
+            yield Instance(f"{self.origin}.{number}", source, reference, meta)
         if skipped:
-            logger.warning("%s: skipped %d line pairs with an empty side", self.source, skipped)
+            logger.warning("%s: skipped %d line pairs with an empty side", self.source, len(skipped))

@@ -17,8 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from arena.people.repairs import Flag, Flagged, current
-from arena.records import Instance
+from arena.sdk import Flag, Flagged, Instance, current
 
 
 def apply_repairs(instances: Iterable[Instance], repairs: dict[str, dict[str, Any]],

@@ -7,8 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from arena.engine.match import corrupt_one
-from arena.records import Instance, Variant
+from arena.sdk import Instance, Variant, corrupt_one
 from performers.john.selection_records import SelectionOptions
 from performers.john.validation import KEPT, Check, ValidationCounts, validate
 

@@ -8,8 +8,7 @@ from typing import Annotated, Any, Literal
 
 from annotated_types import Gt, Le
 
-from arena.records import Instance
-from arena.specs.typecheck import Name, Performer, PositiveInt
+from arena.sdk import Instance, Name, Performer, PositiveInt
 from performers.john.selection import select
 from performers.john.selection_records import Selected, Selection, SelectionOptions
 

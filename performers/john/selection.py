@@ -60,9 +60,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from arena.errors import ConfigError
-from arena.formats.textlines import has_line_break
-from arena.records import Instance, Variant
+from arena.sdk import ConfigError, Instance, Variant, has_line_break
 from performers.john.quotas import allocate, rank
 from performers.john.scanner import Scanner
 from performers.john.selection_records import (
@@ -98,7 +96,7 @@ def select(
     john_report: Mapping[str, Any] | None = None,
 ) -> Selection:
     """Select the instances that exemplify ``zellig``'s phenomena (module docstring)."""
-    from arena.engine.progress import progress_bar
+    from arena.sdk import progress_bar
 
     options = options or SelectionOptions()
     pool = list(instances)

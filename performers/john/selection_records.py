@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from arena.errors import ConfigError
-from arena.records import Instance, Variant
+from arena.sdk import ConfigError, Instance, Variant
 from performers.john.validation import Check
 
 DEDUP_MODES = ("source", "pair", "none")

@@ -21,9 +21,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ConfigError
-from arena.records import Instance
-from arena.specs.typecheck import ExistingFile, Name, PositiveInt
+from arena.sdk import ConfigError, ExistingFile, Instance, Name, PositiveInt
 
 logger = logging.getLogger(__name__)
 

@@ -31,11 +31,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ConfigError
-from arena.formats.distil_lingeval import FILES as DISTIL_FILES
-from arena.formats.distil_lingeval import ContrastivePair, write_distil_lingeval
-from arena.formats.lingeval97 import Contrastive, Sentence, write_lingeval97
-from arena.formats.textlines import write_lines, write_text_atomic
+from arena.sdk import DISTIL_LINGEVAL_FILES as DISTIL_FILES
+from arena.sdk import (
+    ConfigError,
+    Contrastive,
+    ContrastivePair,
+    Sentence,
+    write_distil_lingeval,
+    write_lines,
+    write_lingeval97,
+    write_text_atomic,
+)
 from performers.john.selection_records import Selected, Selection
 
 FORMATS = ("distil-lingeval", "lingeval97")

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from arena.errors import DataError
+from arena.sdk import DataError
 
 logger = logging.getLogger(__name__)
 

@@ -46,8 +46,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.edits import apply_edits, diff_edits
-from arena.records import Edit, Variant
+from arena.sdk import Edit, Variant, apply_edits, diff_edits
 
 KEPT = "kept"
 FLAGGED = "flagged"

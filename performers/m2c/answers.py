@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from arena.errors import ConfigError
+from arena.sdk import ConfigError
 
 CORRECT, MORPHOLOGY, WRONG_WORD = "correct", "morphology", "wrong_word"
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from arena.errors import ConfigError
+from arena.sdk import ConfigError
 
 
 class TemplateError(ConfigError):

@@ -54,7 +54,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.errors import ConfigError
+from arena.sdk import ConfigError
 from performers.m2c.draws import (
     Draw,
     Evaluation,

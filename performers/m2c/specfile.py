@@ -50,12 +50,11 @@ DESCRIPTIVE_TEMPLATE_KEYS = {
 
 def read_data(path: str | Path) -> Any:
     """Read a JSON, gzipped JSON or YAML file with errors naming the file."""
-    from arena.specs.yamlio import load_json, load_yaml
+    from arena.sdk import load_json, load_yaml
 
     path = Path(path)
     if path.name.endswith(".json.gz"):
-        from arena.errors import DataError
-        from arena.specs.yamlio import MAX_JSON_BYTES, decode, loads_json
+        from arena.sdk import MAX_JSON_BYTES, DataError, decode, loads_json
 
         try:
             with gzip.open(path, "rb") as handle:
@@ -166,7 +165,7 @@ def yaml_lines(path: Path) -> dict[tuple[str, ...], int]:
     """Line numbers of a YAML file's keys (empty for JSON), for error messages."""
     if path.suffix not in (".yaml", ".yml"):
         return {}
-    from arena.specs.yamlio import yaml_key_lines
+    from arena.sdk import yaml_key_lines
 
     return yaml_key_lines(path)
 

@@ -47,9 +47,7 @@ from typing import Annotated, Literal
 
 from annotated_types import MinLen
 
-from arena.errors import ConfigError
-from arena.records import Instance, RoundOutcome, Variant
-from arena.specs.typecheck import NestedZellig, PositiveFloat
+from arena.sdk import ConfigError, Instance, NestedZellig, PositiveFloat, RoundOutcome, Variant
 from performers.nested import build_nested
 from performers.zellig.contextual import LogisticPosterior, candidate_features
 

@@ -23,8 +23,7 @@ Metadata: ``distance`` between auxiliary and participle (LingEval97 positions), 
 
 from __future__ import annotations
 
-from arena.edits import make_variant
-from arena.records import Edit, Instance, Variant
+from arena.sdk import Edit, Instance, Variant, make_variant
 from performers.german import inflection as inf
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import Analysis, Token, analyze

@@ -49,9 +49,7 @@ from typing import Annotated
 
 from annotated_types import Gt, Le
 
-from arena.edits import make_variant
-from arena.errors import ConfigError
-from arena.records import Edit, Instance, Variant
+from arena.sdk import ConfigError, Edit, Instance, Variant, make_variant
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.zellig.spans import capitalise
 

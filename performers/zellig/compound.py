@@ -18,10 +18,7 @@ from typing import Annotated
 
 from annotated_types import Ge
 
-from arena.edits import make_variant
-from arena.errors import ConfigError
-from arena.records import Instance, Variant
-from arena.specs.typecheck import ExistingFile
+from arena.sdk import ConfigError, ExistingFile, Instance, Variant, make_variant
 from performers.german.analysis import DEFAULT_BACKEND, analyze
 from performers.german.compounds import split_compound
 from performers.german.frequency import frequency_meta, training_counts

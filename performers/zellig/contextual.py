@@ -28,7 +28,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from arena.records import Instance, Variant
+from arena.sdk import Instance, Variant
 
 
 def _number(value: object) -> float | None:

@@ -25,10 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from arena.edits import variant_from_text
-from arena.errors import ConfigError
-from arena.records import Instance, Variant
-from arena.specs.typecheck import ExistingFile, Name
+from arena.sdk import ConfigError, ExistingFile, Instance, Name, Variant, variant_from_text
 
 PHENOMENON = "feature_flip"
 

@@ -3,7 +3,7 @@ training corpus whose counts give LingEval97's ``frequency`` metadata."""
 
 from __future__ import annotations
 
-from arena.specs.typecheck import ExistingFile
+from arena.sdk import ExistingFile
 from performers.german.analysis import DEFAULT_BACKEND
 from performers.german.frequency import training_counts
 

@@ -35,9 +35,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from arena.edits import make_variant
-from arena.errors import DataError
-from arena.records import Edit, Instance, Variant
+from arena.sdk import DataError, Edit, Instance, Variant, make_variant
 from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze
@@ -53,7 +51,7 @@ DETERMINER_TAGS = frozenset({"ART", "PPOSAT", "PDAT", "PIAT", "PWAT"})
 @lru_cache(maxsize=4)
 def load_prepositions(path: str = str(DATA_FILE)) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
     """``({preposition: positions}, adverbs)`` from the data file; errors name the file and key."""
-    from arena.specs.yamlio import load_yaml
+    from arena.sdk import load_yaml
 
     data = load_yaml(path)
     if not isinstance(data, dict) or not isinstance(data.get("prepositions"), dict):

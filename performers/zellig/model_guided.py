@@ -30,10 +30,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine.match import ScoreConvention
-from arena.errors import ConfigError
-from arena.records import Instance, Variant
-from arena.specs.typecheck import NestedClaude, NestedZellig
+from arena.sdk import ConfigError, Instance, NestedClaude, NestedZellig, ScoreConvention, Variant
 from performers.nested import build_nested
 
 CONVENTIONS = ("mean", "sum")

@@ -25,10 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.edits import variant_from_text
-from arena.errors import ConfigError
-from arena.records import Instance, Variant
-from arena.specs.typecheck import ExistingDir, Name, NestedClaude, PositiveInt
+from arena.sdk import ConfigError, ExistingDir, Instance, Name, NestedClaude, PositiveInt, Variant, variant_from_text
 from performers.john.mt_reference import MTOutputs
 from performers.nested import build_nested
 

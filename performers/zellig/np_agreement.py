@@ -49,8 +49,7 @@ and, with a ``training_corpus``, ``frequency`` of the noun; ``case`` readings an
 
 from __future__ import annotations
 
-from arena.edits import make_variant
-from arena.records import Edit, Instance, Variant
+from arena.sdk import Edit, Instance, Variant, make_variant
 from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import Analysis, Token, analyze

@@ -29,9 +29,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from arena.edits import make_variant
-from arena.records import Instance, Variant
-from arena.specs.typecheck import ExistingFile
+from arena.sdk import ExistingFile, Instance, Variant, make_variant
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.frequency import frequency_meta
 from performers.zellig.german_base import GermanZellig

@@ -22,8 +22,7 @@ garbled output has no negation either, and about a quarter of this detector's hi
 
 from __future__ import annotations
 
-from arena.edits import make_variant
-from arena.records import Instance, Variant
+from arena.sdk import Instance, Variant, make_variant
 from performers.german.analysis import analyze
 from performers.german.frequency import frequency_meta
 from performers.german.garbled import garbled

@@ -15,8 +15,7 @@ the new word must be attested (wordfreq Zipf ≥ 2), adjectives must be analysed
 
 from __future__ import annotations
 
-from arena.edits import make_variant
-from arena.records import Instance, Variant
+from arena.sdk import Instance, Variant, make_variant
 from performers.german.analysis import analyze
 from performers.german.frequency import frequency_meta
 from performers.german.negation import add_un, negation_free, strip_un

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from arena.records import Instance, Variant
+from arena.sdk import Instance, Variant
 from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze

@@ -19,7 +19,7 @@ articles already under negation scope of *nicht* directly before (*nicht ein ein
 
 from __future__ import annotations
 
-from arena.records import Instance, Variant
+from arena.sdk import Instance, Variant
 from performers.german import inflection as inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.negation import GERMAN_DETERMINERS, negation_free

@@ -19,8 +19,7 @@ no negation at all — decidable only with a source; ``False`` without one.
 
 from __future__ import annotations
 
-from arena.edits import make_variant
-from arena.records import Instance, Variant
+from arena.sdk import Instance, Variant, make_variant
 from performers.german.analysis import DEFAULT_BACKEND, analyze
 from performers.german.negation import ENGLISH_NOT, negation_count
 from performers.zellig.spans import delete_token, replace_token

@@ -23,8 +23,7 @@ but would often call for *kein* instead.
 
 from __future__ import annotations
 
-from arena.edits import make_variant
-from arena.records import Instance, Variant
+from arena.sdk import Instance, Variant, make_variant
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.german.negation import GERMAN_NEGATIONS, GERMAN_PARTICLES, negation_free
 from performers.zellig.spans import insert_before

@@ -15,11 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from arena.edits import variant_from_text
-from arena.errors import ConfigError
-from arena.records import Instance, Variant
-from arena.roles import ConditionalDetector
-from arena.specs.typecheck import Name, Performer
+from arena.sdk import ConditionalDetector, ConfigError, Instance, Name, Performer, Variant, variant_from_text
 
 
 class ReplayZellig:
@@ -39,8 +35,7 @@ class ReplayZellig:
         self.detector_spec = detector
         self._detector = None
         if detector is not None:
-            from arena.specs.registry import validate
-            from arena.specs.spec import parse_spec
+            from arena.sdk import parse_spec, validate
             from performers.catalog import CATALOG
 
             cls = validate("zellig", parse_spec(detector, where="replay detector"), CATALOG, where="replay detector")
@@ -58,8 +53,7 @@ class ReplayZellig:
         if self._detector is None:
             import inspect
 
-            from arena.specs.registry import build
-            from arena.specs.spec import parse_spec
+            from arena.sdk import build, parse_spec
             from performers.catalog import CATALOG
 
             zellig = build("zellig", parse_spec(self.detector_spec), CATALOG, where="replay detector")

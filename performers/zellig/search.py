@@ -35,11 +35,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from arena.edits import make_variant
-from arena.errors import ConfigError
-from arena.records import Edit, Instance, Variant
-from arena.roles import Detector
-from arena.specs.typecheck import NestedClaude, NestedZellig, PositiveInt
+from arena.sdk import (
+    ConfigError,
+    Detector,
+    Edit,
+    Instance,
+    NestedClaude,
+    NestedZellig,
+    PositiveInt,
+    Variant,
+    make_variant,
+)
 from performers.nested import build_nested
 from performers.zellig.placeholder_ding import DING_FORMS
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from arena.edits import make_variant
-from arena.records import Edit, Instance, Variant
+from arena.sdk import Edit, Instance, Variant, make_variant
 from performers.german.analysis import Analysis, Token
 
 

@@ -18,8 +18,7 @@ Metadata: ``distance`` between *sie* and the verb (LingEval97 positions), ``zipf
 
 from __future__ import annotations
 
-from arena.edits import make_variant
-from arena.records import Edit, Instance, Variant
+from arena.sdk import Edit, Instance, Variant, make_variant
 from performers.german.analysis import analyze
 from performers.german.frequency import frequency_meta
 from performers.german.syntax import Subject, distance, finite_verbs, subject_of

@@ -51,10 +51,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from arena.edits import make_variant
-from arena.errors import ConfigError
-from arena.records import Edit, Instance, Variant
-from arena.specs.typecheck import ExistingFile
+from arena.sdk import ConfigError, Edit, ExistingFile, Instance, Variant, make_variant
 from performers.german import inflection as inf
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze

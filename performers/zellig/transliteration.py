@@ -19,10 +19,7 @@ from typing import Annotated
 
 from annotated_types import Ge
 
-from arena.edits import make_variant
-from arena.errors import ConfigError
-from arena.records import Instance, Variant
-from arena.specs.typecheck import ExistingFile
+from arena.sdk import ConfigError, ExistingFile, Instance, Variant, make_variant
 from performers.german.analysis import DEFAULT_BACKEND, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts, zipf
 from performers.zellig.spans import replace_token

@@ -23,10 +23,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from arena.edits import make_variant
-from arena.errors import DataError
-from arena.records import Edit, Instance, Variant
-from arena.specs.typecheck import ExistingFile
+from arena.sdk import DataError, Edit, ExistingFile, Instance, Variant, make_variant
 from performers.german import inflection as inf
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, analyze
@@ -40,7 +37,7 @@ DATA_FILE = Path(__file__).resolve().parents[1] / "german" / "data" / "verb_part
 @lru_cache(maxsize=4)
 def load_particles(path: str = str(DATA_FILE)) -> tuple[str, ...]:
     """The substitutable particles from the data file."""
-    from arena.specs.yamlio import load_yaml
+    from arena.sdk import load_yaml
 
     data = load_yaml(path)
     particles = data.get("particles") if isinstance(data, dict) else None

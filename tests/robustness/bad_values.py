@@ -31,6 +31,10 @@ def _bounds(extras: list[Any]) -> list[Any]:
     return values
 
 
+# what a plain type does not admit
+PLAIN: dict[type, list[Any]] = {bool: ["yes", 1], int: ["forty", 1.5], float: ["fast"], str: [12345, ["a"]]}
+
+
 def bad_values(annotation: Any) -> list[Any]:
     """Values the annotation does not admit (duplicates removed, order kept)."""
     values: list[Any] = []
@@ -54,15 +58,9 @@ def bad_values(annotation: Any) -> list[Any]:
         values += ["not-a-list", {"a": 1}]
     elif origin in (dict, collections.abc.Mapping):
         values += ["not-a-mapping", [1]]
-    elif annotation is bool:
-        values += ["yes", 1]
-    elif annotation is int:
-        values += ["forty", 1.5]
-    elif annotation is float:
-        values += ["fast"]
-    elif annotation is str:
-        values += [12345, ["a"]]
-    unique = []
+    else:
+        values += next((bad for plain, bad in PLAIN.items() if annotation is plain), [])
+    unique: list[Any] = []
     for value in values:
         if not any(value == seen and type(value) is type(seen) for seen in unique):
             unique.append(value)

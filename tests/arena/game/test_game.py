@@ -14,9 +14,9 @@ from arena import api
 from arena.engine import match, transcripts
 from arena.game import play as game
 from arena.game import visibility
-from arena.game.schedule import Phase
 from arena.records import Instance, Variant
 from arena.specs.config import load_experiment
+from arena.specs.schedule import Phase
 from arena.specs.spec import PerformerSpec
 from performers.catalog import CATALOG
 

@@ -10,8 +10,8 @@ import threading
 import pytest
 import yaml
 
+from arena.formats.repairs import read_repairs
 from arena.people.repair_web import repair_app
-from arena.people.repairs import read_repairs
 from tests.arena.people.test_web_browser import browser
 
 FIXED = "Eine von Hand reparierte Referenz."

@@ -8,8 +8,9 @@ import re
 
 import pytest
 
+from arena.formats.repairs import read_repairs
 from arena.people.repair_web import repair_app
-from arena.people.repairs import RepairReview, read_repairs
+from arena.people.repairs import RepairReview
 from tests.arena.people.test_repairs import flagged
 
 HOST = "127.0.0.1:8765"

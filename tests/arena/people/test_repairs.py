@@ -11,7 +11,8 @@ import threading
 import pytest
 
 from arena.errors import DataError, UsageError
-from arena.people.repairs import Flag, Flagged, RepairReview, read_repairs, repair_record, write_once
+from arena.formats.repairs import Flag, Flagged, read_repairs
+from arena.people.repairs import RepairReview, repair_record, write_once
 from arena.records import Instance
 
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from arena.people import store
+from arena.engine import people_store as store
 from arena.people.web import Arena, create_app, is_loopback
 from tests.arena.people.helpers import planned, write_config
 

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from arena.people import store
+from arena.engine import people_store as store
 from arena.people.web import Arena, create_app
 from tests.arena.people.helpers import planned, write_config
 

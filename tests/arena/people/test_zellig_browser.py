@@ -12,7 +12,8 @@ import urllib.request
 import pytest
 import yaml
 
-from arena.people import checks, store
+from arena.engine import people_store as store
+from arena.people import checks
 from arena.people.web import Arena, create_app
 from tests.arena.people.helpers import planned, write_config
 from tests.arena.people.test_web_browser import browser

@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from arena.engine import transcripts, verify
-from arena.formats import tidy
+from arena.present import tidy
 from arena.present.report import write_reports
 from tests.arena.stats.runs import finished_run
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from arena.formats.tidy import tables
 from arena.present.console import format_leaderboards, format_scores
+from arena.present.tidy import tables
 from arena.stats import registry, schema
 from arena.stats.leaderboards import build
 from arena.stats.metrics import compute_scores

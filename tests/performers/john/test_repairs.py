@@ -9,7 +9,8 @@ from collections import Counter
 import pexpect
 import pytest
 
-from arena.people.repairs import read_repairs, repair_record, write_once
+from arena.formats.repairs import read_repairs
+from arena.people.repairs import repair_record, write_once
 from arena.records import Instance
 from performers.john.repairs import apply_repairs
 from tests.arena.people.helpers import arena_command, arena_env

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.game.schedule import Phase, Schedule, parse_schedule
 from arena.specs.config import load_experiment
+from arena.specs.schedule import Phase, Schedule, parse_schedule
 
 BASE = """name: t
 john: {name: distil-lingeval, params: {dir: /nowhere}}

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import match
+from arena.engine import people_store as store
 from arena.engine.match import JudgementRecord, Round
-from arena.people import store
 from arena.stats.aggregate import cohen_kappa, fleiss_kappa
 
 HUMAN = "human"  # the majority vote's Claude label

@@ -8,9 +8,9 @@ import pytest
 
 from arena.engine import match
 from arena.engine.match import JudgementRecord
-from arena.people.agreement import HUMAN, agreement, majority_vote
 from arena.records import Instance, Variant
 from arena.stats.aggregate import cohen_kappa, fleiss_kappa
+from arena.stats.agreement import HUMAN, agreement, majority_vote
 
 # Fleiss (1971) as worked in Wikipedia's "Fleiss' kappa": 10 items, 14 raters, 5 categories → 0.210
 FLEISS_TABLE = [

@@ -1,4 +1,4 @@
-"""Tidy exports (arena export --format csv|parquet|jsonl; arena/formats/tidy.py): one
+"""Tidy exports (arena export --format csv|parquet|jsonl; arena/present/tidy.py): one
 pandas call loads each table, the rows match the transcripts, every column is documented."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def test_each_table_loads_with_one_call(run_dir, tmp_path, format, capsys):
 
 
 def test_every_column_is_documented(run_dir):
-    from arena.formats.tidy import tables
+    from arena.present.tidy import tables
 
     documented = set()
     for line in DOCS.read_text(encoding="utf-8").splitlines():
@@ -91,7 +91,7 @@ def test_tidy_formats_need_a_finished_run(tmp_path, capsys):
 
 
 def test_stored_token_views_become_a_tokens_table_and_none_make_no_table(run_dir, tmp_path):
-    from arena.formats.tidy import tables
+    from arena.present.tidy import tables
     from arena.run_tokens import TOKENS_FILE
 
     assert "tokens" not in tables(run_dir)  # no stored views: no table, no empty file

@@ -1,0 +1,65 @@
+"""The repair patch file: people's decisions on flagged machine references, JSON lines
+beside the test set, read by the ``mt-reference`` John and written by the review
+(:mod:`arena.people.repairs`, where the whole workflow is described)::
+
+    {"id": "newstest2012.17", "action": "fix", "was": "…", "reviewer": "ann", "time": "…", "reference": "…"}
+    {"id": "newstest2012.40", "action": "reject", "was": "…", "reviewer": "ann", "time": "…"}
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import DataError
+from arena.records import Instance
+
+ACTIONS = ("fix", "reject")
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Why validation flagged a reference: the phenomenon and its evidence (``Unklarheit → Klarheit``)."""
+
+    phenomenon: str
+    evidence: str = ""
+
+
+@dataclass(frozen=True)
+class Flagged:
+    """A machine-reference instance (``meta["human_reference"]`` holds the human one) and its flags."""
+
+    instance: Instance
+    flags: tuple[Flag, ...]
+
+
+def read_repairs(path: str | Path) -> dict[str, dict[str, Any]]:
+    """The patch file's decisions by instance id (none when it does not exist yet); a bad
+    line is a :class:`DataError` naming the file, line and key.  Should an id appear twice
+    (a file edited by hand), the last line stands."""
+    path = Path(path)
+    repairs: dict[str, dict[str, Any]] = {}
+    if not path.exists():
+        return repairs
+    for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            record = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as error:
+            message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
+            raise DataError(f"not JSON: {message}", file=path, line=line) from None
+        if not isinstance(record, dict) or record.get("action") not in ACTIONS or not isinstance(record.get("id"), str):
+            raise DataError("expected {\"id\", \"action\": fix|reject, ...}", file=path, line=line, key="action")
+        if record["action"] == "fix" and not (isinstance(record.get("reference"), str) and record["reference"].strip()):
+            raise DataError("a fix needs the corrected 'reference'", file=path, line=line, key="reference")
+        repairs[record["id"]] = record
+    return repairs
+
+
+def current(decision: dict[str, Any], reference: str) -> bool:
+    """Whether ``decision`` was made on ``reference`` (a stale one, made on a machine
+    reference that has changed since, is neither applied nor in the way of a new one)."""
+    return decision.get("was") in (None, reference)
