@@ -29,7 +29,7 @@ def repair_app(review: RepairReview, title: str, token: str | None = None, allow
     """The app of ``arena repair --serve``: the ``/repair/`` pages, ``/`` leading there."""
     from flask import redirect, url_for
 
-    app = base_app(title, token, allowed_hosts)
+    app = base_app(title, token, allowed_hosts, sessions=review.patch.with_name(f".{review.patch.name}.sessions.json"))
     app.register_blueprint(blueprint(review, title))
 
     @app.get("/")

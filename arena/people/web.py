@@ -21,7 +21,6 @@ and change nothing.  All assets are served from the package: it works offline.
 from __future__ import annotations
 
 import hmac
-import secrets
 import threading
 import time
 from collections.abc import Sequence
@@ -73,23 +72,29 @@ class Arena:
 def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> Any:
     """The Flask app of people playing Claude; ``token`` (if any) is required once per
     browser session; ``allowed_hosts`` (``host:port``) are the Host headers accepted
-    without a token."""
-    app = base_app(arena.title, token, allowed_hosts)
+    without a token.  Sessions are kept in ``RUN/people/.sessions.json``."""
+    app = base_app(arena.title, token, allowed_hosts, sessions=store.sessions_file(arena.run_dir))
     _add_pages(app, arena)
     _add_api(app, arena)
     return app
 
 
-def base_app(title: str, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> Any:
-    """What every page of ``arena serve`` shares: the guard (host, access token, CSRF,
+def base_app(title: str, token: str | None = None, allowed_hosts: Sequence[str] = (),
+             sessions: Path | None = None) -> Any:
+    """What every page of ``arena serve`` shares: server-side sessions (kept in the file
+    ``sessions``, so that they survive a restart; ``None``: in memory, see
+    :mod:`arena.people.sessions`), the guard (host, ended sessions, access token, CSRF,
     origin), error pages, bounded requests and signing out; the pages are added to it
     (:func:`create_app`, the ``/zellig/`` and ``/repair/`` blueprints)."""
     from flask import Flask
     from flask.json.provider import DefaultJSONProvider
 
+    from arena.people.sessions import SessionStore, interface
+
     app = Flask(__name__)
+    session_store = SessionStore(sessions)
+    app.session_interface = interface(session_store)
     app.config.update(
-        SECRET_KEY=secrets.token_bytes(32),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -101,7 +106,7 @@ def base_app(title: str, token: str | None = None, allowed_hosts: Sequence[str] 
         app.json.ensure_ascii = False
     _add_error_pages(app, title)
     _add_guard(app, token, allowed_hosts)
-    _add_sign_out(app)
+    _add_sign_out(app, session_store)
     return app
 
 
@@ -145,6 +150,7 @@ def _add_error_pages(app: Any, title: str) -> None:
     from flask import jsonify, render_template, request
 
     @app.errorhandler(400)
+    @app.errorhandler(401)
     @app.errorhandler(403)
     @app.errorhandler(404)
     @app.errorhandler(405)
@@ -155,26 +161,24 @@ def _add_error_pages(app: Any, title: str) -> None:
             return jsonify(error=error.description), error.code
         return render_template("error.html", title=title, error=error), error.code
 
-    @app.errorhandler(401)
-    def unauthorised(error):
-        return jsonify(error=error.description), 401
-
 
 def _add_guard(app: Any, token: str | None, allowed_hosts: Sequence[str]) -> None:
-    """Before every request: the host (no DNS rebinding) or the access token, then the
-    session's CSRF token and, on a POST, the origin and the CSRF token sent."""
+    """Before every request: the host (no DNS rebinding); a session that has ended (signed
+    out, expired, unknown: a 401 but on a page, which starts a new one); the access token;
+    on a POST, the origin and the session's CSRF token."""
     from flask import request, session
 
     @app.before_request
     def guard():
         if token is None and request.host not in allowed_hosts:
             fail(400, f"unknown host {request.host!r}: open the address arena serve printed")
+        if getattr(session, "ended", False) and (request.method != "GET" or "/api/" in request.path):
+            fail(401, "your session has ended (signed out, expired or unknown to this server): sign in again")
         if token is not None and not session.get("access"):
             given = request.args.get("token") or request.headers.get("X-Access-Token") or ""
             if not hmac.compare_digest(given.encode(), token.encode()):
                 fail(403, "an access token is required: open the address (with ?token=) that arena serve printed")
             session["access"] = True
-        session.setdefault("csrf", secrets.token_urlsafe(32))
         if request.method == "POST":
             origin = request.headers.get("Origin") or request.headers.get("Referer")
             if origin is not None:
@@ -186,13 +190,16 @@ def _add_guard(app: Any, token: str | None, allowed_hosts: Sequence[str]) -> Non
                 fail(403, "missing or invalid CSRF token: reload the page")
 
 
-def _add_sign_out(app: Any) -> None:
-    """``POST /logout``: forget the name, back to the start page the form names (one of :data:`HOMES`)."""
-    from flask import redirect, request, session
+def _add_sign_out(app: Any, sessions: Any) -> None:
+    """``POST /logout``: revoke the session (:func:`arena.people.sessions.end_session`),
+    back to the start page the form names (one of :data:`HOMES`)."""
+    from flask import redirect, request
+
+    from arena.people.sessions import end_session
 
     @app.post("/logout")
     def logout():
-        session.pop("name", None)
+        end_session(sessions)
         home = request.form.get("home", "/")
         return redirect(home if home in HOMES else "/")
 
