@@ -99,3 +99,19 @@ def _picture(match: re.Match[str]) -> str:
     if code == 0x7F:
         return "\u2421"
     return f"<U+{code:04X}>"
+
+
+def visible_lines(text: str) -> str:
+    """Text of several lines for a terminal (a report, a table): each line :func:`visible`,
+    the line feeds that end the lines kept (a carriage return inside a line shows as ␍)."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+def json_visible(text: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``, one document or JSON lines) safe
+    for a terminal and still the same JSON: every character :func:`visible` would render
+    (inside a string, the only place JSON can hold one) but the line feeds between
+    documents written as a ``\\uXXXX`` escape (ESC → ``\\u001b``, U+202E → ``\\u202e``)."""
+    if _TERMINAL_UNSAFE.search(text) is None:
+        return text
+    return _TERMINAL_UNSAFE.sub(lambda m: "\n" if m.group() == "\n" else f"\\u{ord(m.group()):04x}", text)

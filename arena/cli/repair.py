@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from arena.cli import add_verb, catalog
 from arena.errors import UsageError
+from arena.text_policy import visible
 
 EXAMPLES = """
   arena repair --john experiments/johns/mt-reference.yaml --zellig np-agreement --patch sets/np-mt/repairs.jsonl --name ann
@@ -95,12 +96,12 @@ def review_in_terminal(review, name: str, patch: str) -> int:
     try:
         for number, item in enumerate(pending, 1):
             instance = item.instance
-            print(f"\n[{number}/{len(pending)}] {instance.id}")
-            print(f"  source:  {instance.source}")
-            print(f"  human:   {instance.meta['human_reference']}")
-            print(f"  machine: {instance.reference}")
+            print(f"\n[{number}/{len(pending)}] {visible(instance.id)}")
+            print(f"  source:  {visible(instance.source)}")
+            print(f"  human:   {visible(instance.meta['human_reference'])}")
+            print(f"  machine: {visible(instance.reference)}")
             for flag in item.flags:
-                print(f"  flagged: {flag.phenomenon}" + (f" ({flag.evidence})" if flag.evidence else ""))
+                print(visible(f"  flagged: {flag.phenomenon}" + (f" ({flag.evidence})" if flag.evidence else "")))
             key = read_key("  [f/r/s/q] ")
             while key not in ("f", "r", "s", "q"):
                 key = read_key("  press f, r, s or q: ")
@@ -116,7 +117,7 @@ def review_in_terminal(review, name: str, patch: str) -> int:
                 record, written = review.decide(name, instance.id, action, fixed)
             except ValueError as error:  # a fix the review refuses (several lines, too long): say why, ask later
                 counts["skip"] += 1
-                print(f"  not saved: {error}; skipped")
+                print(f"  not saved: {visible(str(error))}; skipped")
                 continue
             if not written:
                 print(f"  {record['reviewer']} decided it first ({record['action']}); that decision stands")
