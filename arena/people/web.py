@@ -258,6 +258,7 @@ def _add_api(app: Any, arena: Arena) -> None:
         data = json_body(request.get_data(cache=False))
         if not isinstance(data, dict) or set(data) != {"round", "choice"}:
             fail(400, 'expected a JSON object {"round": ROUND_ID, "choice": 0 or 1}')
+        check_texts(data)
         round_id, choice = data["round"], data["choice"]
         current = arena.session(name)
         if not isinstance(round_id, str) or round_id not in current.by_id:
@@ -281,13 +282,27 @@ def _add_api(app: Any, arena: Arena) -> None:
 
 
 def body(keys: set[str]) -> dict[str, Any]:
-    """The request's JSON object with exactly ``keys``, parsed with the app's bounds (a 400 otherwise)."""
+    """The request's JSON object with exactly ``keys``, parsed with the app's bounds, each
+    text passing the text policy (:func:`check_texts`); a 400 otherwise."""
     from flask import request
 
     data = json_body(request.get_data(cache=False))
     if not isinstance(data, dict) or set(data) != keys:
         fail(400, f"expected a JSON object with {', '.join(sorted(keys)) or 'no keys'}")
+    check_texts(data)
     return data
+
+
+def check_texts(data: dict[str, Any]) -> None:
+    """A 400 naming the field when a text of a request body is no text that arena stores
+    (:func:`arena.text_policy.text_problem`: a control character, a bidi override, a line
+    break, only invisible characters, half a surrogate pair, too long)."""
+    from arena.text_policy import text_problem
+
+    for key, value in data.items():
+        problem = text_problem(value) if isinstance(value, str) else None
+        if problem is not None:
+            fail(400, f"{key} {problem}")
 
 
 def json_body(body: bytes) -> Any:

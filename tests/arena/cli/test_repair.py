@@ -46,7 +46,7 @@ def test_repair_serve_prints_its_address_and_stops_with_the_counts(tmp_path, joh
         server.send_signal(signal.SIGINT)
         out, err = server.communicate(timeout=60)
     assert server.returncode == 0, err
-    assert "stopped; fixed 0, rejected 0, left" in out and "Traceback" not in err
+    assert "stopped; fixed 0, kept 0, rejected 0, left" in out and "Traceback" not in err
 
 
 @pytest.mark.parametrize("extra, patch_text, message", [
@@ -54,6 +54,10 @@ def test_repair_serve_prints_its_address_and_stops_with_the_counts(tmp_path, joh
     (["--name", "../x"], None, "person name '../x' is not allowed"),
     (["--serve", "--port", "70000"], None, "--port 70000: expected 0-65535"),
     (["--serve"], '{"id": "a", "action": "reject"}\n{"id": "b"}\n', "repairs.jsonl:2: expected {\"id\", \"action\""),
+    (["--name", "ann"], '{"id": "a", "action": "keep", "was": "Es ist klar.", "reference": "Es ist unklar."}\n',
+     "repairs.jsonl:1: reference: a keep leaves the reference as it is, but this one has a changed text"),
+    (["--name", "ann"], '{"id": "a", "action": "fix", "was": "x", "reference": "Es ist \\u001b[2J klar."}\n',
+     "repairs.jsonl:1: reference: the corrected reference holds the control character U+001B"),
 ])
 def test_bad_input_is_exit_2(tmp_path, john_file, extra, patch_text, message):
     patch = tmp_path / "repairs.jsonl"
