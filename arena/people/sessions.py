@@ -191,7 +191,7 @@ def interface(store: SessionStore) -> Any:
     from flask.sessions import SessionInterface, SessionMixin
     from werkzeug.datastructures import CallbackDict
 
-    class ServerSession(CallbackDict, SessionMixin):  # type: ignore[misc,type-arg]
+    class ServerSession(CallbackDict, SessionMixin):
         def __init__(self, sid: str, data: dict[str, Any], new: bool, ended: bool = False):
             def changed(_: Any) -> None:
                 self.modified = True
@@ -215,7 +215,6 @@ def interface(store: SessionStore) -> Any:
                                 path=self.get_cookie_path(app), secure=self.get_cookie_secure(app))
             response.vary.add("Cookie")
 
-    ServerSessions.session_class = ServerSession  # type: ignore[assignment]
     return ServerSessions()
 
 
@@ -232,4 +231,4 @@ def end_session(store: SessionStore) -> None:
     session["csrf"] = csrf_token(sid)
     if access:
         session["access"] = True
-    session.new = True  # type: ignore[attr-defined]
+    session.new = True
