@@ -14,7 +14,10 @@ token (printed at start, passed once as ``?token=``) is required for every page.
 Without a token, requests must name a loopback host (no DNS rebinding).  Every POST
 carries the session's CSRF token (form field or ``X-CSRF-Token`` header) and, when
 the browser sends one, an ``Origin`` (else ``Referer``) of this server.  Cookies are
-``HttpOnly`` and ``SameSite=Strict``.  Bad requests get a 4xx JSON or text message
+``HttpOnly`` and ``SameSite=Strict`` and hold only a session id: the session lives on
+the server (:mod:`arena.people.sessions`; signing out revokes it, an ended or unknown
+one gets 401, the CSRF token is bound to it), and every text of a request body passes
+the text policy (:func:`check_texts`).  Bad requests get a 4xx JSON or text message
 and change nothing.  All assets are served from the package: it works offline.
 """
 
