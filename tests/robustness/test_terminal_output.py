@@ -18,7 +18,7 @@ import pytest
 
 from arena.engine import transcripts
 from arena.present.tables import render
-from arena.text_policy import visible
+from arena.text_policy import json_visible, visible, visible_lines
 from tests.robustness.helpers import invoke, write_experiment, write_testset
 
 HOSTILE = "\x1b]0;owned\x07\x1b[2J\r\x08\u202e"  # retitle + BEL, clear screen, CR, backspace, RTL override
@@ -87,6 +87,21 @@ def test_play_shows_hostile_rounds_visibly(hostile_run, capsys, monkeypatch):
     assert status == 0, err
     assert "Ding" + visible(HOSTILE) in out
     assert_terminal_safe(out, err)
+
+
+@pytest.mark.parametrize("text, ordinary", [
+    (HOSTILE, False), ("x\x85y\x9b", False), ("\ud800", False), ("\x00\x7f", False),
+    ("Die Börse „stürzt“.\tEr kam.", True), ("ü€😀", True),  # must not fire: left as they are
+])
+def test_json_visible_is_the_same_json_and_visible_lines_keeps_the_lines(text, ordinary):
+    document = json.dumps({"line": 1, "input": text, "variants": [text]}, ensure_ascii=False) + "\n"
+    safe = json_visible(document + document)
+    assert_terminal_safe(safe)
+    assert [json.loads(line) for line in safe.splitlines()] == [json.loads(document)] * 2
+    lines = visible_lines(f"{text}\n{text}\n")
+    assert_terminal_safe(lines)
+    assert lines == f"{visible(text)}\n{visible(text)}\n"
+    assert (safe == document + document and lines == f"{text}\n{text}\n") is ordinary
 
 
 def test_console_tables_show_hostile_labels_visibly():
