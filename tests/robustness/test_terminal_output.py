@@ -73,6 +73,17 @@ def test_show_prints_hostile_sentences_visibly(hostile_run, capsys):
     assert_terminal_safe(out, err)
 
 
+def test_score_of_a_hostile_run_is_terminal_safe(hostile_run, capsys):
+    _, run_dir = hostile_run
+    status, out, err = invoke(["score", run_dir], capsys)
+    assert status == 0 and "random" in out, err
+    assert_terminal_safe(out, err)
+    status, out, err = invoke(["score", run_dir, "--json"], capsys)
+    assert status == 0, err
+    assert_terminal_safe(out, err)
+    assert json.loads(out)["cells"]  # still JSON
+
+
 def test_play_shows_hostile_rounds_visibly(hostile_run, capsys, monkeypatch):
     config, run_dir = hostile_run
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\n1\n1\n"))
