@@ -22,6 +22,11 @@ page asked for with such a cookie starts a new anonymous session (the sign-in pa
 
 The CSRF token is derived from the session id (HMAC-SHA256 keyed by the id), so it is
 bound to the session: another session's token is refused, and signing out changes it.
+
+The cookie's name is the store's own (:func:`cookie_name`: from the sessions file's path),
+because browsers share cookies between the ports of one host: ``arena serve`` and ``arena
+repair --serve`` open side by side in one browser keep their sessions apart, and the same
+run served again finds its cookie.
 """
 
 from __future__ import annotations
@@ -52,6 +57,13 @@ VERSION = 1
 
 def new_id() -> str:
     return secrets.token_urlsafe(32)
+
+
+def cookie_name(path: Path | None) -> str:
+    """``arena_`` and a digest of the sessions file's resolved path (random when in memory)."""
+    if path is None:
+        return "arena_" + secrets.token_hex(5)
+    return "arena_" + hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:10]
 
 
 def csrf_token(sid: str) -> str:

@@ -92,12 +92,13 @@ def base_app(title: str, token: str | None = None, allowed_hosts: Sequence[str] 
     from flask import Flask
     from flask.json.provider import DefaultJSONProvider
 
-    from arena.people.sessions import SessionStore, interface
+    from arena.people.sessions import SessionStore, cookie_name, interface
 
     app = Flask(__name__)
     session_store = SessionStore(sessions)
     app.session_interface = interface(session_store)
     app.config.update(
+        SESSION_COOKIE_NAME=cookie_name(sessions),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         MAX_CONTENT_LENGTH=64 * 1024,

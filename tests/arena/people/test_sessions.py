@@ -116,8 +116,7 @@ def test_a_forged_or_unknown_session_id_gets_401(server, forged):
     server.sign_in()
     before = server.snapshot()
     for path in endpoints(server.app, "POST"):
-        client = server.app.test_client()
-        client.set_cookie("session", forged, domain="127.0.0.1")
+        client = client_with(server.app, forged)
         assert post(client, path, csrf_token(forged)).status_code == 401, path
     assert server.snapshot() == before
 
@@ -144,6 +143,26 @@ def test_sessions_survive_a_restart_and_sign_out_reaches_every_server(server):
     assert client_with(server.app, sid).get(api, base_url=ORIGIN).status_code == 401  # the other server knows
     files = list(server.directory.rglob("*.sessions.json"))
     assert len(files) == 1 and sid not in files[0].read_text(encoding="utf-8")
+    assert restarted.config["SESSION_COOKIE_NAME"] == server.app.config["SESSION_COOKIE_NAME"]  # the same cookie
+
+
+def test_two_servers_in_one_browser_keep_their_sessions_apart(tmp_path, distil_dir):
+    """Browsers share cookies between the ports of a host: each store has its own cookie name,
+    so signing in to the repair page leaves the play page's session (and cookie) alone."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    play, repair = Server("claude", tmp_path / "a", distil_dir), Server("repair", tmp_path / "b", distil_dir)
+    name = play.app.config["SESSION_COOKIE_NAME"]
+    assert name != repair.app.config["SESSION_COOKIE_NAME"]
+    client, _ = play.sign_in("ann")
+    sid = session_id(client)
+    browser = repair.app.test_client()  # the same browser on the other port: it sends the play cookie too
+    browser.set_cookie(name, sid, domain="127.0.0.1")
+    csrf = csrf_of(browser, repair.home)
+    assert browser.post(repair.login_path(), data={"name": "bob", "csrf": csrf}, base_url=ORIGIN,
+                        headers={"Origin": ORIGIN}).status_code == 302
+    assert browser.get_cookie(name, domain="127.0.0.1").value == sid  # not replaced
+    assert client_with(play.app, sid).get("/api/next", base_url=ORIGIN).status_code == 200
 
 
 def test_signing_out_keeps_the_access_token_grant(tmp_path, distil_dir):
