@@ -46,6 +46,7 @@ _DISALLOWED_NO_TAB = re.compile(
     "[\x00-\x1f\x7f" + C1_UNDEFINED_IN_CP1252 + BIDI_CONTROLS + "\ud800-\udfff]"
 )
 _TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f" + BIDI_CONTROLS + "\ud800-\udfff]")
+_UNSAFE_BUT_LINE_FEED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI_CONTROLS + "\ud800-\udfff]")
 
 
 def text_problem(text: str, *, allow_tab: bool = True, one_line: bool = True) -> str | None:
@@ -99,3 +100,21 @@ def _picture(match: re.Match[str]) -> str:
     if code == 0x7F:
         return "\u2421"
     return f"<U+{code:04X}>"
+
+
+def visible_lines(text: str) -> str:
+    """Text of several lines for a terminal (a report, a table): each line :func:`visible`,
+    the line feeds that end the lines kept (a carriage return inside a line shows as ␍)."""
+    if _UNSAFE_BUT_LINE_FEED.search(text) is None:
+        return text
+    return _UNSAFE_BUT_LINE_FEED.sub(_picture, text)
+
+
+def json_visible(text: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``, one document or JSON lines) safe
+    for a terminal and still the same JSON: every character :func:`visible` would render
+    (inside a string, the only place JSON can hold one) but the line feeds between
+    documents written as a ``\\uXXXX`` escape (ESC → ``\\u001b``, U+202E → ``\\u202e``)."""
+    if _UNSAFE_BUT_LINE_FEED.search(text) is None:
+        return text
+    return _UNSAFE_BUT_LINE_FEED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -25,6 +25,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from arena.errors import EXIT_BUG, EXIT_USAGE, ArenaError, UsageError, bug_report
 
@@ -76,12 +77,22 @@ def zellig_specs(names: list[str]) -> list[str]:
     return list(dict.fromkeys(member for name in names for member in groups.get(name, (name,))))
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser (its verbs' parsers too), whose messages quote the command line
+    terminal-safe: ``--limit $'\\e[2J'`` is refused without clearing the screen."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        from arena.text_policy import visible_lines
+
+        super()._print_message(visible_lines(message) if message else message, file)
+
+
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``verb`` only that verb's module is imported (fast start-up),
     the others are registered by name so that argparse still knows them."""
     from arena.version import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="arena",
         description="Adversarial evaluation with minimal pairs: John selects, Zellig corrupts, Claude discriminates.",
         epilog=EPILOG,
@@ -163,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["ARENA_PROGRESS"] = "0"  # performers' bars too
     level = logging.WARNING if args.quiet else logging.DEBUG if args.verbose else logging.INFO
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    for handler in logging.getLogger().handlers:  # the terminal's handler (not a test's capture)
+        if getattr(handler, "stream", None) is sys.stderr and not isinstance(handler.formatter, VisibleFormatter):
+            handler.setFormatter(VisibleFormatter(handler.formatter))
     try:
         status = int(args.func(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here when the output was buffered
@@ -182,6 +196,19 @@ def main(argv: list[str] | None = None) -> int:
         return report_bug(args.verb, error)
 
 
+class VisibleFormatter(logging.Formatter):
+    """A log line with text from data shown visibly on the terminal (line feeds kept)."""
+
+    def __init__(self, inner: logging.Formatter | None):
+        super().__init__()
+        self.inner = inner or logging.Formatter()
+
+    def format(self, record: logging.LogRecord) -> str:
+        from arena.text_policy import visible_lines
+
+        return visible_lines(self.inner.format(record))
+
+
 def report_bug(verb: str, error: BaseException) -> int:
     """Save the traceback of a bug, say where it is in one paragraph, return 70."""
     try:
@@ -198,8 +225,13 @@ def report_bug(verb: str, error: BaseException) -> int:
 
 
 def one_line(text: str) -> str:
-    """A message on one line (a multi-line message would break the one-line contract)."""
-    return " ".join(part.strip() for part in text.splitlines() if part.strip()) or text
+    """A message on one line (a multi-line message would break the one-line contract),
+    safe for a terminal: the message's own line feeds become spaces, and whatever text
+    from data it quotes shows its control characters (ESC, CR, bidi, …) visibly
+    (:func:`arena.text_policy.visible`)."""
+    from arena.text_policy import visible
+
+    return " ".join(visible(part.strip(" \t")) for part in text.split("\n") if part.strip()) or visible(text)
 
 
 def os_error_message(error: OSError) -> str:

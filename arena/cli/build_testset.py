@@ -169,7 +169,9 @@ def run(args) -> int:
             selection, out, tuple(args.format or FORMATS), overwrite=args.force,
             extra_report={"signatures": signatures},
         )
-        print(format_report(report), flush=True)
+        from arena.text_policy import visible_lines
+
+        print(visible_lines(format_report(report)), flush=True)
     return 0
 
 

@@ -85,7 +85,9 @@ def run(args) -> int:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    print(format_comparison(report))
+    from arena.text_policy import visible_lines
+
+    print(visible_lines(format_comparison(report)))
     return 0
 
 

@@ -20,9 +20,12 @@ whose phenomenon needs something in the source (a negation to drop or insert, tw
 processed in blocks of ``--batch`` (256) lines; with ``--workers N`` the blocks (analysis and every
 Zellig) run in N processes, each building the Zelligs once, and are written in input order.
 
-Input is UTF-8 (:func:`arena.formats.textlines.iter_lines`): lines end at ``\n`` or ``\r\n``
-(a lone ``\r`` stays inside its line), a leading byte order mark is dropped, and bytes that are
-not UTF-8 (a latin-1 file) stop the command with exit 2 naming the input and the line.  Memory
+Input is UTF-8 (:func:`arena.formats.textlines.iter_lines`): lines end at ``\n`` or ``\r\n``,
+a leading byte order mark is dropped, and bytes that are not UTF-8 (a latin-1 file) stop the
+command with exit 2 naming the input (``<stdin>``) and the line.  Every line that is not blank
+must pass the text policy (:func:`arena.text_policy.text_problem`: no control character such as
+NUL, ESC or a lone ``\r``, no bidi override, not only invisible characters), or the command stops
+with exit 2 naming the input and the line; blank lines pass through (the output stays aligned).  Memory
 stays flat however many lines stream through: the German analysis keeps a few blocks' analyses
 and a bounded number of words (``experiments/bench/corrupt_memory.py``: 200,000 distinct lines
 peak at 380 MB).
@@ -39,6 +42,7 @@ from arena.cli import add_verb, catalog, zellig_specs
 from arena.cli.ranges import integer
 from arena.errors import DataError, UsageError
 from arena.formats.textlines import iter_lines
+from arena.text_policy import json_visible, visible_lines
 
 EXAMPLES = """
   echo "Die Prager Börse stürzt gegen Geschäftsschluss ins Minus." | arena corrupt --zellig placeholder-ding
@@ -141,20 +145,33 @@ def _open(path: str | None, what: str) -> tuple[Iterable[bytes], BinaryIO | None
     return handle, handle
 
 
-def _blocks(lines: Iterator[str], sources: Iterator[str] | None, size: int):
+def _blocks(lines: Iterator[str], sources: Iterator[str] | None, size: int, names: tuple[str, str | None]):
+    """Blocks of ``size`` (line number, line, source line), each text line checked by the
+    text policy (:func:`arena.text_policy.text_problem`; a blank line passes, keeping the
+    output aligned): a refusal names the input (``<stdin>``) and the line."""
     block = []
     for number, line in enumerate(lines, start=1):
+        _check_line(line, names[0], number)
         source = None
         if sources is not None:
             source = next(sources, None)
             if source is None:
                 raise DataError(f"--source has fewer lines than the input (input line {number})", key="--source")
+            _check_line(source, names[1], number)
         block.append((number, line, source))
         if len(block) >= size:
             yield block
             block = []
     if block:
         yield block
+
+
+def _check_line(line: str, name: str | None, number: int) -> None:
+    from arena.text_policy import text_problem
+
+    problem = text_problem(line) if line.strip() else None
+    if problem is not None:
+        raise DataError(f"the line {problem}", file=name, line=number)
 
 
 _WORKER: Corruptor | None = None
@@ -204,14 +221,14 @@ def run(args) -> int:
         raise UsageError("none of the --zellig Zelligs has a detector (detect)", key="--zellig")
     lines, own_lines = _open(args.input, "input")
     sources, own_sources = _open(args.source, "source") if args.source else (None, None)
-    input_name = "stdin" if args.input in (None, "-") else args.input
+    input_name = "<stdin>" if args.input in (None, "-") else args.input
     out = sys.stdout
     pool = None
     try:
         results: Iterator[tuple[int, str]]
         blocks = _blocks(iter_lines(lines, input_name),
                          iter_lines(sources, args.source) if sources is not None else None,
-                         args.batch)
+                         args.batch, (input_name, args.source))
         if args.workers > 1:
             import multiprocessing
 
@@ -221,7 +238,7 @@ def run(args) -> int:
             results = ((len(block), corruptor.lines(block)) for block in blocks)
         with progress_bar(_count_lines(args.input), "corrupting", enabled=not args.no_progress, unit="line") as bar:
             for count, text in results:
-                out.write(text)
+                out.write(json_visible(text) if args.format == "jsonl" else visible_lines(text))
                 out.flush()
                 bar.update(count)
     except BrokenPipeError:  # e.g. piped into head

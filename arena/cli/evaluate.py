@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 
 from arena.cli import UsageError, add_verb
+from arena.text_policy import json_visible, visible, visible_lines
 
 EXAMPLES = """
   # LingEval97 (its test set's JSON from the LingEval97 repository): one score per line (reference,
@@ -81,7 +82,7 @@ def add_parser(subparsers) -> None:
 
 
 def _note(message: str) -> None:
-    print(f"arena evaluate: note: {message}", file=sys.stderr)
+    print(f"arena evaluate: note: {visible(message)}", file=sys.stderr)
 
 
 def _check_scores_source(args) -> None:
@@ -115,14 +116,14 @@ def _lingeval97(args) -> int:
 
         tallies = {c: (result.by_category[c].correct, result.by_category[c].total) for c in result.category_order()
                    if c in result.by_category}
-        sys.stdout.write(json_text(summary_rows(tallies), format="lingeval97", testset=str(args.reference),
-                                   ties="wrong", maximize=args.maximize))
+        sys.stdout.write(json_visible(json_text(summary_rows(tallies), format="lingeval97", testset=str(args.reference),
+                                   ties="wrong", maximize=args.maximize)))
         return 0
     outputs = {path: formats.read_outputs(path, sentences) for path in args.outputs or ()}
     report = evaluation.format_report(
         result, fd=args.fd, latex=args.latex, latex_polarity=args.latex_polarity, verbose=args.wrong, outputs=outputs
     )
-    sys.stdout.write(report)
+    sys.stdout.write(visible_lines(report))
     if result.skipped:
         counts = ", ".join(f"{category} ({count})" for category, count in sorted(result.skipped.items()))
         _note(
@@ -157,11 +158,11 @@ def _distil_lingeval(args) -> int:
 
     rows = summary_rows({testset.name: (result.correct, result.total)}, {testset.name: result.ties})
     if args.json:
-        sys.stdout.write(json_text(rows, format="distil-lingeval", testset=str(args.testset), ties="correct"))
+        sys.stdout.write(json_visible(json_text(rows, format="distil-lingeval", testset=str(args.testset), ties="correct")))
         return 0
     if not args.plain:
-        sys.stdout.write(table_text(rows))
-    sys.stdout.write(evaluation.format_report(result))
+        sys.stdout.write(visible_lines(table_text(rows)))
+    sys.stdout.write(visible_lines(evaluation.format_report(result)))
     if result.ties:
         _note(
             f"{result.ties} of {result.total} pairs have equal scores; counted as correct (score(correct) >= score(incorrect))"

@@ -8,6 +8,7 @@ import shlex
 from pathlib import Path
 
 from arena.cli import UsageError, add_verb
+from arena.text_policy import visible
 
 EXAMPLES = """
   # the pairs a finished (or started) run played (arena evaluate --help: scoring them)
@@ -115,10 +116,10 @@ def run(args) -> int:
     for item in written:
         phenomena = ", ".join(f"{name} {count}" for name, count in sorted(item.phenomena.items()))
         what = f"John {item.john}" + (f", Zellig {item.zellig}" if item.zellig else "")
-        print(f"wrote {item.path}: {item.sentences} sentences, {item.pairs} pairs ({phenomena}) — {what}")
+        print(visible(f"wrote {item.path}: {item.sentences} sentences, {item.pairs} pairs ({phenomena}) — {what}"))
         if item.unwritable:
             first = next(iter(item.unwritable.values()))
-            print(f"  left out {len(item.unwritable)} pair(s) that cannot be written as lines, e.g. {first}")
+            print(f"  left out {len(item.unwritable)} pair(s) that cannot be written as lines, e.g. {visible(str(first))}")
     if collected.dropped_annotations:
         print(f"dropped {collected.dropped_annotations} distance/frequency annotations that are no number")
     print(f"manifest: {Path(args.out) / MANIFEST}")

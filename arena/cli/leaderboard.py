@@ -33,7 +33,9 @@ def run(args) -> int:
 
     data = report_input(Path(args.run_dir))
     paths = write_report_dir(data, plots=not args.no_plots)
-    print(json.dumps(to_json(data.boards), ensure_ascii=False, indent=2) if args.json
+    from arena.text_policy import json_visible
+
+    print(json_visible(json.dumps(to_json(data.boards), ensure_ascii=False, indent=2)) if args.json
           else format_leaderboards(data.boards))
     if not args.json:
         print("report: " + ", ".join(str(path) for path in paths.values()))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from arena.cli import add_verb
 from arena.errors import UsageError
+from arena.text_policy import visible, visible_lines
 
 EXAMPLES = """
   arena play experiments/quickstart.yaml --as claude --name ann
@@ -115,10 +116,10 @@ def play_claude(experiment, run_dir: Path, rounds, name: str, limit: int | None)
                 break
             done, total = session.progress()
             print(f"\n[{done + 1}/{total}]")  # no round id: it names the Zellig and the instance
-            print(f"  source: {r.instance.source}")
+            print(f"  source: {visible(r.instance.source)}")
             assert r.candidates is not None  # timeouts are skipped: every round left has candidates
             for index, text in enumerate(r.candidates):
-                print(f"  {index + 1}  {text}")
+                print(f"  {index + 1}  {visible(text)}")
             started = time.monotonic()
             key = read_key("corrupted? [1/2, q] ")
             while key not in ("1", "2", "q", "Q"):
@@ -155,7 +156,7 @@ def format_summary(run_dir: Path, name: str) -> str:
     rows = [[c["claude"], c["rounds"], c["S"], fmt_ci(c["S_ci95"])] for c in data["comparison"]]
     if rows:
         lines += ["", "on the same rounds:", render(["claude", "rounds", "S", "S 95% CI"], rows, align="lrrl")]
-    return "\n".join(lines)
+    return visible_lines("\n".join(lines))
 
 
 def edit_line(prompt: str, text: str) -> str:
@@ -180,7 +181,7 @@ def ask_phenomenon(options: list[str]) -> str:
     from arena.people.session import check_phenomenon
 
     if options:
-        print("  phenomena: " + ", ".join(f"{i + 1}={p}" for i, p in enumerate(options)))
+        print(visible("  phenomena: " + ", ".join(f"{i + 1}={p}" for i, p in enumerate(options))))
     while True:
         answer = edit_line("  phenomenon (number or new label): ", "").strip()
         if answer.isdigit() and 1 <= int(answer) <= len(options):
@@ -188,7 +189,7 @@ def ask_phenomenon(options: list[str]) -> str:
         try:
             return check_phenomenon(answer)
         except ValueError as error:
-            print(f"  {error}")
+            print(f"  {visible(str(error))}")
 
 
 def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None, live=None) -> int:
@@ -203,9 +204,9 @@ def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None,
             if limit is not None and played >= limit:
                 break
             done, total = session.progress()
-            print(f"\n[{done + 1}/{total}] instance {target.instance.id}")
-            print(f"  source:    {target.instance.source}")
-            print(f"  reference: {target.instance.reference}")
+            print(f"\n[{done + 1}/{total}] instance {visible(target.instance.id)}")
+            print(f"  source:    {visible(target.instance.source)}")
+            print(f"  reference: {visible(target.instance.reference)}")
             started = time.monotonic()
             text = edit_line("  corrupted: ", target.instance.reference)
             seconds = time.monotonic() - started
@@ -214,7 +215,7 @@ def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None,
                 from arena.people.live import format_live
 
                 result = live.evaluate(target.instance.source, target.instance.reference, text, phenomenon)
-                print("\n".join(format_live(result)))
+                print(visible_lines("\n".join(format_live(result))))
             record, written = session.corrupt(target, text, phenomenon, seconds)
             if not written:
                 print("  already corrupted (elsewhere); the first corruption stands")
@@ -222,7 +223,7 @@ def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None,
                 print("  recorded: no corruption applies")
             else:
                 edits = "; ".join(f"{e['before']!r} → {e['after']!r}" for e in record["variant"]["edits"])
-                print(f"  recorded: {edits}")
+                print(f"  recorded: {visible(edits)}")
             played += 1
     except (KeyboardInterrupt, EOFError):
         print()

@@ -1,12 +1,13 @@
-"""``arena repair``: review the machine references that validation flagged, and fix or
+"""``arena repair``: review the machine references that validation flagged, and fix, keep or
 reject each; the decisions go to a patch file that the ``mt-reference`` John applies
 (``repairs: FILE``; see :mod:`arena.people.repairs`).  In the terminal by default, in the
 browser with ``--serve`` (several people at once; :mod:`arena.people.repair_web`).
 
 Each flagged reference is shown with its source, the human reference, the phenomenon and
 the evidence (the contrastive form found in the machine translation).  Terminal keys:
-``f`` fix (edit the prefilled machine reference), ``r`` reject (leave the instance out),
-``s`` skip (decide later), ``q`` stop.  Decisions already in the patch file are not asked
+``f`` fix (edit the prefilled machine reference), ``k`` keep (the reference is right, the
+flag is wrong: it stays, marked as reviewed), ``r`` reject (leave the instance out), ``s``
+skip (decide later), ``q`` stop.  Decisions already in the patch file are not asked
 again; each reference is decided once, whoever decides it first.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from arena.cli import add_verb, catalog
 from arena.errors import UsageError
+from arena.text_policy import visible
 
 EXAMPLES = """
   arena repair --john experiments/johns/mt-reference.yaml --zellig np-agreement --patch sets/np-mt/repairs.jsonl --name ann
@@ -25,7 +27,7 @@ EXAMPLES = """
 def add_parser(subparsers) -> None:
     from arena.cli.serve import add_server_arguments
 
-    parser = add_verb(subparsers, "repair", "review flagged machine references: fix or reject each (a patch file)",
+    parser = add_verb(subparsers, "repair", "review flagged machine references: fix, keep or reject each (a patch file)",
                       EXAMPLES, description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--john", required=True, metavar="SPEC", help="an mt-reference John (SPEC or YAML file)")
     parser.add_argument("--zellig", required=True, metavar="SPEC", help="the Zellig whose validation flags them")
@@ -81,50 +83,67 @@ def serve_review(args) -> int:
     serve(lambda token, hosts: repair_app(review, title, token, hosts), args, "repair/",
           f"{len(review.items)} flagged references ({review.decided_before} decided before)")
     progress = review.progress()
-    print(f"stopped; fixed {progress['fixed']}, rejected {progress['rejected']}, left {progress['left']}; "
-          f"patch: {args.patch}")
+    print(f"stopped; fixed {progress['fixed']}, kept {progress['kept']}, rejected {progress['rejected']}, "
+          f"left {progress['left']}; patch: {visible(args.patch)}")
     return 0
+
+
+KEYS = {"f": "fix", "k": "keep", "r": "reject"}
 
 
 def review_in_terminal(review, name: str, patch: str) -> int:
-    from arena.cli.play import edit_line, read_key
+    from arena.cli.play import read_key
 
-    counts = {"fix": 0, "reject": 0, "skip": 0}
+    counts = {"fix": 0, "keep": 0, "reject": 0, "skip": 0}
     pending = review.pending()
     print(f"{len(pending)} flagged references to review ({review.decided_before} decided before); "
-          "f fix, r reject, s skip, q stop")
+          "f fix, k keep (the flag is wrong), r reject, s skip, q stop")
     try:
         for number, item in enumerate(pending, 1):
-            instance = item.instance
-            print(f"\n[{number}/{len(pending)}] {instance.id}")
-            print(f"  source:  {instance.source}")
-            print(f"  human:   {instance.meta['human_reference']}")
-            print(f"  machine: {instance.reference}")
-            for flag in item.flags:
-                print(f"  flagged: {flag.phenomenon}" + (f" ({flag.evidence})" if flag.evidence else ""))
-            key = read_key("  [f/r/s/q] ")
-            while key not in ("f", "r", "s", "q"):
-                key = read_key("  press f, r, s or q: ")
+            show_flagged(item, number, len(pending))
+            key = read_key("  [f/k/r/s/q] ")
+            while key not in ("f", "k", "r", "s", "q"):
+                key = read_key("  press f, k, r, s or q: ")
             if key == "q":
                 break
-            fixed = edit_line("  fixed:   ", instance.reference).strip() if key == "f" else None
-            if key == "s" or (key == "f" and fixed in ("", instance.reference)):
-                counts["skip"] += 1
-                print("  unchanged: skipped" if key == "f" else "  skipped")
-                continue
-            action = "fix" if key == "f" else "reject"
-            try:
-                record, written = review.decide(name, instance.id, action, fixed)
-            except ValueError as error:  # a fix the review refuses (several lines, too long): say why, ask later
-                counts["skip"] += 1
-                print(f"  not saved: {error}; skipped")
-                continue
-            if not written:
-                print(f"  {record['reviewer']} decided it first ({record['action']}); that decision stands")
-                continue
-            counts[action] += 1
-            print("  fixed" if action == "fix" else "  rejected")
+            counts[decide_in_terminal(review, name, item, key)] += 1
     except (KeyboardInterrupt, EOFError):
         print()
-    print(f"fixed {counts['fix']}, rejected {counts['reject']}, skipped {counts['skip']}; patch: {patch}")
+    print(f"fixed {counts['fix']}, kept {counts['keep']}, rejected {counts['reject']}, skipped {counts['skip']}; "
+          f"patch: {visible(patch)}")
     return 0
+
+
+def show_flagged(item, number: int, total: int) -> None:
+    instance = item.instance
+    print(f"\n[{number}/{total}] {visible(instance.id)}")
+    print(f"  source:  {visible(instance.source)}")
+    print(f"  human:   {visible(instance.meta['human_reference'])}")
+    print(f"  machine: {visible(instance.reference)}")
+    for flag in item.flags:
+        print(visible(f"  flagged: {flag.phenomenon}" + (f" ({flag.evidence})" if flag.evidence else "")))
+
+
+def decide_in_terminal(review, name: str, item, key: str) -> str:
+    """Ask for the fix (``f``), write the decision; what to count: the action, or ``skip``."""
+    from arena.cli.play import edit_line
+
+    instance = item.instance
+    if key == "s":
+        print("  skipped")
+        return "skip"
+    fixed = edit_line("  fixed:   ", instance.reference).strip() if key == "f" else None
+    if key == "f" and fixed in ("", instance.reference):
+        print("  unchanged: skipped (press k to keep a reference whose flag is wrong)")
+        return "skip"
+    action = KEYS[key]
+    try:
+        record, written = review.decide(name, instance.id, action, fixed)
+    except ValueError as error:  # a fix the review refuses (a control character, too long): say why, ask later
+        print(f"  not saved: {visible(str(error))}; skipped")
+        return "skip"
+    if not written:
+        print(f"  {record['reviewer']} decided it first ({record['action']}); that decision stands")
+        return "skip"
+    print({"fix": "  fixed", "keep": "  kept (marked as reviewed)", "reject": "  rejected"}[action])
+    return action

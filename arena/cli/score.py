@@ -41,5 +41,7 @@ def run(args) -> int:
 
         print(f"note: {run_dir} is not finished (re-run it to resume); these scores cover the transcripts so far "
               "and are not saved", file=sys.stderr)
-    print(json.dumps(scores, ensure_ascii=False, indent=2) if args.json else format_scores(scores))
+    from arena.text_policy import json_visible
+
+    print(json_visible(json.dumps(scores, ensure_ascii=False, indent=2)) if args.json else format_scores(scores))
     return 0

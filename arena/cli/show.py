@@ -31,22 +31,27 @@ def add_parser(subparsers) -> None:
 
 
 def highlight(reference: str, edits, color: bool) -> str:
-    """The reference with each edit shown as before→after (coloured on a terminal)."""
+    """The reference with each edit shown as before→after (coloured on a terminal); the
+    texts terminal-safe (:func:`arena.text_policy.visible`), the colours arena's own."""
+    from arena.text_policy import visible
+
     pieces, cursor = [], 0
     for edit in sorted(edits, key=lambda e: e.start):
-        pieces.append(reference[cursor : edit.start])
+        pieces.append(visible(reference[cursor : edit.start]))
+        before, after = visible(edit.before), visible(edit.after)
         if color:
-            pieces.append(f"\033[9;31m{edit.before}\033[0m\033[1;32m{edit.after}\033[0m")
+            pieces.append(f"\033[9;31m{before}\033[0m\033[1;32m{after}\033[0m")
         else:
-            pieces.append(f"[{edit.before}→{edit.after}]")
+            pieces.append(f"[{before}→{after}]")
         cursor = edit.end
-    pieces.append(reference[cursor:])
+    pieces.append(visible(reference[cursor:]))
     return "".join(pieces)
 
 
 def run(args) -> int:
     from arena.present.tables import fmt
     from arena.stats.aggregate import Outcome, join, read_run
+    from arena.text_policy import visible, visible_lines
 
     run_dir = run_directory(args.run_dir)
     _, rounds, judgements, one_bests = read_run(run_dir)
@@ -68,19 +73,19 @@ def run(args) -> int:
         assert variant is not None  # selected() keeps only rounds with a variant
         scores = outcome.scores
         verdict = "right" if j.correct else "WRONG"
-        print(f"── {r.id}  [{claude}: {verdict}, {j.resolved_by}]  {variant.phenomenon}")
-        print(f"   source:    {r.instance.source}")
+        print(visible(f"── {r.id}  [{claude}: {verdict}, {j.resolved_by}]  {variant.phenomenon}"))
+        print(f"   source:    {visible(r.instance.source)}")
         print(f"   edit:      {highlight(r.instance.reference, variant.edits, color)}")
         if scores is not None:
             print(f"   scores:    correct {fmt(scores[0], 4)}  corrupted {fmt(scores[1], 4)}")
         if outcome.one_best is not None:
-            print(f"   1-best:    {outcome.one_best.translation}  ({fmt(outcome.one_best.score, 4)})")
+            print(f"   1-best:    {visible(outcome.one_best.translation)}  ({fmt(outcome.one_best.score, 4)})")
         view = views.get((claude, r.id))
         if view is not None:
             from arena.run_tokens import render_view
 
-            print(f"   blame:     {view['summary'] or '(no difference)'}")
-            print("\n".join("   " + line for line in render_view(view).splitlines()))
+            print(f"   blame:     {visible(view['summary']) or '(no difference)'}")
+            print(visible_lines("\n".join("   " + line for line in render_view(view).split("\n"))))
     shown = len(chosen)
     if matched == 0:
         _check_names(args, rounds, judgements)

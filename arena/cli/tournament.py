@@ -96,7 +96,9 @@ def run(args) -> int:
     from arena.api import surface_cues
 
     markdown, html = write_reports([result.run_dir], plots=not args.no_plots, cues=surface_cues())
-    print((result.run_dir / REPORT_DIR / "leaderboard.txt").read_text(encoding="utf-8"), end="")  # as written
+    from arena.text_policy import visible_lines
+
+    print(visible_lines((result.run_dir / REPORT_DIR / "leaderboard.txt").read_text(encoding="utf-8")), end="")
     print(f"report: {markdown}, {html} (leaderboards and plots in {result.run_dir / 'report'})")
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arena.cli import add_verb, catalog
+from arena.text_policy import visible
 
 EXAMPLES = """
   arena validate experiments/quickstart.yaml
@@ -31,10 +32,10 @@ def run(args) -> int:
     schedule = game.schedule_of(experiment, catalog())
     if schedule is not None:
         check_johns(experiment, schedule, catalog())  # as arena run does before its first round
-    print(f"{args.config}: OK — experiment {experiment.name!r}")
+    print(visible(f"{args.config}: OK — experiment {experiment.name!r}"))
     for role, entries in signatures.items():
         for label, signature in entries.items():
-            print(f"  {role[:-1]:7s} {label}: {signature}")
+            print(visible(f"  {role[:-1]:7s} {label}: {signature}"))
     cells = len(experiment.johns) * len(experiment.zelligs) * len(experiment.claudes) * len(experiment.seeds)
     print(f"  {cells} cells (johns × zelligs × claudes × seeds), executor: {experiment.executor}")
     if schedule is not None:

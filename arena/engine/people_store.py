@@ -28,6 +28,7 @@ PEOPLE_DIR = "people"
 JUDGEMENTS = "judgements.jsonl"
 CORRUPTIONS = "corruptions.jsonl"
 LOCK = ".lock"
+SESSIONS = ".sessions.json"  # the served pages' signed-in sessions (arena.people.sessions)
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 PREFIX = "person:"  # a person's Claude label in transcripts and leaderboards
 
@@ -119,6 +120,11 @@ class PersonFile:
                     return existing, False
             transcripts.atomic_write_jsonl(self.path, [*records, record])
         return record, True
+
+
+def sessions_file(run_dir: Path) -> Path:
+    """``RUN/people/.sessions.json``: where ``arena serve`` keeps its signed-in sessions."""
+    return Path(run_dir) / PEOPLE_DIR / SESSIONS
 
 
 def judgement_file(run_dir: Path, name: str) -> PersonFile:

@@ -4,6 +4,10 @@ beside the test set, read by the ``mt-reference`` John and written by the review
 
     {"id": "newstest2012.17", "action": "fix", "was": "…", "reviewer": "ann", "time": "…", "reference": "…"}
     {"id": "newstest2012.40", "action": "reject", "was": "…", "reviewer": "ann", "time": "…"}
+    {"id": "newstest2012.52", "action": "keep", "was": "…", "reviewer": "ann", "time": "…"}
+
+A fixed reference passes the text policy (:mod:`arena.text_policy`); a keep leaves the
+reference as it was.
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ from typing import Any
 
 from arena.errors import DataError
 from arena.records import Instance
+from arena.text_policy import text_problem
 
-ACTIONS = ("fix", "reject")
+ACTIONS = ("fix", "keep", "reject")
+KEEP_CHANGED = ("a keep leaves the reference as it is, but this one has a changed text: "
+                "fix it to save the change, or keep it unchanged")
 
 
 @dataclass(frozen=True)
@@ -52,11 +59,25 @@ def read_repairs(path: str | Path) -> dict[str, dict[str, Any]]:
             message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
             raise DataError(f"not JSON: {message}", file=path, line=line) from None
         if not isinstance(record, dict) or record.get("action") not in ACTIONS or not isinstance(record.get("id"), str):
-            raise DataError("expected {\"id\", \"action\": fix|reject, ...}", file=path, line=line, key="action")
-        if record["action"] == "fix" and not (isinstance(record.get("reference"), str) and record["reference"].strip()):
-            raise DataError("a fix needs the corrected 'reference'", file=path, line=line, key="reference")
+            raise DataError("expected {\"id\", \"action\": fix|keep|reject, ...}", file=path, line=line, key="action")
+        problem = decision_problem(record)
+        if problem is not None:
+            raise DataError(problem, file=path, line=line, key="reference")
         repairs[record["id"]] = record
     return repairs
+
+
+def decision_problem(record: dict[str, Any]) -> str | None:
+    """What is wrong with a patch line's ``reference`` for its action, or ``None``."""
+    reference, action = record.get("reference"), record["action"]
+    if action == "fix":
+        if not (isinstance(reference, str) and reference.strip()):
+            return "a fix needs the corrected 'reference'"
+        problem = text_problem(reference)
+        return f"the corrected reference {problem}" if problem else None
+    if action == "keep" and reference is not None and reference != record.get("was"):
+        return KEEP_CHANGED
+    return None
 
 
 def current(decision: dict[str, Any], reference: str) -> bool:

@@ -90,7 +90,9 @@ def write_table(rows: Sequence[Mapping[str, Any]], out: Path | None, kind: str) 
         text = "".join(json.dumps(dict(row), ensure_ascii=False) + "\n" for row in rows)
     else:
         text = delimited_text(rows, kind)
-    if out is None:
-        sys.stdout.write(text)
+    if out is None:  # a terminal, perhaps: text from data shown visibly (the same JSON)
+        from arena.text_policy import json_visible, visible_lines
+
+        sys.stdout.write(json_visible(text) if kind == "jsonl" else visible_lines(text))
     else:
         write_text_atomic(out, text)

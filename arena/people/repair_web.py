@@ -5,14 +5,17 @@ A Flask blueprint under ``/repair/`` on :func:`arena.people.web.base_app` (whose
 host check, access token, CSRF, same origin, bounded bodies — covers it).  A person signs
 in and gets the flagged references one at a time: the source, the human reference, the
 machine reference and why it was flagged (phenomenon and evidence).  They **fix** it
-(edit the prefilled machine reference), **reject** it or **skip** it; the progress (fixed,
-rejected, left) is on the page.  Decisions go through :class:`arena.people.repairs.RepairReview`,
+(edit the prefilled machine reference), **keep** it (the reference is right, the flag is
+wrong), **reject** it or **skip** it; the progress (fixed, kept, rejected, left) is on the
+page.  Decisions go through :class:`arena.people.repairs.RepairReview`,
 the same review ``arena repair`` runs in the terminal: written once per reference into the
 patch file, atomically and under a lock, so several people (and a terminal) can review at
 once; a decision on a reference someone else decided first gets 409 and changes nothing.
 
-API (JSON): ``GET api/next``; ``POST api/decide`` with ``{"id", "action": "fix"|"reject",
-"reference"}`` (``reference``: the fixed text, ``null`` for a rejection); ``POST api/skip``
+API (JSON): ``GET api/next``; ``POST api/decide`` with ``{"id", "action": "fix"|"keep"|"reject",
+"reference"}`` (``reference``: the fixed text; for a keep ``null`` or the machine reference
+unchanged — a changed one is a 400; ``null`` for a rejection); every text passes the text
+policy (:func:`arena.people.web.check_texts`); ``POST api/skip``
 with ``{"id"}``; ``POST api/unskip`` with ``{}`` (the skipped ones come back).
 """
 
@@ -30,7 +33,7 @@ def repair_app(review: RepairReview, title: str, token: str | None = None, allow
     """The app of ``arena repair --serve``: the ``/repair/`` pages, ``/`` leading there."""
     from flask import redirect, url_for
 
-    app = base_app(title, token, allowed_hosts)
+    app = base_app(title, token, allowed_hosts, sessions=review.patch.with_name(f".{review.patch.name}.sessions.json"))
     app.register_blueprint(blueprint(review, title))
 
     @app.get("/")
@@ -70,12 +73,14 @@ def blueprint(review: RepairReview, title: str) -> Any:
         data = body({"id", "action", "reference"})
         key, action, reference = data["id"], data["action"], data["reference"]
         known(review, key)
-        if action not in ("fix", "reject"):
-            fail(400, "action must be fix or reject")
+        if action not in ("fix", "keep", "reject"):
+            fail(400, "action must be fix, keep or reject")
         if action == "reject" and reference is not None:
             fail(400, "a rejection takes no reference (null)")
         if action == "fix" and not isinstance(reference, str):
             fail(400, "a fix needs the corrected reference as a string")
+        if action == "keep" and reference is not None and not isinstance(reference, str):
+            fail(400, "a keep takes the machine reference unchanged (a string) or null")
         try:
             record, written = review.decide(name, key, action, reference)
         except ValueError as error:  # the arena's own checks of a decision: what the person must change

@@ -3,13 +3,15 @@
 Validation (:mod:`performers.john.validation`) *flags* a machine reference that already
 shows the error a Zellig inserts (*erwartet* where the human wrote *unerwartet*).  People
 review each flagged reference, in the terminal (``arena repair``) or the browser
-(``arena serve --repair``, :mod:`arena.people.repair_web`), and **fix** it (type the
-corrected translation), **reject** it (the instance stays out) or **skip** it (decide
+(``arena repair --serve``, :mod:`arena.people.repair_web`), and **fix** it (type the
+corrected translation), **keep** it (the reference is right, the flag is wrong: it stays,
+marked as reviewed), **reject** it (the instance stays out) or **skip** it (decide
 later).  Both front ends use :class:`RepairReview`, so they ask, check and write the same
 way.  The decisions are a patch file (:mod:`arena.formats.repairs`), JSON lines beside the test set::
 
     {"id": "newstest2012.17", "action": "fix", "was": "…", "reviewer": "ann", "time": "…", "reference": "…"}
     {"id": "newstest2012.40", "action": "reject", "was": "…", "reviewer": "ann", "time": "…"}
+    {"id": "newstest2012.52", "action": "keep", "was": "…", "reviewer": "bob", "time": "…"}
 
 that the ``mt-reference`` John applies (``repairs: FILE``,
 :func:`performers.john.repairs.apply_repairs`).  Each id is decided once (a decision made
@@ -35,18 +37,23 @@ from typing import Any
 from arena.engine import people_store as store
 from arena.engine.transcripts import atomic_write_text, dumps_line
 from arena.errors import UsageError
-from arena.formats.repairs import ACTIONS, Flagged, current, read_repairs
+from arena.formats.repairs import ACTIONS, KEEP_CHANGED, Flagged, current, read_repairs
 from arena.records import Instance
+from arena.text_policy import text_problem
 
+COUNTED = {"fix": "fixed", "keep": "kept", "reject": "rejected"}  # the summary's name of each action
 MAX_REFERENCE = 2000  # characters of a fixed reference
 HOLD_SECONDS = 600.0  # a reference shown in the browser is kept for that person this long
 
 
 def repair_record(instance: Instance, action: str, reviewer: str, reference: str | None = None) -> dict[str, Any]:
     """One decision, checked: a fix needs a one-line text (at most :data:`MAX_REFERENCE`
-    characters) that differs from the machine reference (:class:`UsageError` otherwise)."""
+    characters, passing the text policy) that differs from the machine reference; a keep
+    takes no text or the machine reference unchanged (:class:`UsageError` otherwise)."""
     if action not in ACTIONS:
-        raise UsageError(f"action must be fix or reject, not {action!r}", key="action")
+        raise UsageError(f"action must be fix, keep or reject, not {action!r}", key="action")
+    if action == "keep" and reference is not None and reference.strip() != instance.reference:
+        raise UsageError(KEEP_CHANGED, key="reference")
     record: dict[str, Any] = {"id": instance.id, "action": action, "was": instance.reference,
                               "reviewer": store.check_name(reviewer),
                               "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
@@ -54,12 +61,15 @@ def repair_record(instance: Instance, action: str, reviewer: str, reference: str
         if not isinstance(reference, str) or not reference.strip():
             raise UsageError("a fix needs the corrected reference", key="reference")
         reference = reference.strip()
-        if len(reference) > MAX_REFERENCE or "\n" in reference or "\r" in reference:
+        if len(reference) > MAX_REFERENCE:
             raise UsageError(f"the corrected reference must be one line of at most {MAX_REFERENCE} characters",
                              key="reference")
+        problem = text_problem(reference)
+        if problem is not None:  # NUL, ESC, a line break, an RTL override, only a zero-width space
+            raise UsageError(f"the corrected reference {problem}", key="reference")
         if reference == instance.reference:
-            raise UsageError("the corrected reference is the machine reference unchanged: skip or reject it instead",
-                             key="reference")
+            raise UsageError("the corrected reference is the machine reference unchanged: keep it instead "
+                             "(the flag is wrong), or skip or reject it", key="reference")
         record["reference"] = reference
     return record
 
@@ -146,12 +156,12 @@ class RepairReview:
         return result
 
     def progress(self, name: str | None = None) -> dict[str, int]:
-        """How many references are under review, fixed, rejected and left (and, for
+        """How many references are under review, fixed, kept, rejected and left (and, for
         ``name``, how many of those left they skipped)."""
         decisions = self.decisions()
         counts = Counter(record["action"] for record in decisions.values())
         left = len(self.items) - len(decisions)
         with self._lock:
             skipped = len(self._skipped.get(name, set()) - set(decisions)) if name else 0
-        return {"total": len(self.items), "fixed": counts["fix"], "rejected": counts["reject"], "left": left,
+        return {"total": len(self.items), **{COUNTED[action]: counts[action] for action in ACTIONS}, "left": left,
                 "skipped": skipped}

@@ -56,6 +56,11 @@ def labels_path(run_dir: Path) -> Path:
     return Path(run_dir) / DIRECTORY / LABELS
 
 
+def sessions_path(run_dir: Path) -> Path:
+    """``RUN/validation/.sessions.json``: the labelling page's signed-in sessions (a restart keeps them)."""
+    return Path(run_dir) / DIRECTORY / ".sessions.json"
+
+
 def item_id(claude: str, seed: int | None, zellig: str, source: str) -> str:
     text = json.dumps([claude, seed, zellig, source], ensure_ascii=False)
     return "v-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arena.people.validation import LABEL_VALUES, ValidationReview, shown
+from arena.people.validation import LABEL_VALUES, ValidationReview, sessions_path, shown
 from arena.people.web import base_app, body, fail, sign_in, signed_in_person
 
 
@@ -26,7 +26,7 @@ def validation_app(review: ValidationReview, title: str, token: str | None = Non
     """The app of ``arena false-positives --validate N --serve``: the ``/validate/`` pages, ``/`` leading there."""
     from flask import redirect, url_for
 
-    app = base_app(title, token, allowed_hosts)
+    app = base_app(title, token, allowed_hosts, sessions=sessions_path(review.run_dir))
     app.register_blueprint(blueprint(review, title))
 
     @app.get("/")

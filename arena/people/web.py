@@ -14,14 +14,16 @@ token (printed at start, passed once as ``?token=``) is required for every page.
 Without a token, requests must name a loopback host (no DNS rebinding).  Every POST
 carries the session's CSRF token (form field or ``X-CSRF-Token`` header) and, when
 the browser sends one, an ``Origin`` (else ``Referer``) of this server.  Cookies are
-``HttpOnly`` and ``SameSite=Strict``.  Bad requests get a 4xx JSON or text message
+``HttpOnly`` and ``SameSite=Strict`` and hold only a session id: the session lives on
+the server (:mod:`arena.people.sessions`; signing out revokes it, an ended or unknown
+one gets 401, the CSRF token is bound to it), and every text of a request body passes
+the text policy (:func:`check_texts`).  Bad requests get a 4xx JSON or text message
 and change nothing.  All assets are served from the package: it works offline.
 """
 
 from __future__ import annotations
 
 import hmac
-import secrets
 import threading
 import time
 from collections.abc import Sequence
@@ -73,23 +75,30 @@ class Arena:
 def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> Any:
     """The Flask app of people playing Claude; ``token`` (if any) is required once per
     browser session; ``allowed_hosts`` (``host:port``) are the Host headers accepted
-    without a token."""
-    app = base_app(arena.title, token, allowed_hosts)
+    without a token.  Sessions are kept in ``RUN/people/.sessions.json``."""
+    app = base_app(arena.title, token, allowed_hosts, sessions=store.sessions_file(arena.run_dir))
     _add_pages(app, arena)
     _add_api(app, arena)
     return app
 
 
-def base_app(title: str, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> Any:
-    """What every page of ``arena serve`` shares: the guard (host, access token, CSRF,
+def base_app(title: str, token: str | None = None, allowed_hosts: Sequence[str] = (),
+             sessions: Path | None = None) -> Any:
+    """What every page of ``arena serve`` shares: server-side sessions (kept in the file
+    ``sessions``, so that they survive a restart; ``None``: in memory, see
+    :mod:`arena.people.sessions`), the guard (host, ended sessions, access token, CSRF,
     origin), error pages, bounded requests and signing out; the pages are added to it
     (:func:`create_app`, the ``/zellig/`` and ``/repair/`` blueprints)."""
     from flask import Flask
     from flask.json.provider import DefaultJSONProvider
 
+    from arena.people.sessions import SessionStore, cookie_name, interface
+
     app = Flask(__name__)
+    session_store = SessionStore(sessions)
+    app.session_interface = interface(session_store)
     app.config.update(
-        SECRET_KEY=secrets.token_bytes(32),
+        SESSION_COOKIE_NAME=cookie_name(sessions),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -101,7 +110,7 @@ def base_app(title: str, token: str | None = None, allowed_hosts: Sequence[str] 
         app.json.ensure_ascii = False
     _add_error_pages(app, title)
     _add_guard(app, token, allowed_hosts)
-    _add_sign_out(app)
+    _add_sign_out(app, session_store)
     return app
 
 
@@ -145,6 +154,7 @@ def _add_error_pages(app: Any, title: str) -> None:
     from flask import jsonify, render_template, request
 
     @app.errorhandler(400)
+    @app.errorhandler(401)
     @app.errorhandler(403)
     @app.errorhandler(404)
     @app.errorhandler(405)
@@ -155,26 +165,24 @@ def _add_error_pages(app: Any, title: str) -> None:
             return jsonify(error=error.description), error.code
         return render_template("error.html", title=title, error=error), error.code
 
-    @app.errorhandler(401)
-    def unauthorised(error):
-        return jsonify(error=error.description), 401
-
 
 def _add_guard(app: Any, token: str | None, allowed_hosts: Sequence[str]) -> None:
-    """Before every request: the host (no DNS rebinding) or the access token, then the
-    session's CSRF token and, on a POST, the origin and the CSRF token sent."""
+    """Before every request: the host (no DNS rebinding); a session that has ended (signed
+    out, expired, unknown: a 401 but on a page, which starts a new one); the access token;
+    on a POST, the origin and the session's CSRF token."""
     from flask import request, session
 
     @app.before_request
     def guard():
         if token is None and request.host not in allowed_hosts:
             fail(400, f"unknown host {request.host!r}: open the address arena serve printed")
+        if getattr(session, "ended", False) and (request.method != "GET" or "/api/" in request.path):
+            fail(401, "your session has ended (signed out, expired or unknown to this server): sign in again")
         if token is not None and not session.get("access"):
             given = request.args.get("token") or request.headers.get("X-Access-Token") or ""
             if not hmac.compare_digest(given.encode(), token.encode()):
                 fail(403, "an access token is required: open the address (with ?token=) that arena serve printed")
             session["access"] = True
-        session.setdefault("csrf", secrets.token_urlsafe(32))
         if request.method == "POST":
             origin = request.headers.get("Origin") or request.headers.get("Referer")
             if origin is not None:
@@ -186,13 +194,16 @@ def _add_guard(app: Any, token: str | None, allowed_hosts: Sequence[str]) -> Non
                 fail(403, "missing or invalid CSRF token: reload the page")
 
 
-def _add_sign_out(app: Any) -> None:
-    """``POST /logout``: forget the name, back to the start page the form names (one of :data:`HOMES`)."""
-    from flask import redirect, request, session
+def _add_sign_out(app: Any, sessions: Any) -> None:
+    """``POST /logout``: revoke the session (:func:`arena.people.sessions.end_session`),
+    back to the start page the form names (one of :data:`HOMES`)."""
+    from flask import redirect, request
+
+    from arena.people.sessions import end_session
 
     @app.post("/logout")
     def logout():
-        session.pop("name", None)
+        end_session(sessions)
         home = request.form.get("home", "/")
         return redirect(home if home in HOMES else "/")
 
@@ -251,6 +262,7 @@ def _add_api(app: Any, arena: Arena) -> None:
         data = json_body(request.get_data(cache=False))
         if not isinstance(data, dict) or set(data) != {"round", "choice"}:
             fail(400, 'expected a JSON object {"round": ROUND_ID, "choice": 0 or 1}')
+        check_texts(data)
         round_id, choice = data["round"], data["choice"]
         current = arena.session(name)
         if not isinstance(round_id, str) or round_id not in current.by_id:
@@ -274,13 +286,27 @@ def _add_api(app: Any, arena: Arena) -> None:
 
 
 def body(keys: set[str]) -> dict[str, Any]:
-    """The request's JSON object with exactly ``keys``, parsed with the app's bounds (a 400 otherwise)."""
+    """The request's JSON object with exactly ``keys``, parsed with the app's bounds, each
+    text passing the text policy (:func:`check_texts`); a 400 otherwise."""
     from flask import request
 
     data = json_body(request.get_data(cache=False))
     if not isinstance(data, dict) or set(data) != keys:
         fail(400, f"expected a JSON object with {', '.join(sorted(keys)) or 'no keys'}")
+    check_texts(data)
     return data
+
+
+def check_texts(data: dict[str, Any]) -> None:
+    """A 400 naming the field when a text of a request body is no text that arena stores
+    (:func:`arena.text_policy.text_problem`: a control character, a bidi override, a line
+    break, only invisible characters, half a surrogate pair, too long)."""
+    from arena.text_policy import text_problem
+
+    for key, value in data.items():
+        problem = text_problem(value) if isinstance(value, str) else None
+        if problem is not None:
+            fail(400, f"{key} {problem}")
 
 
 def json_body(body: bytes) -> Any:

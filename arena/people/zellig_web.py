@@ -185,35 +185,12 @@ def target_of(zellig: ZelligArena, name: str, instance_id: Any) -> Any:
 
 
 def edit_of(data: Mapping[str, Any]) -> tuple[str, str | None]:
-    text, phenomenon = data["text"], data["phenomenon"]
+    text, phenomenon = data["text"], data["phenomenon"]  # body() applied the text policy to both
     if not isinstance(text, str) or not text.strip() or len(text) > 2000:
         fail(400, "text must be a non-empty string of at most 2000 characters")
-    problem = text_problem(text)
-    if problem:
-        fail(400, f"text {problem}")
     if phenomenon is not None:
         try:
             check_phenomenon(phenomenon)
         except ValueError as error:
             fail(400, str(error))
     return text, phenomenon
-
-
-def text_problem(text: str) -> str | None:
-    """Why an edited sentence cannot become one line of a test set, or ``None``: a line
-    break, a control character (NUL, ESC, …) or half of a surrogate pair (which no UTF-8
-    file can hold)."""
-    import unicodedata
-
-    from arena.formats.textlines import has_line_break
-
-    if has_line_break(text):
-        return "holds a line break: a sentence is one line"
-    for character in text:
-        category = unicodedata.category(character)
-        if category == "Cs":
-            return f"holds an unpaired surrogate U+{ord(character):04X}, which UTF-8 cannot encode"
-        if category == "Cc" and character != "\t":
-            return f"holds the control character U+{ord(character):04X}"
-    return None
-

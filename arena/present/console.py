@@ -18,6 +18,7 @@ from arena.present.tables import fmt, fmt_ci, render, shorten
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards, SignTest, VersusNext
 from arena.stats.results import Cell, Scores, Summary, from_json
+from arena.text_policy import visible_lines
 
 
 def _values(summary: Summary) -> list[Any]:
@@ -137,7 +138,7 @@ def _format_scores(scores: Scores) -> str:
     for part in SCORE_PARTS:
         parts += part(scores)
     parts += ["", f"contrastive ties count as: {scores.contrastive_ties}"]
-    return "\n".join(parts + signature_lines(scores.signature, scores.signatures))
+    return visible_lines("\n".join(parts + signature_lines(scores.signature, scores.signatures)))
 
 
 def versus(test: VersusNext | SignTest | None) -> str:
@@ -194,4 +195,4 @@ def format_leaderboards(boards: Leaderboards, width: int = 36) -> str:
                   f"contrastive ties count as {boards.contrastive_ties}"]
     if boards.signature:
         parts.append(f"signature: {boards.signature}")
-    return "\n".join(parts)
+    return visible_lines("\n".join(parts))  # labels from configs and data, terminal-safe

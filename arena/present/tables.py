@@ -29,8 +29,12 @@ def fmt_ci(low_high: Sequence[float] | None, digits: int = 3) -> str:
 
 def render(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: str | None = None) -> str:
     """A table with a header rule; numbers right-aligned unless ``align`` says otherwise
-    (one character per column: ``l`` or ``r``)."""
-    cells = [[fmt(c) for c in row] for row in rows]
+    (one character per column: ``l`` or ``r``).  Cells are shown terminal-safe
+    (:func:`arena.text_policy.visible`: a label holding ESC or a bidi control cannot
+    rewrite the terminal or shift the columns)."""
+    from arena.text_policy import visible
+
+    cells = [[visible(fmt(c)) for c in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in cells:
         for i, cell in enumerate(row):

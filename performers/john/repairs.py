@@ -6,8 +6,9 @@ The patch file and the review that writes it (``arena repair`` in the terminal,
 ``arena serve --repair`` in the browser) are :mod:`arena.people.repairs`.  The
 ``mt-reference`` John applies the patch (``repairs: FILE``): a fixed reference replaces
 the machine translation (``meta["repaired"]``, the original in
-``meta["unrepaired_reference"]``), a rejected instance is left out, and the counts are in
-the John's report.  A patch entry applies only while the machine reference is still the
+``meta["unrepaired_reference"]``), a kept one stays as it is, marked as reviewed
+(``meta["reviewed"] = "kept"``: the flag was wrong), a rejected instance is left out, and
+the counts (fixed, kept, rejected, stale) are in the John's report.  A patch entry applies only while the machine reference is still the
 one reviewed (``was``); a changed translation is counted as ``stale`` and left as it is.
 """
 
@@ -22,7 +23,7 @@ from arena.sdk import Flag, Flagged, Instance, current
 
 def apply_repairs(instances: Iterable[Instance], repairs: dict[str, dict[str, Any]],
                   counts: Counter[str]) -> Iterator[Instance]:
-    """The instances with the patch applied; ``counts`` gets fixed / rejected / stale."""
+    """The instances with the patch applied; ``counts`` gets fixed / kept / rejected / stale."""
     for instance in instances:
         repair = repairs.get(instance.id)
         if repair is None:
@@ -33,6 +34,9 @@ def apply_repairs(instances: Iterable[Instance], repairs: dict[str, dict[str, An
             yield instance
         elif repair["action"] == "reject":
             counts["rejected"] += 1
+        elif repair["action"] == "keep":
+            counts["kept"] += 1
+            yield Instance(instance.id, instance.source, instance.reference, {**instance.meta, "reviewed": "kept"})
         else:
             counts["fixed"] += 1
             meta = {**instance.meta, "repaired": True, "unrepaired_reference": instance.reference}

@@ -190,12 +190,14 @@ def test_cues_folds_have_a_range(folds, accepted, capsys):
     ("Der Zug kommt am Ding an.\x00", "control character U+0000"),
     ("Der Zug \x1b[31mkommt an.", "control character U+001B"),
     ("Der Zug kommt am \ud800 an.", "unpaired surrogate U+D800"),
+    ("\u200b\u200b", "only invisible characters"),
+    ("Der Zug \u202ekommt an.", "bidi control U+202E"),
     ("Der Zug kommt am Ding an.", None),            # must NOT fire
     ("Der Zug\tkommt am Ding an.", None),
     ("Der Zug kommt am Dïng an. 😀", None),
 ])
 def test_serve_zellig_refuses_edits_that_are_no_line(text, problem):
-    from arena.people.zellig_web import text_problem
+    from arena.text_policy import text_problem  # the one policy every server's bodies go through
 
     found = text_problem(text)
     assert (found is None) if problem is None else (problem in found)

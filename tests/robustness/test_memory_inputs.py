@@ -20,13 +20,15 @@ def _lines(out: str) -> list[dict]:
 
 def test_stdin_line_ends_and_bom_in_one_process():
     data = (b"\xef\xbb\xbfDer Hund bellt.\r\n"     # BOM, CRLF
-            b"Die Katze\rschl\xc3\xa4ft.\n"          # a lone CR stays inside its line
+            b"Die Katze schl\xc3\xa4ft.\n"
             b"Das Haus ist alt.")                    # no final newline
     done = arena(ZELLIG, stdin=data)
     assert done.status == 0, done.err
     records = _lines(done.out)
     assert [r["line"] for r in records] == [1, 2, 3]
-    assert [r["input"] for r in records] == ["Der Hund bellt.", "Die Katze\rschläft.", "Das Haus ist alt."]
+    assert [r["input"] for r in records] == ["Der Hund bellt.", "Die Katze schläft.", "Das Haus ist alt."]
+    done = arena(ZELLIG, stdin=b"Der Hund bellt.\nDie Katze\rschl\xc3\xa4ft.\n")  # a lone CR: the text policy
+    assert done.status == 2 and "<stdin>:2: the line holds a line break" in done.err, done.err
 
 
 @pytest.mark.parametrize("data, line", [
@@ -36,7 +38,7 @@ def test_stdin_line_ends_and_bom_in_one_process():
 def test_stdin_that_is_not_utf8_exits_2_naming_the_line(data, line):
     done = arena(ZELLIG, stdin=data)
     assert done.status == 2 and "Traceback" not in done.err
-    assert f"stdin:{line}: not valid UTF-8" in done.err and "iconv" in done.err
+    assert f"<stdin>:{line}: not valid UTF-8" in done.err and "iconv" in done.err
     assert "\ufffd" not in done.out and "\\udc" not in done.out  # nothing undecodable passed through
 
 

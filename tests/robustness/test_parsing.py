@@ -99,9 +99,8 @@ def _corrupt(capsys, monkeypatch, data: bytes, *extra: str) -> tuple[int, str, s
     [
         (b"Das Haus ist alt.\nEr kam.\n", ["Das Haus ist alt.", "Er kam."]),
         (b"\xef\xbb\xbfDas Haus ist alt.\r\nEr kam.\r\n", ["Das Haus ist alt.", "Er kam."]),  # BOM and CRLF dropped
-        (b"Das Haus\rist alt.\nEr kam.", ["Das Haus\rist alt.", "Er kam."]),  # a lone CR is no line end
     ],
-    ids=["plain", "bom-crlf", "lone-cr"],
+    ids=["plain", "bom-crlf"],
 )
 def test_corrupt_reads_stdin_by_the_one_rule(data, inputs, capsys, monkeypatch):
     status, stdout, stderr = _corrupt(capsys, monkeypatch, data)
@@ -109,10 +108,15 @@ def test_corrupt_reads_stdin_by_the_one_rule(data, inputs, capsys, monkeypatch):
     assert [json.loads(line)["input"] for line in stdout.splitlines()] == inputs
 
 
+def test_corrupt_refuses_a_lone_cr_by_the_text_policy(capsys, monkeypatch):
+    status, stdout, stderr = _corrupt(capsys, monkeypatch, b"Das Haus\rist alt.\nEr kam.")  # no line end, no text
+    assert status == 2 and "<stdin>:1: the line holds a line break" in stderr and stdout == "", stderr
+
+
 def test_corrupt_names_the_line_of_latin_1_input(capsys, monkeypatch, tmp_path):
     data = "Das Haus ist alt.\nDie Größe stimmt.\n".encode("latin-1")
     status, stdout, stderr = _corrupt(capsys, monkeypatch, data)
-    assert status == 2 and "stdin:2: not valid UTF-8" in stderr and "Traceback" not in stderr, stderr
+    assert status == 2 and "<stdin>:2: not valid UTF-8" in stderr and "Traceback" not in stderr, stderr
     path = tmp_path / "latin.txt"
     path.write_bytes(data)
     refused(["corrupt", "--zellig", "placeholder-ding", "--input", path, "--no-progress"], capsys, f"{path}:2: not valid")

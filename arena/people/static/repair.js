@@ -1,4 +1,4 @@
-// arena repair --serve: fix, reject or skip each flagged machine reference.
+// arena repair --serve: fix, keep, reject or skip each flagged machine reference.
 "use strict";
 let current = null, lastStatus = 0;
 
@@ -10,8 +10,9 @@ async function call(path, data) {  // request: static/api.js
 }
 
 function showProgress(p) {
-  const decided = p.fixed + p.rejected;
-  $("progress").textContent = `${decided}/${p.total} decided: fixed ${p.fixed}, rejected ${p.rejected}, left ${p.left}`;
+  const decided = p.fixed + p.kept + p.rejected;
+  $("progress").textContent =
+    `${decided}/${p.total} decided: fixed ${p.fixed}, kept ${p.kept}, rejected ${p.rejected}, left ${p.left}`;
   $("bar").max = Math.max(p.total, 1);
   $("bar").value = decided;
 }
@@ -44,14 +45,17 @@ async function next() {
 
 async function decide(action) {
   if (current === null) return;
+  // a keep sends the text too: a changed one is refused (400), so no edit is lost by keeping
   const data = await call("api/decide", {id: current.id, action: action,
-                                         reference: action === "fix" ? $("fixed").value : null});
+                                         reference: action === "reject" ? null : $("fixed").value});
   if (data === null && lastStatus !== 409) return;  // 409: someone decided it first; their decision stands
-  if (data !== null) $("message").textContent = action === "fix" ? `fixed ${current.id}` : `rejected ${current.id}`;
+  const done = {fix: "fixed", keep: "kept", reject: "rejected"}[action];
+  if (data !== null) $("message").textContent = `${done} ${current.id}`;
   await next();
 }
 
 $("fix").addEventListener("click", () => decide("fix"));
+$("keep").addEventListener("click", () => decide("keep"));
 $("reject").addEventListener("click", () => decide("reject"));
 $("skip").addEventListener("click", async () => {
   if (current === null) return;

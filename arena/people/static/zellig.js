@@ -2,12 +2,16 @@
 "use strict";
 let current = null, checking = null, timer = null, sequence = 0;
 
+// The message line says what the person's last action did ("recorded", or why it was refused)
+// and stays until their next action (submit, verdict, export) clears it; loading the next
+// sentence and the live scores never wipe it.
 async function call(path, data) {  // request: static/api.js
   const answer = await request(path, data);
   if (!answer.ok) { $("message").textContent = answer.body.error; return null; }
-  $("message").textContent = "";
   return answer.body;
 }
+
+function action() { $("message").textContent = ""; }
 
 async function next() {
   const data = await call("api/next");
@@ -18,6 +22,7 @@ async function next() {
   $("source").textContent = data.source;
   $("reference").textContent = data.reference;
   $("edit").value = data.reference;
+  $("phenomenon").value = "";  // each sentence starts with an empty label: no carry-over from the last one
   $("phenomena").replaceChildren(...data.phenomena.map((p) => Object.assign(document.createElement("option"), {value: p})));
   document.querySelector("#live tbody").replaceChildren();
   $("detector").textContent = "";
@@ -48,6 +53,7 @@ function scheduleLive() { clearTimeout(timer); timer = setTimeout(live, 200); }
 
 async function submit(unchanged) {
   if (current === null) return;
+  action();
   const text = unchanged ? current.reference : $("edit").value;
   const data = await call("api/submit", {instance: current.instance, text: text,
                                          phenomenon: unchanged ? null : ($("phenomenon").value || null)});
@@ -65,6 +71,7 @@ async function nextCheck() {
 
 async function verdict(valid) {
   if (checking === null) return;
+  action();
   const data = await call("api/check", {author: checking.author, instance: checking.instance, valid: valid});
   if (data !== null) nextCheck();
 }
@@ -76,6 +83,7 @@ $("none").addEventListener("click", () => submit(true));
 $("valid").addEventListener("click", () => verdict(true));
 $("invalid").addEventListener("click", () => verdict(false));
 $("export").addEventListener("click", async () => {
+  action();
   const data = await call("api/export", {});
   if (data !== null) $("exported").textContent = data.command;
 });

@@ -214,3 +214,29 @@ def test_serve_prints_the_validation_page_and_stops_cleanly(run_dir, tmp_path):
         out, err = server.communicate(timeout=60)
     assert server.returncode == 0 and "Traceback" not in err, err
     assert "stopped; 0 labelled, 4 left" in out
+
+
+def test_a_signed_out_labeller_gets_401_and_sessions_live_in_the_run(run_dir, tmp_path):
+    """The labelling page shares the served pages' server-side sessions: signing out revokes the
+    session, so a replayed copy of the old cookie with its CSRF token labels nothing."""
+    from arena.people.validation_web import validation_app
+
+    run = fresh(run_dir, tmp_path)
+    assert main(["false-positives", str(run), "--validate", "2", "--no-plot"]) == 0
+    app = validation_app(validation.ValidationReview(run), "t", None, ["localhost"])
+    client = app.test_client()
+    page = client.get("/validate/", headers={"Host": "localhost"})
+    csrf = page.get_data(as_text=True).split('name="csrf-token" content="')[1].split('"')[0]
+    headers = {"Host": "localhost", "X-CSRF-Token": csrf}
+    client.post("/validate/login", data={"name": "ann", "csrf": csrf}, headers=headers)
+    item = client.get("/validate/api/next", headers=headers).get_json()
+    assert validation.sessions_path(run).is_file()
+    cookies = {cookie.key: cookie.value for cookie in client._cookies.values()}
+    assert client.post("/logout", data={"csrf": csrf}, headers=headers).status_code in (200, 302, 303)
+    replay = app.test_client()
+    for key, value in cookies.items():
+        replay.set_cookie(key, value, domain="localhost")
+    before = snapshot(run)
+    answer = replay.post("/validate/api/label", json={"id": item["id"], "label": "present"}, headers=headers)
+    assert answer.status_code == 401
+    assert snapshot(run) == before

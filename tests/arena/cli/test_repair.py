@@ -46,7 +46,7 @@ def test_repair_serve_prints_its_address_and_stops_with_the_counts(tmp_path, joh
         server.send_signal(signal.SIGINT)
         out, err = server.communicate(timeout=60)
     assert server.returncode == 0, err
-    assert "stopped; fixed 0, rejected 0, left" in out and "Traceback" not in err
+    assert "stopped; fixed 0, kept 0, rejected 0, left" in out and "Traceback" not in err
 
 
 @pytest.mark.parametrize("extra, patch_text, message", [
@@ -54,6 +54,10 @@ def test_repair_serve_prints_its_address_and_stops_with_the_counts(tmp_path, joh
     (["--name", "../x"], None, "person name '../x' is not allowed"),
     (["--serve", "--port", "70000"], None, "--port 70000: expected 0-65535"),
     (["--serve"], '{"id": "a", "action": "reject"}\n{"id": "b"}\n', "repairs.jsonl:2: expected {\"id\", \"action\""),
+    (["--name", "ann"], '{"id": "a", "action": "keep", "was": "Es ist klar.", "reference": "Es ist unklar."}\n',
+     "repairs.jsonl:1: a keep leaves the reference as it is, but this one has a changed text"),
+    (["--name", "ann"], '{"id": "a", "action": "fix", "was": "x", "reference": "Es ist \\u001b[2J klar."}\n',
+     "repairs.jsonl:1: the corrected reference holds the control character U+001B"),
 ])
 def test_bad_input_is_exit_2(tmp_path, john_file, extra, patch_text, message):
     patch = tmp_path / "repairs.jsonl"
@@ -64,3 +68,20 @@ def test_bad_input_is_exit_2(tmp_path, john_file, extra, patch_text, message):
     done = subprocess.run([program, *argv], env=arena_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_terminal_keys_keep_fix_reject_and_a_refused_fix(tmp_path, monkeypatch, capsys):
+    from arena.cli.repair import review_in_terminal
+    from arena.people.repairs import RepairReview, read_repairs
+    from tests.arena.people.test_repairs import flagged
+
+    review = RepairReview(tmp_path / "repairs.jsonl", flagged(4))
+    keys, edits = iter(["k", "f", "f", "r"]), iter(["\u200b\u200b", "Es ist unklar 2."])
+    monkeypatch.setattr("arena.cli.play.read_key", lambda prompt: next(keys))
+    monkeypatch.setattr("arena.cli.play.edit_line", lambda prompt, text: next(edits))
+    assert review_in_terminal(review, "ann", str(review.patch)) == 0
+    out = capsys.readouterr().out
+    assert "not saved: the corrected reference is empty or holds only invisible characters" in out
+    assert "fixed 1, kept 1, rejected 1, skipped 1" in out
+    assert {key: r["action"] for key, r in read_repairs(review.patch).items()} == \
+        {"set.0": "keep", "set.2": "fix", "set.3": "reject"}

@@ -54,3 +54,17 @@ def default_sigint() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def session_id(client, host: str = "127.0.0.1") -> str:
+    """The session id that ``client`` (a Flask test client) holds for ``host``."""
+    cookie = client.get_cookie(client.application.config["SESSION_COOKIE_NAME"], domain=host)
+    assert cookie is not None, "the server set no session cookie"
+    return cookie.value
+
+
+def client_with(app, sid: str, host: str = "127.0.0.1"):
+    """A new test client of ``app`` holding the session id ``sid`` (a copied cookie)."""
+    client = app.test_client()
+    client.set_cookie(app.config["SESSION_COOKIE_NAME"], sid, domain=host)
+    return client

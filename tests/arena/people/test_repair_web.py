@@ -48,7 +48,7 @@ def test_fix_reject_skip_with_progress(served):
     first = client.get("/repair/api/next", base_url=ORIGIN).get_json()
     assert first["id"] == "set.0" and first["human"] == "Es ist unklar 0." and first["machine"] == "Es ist klar 0."
     assert first["flags"] == [{"phenomenon": "polarity_affix_del", "evidence": "unklar → klar"}]
-    assert first["progress"] == {"total": 3, "fixed": 0, "rejected": 0, "left": 3, "skipped": 0}
+    assert first["progress"] == {"total": 3, "fixed": 0, "kept": 0, "rejected": 0, "left": 3, "skipped": 0}
     answer = post(client, csrf, "decide", {"id": "set.0", "action": "fix", "reference": "Es ist unklar 0."}).get_json()
     assert answer["written"] and answer["progress"]["fixed"] == 1
     assert post(client, csrf, "skip", {"id": "set.1"}).get_json()["progress"]["skipped"] == 1
@@ -62,6 +62,8 @@ def test_fix_reject_skip_with_progress(served):
     assert decisions["set.0"]["reviewer"] == "ann"
     out = client.post("/logout", data={"csrf": csrf, "home": "/repair/"}, base_url=ORIGIN, headers={"Origin": ORIGIN})
     assert out.headers["Location"] == "/repair/"
+    page = client.get("/repair/", base_url=ORIGIN).get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # signing out ended the session and its token
     out = client.post("/logout", data={"csrf": csrf, "home": "https://evil.example/"}, base_url=ORIGIN,
                       headers={"Origin": ORIGIN})
     assert out.headers["Location"] == "/"  # must not fire: no redirect off the server
@@ -80,11 +82,24 @@ def test_bad_requests_get_4xx_and_change_nothing(served):
         ("missing CSRF token", lambda: post(client, "", "decide", fix), 403, "CSRF"),
         ("unknown reference", lambda: post(client, csrf, "decide", {**fix, "id": "set.9"}), 404, "unknown reference"),
         ("id not a string", lambda: post(client, csrf, "decide", {**fix, "id": ["set.1"]}), 404, "unknown reference"),
-        ("unknown action", lambda: post(client, csrf, "decide", {**fix, "action": "burn"}), 400, "fix or reject"),
+        ("unknown action", lambda: post(client, csrf, "decide", {**fix, "action": "burn"}), 400, "fix, keep or reject"),
         ("fix without text", lambda: post(client, csrf, "decide", {**fix, "reference": None}), 400, "as a string"),
         ("reject with text", lambda: post(client, csrf, "decide", {**fix, "action": "reject"}), 400, "no reference"),
         ("unchanged fix", lambda: post(client, csrf, "decide", {**fix, "reference": "Es ist klar 1."}), 400, "unchanged"),
         ("two-line fix", lambda: post(client, csrf, "decide", {**fix, "reference": "a\nb"}), 400, "one line"),
+        ("fix with NUL", lambda: post(client, csrf, "decide", {**fix, "reference": "Es ist\x00 unklar."}), 400,
+         "reference holds the control character U+0000"),
+        ("fix with ESC", lambda: post(client, csrf, "decide", {**fix, "reference": "Es \x1b[2J unklar."}), 400,
+         "reference holds the control character U+001B"),
+        ("zero-width fix", lambda: post(client, csrf, "decide", {**fix, "reference": "\u200b"}), 400,
+         "reference is empty or holds only invisible characters"),
+        ("RTL override fix", lambda: post(client, csrf, "decide", {**fix, "reference": "\u202eEs ist unklar."}), 400,
+         "reference holds the bidi control U+202E"),
+        ("keep with a changed text", lambda: post(client, csrf, "decide", {**fix, "action": "keep"}), 400,
+         "a keep leaves the reference as it is"),
+        ("keep with a number", lambda: post(client, csrf, "decide", {**fix, "action": "keep", "reference": 3}), 400,
+         "a keep takes"),
+        ("id with ESC", lambda: post(client, csrf, "decide", {**fix, "id": "set.1\x1b"}), 400, "id holds"),
         ("extra key", lambda: post(client, csrf, "decide", {**fix, "more": 1}), 400, "expected a JSON object"),
         ("not JSON", lambda: post(client, csrf, "decide", data=b"{id", content_type="application/json"), 400,
          "expected a JSON object"),

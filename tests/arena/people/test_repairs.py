@@ -26,6 +26,9 @@ def flagged(n: int) -> list[Flagged]:
     ("not json", None), ("[" * 100_000, None), ('{"id": "x", "action": "burn"}', "action"),
     ('{"id": 3, "action": "reject"}', "action"), ('{"id": "x", "action": "fix"}', "reference"),
     ('{"id": "x", "action": "fix", "reference": " "}', "reference"),
+    ('{"id": "x", "action": "fix", "reference": "Es ist\\u001b[2J klar."}', "reference"),
+    ('{"id": "x", "action": "fix", "reference": "\\u200b"}', "reference"),
+    ('{"id": "x", "action": "keep", "was": "Es ist klar.", "reference": "Es ist unklar."}', "reference"),
 ])
 def test_bad_patch_lines_name_line_and_key(tmp_path, line, key):
     patch = tmp_path / "repairs.jsonl"
@@ -45,13 +48,21 @@ def test_bad_patch_lines_name_line_and_key(tmp_path, line, key):
     ("fix", "Es ist klar 0.", "reference"),  # unchanged
     ("fix", "Es ist\nunklar.", "reference"),
     ("fix", "x" * 2001, "reference"),
+    ("fix", "Es ist un\x00klar.", "reference"),       # NUL
+    ("fix", "Es ist \x1b[2Junklar.", "reference"),    # ESC
+    ("fix", "\u200b\u200b", "reference"),             # only zero-width spaces
+    ("fix", "\u202eEs ist unklar.", "reference"),     # RTL override
+    ("keep", None, None),
+    ("keep", "Es ist klar 0.", None),                # the machine reference unchanged
+    ("keep", " Es ist klar 0.\n", None),             # must not fire: blanks around it (a textarea)
+    ("keep", "Es ist unklar 0.", "reference"),       # a keep with a changed text
 ])
 def test_repair_record_checks_a_decision(action, reference, error):
     item = flagged(1)[0].instance
     if error is None:
         record = repair_record(item, action, "ann", reference)
         assert record["was"] == item.reference and record["reviewer"] == "ann" and record["time"].endswith("Z")
-        assert record.get("reference") == (reference.strip() if reference else None)
+        assert record.get("reference") == (reference.strip() if reference and action == "fix" else None)
         return
     with pytest.raises(UsageError) as caught:
         repair_record(item, action, "ann", reference)
@@ -119,7 +130,7 @@ def test_progress_skip_and_unskip(tmp_path):
     review.decide("ann", "set.1", "reject")
     review.skip("ann", "set.2")
     assert review.next_for("ann") is None
-    assert review.progress("ann") == {"total": 3, "fixed": 1, "rejected": 1, "left": 1, "skipped": 1}
+    assert review.progress("ann") == {"total": 3, "fixed": 1, "kept": 0, "rejected": 1, "left": 1, "skipped": 1}
     review.unskip("ann")
     assert review.next_for("ann").instance.id == "set.2"
     assert RepairReview(tmp_path / "repairs.jsonl", flagged(3)).decided_before == 2

@@ -10,7 +10,7 @@ import pytest
 
 from arena.engine import people_store as store
 from arena.people.web import Arena, create_app, is_loopback
-from tests.arena.people.helpers import planned, write_config
+from tests.arena.people.helpers import client_with, planned, session_id, write_config
 
 HOST = "127.0.0.1:8765"
 ORIGIN = f"http://{HOST}"
@@ -150,9 +150,7 @@ def test_concurrent_submissions_of_one_person_write_each_round_once(served):
     statuses = []
 
     def submit(choice):
-        c = app.test_client()
-        with client.session_transaction(base_url=ORIGIN) as shared, c.session_transaction(base_url=ORIGIN) as mine:
-            mine.update(shared)
+        c = client_with(app, session_id(client))  # the same session
         statuses.append(judge(c, csrf, {"round": current, "choice": choice}).status_code)
 
     threads = [threading.Thread(target=submit, args=(i % 2,)) for i in range(12)]

@@ -77,6 +77,10 @@ def test_live_scores_submit_check_and_replay(server):
         assert "shows the phenomenon" in driver.find_element(By.ID, "detector").text
         driver.find_element(By.ID, "submit").click()
         WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "progress").text == "1")
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "reference").text != reference)
+        # the next sentence is loaded: the confirmation stays until the next action, the label starts empty
+        assert driver.find_element(By.ID, "message").text == "recorded"
+        assert driver.find_element(By.ID, "phenomenon").get_attribute("value") == ""
         record = store.corruption_file(arena.run_dir, "ann").read()[target.id]
         assert record["variant"]["text"] == edit and record["author"] == "ann" and record["time"]
         driver.find_element(By.ID, "export").click()

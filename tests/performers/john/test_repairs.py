@@ -22,6 +22,8 @@ OTHER = Instance("set.2", "Yes.", "Ja.", {})
 @pytest.mark.parametrize("action,reference,was,expected,count", [
     ("fix", "Es ist unklar.", None, "Es ist unklar.", "fixed"),
     ("reject", None, None, None, "rejected"),
+    ("keep", None, None, "Es ist klar.", "kept"),
+    ("keep", "Es ist klar.", None, "Es ist klar.", "kept"),  # the text unchanged: a keep all the same
     ("fix", "Es ist unklar.", "Es war klar.", "Es ist klar.", "stale"),  # must not fire: another translation
 ])
 def test_apply_repairs(tmp_path, action, reference, was, expected, count):
@@ -38,6 +40,23 @@ def test_apply_repairs(tmp_path, action, reference, was, expected, count):
     assert (result["set.1"].reference if "set.1" in result else None) == expected
     if count == "fixed":
         assert result["set.1"].meta["repaired"] and result["set.1"].meta["unrepaired_reference"] == "Es ist klar."
+    if count == "kept":
+        assert result["set.1"].meta == {**MT.meta, "reviewed": "kept"} and "reference" not in record
+    elif "set.1" in result:
+        assert "reviewed" not in result["set.1"].meta  # must not fire: only a keep marks it
+
+
+def test_a_keep_with_a_changed_text_is_refused(tmp_path):
+    from arena.errors import DataError, UsageError
+
+    with pytest.raises(UsageError, match="a keep leaves the reference as it is"):
+        repair_record(MT, "keep", "ann", "Es ist unklar.")
+    patch = tmp_path / "repairs.jsonl"
+    patch.write_text('{"id": "set.1", "action": "keep", "was": "Es ist klar.", "reference": "Es ist unklar."}\n',
+                     encoding="utf-8")
+    with pytest.raises(DataError, match="changed text") as caught:
+        read_repairs(patch)
+    assert caught.value.line == 1 and caught.value.key == "reference"
 
 
 def test_repair_in_a_terminal_then_the_john_applies_it(tmp_path, data_dir):
@@ -61,13 +80,13 @@ def test_repair_in_a_terminal_then_the_john_applies_it(tmp_path, data_dir):
     child.expect(r"\[1/\d+\] (\S+)\r\n")
     instance_id = child.match.group(1)
     child.expect("flagged: polarity_affix_del")
-    child.expect(r"\[f/r/s/q\] ")
+    child.expect(r"\[f/k/r/s/q\] ")
     child.send("f")
     child.expect("fixed:   ")
     child.send("\x15Eine von Hand reparierte Referenz.\r")
     child.expect("  fixed")
     child.sendintr()
-    child.expect("fixed 1, rejected 0")
+    child.expect("fixed 1, kept 0, rejected 0")
     child.expect(pexpect.EOF)
     child.close()
     (record,) = read_repairs(patch).values()
