@@ -85,7 +85,7 @@ def test_fix_one_reject_one_then_the_john_applies_them(server, data_dir):
     assert decisions[rejected_id]["action"] == "reject"
     assert all(d["reviewer"] == "ann" for d in decisions.values())
 
-    from arena.cli.build_testset import format_report
+    from arena.present.testset import format_report
     from arena.specs.registry import build
     from arena.specs.spec import spec_from_mapping
     from performers.catalog import CATALOG
