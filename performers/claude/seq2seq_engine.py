@@ -53,7 +53,9 @@ log = logging.getLogger(__name__)
 class Seq2SeqEngine(BlockDecoder):
     """A Hugging Face encoder–decoder model ready for exact batched scoring.
 
-    ``model``: hub name or local directory; ``tokenizer``: the same by default.
+    ``model``: hub name or local directory; ``settings``: the Claude's
+    (:class:`performers.claude.model_settings.ModelSettings`, the defaults when ``None``), of which
+    ``tokenizer``: the same as the model by default.
     ``source_lang``/``target_lang``: language codes for multilingual models (NLLB
     ``eng_Latn``/``deu_Latn``, M2M100 ``en``/``de``, mBART ``en_XX``/``de_DE``); the
     target code becomes the forced first decoder token where the model expects one.
@@ -64,7 +66,8 @@ class Seq2SeqEngine(BlockDecoder):
     less CPU time than 1024 or 4096 on the toy model at one thread — 8192 on a GPU).
     """
 
-    def __init__(self, model: str, settings: ModelSettings) -> None:
+    def __init__(self, model: str, settings: ModelSettings | None = None) -> None:
+        settings = settings or ModelSettings()
         if settings.engine not in ENGINES:
             raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {settings.engine!r}")
         prepared = settings.prepare(model, "seq2seq model")
