@@ -138,25 +138,11 @@ def play_claude(experiment, run_dir: Path, rounds, name: str, limit: int | None)
     done, total = session.progress()
     print(f"\n{done}/{total} rounds judged" + ("; run the same command to go on" if done < total else ""))
     if stopped or done:
-        print(format_summary(run_dir, name))
+        from arena.people.session import summary
+        from arena.present.people import format_summary
+
+        print(format_summary(summary(run_dir, name), name))
     return 0
-
-
-def format_summary(run_dir: Path, name: str) -> str:
-    from arena.people.session import summary
-    from arena.present.tables import fmt, fmt_ci, render
-
-    data = summary(run_dir, name)
-    if not data["rounds"]:
-        return f"{name} has judged no round yet"
-    lines = [f"{name}: S = {fmt(data['S'])} {fmt_ci(data['S_ci95'])} on {data['rounds']} rounds"]
-    rows = [[p, e["rounds"], e["S"]] for p, e in data["phenomena"].items()]
-    if rows:
-        lines += ["", render(["phenomenon", "rounds", "S"], rows, align="lrr")]
-    rows = [[c["claude"], c["rounds"], c["S"], fmt_ci(c["S_ci95"])] for c in data["comparison"]]
-    if rows:
-        lines += ["", "on the same rounds:", render(["claude", "rounds", "S", "S 95% CI"], rows, align="lrrl")]
-    return visible_lines("\n".join(lines))
 
 
 def edit_line(prompt: str, text: str) -> str:
@@ -212,7 +198,7 @@ def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None,
             seconds = time.monotonic() - started
             phenomenon = ask_phenomenon(session.phenomena()) if text != target.instance.reference else None
             if live is not None and phenomenon is not None:
-                from arena.people.live import format_live
+                from arena.present.people import format_live
 
                 result = live.evaluate(target.instance.source, target.instance.reference, text, phenomenon)
                 print(visible_lines("\n".join(format_live(result))))

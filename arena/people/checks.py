@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -81,15 +80,3 @@ def agreement(run_dir: Path) -> dict[str, Any]:
 
 def _share(values: list[bool]) -> float | None:
     return sum(values) / len(values) if values else None
-
-
-def format_agreement(result: Mapping[str, Any]) -> str:
-    """One line per author and the checkers' agreement (for the terminal)."""
-    def pct(value):
-        return "-" if value is None else f"{100 * value:.0f}%"
-
-    lines = [f"checks: {result['checks']} of {result['pairs_checked']} pairs, accepted {pct(result['accepted'])}"]
-    lines += [f"  {author}: {row['checks']} checks, accepted {pct(row['accepted'])}"
-              for author, row in result["by_author"].items()]
-    lines.append(f"checkers agree on {pct(result['checker_agreement'])} of {result['checker_pairs']} pairs of checks")
-    return "\n".join(lines)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -96,14 +96,3 @@ def _detect(detector: Any, text: str, source: str) -> bool:
     if "source" in inspect.signature(detector.detect).parameters:
         return bool(detector.detect(text, source=source))
     return bool(detector.detect(text))
-
-
-def format_live(result: Mapping[str, Any]) -> list[str]:
-    """Terminal lines of a live result (``arena play --as zellig --live``)."""
-    lines = []
-    for r in result["claudes"]:
-        verdict = "FOOLED" if r["fooled"] else "not fooled"
-        lines.append(f"  {r['claude']}: reference {r['reference']:.3f}, edit {r['edit']:.3f} → {verdict}")
-    if result["detector"] is not None:
-        lines.append(f"  detector: the edit {'shows' if result['detector'] else 'does not show'} the phenomenon")
-    return lines

@@ -27,9 +27,9 @@ import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.sdk import ConfigError, ScoreConvention
-from performers.claude.hub import require_model
-from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, Threads
+from arena.sdk import ConfigError
+from performers.claude.model_settings import ModelSettings, takes_settings
+from performers.claude.params import ModelName
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -51,41 +51,32 @@ class CausalLMClaude(ScoringClaude):
 
     version = "1"
 
+    @takes_settings("model", "tokenizer", "revision", "device", "dtype", "batch_tokens", "prefix", "separator",
+                    "add_bos", "add_eos", "convention", "cache", "threads", "progress", defaults={"convention": "sum"})
     def __init__(
         self,
+        settings: ModelSettings,
         model: ModelName,
-        tokenizer: ModelName | None = None,
-        revision: str | None = None,
-        device: Device = "cpu",
-        dtype: DType = "fp32",
-        batch_tokens: BatchTokens | None = None,
         prefix: str = "",
         separator: str = " ",
         add_bos: bool = True,
         add_eos: bool = False,
-        convention: ScoreConvention = "sum",
-        cache: CacheSetting = True,
-        threads: Threads | None = None,
-        progress: bool = True,
     ) -> None:
-        super().__init__(convention=convention, cache=cache, progress=progress)
-        for name in dict.fromkeys((str(model), str(tokenizer or model))):
-            require_model(name, revision, "causal language model")  # before the heavy imports: fail fast when it cannot be had
-        from performers.claude.threads import set_torch_threads
-
-        self.threads = set_torch_threads(threads)  # before torch loads its OpenMP runtime
+        super().__init__(convention=settings.convention, cache=settings.cache, progress=settings.progress)
+        prepared = settings.prepare(model, "causal language model")
         import torch
         import transformers
 
-        from performers.claude.engine_settings import DTYPES, batch_budget, resolve_device, torch_dtype
+        from performers.claude.engine_settings import torch_dtype
 
         self.torch = torch
-        self.name = str(model)
-        self.tokenizer_name = str(tokenizer or model)
-        self.revision = revision
-        self.device = resolve_device(device)
-        self.dtype_name = DTYPES.get(str(dtype).lower()) or str(dtype)
-        self.batch_tokens = batch_budget(batch_tokens, self.device)
+        self.name = prepared.name
+        self.tokenizer_name = prepared.tokenizer_name
+        self.revision = revision = prepared.revision
+        self.device = prepared.device
+        self.dtype_name = prepared.dtype_name
+        self.batch_tokens = prepared.batch_tokens
+        self.threads = prepared.threads
         self.prefix = prefix or ""
         self.separator = separator
         self.add_bos = bool(add_bos)
@@ -93,7 +84,7 @@ class CausalLMClaude(ScoringClaude):
         try:
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(self.tokenizer_name, revision=revision)
             self.model = transformers.AutoModelForCausalLM.from_pretrained(
-                self.name, revision=revision, dtype=torch_dtype(dtype)
+                self.name, revision=revision, dtype=torch_dtype(settings.dtype)
             )
         except (OSError, ValueError) as error:
             raise ConfigError(f"cannot load causal language model {self.name!r}: {error}") from error

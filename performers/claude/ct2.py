@@ -27,9 +27,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.sdk import ConfigError, EnvError, ScoreConvention, TokenScores
+from arena.sdk import ConfigError, EnvError, TokenScores
 from performers.claude.hub import require_model
-from performers.claude.params import BatchTokens, CacheSetting, ComputeType, Device, ModelName, Positions, Threads
+from performers.claude.model_settings import ModelSettings, takes_settings
+from performers.claude.params import BatchTokens, ComputeType, ModelName, Positions
 from performers.claude.scoring import ScoringClaude, distinct_token_scores
 from performers.claude.token_ids import token_ids
 
@@ -71,25 +72,26 @@ class CTranslate2Claude(ScoringClaude):
 
     version = "1"
 
+    @takes_settings("model", "tokenizer", "revision", "compute_type", "device", "threads", "batch_tokens",
+                    "source_lang", "target_lang", "source_prefix", "exact", "max_positions", "convention", "cache",
+                    "progress")
     def __init__(
         self,
+        settings: ModelSettings,
         model: ModelName,
-        tokenizer: ModelName | None = None,
-        revision: str | None = None,
         compute_type: ComputeType = "int8",
-        device: Device = "cpu",
-        threads: Threads | None = None,
         batch_tokens: BatchTokens = 4096,
-        source_lang: str | None = None,
-        target_lang: str | None = None,
-        source_prefix: str = "",
         exact: bool = True,
         max_positions: Positions | None = None,
-        convention: ScoreConvention = "mean",
-        cache: CacheSetting = True,
-        progress: bool = True,
     ) -> None:
-        super().__init__(convention=convention, cache=cache, progress=progress)
+        self._setup(model, settings, compute_type, batch_tokens, exact=exact, max_positions=max_positions)
+
+    def _setup(self, model: str, settings: ModelSettings, compute_type: ComputeType, batch_tokens: BatchTokens, *,
+               exact: bool = True, max_positions: Positions | None = None) -> None:
+        """The constructor's work, for this Claude and ``toy-en-de-ct2``."""
+        super().__init__(convention=settings.convention, cache=settings.cache, progress=settings.progress)
+        tokenizer, revision, device, threads = settings.tokenizer, settings.revision, settings.device, settings.threads
+        source_lang, target_lang, source_prefix = settings.source_lang, settings.target_lang, settings.source_prefix
         from performers.claude.threads import prepare, resolve_threads
 
         self.threads = resolve_threads(threads)

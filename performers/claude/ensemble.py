@@ -20,11 +20,13 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from arena.sdk import ConfigError, ScoreConvention
-from performers.claude.engine_settings import Engine, quiet_cache_rename
-from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, ModelNames, Threads, Weight
+from arena.sdk import ConfigError
+from performers.claude.engine_settings import quiet_cache_rename
+from performers.claude.model_settings import ModelSettings, takes_settings
+from performers.claude.params import ModelNames, Weight
 from performers.claude.scoring import ScoringClaude
 
 log = logging.getLogger(__name__)
@@ -58,25 +60,10 @@ class EnsembleClaude(ScoringClaude):
             return f"'weights' gives {len(weights)} weight(s) for {len(models)} model(s); give one per model"
         return None
 
-    def __init__(
-        self,
-        models: ModelNames,
-        weights: list[Weight] | None = None,
-        tokenizer: ModelName | None = None,
-        revision: str | None = None,
-        device: Device = "cpu",
-        dtype: DType = "fp32",
-        batch_tokens: BatchTokens | None = None,
-        source_lang: str | None = None,
-        target_lang: str | None = None,
-        source_prefix: str = "",
-        engine: Engine = "auto",
-        threads: Threads | None = None,
-        convention: ScoreConvention = "mean",
-        cache: CacheSetting = True,
-        progress: bool = True,
-    ) -> None:
-        super().__init__(convention=convention, cache=cache, progress=progress)
+    @takes_settings("models", "weights", "tokenizer", "revision", "device", "dtype", "batch_tokens", "source_lang",
+                    "target_lang", "source_prefix", "engine", "threads", "convention", "cache", "progress")
+    def __init__(self, settings: ModelSettings, models: ModelNames, weights: list[Weight] | None = None) -> None:
+        super().__init__(convention=settings.convention, cache=settings.cache, progress=settings.progress)
         from performers.claude.seq2seq_engine import Seq2SeqEngine
 
         if isinstance(models, str) or not isinstance(models, (list, tuple)) or not models:
@@ -86,14 +73,9 @@ class EnsembleClaude(ScoringClaude):
             raise ConfigError(f"weights must be {len(models)} positive numbers, not {weights!r}")
         total = float(sum(weights))
         self.weights = [w / total for w in weights]
-        self.members = [
-            Seq2SeqEngine(
-                str(model), tokenizer=tokenizer or str(models[0]), revision=revision, device=device, dtype=dtype,
-                batch_tokens=batch_tokens, source_lang=source_lang, target_lang=target_lang,
-                source_prefix=source_prefix, engine=engine, threads=threads,
-            )
-            for model in models
-        ]
+        # every member reads the first model's tokenizer unless another is named
+        shared = replace(settings, tokenizer=settings.tokenizer or str(models[0]))
+        self.members = [Seq2SeqEngine(str(model), shared) for model in models]
         first = self.members[0]
         for member in self.members[1:]:
             if member.vocabulary != first.vocabulary or member.pad_id != first.pad_id:

@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.sdk import Name, ScoreConvention
-from performers.claude.engine_settings import Engine
+from arena.sdk import Name
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
-from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, Threads
+from performers.claude.model_settings import ModelSettings, takes_settings
 
 
 class FairseqClaude(HFSeq2SeqClaude):
@@ -65,28 +64,19 @@ class FairseqClaude(HFSeq2SeqClaude):
             return str(error)
         return None
 
+    @takes_settings("checkpoint", "checkpoint_file", "bpe_codes", "source_lang", "target_lang", "trusted", "device",
+                    "dtype", "batch_tokens", "convention", "cache", "engine", "threads", "decoder", "progress")
     def __init__(
         self,
+        settings: ModelSettings,
         checkpoint: Name,
         checkpoint_file: Name = "model.pt",
         bpe_codes: Name | None = None,
         source_lang: str | None = None,
         target_lang: str | None = None,
         trusted: bool = False,
-        device: Device = "cpu",
-        dtype: DType = "fp32",
-        batch_tokens: BatchTokens | None = None,
-        convention: ScoreConvention = "mean",
-        cache: CacheSetting = True,
-        engine: Engine = "auto",
-        threads: Threads | None = None,
-        decoder: Decoder = "auto",
-        progress: bool = True,
     ) -> None:
         from performers.claude.fairseq_convert import cached_fsmt
 
-        mapped = cached_fsmt(checkpoint, checkpoint_file, bpe_codes, source_lang, target_lang, trusted)
-        super().__init__(
-            model=str(mapped), device=device, dtype=dtype, batch_tokens=batch_tokens, convention=convention,
-            cache=cache, engine=engine, threads=threads, decoder=decoder, progress=progress,
-        )
+        # the languages name the checkpoint's dictionaries; the mapped model needs none
+        self._setup(str(cached_fsmt(checkpoint, checkpoint_file, bpe_codes, source_lang, target_lang, trusted)), settings)

@@ -33,9 +33,9 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.sdk import ConfigError, ScoreConvention, TokenScores
-from performers.claude.engine_settings import Engine
-from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
+from arena.sdk import ConfigError, TokenScores
+from performers.claude.model_settings import ModelSettings, takes_settings
+from performers.claude.params import ModelName
 from performers.claude.scoring import ScoringClaude, distinct_token_scores
 
 log = logging.getLogger(__name__)
@@ -61,45 +61,22 @@ class HFSeq2SeqClaude(ScoringClaude):
 
     version = "1"
 
-    def __init__(
-        self,
-        model: ModelName,
-        tokenizer: ModelName | None = None,
-        revision: str | None = None,
-        device: Device = "cpu",
-        dtype: DType = "fp32",
-        batch_tokens: BatchTokens | None = None,
-        source_lang: str | None = None,
-        target_lang: str | None = None,
-        source_prefix: str = "",
-        convention: ScoreConvention = "mean",
-        cache: CacheSetting = True,
-        engine: Engine = "auto",
-        threads: Threads | None = None,
-        decoder: Decoder = "auto",
-        progress: bool = True,
-    ) -> None:
-        super().__init__(convention=convention, cache=cache, progress=progress)
+    @takes_settings("model", "tokenizer", "revision", "device", "dtype", "batch_tokens", "source_lang", "target_lang",
+                    "source_prefix", "convention", "cache", "engine", "threads", "decoder", "progress")
+    def __init__(self, settings: ModelSettings, model: ModelName) -> None:
+        self._setup(model, settings)
+
+    def _setup(self, model: str, settings: ModelSettings) -> None:
+        """The constructor's work, for this Claude and those that derive its model (``toy-en-de``, ``fairseq``)."""
+        super().__init__(convention=settings.convention, cache=settings.cache, progress=settings.progress)
         from performers.claude.seq2seq_engine import Seq2SeqEngine
 
-        if decoder not in DECODERS:
-            raise ConfigError(f"decoder must be one of {', '.join(DECODERS)}, not {decoder!r}")
-        self.decoder = decoder
+        if settings.decoder not in DECODERS:
+            raise ConfigError(f"decoder must be one of {', '.join(DECODERS)}, not {settings.decoder!r}")
+        self.decoder = settings.decoder
         self._ct2: Any = None  # the CTranslate2 decoder, built on first use; False where there is none
 
-        self.backend = Seq2SeqEngine(
-            model,
-            tokenizer=tokenizer,
-            revision=revision,
-            device=device,
-            dtype=dtype,
-            batch_tokens=batch_tokens,
-            source_lang=source_lang,
-            target_lang=target_lang,
-            source_prefix=source_prefix,
-            engine=engine,
-            threads=threads,
-        )
+        self.backend = Seq2SeqEngine(model, settings)
 
     def identity(self) -> Mapping[str, Any]:
         return self.backend.identity(self.cache)

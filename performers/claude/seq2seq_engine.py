@@ -32,18 +32,14 @@ from arena.sdk import ConfigError
 from performers.claude.block_decoding import BlockDecoder
 from performers.claude.engine_settings import (
     DEFAULT_MAX_LENGTH,
-    DTYPES,
     ENGINES,
     PROBE,
-    batch_budget,
     block_budget,
     config_positions,
     pad_batch,
-    resolve_device,
     torch_dtype,
 )
-from performers.claude.hub import require_model
-from performers.claude.params import BatchTokens, Device, DType, ModelName, Threads
+from performers.claude.model_settings import ModelSettings
 from performers.claude.planning import (
     SourceGroup,
     TargetRequest,
@@ -57,7 +53,9 @@ log = logging.getLogger(__name__)
 class Seq2SeqEngine(BlockDecoder):
     """A Hugging Face encoder–decoder model ready for exact batched scoring.
 
-    ``model``: hub name or local directory; ``tokenizer``: the same by default.
+    ``model``: hub name or local directory; ``settings``: the Claude's
+    (:class:`performers.claude.model_settings.ModelSettings`, the defaults when ``None``), of which
+    ``tokenizer``: the same as the model by default.
     ``source_lang``/``target_lang``: language codes for multilingual models (NLLB
     ``eng_Latn``/``deu_Latn``, M2M100 ``en``/``de``, mBART ``en_XX``/``de_DE``); the
     target code becomes the forced first decoder token where the model expects one.
@@ -68,42 +66,26 @@ class Seq2SeqEngine(BlockDecoder):
     less CPU time than 1024 or 4096 on the toy model at one thread — 8192 on a GPU).
     """
 
-    def __init__(
-        self,
-        model: ModelName,
-        *,
-        tokenizer: ModelName | None = None,
-        revision: str | None = None,
-        device: Device = "cpu",
-        dtype: DType = "fp32",
-        batch_tokens: BatchTokens | None = None,
-        source_lang: str | None = None,
-        target_lang: str | None = None,
-        source_prefix: str = "",
-        engine: str = "auto",
-        threads: Threads | None = None,
-    ) -> None:
-        for name in dict.fromkeys((str(model), str(tokenizer or model))):
-            require_model(name, revision, "seq2seq model")  # before the heavy imports: fail fast when it cannot be had
-        from performers.claude.threads import set_torch_threads
-
-        if engine not in ENGINES:
-            raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-        self.threads = set_torch_threads(threads)  # before torch loads its OpenMP runtime
+    def __init__(self, model: str, settings: ModelSettings | None = None) -> None:
+        settings = settings or ModelSettings()
+        if settings.engine not in ENGINES:
+            raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {settings.engine!r}")
+        prepared = settings.prepare(model, "seq2seq model")
         import torch
         import transformers
 
         self.torch = torch
-        self.name = str(model)
-        self.tokenizer_name = str(tokenizer or model)
-        self.revision = revision
-        self.device = resolve_device(device)
-        self.dtype_name = DTYPES.get(str(dtype).lower()) or str(dtype)
-        self.dtype = torch_dtype(dtype)
-        self.batch_tokens = batch_budget(batch_tokens, self.device)
-        self.source_lang = source_lang
-        self.target_lang = target_lang
-        self.source_prefix = source_prefix or ""
+        self.name = prepared.name
+        self.tokenizer_name = prepared.tokenizer_name
+        self.revision = revision = prepared.revision
+        self.device = prepared.device
+        self.dtype_name = prepared.dtype_name
+        self.dtype = torch_dtype(settings.dtype)
+        self.batch_tokens = prepared.batch_tokens
+        self.threads = prepared.threads
+        self.source_lang = source_lang = settings.source_lang
+        self.target_lang = target_lang = settings.target_lang
+        self.source_prefix = settings.source_prefix or ""
         tokenizer_kwargs: dict[str, Any] = {}
         if source_lang:
             tokenizer_kwargs["src_lang"] = source_lang
@@ -128,7 +110,7 @@ class Seq2SeqEngine(BlockDecoder):
         self._commit = getattr(self.config, "_commit_hash", None)
         self._head_parts = None
         self.row_positions: RowPositions | None = None
-        self.engine = self._choose_engine(engine)
+        self.engine = self._choose_engine(settings.engine)
         log.info("%s: %s on %s (%s), %s engine", self.name, type(self.model).__name__, self.device,
                  self.dtype_name, self.engine)
 

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.sdk import EnvError, ScoreConvention
-from performers.claude.engine_settings import Engine
+from arena.sdk import EnvError
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
-from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
+from performers.claude.model_settings import ModelSettings, takes_settings
+from performers.claude.params import ModelName
 
 MODEL_DIR = Path(__file__).resolve().parent / "models" / "toy-en-de"
 
@@ -42,28 +42,7 @@ class ToyEnDeClaude(HFSeq2SeqClaude):
     def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
         return [str(params.get("model") or MODEL_DIR)]
 
-    def __init__(
-        self,
-        model: ModelName | None = None,
-        device: Device = "cpu",
-        dtype: DType = "fp32",
-        batch_tokens: BatchTokens | None = None,
-        convention: ScoreConvention = "mean",
-        cache: CacheSetting = True,
-        engine: Engine = "auto",
-        threads: Threads | None = None,
-        decoder: Decoder = "auto",
-        progress: bool = True,
-    ) -> None:
-        super().__init__(
-            model=str(model or toy_model_dir()),
-            device=device,
-            dtype=dtype,
-            batch_tokens=batch_tokens,
-            convention=convention,
-            cache=cache,
-            engine=engine,
-            threads=threads,
-            decoder=decoder,
-            progress=progress,
-        )
+    @takes_settings("model", "device", "dtype", "batch_tokens", "convention", "cache", "engine", "threads", "decoder",
+                    "progress")
+    def __init__(self, settings: ModelSettings, model: ModelName | None = None) -> None:
+        self._setup(str(model or toy_model_dir()), settings)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.sdk import ScoreConvention
 from performers.claude.ct2 import CTranslate2Claude
-from performers.claude.params import BatchTokens, CacheSetting, ComputeType, Device, Threads
+from performers.claude.model_settings import ModelSettings, takes_settings
+from performers.claude.params import BatchTokens, ComputeType
 from performers.claude.toy_en_de import MODEL_DIR, toy_model_dir
 
 
@@ -31,23 +31,6 @@ class ToyEnDeCT2Claude(CTranslate2Claude):
     def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
         return [str(MODEL_DIR)]
 
-    def __init__(
-        self,
-        compute_type: ComputeType = "int8",
-        device: Device = "cpu",
-        threads: Threads | None = None,
-        batch_tokens: BatchTokens = 4096,
-        convention: ScoreConvention = "mean",
-        cache: CacheSetting = True,
-        progress: bool = True,
-    ) -> None:
-        super().__init__(
-            model=str(toy_model_dir()),
-            compute_type=compute_type,
-            device=device,
-            threads=threads,
-            batch_tokens=batch_tokens,
-            convention=convention,
-            cache=cache,
-            progress=progress,
-        )
+    @takes_settings("compute_type", "device", "threads", "batch_tokens", "convention", "cache", "progress")
+    def __init__(self, settings: ModelSettings, compute_type: ComputeType = "int8", batch_tokens: BatchTokens = 4096) -> None:
+        self._setup(str(toy_model_dir()), settings, compute_type, batch_tokens)

@@ -22,40 +22,34 @@ garbled output has no negation either, and about a quarter of this detector's hi
 
 from __future__ import annotations
 
-from arena.sdk import Instance, Variant, make_variant
-from performers.german.analysis import analyze
+from performers.german.analysis import Analysis, analyze
 from performers.german.frequency import frequency_meta
 from performers.german.garbled import garbled
 from performers.german.negation import english_un_words, negation_count, strip_un
 from performers.zellig.german_base import GermanZellig
+from performers.zellig.polarity import Polarity, PolarityZellig, Site
 from performers.zellig.spans import replace_token
 
-PHENOMENON = "polarity_affix_del"
+
+def un_sites(analysis: Analysis, zellig: GermanZellig) -> list[Site]:
+    """*un-* deleted from each word whose *un-* negates."""
+    sites: list[Site] = []
+    for token in analysis.tokens:
+        rest = strip_un(token.text, token.pos)
+        if rest is not None:
+            meta = {"position": token.index, "word": token.text, **frequency_meta(zellig.counts, token.text)}
+            sites.append(([replace_token(analysis, token, rest)], meta))
+    return sites
 
 
-class PolarityAffixDelZellig(GermanZellig):
+def no_negation_nor_garbage(zellig: PolarityZellig, text: str, source: str) -> bool:
+    """The translation has no negation at all and is no garbage."""
+    return garbled(text, source) is None and negation_count(analyze(text, zellig.backend)) == 0
+
+
+class PolarityAffixDelZellig(GermanZellig, PolarityZellig):
     """Delete *un-* from one negated word (one candidate per such word)."""
 
     version = "2"
-
-    def corrupt(self, instance: Instance) -> list[Variant]:
-        analysis = analyze(instance.reference, self.backend)
-        variants = []
-        for token in analysis.tokens:
-            rest = strip_un(token.text, token.pos)
-            if rest is None:
-                continue
-            meta = {"position": token.index, "word": token.text, **frequency_meta(self.counts, token.text)}
-            variants.append(make_variant(instance, [replace_token(analysis, token, rest)], PHENOMENON, meta))
-        return variants
-
-    def applies(self, source: str | None) -> bool:
-        """The source negates a word with *un-*/*non-*."""
-        return source is not None and bool(english_un_words(source))
-
-    def detect(self, text: str, source: str | None = None) -> bool:
-        """The source negates with *un-*/*non-*, the translation has no negation at all and
-        is no garbage."""
-        if not self.applies(source) or garbled(text, source) is not None:
-            return False
-        return negation_count(analyze(text, self.backend)) == 0
+    polarity = Polarity("affix", "del", un_sites, no_negation_nor_garbage,
+                        source_negates=lambda source: bool(english_un_words(source)))

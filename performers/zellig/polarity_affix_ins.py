@@ -15,39 +15,33 @@ the new word must be attested (wordfreq Zipf ≥ 2), adjectives must be analysed
 
 from __future__ import annotations
 
-from arena.sdk import Instance, Variant, make_variant
-from performers.german.analysis import analyze
+from performers.german.analysis import Analysis, analyze
 from performers.german.frequency import frequency_meta
-from performers.german.negation import add_un, negation_free, strip_un
+from performers.german.negation import add_un, strip_un
 from performers.zellig.german_base import GermanZellig
+from performers.zellig.polarity import Polarity, PolarityZellig, Site
 from performers.zellig.spans import replace_token
 
-PHENOMENON = "polarity_affix_ins"
+
+def antonym_sites(analysis: Analysis, zellig: GermanZellig) -> list[Site]:
+    """*un-* prefixed to each adjective or noun that takes a negating *un-*."""
+    sites: list[Site] = []
+    for token in analysis.tokens:
+        initial = token.index == analysis.sentences[token.sentence].first
+        new = add_un(token.text, token.pos, sentence_initial=initial, backend=zellig.backend)
+        if new is not None:
+            meta = {"position": token.index, "word": token.text, **frequency_meta(zellig.counts, token.text)}
+            sites.append(([replace_token(analysis, token, new)], meta))
+    return sites
 
 
-class PolarityAffixInsZellig(GermanZellig):
+def has_un_word(zellig: PolarityZellig, text: str, source: str) -> bool:
+    """The translation has a word with a negating *un-* (*unwichtig*)."""
+    return any(strip_un(token.text, token.pos) is not None for token in analyze(text, zellig.backend).tokens)
+
+
+class PolarityAffixInsZellig(GermanZellig, PolarityZellig):
     """Prefix *un-* to one adjective or noun (one candidate per such word)."""
 
     version = "1"
-
-    def corrupt(self, instance: Instance) -> list[Variant]:
-        analysis = analyze(instance.reference, self.backend)
-        variants = []
-        for token in analysis.tokens:
-            initial = token.index == analysis.sentences[token.sentence].first
-            new = add_un(token.text, token.pos, sentence_initial=initial, backend=self.backend)
-            if new is None:
-                continue
-            meta = {"position": token.index, "word": token.text, **frequency_meta(self.counts, token.text)}
-            variants.append(make_variant(instance, [replace_token(analysis, token, new)], PHENOMENON, meta))
-        return variants
-
-    def applies(self, source: str | None) -> bool:
-        """The source negates nothing (no *not*, *no*, *never*, *un-* word, ...)."""
-        return negation_free(source)
-
-    def detect(self, text: str, source: str | None = None) -> bool:
-        """The source negates nothing and the translation has a word with a negating *un-* (*unwichtig*)."""
-        return self.applies(source) and any(
-            strip_un(token.text, token.pos) is not None for token in analyze(text, self.backend).tokens
-        )
+    polarity = Polarity("affix", "ins", antonym_sites, has_un_word)

@@ -30,14 +30,12 @@ from __future__ import annotations
 
 import re
 
-from arena.sdk import Instance, Variant
 from performers.german import inflection as inf
 from performers.german import noun_inflection as noun_inf
-from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
+from performers.german.analysis import Analysis, Token
 from performers.german.syntax import np_head
-from performers.zellig.spans import token_substitutions
+from performers.zellig.polarity import Polarity, PolarityZellig, Site, substitutions
 
-PHENOMENON = "polarity_particle_kein_del"
 ENGLISH_NEGATION = re.compile(
     r"\b(?:not|no(?! matter\b)|never|none|nobody|nothing|neither|nor|nowhere|without|cannot)\b|n't\b", re.IGNORECASE
 )
@@ -85,28 +83,21 @@ def kein_forms(analysis: Analysis) -> list[Token]:
     return out
 
 
-class PolarityParticleKeinDelZellig:
+def kein_sites(analysis: Analysis, zellig: PolarityZellig) -> list[Site]:
+    """*k* dropped from each *kein-* that may lose it, its capital handed on."""
+    return substitutions(analysis, kein_forms(analysis), lambda word: inf.match_case(word, word[1:].lower()))
+
+
+def ein_without_negation(zellig: PolarityZellig, text: str, source: str) -> bool:
+    """The translation has an *ein-* and fewer negating words than the source has negations."""
+    words = WORD.findall(text)
+    found = sum(1 for word in words if GERMAN_NEGATION.match(word))
+    return found < len(ENGLISH_NEGATION.findall(source)) and any(INDEFINITE.match(word) for word in words)
+
+
+class PolarityParticleKeinDelZellig(PolarityZellig):
     """*kein-* → *ein-* (one candidate per *kein-* token)."""
 
     version = "2"
-
-    def __init__(self, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-
-    def corrupt(self, instance: Instance) -> list[Variant]:
-        analysis = analyze(instance.reference, self.backend)
-        return token_substitutions(
-            instance, analysis, kein_forms(analysis), lambda word: inf.match_case(word, word[1:].lower()), PHENOMENON
-        )
-
-    def applies(self, source: str | None) -> bool:
-        """The source has a negation (*not*, *no*, *never*, *without*, …)."""
-        return source is not None and ENGLISH_NEGATION.search(source) is not None
-
-    def detect(self, text: str, source: str | None = None) -> bool:
-        """The translation has an *ein-* and fewer negating words than the source has negations."""
-        if source is None or not self.applies(source):
-            return False
-        words = WORD.findall(text)
-        found = sum(1 for word in words if GERMAN_NEGATION.match(word))
-        return found < len(ENGLISH_NEGATION.findall(source)) and any(INDEFINITE.match(word) for word in words)
+    polarity = Polarity("kein", "del", kein_sites, ein_without_negation,
+                        source_negates=lambda source: ENGLISH_NEGATION.search(source) is not None)

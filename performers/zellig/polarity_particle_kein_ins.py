@@ -19,13 +19,10 @@ articles already under negation scope of *nicht* directly before (*nicht ein ein
 
 from __future__ import annotations
 
-from arena.sdk import Instance, Variant
 from performers.german import inflection as inf
-from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
-from performers.german.negation import GERMAN_DETERMINERS, negation_free
-from performers.zellig.spans import token_substitutions
-
-PHENOMENON = "polarity_particle_kein_ins"
+from performers.german.analysis import Analysis, Token, analyze
+from performers.german.negation import GERMAN_DETERMINERS
+from performers.zellig.polarity import Polarity, PolarityZellig, Site, substitutions
 
 
 def ein_articles(analysis: Analysis) -> list[Token]:
@@ -44,27 +41,18 @@ def ein_articles(analysis: Analysis) -> list[Token]:
     return out
 
 
-class PolarityParticleKeinInsZellig:
+def ein_sites(analysis: Analysis, zellig: PolarityZellig) -> list[Site]:
+    """*k* put before each indefinite article that may take it, a capital moved to it."""
+    return substitutions(analysis, ein_articles(analysis), lambda word: inf.match_case(word, "k" + word.lower()))
+
+
+def has_kein(zellig: PolarityZellig, text: str, source: str) -> bool:
+    """The translation has a negative determiner or pronoun (*kein-*, *keinerlei*, *nichts*, *niemand*)."""
+    return any(token.text.lower() in GERMAN_DETERMINERS for token in analyze(text, zellig.backend).tokens)
+
+
+class PolarityParticleKeinInsZellig(PolarityZellig):
     """*ein-* → *kein-* (one candidate per indefinite article)."""
 
     version = "1"
-
-    def __init__(self, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-
-    def corrupt(self, instance: Instance) -> list[Variant]:
-        analysis = analyze(instance.reference, self.backend)
-        return token_substitutions(
-            instance, analysis, ein_articles(analysis), lambda word: inf.match_case(word, "k" + word.lower()), PHENOMENON
-        )
-
-    def applies(self, source: str | None) -> bool:
-        """The source negates nothing (no *not*, *no*, *never*, *un-* word, ...)."""
-        return negation_free(source)
-
-    def detect(self, text: str, source: str | None = None) -> bool:
-        """The source negates nothing and the translation has a negative determiner or pronoun (*kein-*,
-        *keinerlei*, *nichts*, *niemand*)."""
-        return self.applies(source) and any(
-            token.text.lower() in GERMAN_DETERMINERS for token in analyze(text, self.backend).tokens
-        )
+    polarity = Polarity("kein", "ins", ein_sites, has_kein)

@@ -19,43 +19,36 @@ no negation at all — decidable only with a source; ``False`` without one.
 
 from __future__ import annotations
 
-from arena.sdk import Instance, Variant, make_variant
-from performers.german.analysis import DEFAULT_BACKEND, analyze
+from performers.german.analysis import Analysis, analyze
 from performers.german.negation import ENGLISH_NOT, negation_count
+from performers.zellig.polarity import Polarity, PolarityZellig, Site
 from performers.zellig.spans import delete_token, replace_token
 
-PHENOMENON = "polarity_particle_nicht_del"
+
+def nicht_sites(analysis: Analysis, zellig: PolarityZellig) -> list[Site]:
+    """Each *nicht* deleted, each hyphenated prefix *nicht-* dropped."""
+    sites: list[Site] = []
+    for token in analysis.tokens:
+        if token.text.lower().startswith("nicht-") and len(token.text) > 7:
+            # a hyphenated negation prefix: nicht-öffentlich, Nicht-Roma
+            sites.append(([replace_token(analysis, token, token.text[6:])], {"position": token.index}))
+            continue
+        if token.text.lower() != "nicht":
+            continue
+        edits = delete_token(analysis, token)
+        if edits is not None:
+            sites.append((edits, {"position": token.index}))
+    return sites
 
 
-class PolarityParticleNichtDelZellig:
+def no_negation(zellig: PolarityZellig, text: str, source: str) -> bool:
+    """The translation has no negation at all."""
+    return negation_count(analyze(text, zellig.backend)) == 0
+
+
+class PolarityParticleNichtDelZellig(PolarityZellig):
     """Delete one *nicht* (one candidate per occurrence)."""
 
     version = "1"
-
-    def __init__(self, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-
-    def corrupt(self, instance: Instance) -> list[Variant]:
-        analysis = analyze(instance.reference, self.backend)
-        variants = []
-        for token in analysis.tokens:
-            if token.text.lower().startswith("nicht-") and len(token.text) > 7:
-                # a hyphenated negation prefix: nicht-öffentlich, Nicht-Roma
-                edit = replace_token(analysis, token, token.text[6:])
-                variants.append(make_variant(instance, [edit], PHENOMENON, {"position": token.index}))
-                continue
-            if token.text.lower() != "nicht":
-                continue
-            edits = delete_token(analysis, token)
-            if edits is None:
-                continue
-            variants.append(make_variant(instance, edits, PHENOMENON, {"position": token.index}))
-        return variants
-
-    def applies(self, source: str | None) -> bool:
-        """The source has a negation particle or determiner."""
-        return source is not None and ENGLISH_NOT.search(source) is not None
-
-    def detect(self, text: str, source: str | None = None) -> bool:
-        """The source has a negation particle or determiner and the translation no negation at all."""
-        return self.applies(source) and negation_count(analyze(text, self.backend)) == 0
+    polarity = Polarity("nicht", "del", nicht_sites, no_negation,
+                        source_negates=lambda source: ENGLISH_NOT.search(source) is not None)

@@ -23,12 +23,11 @@ but would often call for *kein* instead.
 
 from __future__ import annotations
 
-from arena.sdk import Instance, Variant, make_variant
-from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
-from performers.german.negation import GERMAN_NEGATIONS, GERMAN_PARTICLES, negation_free
+from performers.german.analysis import Analysis, Token, analyze
+from performers.german.negation import GERMAN_NEGATIONS, GERMAN_PARTICLES
+from performers.zellig.polarity import Polarity, PolarityZellig, Site
 from performers.zellig.spans import insert_before
 
-PHENOMENON = "polarity_particle_nicht_ins"
 FINITE = frozenset({"VVFIN", "VAFIN", "VMFIN"})
 NONFINITE = frozenset({"VVINF", "VAINF", "VMINF", "VVPP", "VAPP", "VMPP", "VVIZU", "PTKZU", "PTKVZ"})
 SUBORDINATORS = frozenset({"KOUS", "KOUI", "PRELS", "PRELAT", "PWAV", "PWS", "PWAT"})
@@ -85,31 +84,20 @@ def negation_spot(clause: list[Token]) -> Token | None:
     return None
 
 
-class PolarityParticleNichtInsZellig:
+def clause_sites(analysis: Analysis, zellig: PolarityZellig) -> list[Site]:
+    """*nicht* inserted at the negation spot of each clause that has one."""
+    spots = [spot for spot in map(negation_spot, clauses(analysis)) if spot is not None]
+    return [([insert_before(analysis, spot, "nicht")], {"position": spot.index}) for spot in spots]
+
+
+def has_particle(zellig: PolarityZellig, text: str, source: str) -> bool:
+    """The translation has a negation particle (*nicht*, *nie*, *niemals*)."""
+    return any(token.text.lower() in GERMAN_PARTICLES or token.pos == "PTKNEG"
+               for token in analyze(text, zellig.backend).tokens)
+
+
+class PolarityParticleNichtInsZellig(PolarityZellig):
     """Insert *nicht* where German puts sentence negation (at most one candidate per clause)."""
 
     version = "1"
-
-    def __init__(self, backend: str = DEFAULT_BACKEND) -> None:
-        self.backend = backend
-
-    def corrupt(self, instance: Instance) -> list[Variant]:
-        analysis = analyze(instance.reference, self.backend)
-        variants = []
-        for clause in clauses(analysis):
-            spot = negation_spot(clause)
-            if spot is None:
-                continue
-            edit = insert_before(analysis, spot, "nicht")
-            variants.append(make_variant(instance, [edit], PHENOMENON, {"position": spot.index}))
-        return variants
-
-    def applies(self, source: str | None) -> bool:
-        """The source negates nothing (no *not*, *no*, *never*, *un-* word, ...)."""
-        return negation_free(source)
-
-    def detect(self, text: str, source: str | None = None) -> bool:
-        """The source negates nothing and the translation has a negation particle (*nicht*, *nie*, *niemals*)."""
-        return self.applies(source) and any(
-            token.text.lower() in GERMAN_PARTICLES or token.pos == "PTKNEG" for token in analyze(text, self.backend).tokens
-        )
+    polarity = Polarity("nicht", "ins", clause_sites, has_particle)

@@ -9,9 +9,7 @@ letter on to the next word.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
-from arena.sdk import Edit, Instance, Variant, make_variant
+from arena.sdk import Edit
 from performers.german.analysis import Analysis, Token
 
 
@@ -22,18 +20,6 @@ def replace(text: str, start: int, end: int, after: str) -> Edit:
 
 def replace_token(analysis: Analysis, token: Token, after: str) -> Edit:
     return replace(analysis.text, token.start, token.end, after)
-
-
-def token_substitutions(
-    instance: Instance, analysis: Analysis, tokens: Iterable[Token], rewrite: Callable[[str], str], phenomenon: str
-) -> list[Variant]:
-    """One variant per token, the token replaced by ``rewrite(token.text)``; meta records
-    the token's position and original word."""
-    return [
-        make_variant(instance, [replace_token(analysis, token, rewrite(token.text))], phenomenon,
-                     {"position": token.index, "word": token.text})
-        for token in tokens
-    ]
 
 
 def capitalise(word: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.cli import main
-from arena.cli.ls import first_sentence, meaning, plain
+from arena.present.catalog import first_sentence, meaning, plain
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -104,7 +104,7 @@ def test_keep_one_fix_one_reject_one_then_the_john_applies_them(server, data_dir
     assert {k: v for k, v in review.progress().items() if k in ("kept", "fixed", "rejected")} == \
         {"kept": 1, "fixed": 1, "rejected": 1}
 
-    from arena.cli.build_testset import format_report
+    from arena.present.testset import format_report
     from arena.specs.registry import build
     from arena.specs.spec import spec_from_mapping
     from performers.catalog import CATALOG
