@@ -25,7 +25,6 @@ first stands.  In the browser, a reference shown to one person is held for them 
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import Counter
@@ -38,6 +37,7 @@ from arena.engine.transcripts import atomic_write_text, dumps_line
 from arena.errors import DataError, UsageError
 from arena.people import store
 from arena.records import Instance
+from arena.specs.yamlio import iter_jsonl
 
 ACTIONS = ("fix", "reject")
 MAX_REFERENCE = 2000  # characters of a fixed reference
@@ -68,14 +68,7 @@ def read_repairs(path: str | Path) -> dict[str, dict[str, Any]]:
     repairs: dict[str, dict[str, Any]] = {}
     if not path.exists():
         return repairs
-    for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not text.strip():
-            continue
-        try:
-            record = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
-            message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
-            raise DataError(f"not JSON: {message}", file=path, line=line) from None
+    for line, record in iter_jsonl(path):  # bounded: depth, line size, unpaired surrogates
         if not isinstance(record, dict) or record.get("action") not in ACTIONS or not isinstance(record.get("id"), str):
             raise DataError("expected {\"id\", \"action\": fix|reject, ...}", file=path, line=line, key="action")
         if record["action"] == "fix" and not (isinstance(record.get("reference"), str) and record["reference"].strip()):
