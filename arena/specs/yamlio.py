@@ -74,7 +74,7 @@ def load_yaml(path: str | Path) -> Any:
 
     text = read_text(path, MAX_YAML_BYTES, "YAML file")
     try:
-        return yaml.load(text, Loader=safe_loader())  # a SafeLoader subclass
+        data = yaml.load(text, Loader=safe_loader())  # a SafeLoader subclass
     except RecursionError:
         raise DataError(f"{path}: nested more than the parser can follow; flatten the YAML", file=path) from None
     except yaml.YAMLError as error:
@@ -82,6 +82,31 @@ def load_yaml(path: str | Path) -> Any:
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
         problem = getattr(error, "problem", None) or str(error)
         raise DataError(f"{where}: malformed YAML: {problem}") from None
+    check_yaml_texts(data, path)
+    return data
+
+
+def check_yaml_texts(data: Any, path: str | Path) -> None:
+    """Every non-blank string (key or value) of loaded YAML passes the text policy
+    (:func:`arena.text_policy.text_problem`, line breaks allowed: a block scalar holds
+    them); a refusal is a :class:`DataError` naming the file, line and key."""
+    from arena.text_policy import text_problem
+
+    stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
+    while stack:
+        item, keys = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                stack.append((key, keys))
+                stack.append((value, (*keys, str(key))))
+        elif isinstance(item, list):
+            stack.extend((value, (*keys, str(index))) for index, value in enumerate(item))
+        elif isinstance(item, str) and item.strip():
+            problem = text_problem(item, allow_tab=True, one_line=False)
+            if problem is not None:
+                dotted = ".".join(keys)
+                raise DataError(f"{dotted + ': ' if dotted else ''}the text {item[:40]!r} {problem}", file=path,
+                                line=yaml_key_lines(path).get(keys), key=dotted or None)
 
 
 @functools.cache
