@@ -68,9 +68,12 @@ class MustExist:
 
 @dataclass(frozen=True)
 class Performer:
-    """Marker: a nested performer spec of ``role`` (``john``, ``zellig``, ``claude``)."""
+    """Marker: a nested performer spec of ``role`` (``john``, ``zellig``, ``claude``) whose class
+    also has the methods ``needs`` names (``score``, ``translate``): checked by ``validate`` and
+    ``run`` alike (:func:`arena.specs.registry.check_role`)."""
 
     role: str
+    needs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,8 @@ Name = Annotated[str, MinLen(1)]  # a non-empty string: a key, a label, a module
 NestedJohn = Annotated[Any, Performer("john")]
 NestedZellig = Annotated[Any, Performer("zellig")]
 NestedClaude = Annotated[Any, Performer("claude")]
+NestedScoringClaude = Annotated[Any, Performer("claude", ("score",))]  # a Claude whose scores are used
+NestedTranslatingClaude = Annotated[Any, Performer("claude", ("translate",))]  # a Claude that translates
 
 
 def type_hints(target: Any) -> dict[str, Any]:
@@ -197,4 +202,9 @@ def check_value(value: Any, annotation: Any) -> str | None:
 
 def nested_performers(value: Any, annotation: Any) -> list[tuple[str, Any]]:
     """``(role, spec)`` of the nested performer specs a value holds, per its annotation."""
-    return [(marker.role, item) for marker, item in _markers(annotation, value) if isinstance(marker, Performer)]
+    return [(marker.role, item) for marker, item in nested_markers(value, annotation)]
+
+
+def nested_markers(value: Any, annotation: Any) -> list[tuple[Performer, Any]]:
+    """``(marker, spec)`` of the nested performer specs a value holds, per its annotation."""
+    return [(marker, item) for marker, item in _markers(annotation, value) if isinstance(marker, Performer)]

@@ -44,7 +44,7 @@ from typing import Any, Literal
 from arena.errors import ConfigError
 from arena.records import Judgement, Pair, RoundOutcome
 from arena.roles import Clocked
-from arena.specs.typecheck import FinitePositiveFloat, NestedClaude, PositiveInt
+from arena.specs.typecheck import FinitePositiveFloat, NestedScoringClaude, PositiveInt
 from performers.claude import edit_features as ef
 from performers.claude.learned import fit_logistic
 from performers.claude.signature_em import SignatureEM
@@ -84,7 +84,7 @@ class EditAwareClaude:
             return f"claude {spec.label} does not score; give a scoring Claude"
         return None
 
-    def __init__(self, claude: NestedClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
+    def __init__(self, claude: NestedScoringClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
                  unlabeled: Literal["em", "none"] = "em", one_best: bool = True,
                  target_lm: bool = False, grammar: bool = False):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:

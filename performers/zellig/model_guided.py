@@ -33,7 +33,7 @@ from typing import Any
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
 from arena.records import Instance, Variant
-from arena.specs.typecheck import NestedClaude, NestedZellig
+from arena.specs.typecheck import NestedScoringClaude, NestedZellig
 from performers.nested import build_nested
 
 CONVENTIONS = ("mean", "sum")
@@ -45,7 +45,7 @@ class ModelGuidedZellig:
 
     version = "1"
 
-    def __init__(self, base: NestedZellig, model: NestedClaude, convention: ScoreConvention = "mean"):
+    def __init__(self, base: NestedZellig, model: NestedScoringClaude, convention: ScoreConvention = "mean"):
         if convention not in CONVENTIONS:
             raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
         self.convention = convention

@@ -28,7 +28,7 @@ from typing import Any
 from arena.edits import variant_from_text
 from arena.errors import ConfigError
 from arena.records import Instance, Variant
-from arena.specs.typecheck import ExistingDir, Name, NestedClaude, PositiveInt
+from arena.specs.typecheck import ExistingDir, Name, NestedTranslatingClaude, PositiveInt
 from performers.john.mt_reference import MTOutputs
 from performers.nested import build_nested
 
@@ -42,7 +42,7 @@ class MTSystemZellig:
 
     version = "1"
 
-    def __init__(self, outputs: ExistingDir | None = None, system: Name | None = None, claude: NestedClaude = None,
+    def __init__(self, outputs: ExistingDir | None = None, system: Name | None = None, claude: NestedTranslatingClaude = None,
                  beam: PositiveInt = 5):
         if (outputs is None) == (claude is None):
             raise ConfigError("mt-system needs exactly one source of translations: 'outputs' (with 'system') or 'claude'")

@@ -39,7 +39,7 @@ from arena.edits import make_variant
 from arena.errors import ConfigError
 from arena.records import Edit, Instance, Variant
 from arena.roles import Detector
-from arena.specs.typecheck import NestedClaude, NestedZellig, PositiveInt
+from arena.specs.typecheck import NestedScoringClaude, NestedZellig, PositiveInt
 from performers.nested import build_nested
 from performers.zellig.placeholder_ding import DING_FORMS
 
@@ -61,7 +61,7 @@ class SearchZellig:
 
     version = "1"
 
-    def __init__(self, base: NestedZellig, model: NestedClaude, method: Literal["beam", "greedy"] = "beam", beam_width: PositiveInt = 3,
+    def __init__(self, base: NestedZellig, model: NestedScoringClaude, method: Literal["beam", "greedy"] = "beam", beam_width: PositiveInt = 3,
                  max_edits: PositiveInt = 2, budget: PositiveInt = 40, convention: Literal["mean", "sum"] = "mean"):
         if method not in METHODS:
             raise ConfigError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
