@@ -81,6 +81,9 @@ class Experiment:
     (e.g. ``dimension`` of the ``feature-flip`` Zellig) or, prefixed ``john.``, keys of
     the John's instance metadata m_n (``john.origin``, ``john.reference_kind``) to report
     S and accuracy by.  ``schedule`` makes the run a game (:mod:`arena.game.schedule`).
+    ``allow_empty: true`` records a run in which no round was judged (no instance, no
+    applicable corruption, a balance that kept nothing); without it such a run stops with
+    exit 2 and the reason, and is not marked finished (:mod:`arena.engine.no_rounds`).
     """
 
     name: str
@@ -101,6 +104,7 @@ class Experiment:
     time_budget: TimeBudget = field(default_factory=TimeBudget)
     ray: RayOptions = field(default_factory=RayOptions)
     schedule: Schedule | None = None  # the game's observation schedule (arena/game/schedule.py)
+    allow_empty: bool = False  # record a run without judged rounds instead of refusing it
     source: str = ""  # the file it was loaded from
     # the line of each key path of that file (``SET``: given by --set), for messages (see ``where``)
     key_lines: Mapping[tuple[str, ...], int] = field(default_factory=dict, compare=False, repr=False)
@@ -115,6 +119,8 @@ class Experiment:
             data.pop("schedule")  # schedule-less configs keep their hash and run directory
         else:
             data["schedule"] = self.schedule.to_json()
+        if not self.allow_empty:
+            data.pop("allow_empty")  # configs without the key keep their hash and run directory
         return data
 
     def where(self, *keys: str) -> str:
