@@ -98,6 +98,7 @@ ExistingPath = Annotated[str, MustExist("path")]
 PositiveInt = Annotated[int, Ge(1)]
 PositiveFloat = Annotated[float, Gt(0)]
 FinitePositiveFloat = Annotated[float, Gt(0), Lt(math.inf)]  # a weight or penalty: inf is no number here
+NonNegativeFloat = Annotated[float, Ge(0), Lt(math.inf)]  # a rate, a cost in seconds: 0 is allowed, inf is not
 Name = Annotated[str, MinLen(1)]  # a non-empty string: a key, a label, a module
 # a performer nested in another's params (a SPEC string or {name, params}), checked as a top-level one
 NestedJohn = Annotated[Any, Performer("john")]
@@ -183,6 +184,8 @@ def check_value(value: Any, annotation: Any) -> str | None:
     Nested :class:`Performer` markers are not checked here; see :func:`nested_performers`."""
     if annotation is Any or annotation is typing.Any:
         return None
+    if isinstance(value, float) and not math.isfinite(value):  # .nan, .inf in YAML: no number a param can use
+        return f"must be a finite number, not {value!r}"
     from pydantic import ValidationError
 
     try:
