@@ -141,13 +141,10 @@ def pairs_from_rows(
 ) -> list[OwnPair]:
     """Checked :class:`OwnPair` objects from ``(line, mapping)`` rows."""
     wanted = {name: mapping.get(name, name) for name in (*TEXT_COLUMNS, ID_COLUMN)}
-    renamed = {column: name for name, column in wanted.items()}
     mapped = [wanted[name] for name in (*TEXT_COLUMNS, ID_COLUMN) if name in mapping or name in TEXT_COLUMNS]
-    dropped: set[str] = set()
-    if PHENOMENON_COLUMN in mapping:  # the mapped column is the phenomenon; a column named so is not
-        renamed[mapping[PHENOMENON_COLUMN]] = PHENOMENON_COLUMN
+    if PHENOMENON_COLUMN in mapping:
         mapped.append(mapping[PHENOMENON_COLUMN])
-        dropped.add(PHENOMENON_COLUMN)
+    meta_key = meta_naming(mapping)
     pairs: list[OwnPair] = []
     seen: dict[str, int] = {}
     for line, row in rows:
@@ -171,14 +168,52 @@ def pairs_from_rows(
         seen[pair_id] = line
         meta: dict[str, Any] = {}
         for key, item in row.items():
-            column_name: str = key  # a header or JSON key (a DataFrame's column name as given)
-            meta_key = renamed.get(column_name, column_name)
-            if meta_key not in wanted and column_name not in dropped:
-                meta[meta_key] = _plain(item)
+            name = meta_key(key)  # a header or JSON key (a DataFrame's column name as given)
+            if name is not None:
+                meta[name] = _plain(item)
         pairs.append(OwnPair(pair_id, texts["source"], texts["correct"], texts["incorrect"], meta, line))
     if not pairs:
         raise DataError("no pairs: the file has a header but no rows" if unit == "line" else "no pairs", file=file)
     return pairs
+
+
+def meta_naming(mapping: Mapping[str, str]) -> Any:
+    """``column -> metadata key`` (``None``: the column is a text or the id, not metadata) under a
+    ``--columns`` mapping: a column mapped to ``phenomenon`` is the ``phenomenon`` key (and a
+    column named ``phenomenon`` then is not)."""
+    wanted = {name: mapping.get(name, name) for name in (*TEXT_COLUMNS, ID_COLUMN)}
+    renamed = {column: name for name, column in wanted.items()}
+    dropped: set[str] = set()
+    if PHENOMENON_COLUMN in mapping:
+        renamed[mapping[PHENOMENON_COLUMN]] = PHENOMENON_COLUMN
+        dropped.add(PHENOMENON_COLUMN)
+
+    def key(column: Any) -> str | None:
+        name = renamed.get(column, column)
+        return None if name in wanted or column in dropped else name
+
+    return key
+
+
+def column_names(path: str | Path) -> set[str] | None:
+    """The columns of a pairs file without reading its pairs (every row's keys, for JSONL);
+    ``None`` for a datasets directory."""
+    path = Path(path)
+    kind = pair_format(path)
+    if kind in ("tsv", "csv"):
+        first = next(iter(delimited_rows(_read_text(path), DELIMITERS[kind], path)), None)
+        return set(first[1]) if first is not None else set()
+    if kind == "jsonl":
+        return {str(key) for _, row in iter_jsonl(path) if isinstance(row, Mapping) for key in row}
+    if kind == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        try:
+            return set(pq.read_schema(path).names)
+        except (pa.ArrowException, OSError) as error:
+            raise DataError(f"not a Parquet file: {error}", file=path) from None
+    return None
 
 
 def _text(value: Any, column: str, at: str, where: Mapping[str, Any]) -> str:

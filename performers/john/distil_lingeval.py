@@ -19,9 +19,9 @@ import hashlib
 import itertools
 import logging
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 
@@ -32,6 +32,10 @@ from arena.records import Instance
 from arena.specs.typecheck import MustExist, PositiveInt
 
 logger = logging.getLogger(__name__)
+
+# the metadata keys of its instances and of their variants (see _instance)
+INSTANCE_META = frozenset({"origin", "line", "lines", "reference_kind", "error_type", "variants"})
+VARIANT_META = frozenset({"line"})
 
 
 class DistilLingEvalJohn:
@@ -119,6 +123,11 @@ class DistilLingEvalJohn:
             while emitted < count and emitted in pending and pending[emitted][-1][0] == last[emitted]:
                 yield self._instance(pending.pop(emitted))
                 emitted += 1
+
+    @classmethod
+    def declared_meta(cls, params: Mapping[str, Any]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+        """The metadata keys of its instances and variants (:class:`arena.roles.MetaDeclaring`)."""
+        return INSTANCE_META, VARIANT_META
 
     def _instance(self, members: list[tuple[int, str, str, str]]) -> Instance:
         name = self.directory.name

@@ -112,3 +112,25 @@ def test_a_repairs_patch_is_read_by_validate_as_by_run(tmp_path, capsys, action,
 
 def test_a_good_config_passes_both(tmp_path, capsys):
     assert agree(experiment(tmp_path), tmp_path, capsys) == (0, "")
+
+
+PAIRS = "id\tsource\tcorrect\tincorrect\tphenomenon\tregister\nn1\tThe shop.\tDer Laden.\tDie Laden.\tagr\teveryday\n"
+
+
+@pytest.mark.parametrize("breakdowns,zellig,words", [
+    ("[register, john.register, john.origin, john.phenomenon]", "[replay]", None),
+    ("[regsiter]", "[replay]", "no John gives variant metadata (which replay passes on) 'regsiter'"),
+    ("[john.nope]", "[replay]", "no John gives instance metadata 'nope'"),
+    ("[dimension]", "[replay, feature-flip]", None),   # a Zellig that makes its own variants: taken on trust
+    ("[john.nope]", "[replay, feature-flip]", "no John gives instance metadata 'nope'"),
+])
+def test_breakdowns_no_performer_gives_are_refused_alike(tmp_path, capsys, breakdowns, zellig, words):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    config = experiment(tmp_path, john=f"[{{name: pairs, params: {{path: {pairs}}}}}]", zellig=zellig,
+                        extra=f"breakdowns: {breakdowns}\n")
+    if words is None:
+        assert outcome(["validate", config], capsys)[0] == 0
+        return
+    status, message = agree(config, tmp_path, capsys)
+    assert status == 2 and words in message and f"{config}:7" in message, message
