@@ -106,7 +106,7 @@ def check_rates(data: dict[str, Any], path: Path) -> None:
     from arena.specs.typecheck import NonNegativeFloat, check_value
 
     if not isinstance(data.get("driver"), dict) or not isinstance(data.get("claudes"), dict):
-        raise DataError("a calibration has the objects 'driver' and 'claudes'", file=str(path), key="driver",
+        raise DataError("not a calibration file: it needs the objects 'driver' and 'claudes'", file=str(path), key="driver",
                         hint="write it again with experiments/bench/calibrate.py")
     numbers = [(f"driver.{key}", data["driver"].get(key)) for key in ("per_round", "per_cell")]
     for claude, rates in data["claudes"].items():
