@@ -45,10 +45,14 @@ CASES = {
 def test_a_run_without_judged_rounds_exits_2_and_is_not_finished(tmp_path, capsys, case):
     rows, zellig, john_extra, *fragments = CASES[case]
     path = config(tmp_path, rows, zellig, john_extra)
-    for _ in range(2):  # and again: the refused run is not taken as finished
+    snapshots = []
+    for _ in range(2):  # and again: the refused run is not taken as finished, and its files stay as they were
         refused(["-q", "run", path, "--out", tmp_path / "runs"], capsys, str(path), "no round was judged",
                 "allow_empty", *fragments)
+        snapshots.append({p.relative_to(tmp_path): p.read_bytes() for p in (tmp_path / "runs").rglob("*")
+                          if p.is_file() and p.name != ".lock"})
     assert not list((tmp_path / "runs").glob("*/scores.json"))
+    assert snapshots[0] == snapshots[1] and snapshots[0]
 
 
 @pytest.mark.parametrize("case", list(CASES))
