@@ -134,3 +134,18 @@ def test_breakdowns_no_performer_gives_are_refused_alike(tmp_path, capsys, break
         return
     status, message = agree(config, tmp_path, capsys)
     assert status == 2 and words in message and f"{config}:7" in message, message
+
+
+def test_declared_meta_covers_what_the_johns_give(tmp_path):
+    from performers.john.distil_lingeval import DistilLingEvalJohn
+    from performers.john.pairs import PairsJohn
+    from performers.zellig.replay import ReplayZellig
+
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    for cls, params in ((DistilLingEvalJohn, {"dir": str(write_testset(tmp_path / "set.human"))}),
+                        (PairsJohn, {"path": str(pairs)})):
+        instance_keys, variant_keys = cls.declared_meta(params)
+        for instance in cls(**params).instances():
+            assert set(instance.meta) <= instance_keys
+            assert all(set(v.meta) <= variant_keys for v in ReplayZellig().corrupt(instance))
