@@ -30,6 +30,7 @@ from arena.formats import textlines
 from arena.formats.distil_lingeval import FILES, read_distil_lingeval
 from arena.records import Instance
 from arena.specs.typecheck import MustExist, PositiveInt
+from arena.text_policy import text_problem
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +86,8 @@ class DistilLingEvalJohn:
             empty = [name for name, text in zip(FILES, sides) if not text.strip()]
             if empty and not self.skip_empty:
                 raise _Irregular
+            if any(text_problem(text, one_line=False) for text in sides if text.strip()):
+                raise _Irregular  # the text policy refuses a line: the in-memory reader names file and line
             for name in empty:
                 if len(empties[name]) < 5:
                     empties[name].append(f"{name}:{number}")
@@ -173,7 +176,8 @@ class DistilLingEvalJohn:
 
 
 class _Irregular(Exception):
-    """The files cannot be streamed as they are (missing, not UTF-8, empty lines, uneven lengths)."""
+    """The files cannot be streamed as they are (missing, not UTF-8, empty lines, uneven lengths, a
+    line the text policy refuses)."""
 
 
 def _lines(directory: Path) -> Iterator[tuple[str, str, str]]:

@@ -124,3 +124,21 @@ def test_yaml_must_not_fire(tmp_path):
     path = tmp_path / "c.yaml"
     path.write_text('name: "Straße „ja“ 😀"\nnote: |\n  two\n  lines\nempty: ""\n', encoding="utf-8")
     assert load_yaml(path)["note"] == "two\nlines\n"
+
+
+@pytest.mark.parametrize("case", ["escape", "bidi-override", "c1-undefined"])
+def test_the_streaming_distil_lingeval_john_refuses_as_the_reader_does(tmp_path, case):
+    from performers.john.distil_lingeval import DistilLingEvalJohn
+
+    text, words = BAD_TEXTS[case]
+    directory = distil_set(tmp_path, text)
+    with pytest.raises(DataError) as caught:
+        list(DistilLingEvalJohn(dir=str(directory)).instances())
+    assert words in str(caught.value) and caught.value.line == 2
+
+
+def test_the_streaming_john_keeps_wmt_mojibake(tmp_path):
+    from performers.john.distil_lingeval import DistilLingEvalJohn
+
+    instances = list(DistilLingEvalJohn(dir=str(distil_set(tmp_path, "Er sagte \x84ja\x93."))).instances())
+    assert instances[1].reference == "Er sagte \x84ja\x93."
