@@ -44,14 +44,19 @@ def policy_off() -> Iterator[None]:
     import arena.formats.pairs as pairs
     import arena.formats.textlines as textlines
     import arena.specs.yamlio as yamlio
+    import performers.john.distil_lingeval as distil_john
 
-    saved = (pairs.text_problem, textlines.text_problem, lingeval97.text_problem, yamlio.json_problem)
-    pairs.text_problem = textlines.text_problem = lingeval97.text_problem = lambda *a, **k: None
+    policed = (pairs, textlines, lingeval97, distil_john)  # every module that imports text_problem
+    saved = [module.text_problem for module in policed], yamlio.json_problem
+    for module in policed:
+        module.text_problem = lambda *a, **k: None  # type: ignore[attr-defined]
     yamlio.json_problem = lambda *a, **k: None
     try:
         yield
     finally:
-        pairs.text_problem, textlines.text_problem, lingeval97.text_problem, yamlio.json_problem = saved
+        for module, function in zip(policed, saved[0]):
+            module.text_problem = function  # type: ignore[attr-defined]
+        yamlio.json_problem = saved[1]
 
 
 def best(function: Callable[[], object], repeat: int) -> float:
