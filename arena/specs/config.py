@@ -32,7 +32,7 @@ from arena.errors import ConfigError
 from arena.game.schedule import Schedule, parse_schedule
 from arena.specs.spec import PerformerSpec, parse_value, spec_from_mapping
 from arena.specs.typecheck import PositiveInt, check_value, type_hints
-from arena.specs.yamlio import load_yaml, yaml_key_lines
+from arena.specs.yamlio import check_yaml_texts, load_yaml, yaml_key_lines
 
 TiePolicy = Literal["wrong", "correct", "half"]
 ExecutorName = Literal["in-process", "ray"]
@@ -317,4 +317,6 @@ def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experime
     lines = yaml_key_lines(path)
     for override in overrides:  # a message about an overridden key points at the --set
         lines[tuple(override.split("=", 1)[0].strip().split("."))] = SET
+    if overrides:
+        check_yaml_texts(data, path, lines)  # the text policy on what --set gave, as on the file's texts
     return experiment_from_dict(data, str(path), lines)

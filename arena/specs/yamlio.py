@@ -86,10 +86,11 @@ def load_yaml(path: str | Path) -> Any:
     return data
 
 
-def check_yaml_texts(data: Any, path: str | Path) -> None:
+def check_yaml_texts(data: Any, path: str | Path, lines: dict[tuple[str, ...], int] | None = None) -> None:
     """Every non-blank string (key or value) of loaded YAML passes the text policy
     (:func:`arena.text_policy.text_problem`, line breaks allowed: a block scalar holds
-    them); a refusal is a :class:`DataError` naming the file, line and key."""
+    them); a refusal is a :class:`DataError` naming the file, line and key (``lines``: each
+    key path's line, default the file's; a line of 0 is a ``--set`` override)."""
     from arena.text_policy import text_problem
 
     stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
@@ -105,8 +106,10 @@ def check_yaml_texts(data: Any, path: str | Path) -> None:
             problem = text_problem(item, allow_tab=True, one_line=False)
             if problem is not None:
                 dotted = ".".join(keys)
-                raise DataError(f"{dotted + ': ' if dotted else ''}the text {item[:40]!r} {problem}", file=path,
-                                line=yaml_key_lines(path).get(keys), key=dotted or None)
+                line = (yaml_key_lines(path) if lines is None else lines).get(keys)
+                given = " (given by --set)" if line == 0 else ""
+                raise DataError(f"{dotted + ': ' if dotted else ''}the text {item[:40]!r}{given} {problem}",
+                                file=path, line=line or None, key=dotted or None)
 
 
 @functools.cache

@@ -142,3 +142,17 @@ def test_the_streaming_john_keeps_wmt_mojibake(tmp_path):
 
     instances = list(DistilLingEvalJohn(dir=str(distil_set(tmp_path, "Er sagte \x84ja\x93."))).instances())
     assert instances[1].reference == "Er sagte \x84ja\x93."
+
+
+@pytest.mark.parametrize("override,key", [("description=a\x1b[2Jb", "description"),
+                                          ("johns.0.alias=x\u202ey", "johns.0.alias")])
+def test_set_overrides_pass_the_text_policy_too(tmp_path, override, key):
+    from arena.specs.config import load_experiment
+
+    path = tmp_path / "c.yaml"
+    path.write_text("name: x\njohns: [{name: distil-lingeval, params: {dir: .}}]\nzelligs: [replay]\n"
+                    "claudes: [oracle]\n", encoding="utf-8")
+    with pytest.raises(DataError, match="given by --set") as caught:
+        load_experiment(path, [override])
+    assert (caught.value.file, caught.value.key) == (str(path), key)
+    assert load_experiment(path, ["description=Straße „ja“"]).description == "Straße „ja“"  # must not fire
