@@ -190,4 +190,15 @@ class Untranslating(Protocol):
     def why_untranslating(self) -> str: ...
 
 
+@runtime_checkable
+class MetaDeclaring(Protocol):
+    """A John *class* that says from its params, before anything is built, which metadata keys
+    its instances carry and which its ``meta["variants"]`` carry (what the ``replay`` Zellig
+    passes on): ``declared_meta(params) -> (instance keys, variant keys)``, a classmethod;
+    ``None`` for either when it cannot say.  ``arena validate`` and ``arena run`` refuse alike a
+    ``breakdowns:`` key no performer gives (:mod:`arena.specs.breakdowns`)."""
+
+    def declared_meta(self, params: Mapping[str, Any]) -> tuple[frozenset[str] | None, frozenset[str] | None]: ...
+
+
 ROLES = ("john", "zellig", "claude")

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from arena.specs.yamlio import iter_jsonl, load_json
+
 log = logging.getLogger(__name__)
 
 TOKENS_FILE = Path("report") / "tokens.jsonl"
@@ -27,7 +29,7 @@ def claude_specs(run_dir: Path) -> dict[str, Any]:
     """The run's Claude specs by label, from its manifest."""
     from arena.specs.spec import spec_from_mapping
 
-    manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))
+    manifest = load_json(Path(run_dir) / "manifest.json")
     specs = [spec_from_mapping(entry, where="manifest claudes") for entry in manifest["experiment"]["claudes"]]
     return {spec.label: spec for spec in specs}
 
@@ -37,7 +39,7 @@ def load_tokens(run_dir: Path) -> dict[tuple[str, str], dict[str, Any]]:
     path = Path(run_dir) / TOKENS_FILE
     if not path.is_file():
         return {}
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    records = [record for _, record in iter_jsonl(path)]
     return {(r["claude"], r["round"]): r for r in records}
 
 

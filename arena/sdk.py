@@ -32,7 +32,7 @@ from arena.extras import require
 from arena.formats.distil_lingeval import FILES as DISTIL_LINGEVAL_FILES
 from arena.formats.distil_lingeval import ContrastivePair, read_distil_lingeval, write_distil_lingeval
 from arena.formats.lingeval97 import Contrastive, Sentence, read_lingeval97, write_lingeval97
-from arena.formats.pairs import OwnPair, parse_columns, read_pairs
+from arena.formats.pairs import OwnPair, column_names, meta_naming, parse_columns, read_pairs
 from arena.formats.repairs import Flag, Flagged, current, read_repairs
 from arena.formats.textlines import has_line_break, iter_lines, read_lines, write_lines, write_text_atomic
 from arena.records import (
@@ -53,6 +53,7 @@ from arena.roles import (
     Detector,
     Fittable,
     John,
+    MetaDeclaring,
     Observer,
     ScoringClaude,
     Zellig,
@@ -69,12 +70,16 @@ from arena.specs.typecheck import (
     Name,
     NestedClaude,
     NestedJohn,
+    NestedScoringClaude,
+    NestedTranslatingClaude,
     NestedZellig,
+    NonNegativeFloat,
     Performer,
     PositiveFloat,
     PositiveInt,
 )
-from arena.specs.yamlio import MAX_JSON_BYTES, decode, load_json, load_yaml, loads_json, yaml_key_lines
+from arena.specs.yamlio import MAX_JSON_BYTES, decode, iter_jsonl, load_json, load_yaml, loads_json, yaml_key_lines
+from arena.text_policy import text_problem
 
 if TYPE_CHECKING:
     from arena.engine.match import (
@@ -106,16 +111,16 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     # records, roles, errors, edits, extras
     "Edit", "Instance", "Judgement", "Pair", "RoundOutcome", "SequenceScore", "TokenScores", "Variant",
-    "Chooser", "Claude", "Clocked", "ConditionalDetector", "Detector", "Fittable", "John", "Observer",
+    "Chooser", "Claude", "Clocked", "ConditionalDetector", "Detector", "MetaDeclaring", "Fittable", "John", "Observer",
     "ScoringClaude", "Zellig", "take",
     "ArenaError", "ConfigError", "DataError", "EnvError", "UsageError",
     "apply_edits", "diff_edits", "make_variant", "shared_affixes", "variant_from_text",
     "require",
     # parameters, nested performers, YAML/JSON
     "Check", "ExistingDir", "ExistingFile", "FinitePositiveFloat", "MustExist", "Name", "NestedClaude",
-    "NestedJohn", "NestedZellig", "Performer", "PositiveFloat", "PositiveInt",
+    "NestedJohn", "NestedScoringClaude", "NestedTranslatingClaude", "NestedZellig", "NonNegativeFloat", "Performer", "PositiveFloat", "PositiveInt",
     "Catalog", "build", "resolve", "signature", "validate", "parse_spec", "spec_from_mapping",
-    "MAX_JSON_BYTES", "decode", "load_json", "load_yaml", "loads_json", "yaml_key_lines",
+    "MAX_JSON_BYTES", "decode", "iter_jsonl", "load_json", "load_yaml", "loads_json", "yaml_key_lines",
     # the scoring rule
     "SCORE_CONVENTIONS", "ScoreConvention", "candidate_score", "corrupt_one", "judgement_from_scores",
     # progress and atomic writes
@@ -124,6 +129,6 @@ __all__ = [
     "has_line_break", "iter_lines", "read_lines", "write_lines", "write_text_atomic",
     "DISTIL_LINGEVAL_FILES", "ContrastivePair", "read_distil_lingeval", "write_distil_lingeval",
     "Contrastive", "Sentence", "read_lingeval97", "write_lingeval97",
-    "OwnPair", "parse_columns", "read_pairs",
+    "OwnPair", "column_names", "meta_naming", "parse_columns", "read_pairs", "text_problem",
     "Flag", "Flagged", "current", "read_repairs",
 ]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import add_verb, catalog, check_output
-from arena.errors import UsageError
+from arena.errors import DataError, UsageError
 
 EXAMPLES = """
   # human references: newstest2009-2016, at most 300 sentences, stratified by test set
@@ -115,6 +115,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--format", choices=("distil-lingeval", "lingeval97"), action="append",
                         help="write only this format (repeatable; default: both)")
     parser.add_argument("--force", action="store_true", help="overwrite the files of an earlier build")
+    parser.add_argument("--allow-empty", action="store_true", help="exit 0 when nothing is selected (the report is "
+                        "written either way; without this flag an empty test set is exit 2)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     add_selection_arguments(parser)
     parser.set_defaults(func=run)
@@ -173,4 +175,10 @@ def run(args) -> int:
         from arena.text_policy import visible_lines
 
         print(visible_lines(format_report(report)), flush=True)
+        if not report.get("files") and not args.allow_empty:
+            counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in report["instances"].items() if v)
+            raise DataError(f"John {report.get('john')} × Zellig {report.get('zellig')}: nothing selected from "
+                            f"{report['pool']} instances ({counts or 'none'}); no test set written",
+                            file=out / "report.json", key="--zellig",
+                            hint="see report.json for what each filter dropped; --allow-empty to accept an empty set")
     return 0

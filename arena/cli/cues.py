@@ -20,13 +20,17 @@ the other folds, target-lm (a German LM trained on ../shared/data/parallel-toy/t
 as it is.  Per set and phenomenon it prints each cue's accuracy with a 95% Wilson interval and n,
 the strongest cue and the verdict 'confounded' (strongest cue >= --threshold, or, on a run, above
 chance and not significantly below the run's best Claude by a paired sign test).  Input: a
-DistilLingEval set or a directory of sets, a LingEval97 JSON file, a run or tournament directory."""
+DistilLingEval set or a directory of sets, a LingEval97 JSON file, a run or tournament directory,
+or your own pairs (--pairs FILE, read as score-pairs reads them, one table per phenomenon column
+value; --columns maps column names)."""
 
 EXAMPLES = """
   arena cues --format distil-lingeval --testset ../shared/data/distil-lingeval/placeholder_ding.human
   arena cues --format distil-lingeval --testset ../shared/data/distil-lingeval --json cues.json
   arena cues --format lingeval97 --testset lingeval97.json
   arena cues runs/quickstart-100a898585                  # a run or tournament directory
+  arena cues --pairs experiments/own-pairs/pairs.tsv --cue length --cue edit-words
+  arena cues --pairs mine.csv --columns source=en,correct=good,incorrect=bad,phenomenon=category
   arena cues --testset ../shared/data/distil-lingeval/np_agreement.mt --cue length --cue edit-words
   arena cues --testset ../shared/data/distil-lingeval/placeholder_ding.human --balance length --cue length"""
 
@@ -35,10 +39,14 @@ def add_parser(subparsers) -> None:
     parser = add_verb(subparsers, "cues", "surface-cue audit of a test set or run: cheap Claudes out of fold, "
                       "and which sets they explain", EXAMPLES, description=DESCRIPTION)
     parser.add_argument("run_dir", metavar="RUN", nargs="?", help="a run or tournament directory")
-    parser.add_argument("--format", choices=("distil-lingeval", "lingeval97", "run"),
+    parser.add_argument("--format", choices=("distil-lingeval", "lingeval97", "run", "pairs"),
                         help="format of --testset (default: guessed from the path)")
     parser.add_argument("--testset", metavar="PATH", help="a DistilLingEval set directory (or a directory of "
                         "sets), or a LingEval97 JSON file")
+    parser.add_argument("--pairs", metavar="FILE", help="own pairs: .tsv, .csv, .jsonl, .parquet or a datasets "
+                        "directory, as score-pairs reads them")
+    parser.add_argument("--columns", metavar="MAP", help="with --pairs: source=COL,correct=COL,incorrect=COL,id=COL,"
+                        "phenomenon=COL")
     parser.add_argument("--cue", action="append", metavar="NAME",
                         help="a surface Claude of the catalog (repeatable; default: length, edit-words, target-lm)")
     parser.add_argument("--folds", type=integer(2, 100), default=5, help="cross-validation folds, 2-100 (default 5)")
@@ -54,14 +62,23 @@ def add_parser(subparsers) -> None:
 
 
 def _input(args) -> tuple[str, Path]:
-    if args.run_dir and args.testset:
-        raise UsageError("give a RUN directory or --testset, not both", key="--testset")
-    if not args.run_dir and not args.testset:
-        raise UsageError("give a RUN directory or --testset PATH", key="--testset",
+    given = [key for key, value in (("RUN", args.run_dir), ("--testset", args.testset), ("--pairs", args.pairs))
+             if value]
+    if len(given) > 1:
+        raise UsageError(f"give one of a RUN directory, --testset or --pairs, not {' and '.join(given)}",
+                         key=given[-1])
+    if not given:
+        raise UsageError("give a RUN directory or --testset PATH or --pairs FILE", key="--testset",
                          hint="e.g. arena cues --format distil-lingeval --testset ../shared/data/distil-lingeval")
-    path = Path(args.run_dir or args.testset)
+    if args.columns and not args.pairs:
+        raise UsageError("--columns goes with --pairs", key="--columns")
+    if args.pairs and args.format not in (None, "pairs"):
+        raise UsageError(f"--pairs is own pairs, not --format {args.format}", key="--format")
+    path = Path(args.run_dir or args.testset or args.pairs)
     if not path.exists():
-        raise UsageError(f"{path}: no such file or directory", file=path, key="RUN" if args.run_dir else "--testset")
+        raise UsageError(f"{path}: no such file or directory", file=path, key=given[0])
+    if args.pairs or args.format == "pairs":
+        return "pairs", path
     if args.format:
         return args.format, path
     if (path / "manifest.json").is_file():
@@ -83,7 +100,7 @@ def run(args) -> int:
         check_output(args.json, "file")
     if not 0 < args.threshold <= 1:
         raise UsageError(f"--threshold must be in (0, 1], not {args.threshold}", key="--threshold")
-    data = cue_items.load(kind, path, NOT_COMPARED_WITH_CUES)
+    data = cue_items.load(kind, path, NOT_COMPARED_WITH_CUES, columns=args.columns)
     if not data.items:
         raise DataError(f"{path}: no pair of two candidates to audit", file=path,
                         key="RUN" if kind == "run" else "--testset")

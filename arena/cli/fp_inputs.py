@@ -3,12 +3,12 @@ calibrations by Zellig label and the surface-cue verdicts by Zellig label and ph
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import Any
 
 from arena.errors import DataError, UsageError
+from arena.specs.yamlio import load_json
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def calibrations(run_dir: Path, path: Path | None) -> dict[str, Any]:
     if not path.is_file():
         raise UsageError(f"{path}: no such calibration file", file=path, key="--calibration")
     try:
-        table = json.loads(path.read_text(encoding="utf-8"))["detectors"]
+        table = load_json(path)["detectors"]  # bounded; damage is a DataError with file and line
         measured = {name: Calibration.from_json(entry) for name, entry in table.items()}
     except (ValueError, KeyError, TypeError) as error:
         raise DataError(f"{path}: not a detector calibration ({error})", file=path, key="detectors",

@@ -86,6 +86,7 @@ def load(path: Path | None = None) -> Calibration | None:
         if data.get("format") != FORMAT:
             raise DataError(f"calibration format {data.get('format')!r}, expected {FORMAT}",
                             file=str(path), key="format", hint="write it again with experiments/bench/calibrate.py")
+        check_rates(data, path)
         return Calibration(str(data["date"]), dict(data["machine"]), float(data["driver"]["per_round"]),
                            float(data["driver"]["per_cell"]), dict(data["claudes"]), path)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
@@ -93,6 +94,35 @@ def load(path: Path | None = None) -> Calibration | None:
             raise
         raise DataError(f"not a calibration file ({type(error).__name__}: {error})", file=str(path),
                         hint="write it again with experiments/bench/calibrate.py") from None
+
+
+UNITS = ("CPU", "GPU")
+
+
+def check_rates(data: dict[str, Any], path: Path) -> None:
+    """Every rate the planner multiplies by (``driver.per_round``, ``driver.per_cell``, each
+    Claude's ``load`` and ``*_per_*``) is a finite number ≥ 0 (:data:`NonNegativeFloat`, the type
+    performer params use), each ``unit`` CPU or GPU; else a :class:`DataError` naming the key."""
+    from arena.specs.typecheck import NonNegativeFloat, check_value
+
+    if not isinstance(data.get("driver"), dict) or not isinstance(data.get("claudes"), dict):
+        raise DataError("not a calibration file: it needs the objects 'driver' and 'claudes'", file=str(path), key="driver",
+                        hint="write it again with experiments/bench/calibrate.py")
+    numbers = [(f"driver.{key}", data["driver"].get(key)) for key in ("per_round", "per_cell")]
+    for claude, rates in data["claudes"].items():
+        if not isinstance(rates, dict):
+            raise DataError(f"the rates of {claude} are not an object", file=str(path), key=f"claudes.{claude}")
+        unit = rates.get("unit", "CPU")
+        if unit not in UNITS:
+            raise DataError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}", file=str(path),
+                            key=f"claudes.{claude}.unit")
+        numbers += [(f"claudes.{claude}.{key}", value) for key, value in rates.items()
+                    if key == "load" or "_per_" in key]
+    for key, value in numbers:
+        problem = check_value(value, NonNegativeFloat)
+        if problem:
+            raise DataError(f"{key} {problem}: the planner cannot use this rate", file=str(path), key=key,
+                            hint="measure it again with experiments/bench/calibrate.py")
 
 
 def save(calibration: Calibration, path: Path) -> None:

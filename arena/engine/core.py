@@ -34,6 +34,7 @@ from arena.engine import match, plan_stream, transcripts, verify
 from arena.engine.backends import Backend, make_backend
 from arena.engine.driver import Driver
 from arena.engine.manifest import make_manifest, run_dir_for, validate
+from arena.engine.no_rounds import check_judged
 from arena.engine.plan import Block, blocks, plan_experiment
 from arena.engine.session import Session
 from arena.engine.store import RunStore
@@ -137,6 +138,7 @@ def run(
         cells, cells_before, work = len(the_blocks) * len(experiment.claudes), session.cells_before, session.work
         del session, the_blocks  # scores are derived from the transcripts on disk: free the plan first
         scores = compute_scores(store.run_dir)
+        check_judged(experiment, scores)  # no run without judged rounds is marked finished
         transcripts.atomic_write_json(store.path(transcripts.SCORES), scores)
     return RunResult(
         store.run_dir, scores, engine_backend.name, cells, cells_before, resumed=manifest is not None,

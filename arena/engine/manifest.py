@@ -16,6 +16,7 @@ from arena.engine.plan import models
 from arena.engine.resources import actor_count, resource_options
 from arena.errors import ConfigError, UsageError
 from arena.roles import Untranslating
+from arena.specs.breakdowns import check_breakdowns
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, signature
 from arena.specs.registry import validate as validate_spec
@@ -29,17 +30,21 @@ def validate(experiment: Experiment, catalog: Catalog) -> dict[str, dict[str, st
     ``{role: {label: name@version(params)}}`` (a replica's under ``"<label> (seed <s>)"``)."""
     check_name(experiment)
     signatures: dict[str, dict[str, str]] = {}
+    classes: dict[str, list[type]] = {}
     for role, specs in (("john", experiment.johns), ("zellig", experiment.zelligs), ("claude", experiment.claudes)):
         signatures[role + "s"] = {}
+        classes[role + "s"] = []
         for index, spec in enumerate(specs):
             at = f"{experiment.where(role + 's', str(index))}: {role}s[{index}]"
             cls = validate_spec(role, spec, catalog, where=at)
+            classes[role + "s"].append(cls)
             if role == "claude" and experiment.discrepancy and spec.sees_source and isinstance(cls, Untranslating):
                 raise UsageError(f"{at}: discrepancy: {cls.why_untranslating()}", key="discrepancy",
                                  hint=f"give Claude {spec.label} sees: {{source: false}}, or set discrepancy: false")
             signatures[role + "s"][spec.label] = signature(role, spec, catalog)
             if role != "john":
                 resource_options(role, spec, at)
+    check_breakdowns(experiment, classes)  # a breakdowns: key no performer gives
     for model in models(experiment):
         at = f"{experiment.where('claudes', str(model.claude_index))}: claudes[{model.claude_index}]"
         actor_count(model.spec, at)

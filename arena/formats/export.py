@@ -31,7 +31,7 @@ from arena.formats.distil_lingeval import FILES as DISTIL_FILES
 from arena.formats.distil_lingeval import ContrastivePair, write_distil_lingeval
 from arena.formats.lingeval97 import Contrastive, Sentence, write_lingeval97, write_plaintext
 from arena.formats.textlines import check_line_text, write_text_atomic
-from arena.specs.yamlio import read_text
+from arena.specs.yamlio import loads_json, read_text
 
 FORMATS = ("lingeval97", "distil-lingeval")
 MANIFEST = "export.json"
@@ -44,10 +44,7 @@ def read_round_records(path: str | Path) -> Iterator[tuple[str, dict[str, Any]]]
         if not line.strip():
             continue
         where = f"{path}:{number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise DataError(f"{where}: malformed JSON line: {error.msg}") from None
+        record = loads_json(line, path, number)  # bounded; damage is a DataError with file and line
         if not isinstance(record, dict):
             raise DataError(f"{where}: a round is a JSON object, not {type(record).__name__}")
         yield where, record

@@ -39,6 +39,7 @@ from arena.errors import DataError
 from arena.formats import scores as score_files
 from arena.formats.textlines import check_line_text, split_lines, write_lines, write_text_atomic
 from arena.specs.yamlio import load_json, read_text
+from arena.text_policy import text_problem
 
 SENTENCE_KEYS = ("source", "reference", "origin", "errors")
 ERROR_KEYS = ("type", "contrastive", "distance", "frequency")
@@ -192,8 +193,22 @@ def sentences_from_json(data: Any, path: str = "<json>") -> list[Sentence]:
     sentences = []
     for index, item in enumerate(data):
         sentence = _fast_sentence(item)
-        sentences.append(sentence if sentence is not None else _checked_sentence(path, index, item))
+        sentence = sentence if sentence is not None else _checked_sentence(path, index, item)
+        _check_texts(path, index, sentence)
+        sentences.append(sentence)
     return sentences
+
+
+def _check_texts(path: str, index: int, sentence: Sentence) -> None:
+    """The text policy (:func:`arena.text_policy.text_problem`) on a sentence's non-empty texts;
+    a refusal names the file, the sentence and the key."""
+    texts = [("source", sentence.source), ("reference", sentence.reference),
+             *((f"errors[{position}].contrastive", error.contrastive) for position, error in enumerate(sentence.errors))]
+    for key, text in texts:
+        if text.strip():
+            problem = text_problem(text, allow_tab=True, one_line=False)
+            if problem is not None:
+                raise DataError(f"item {index}: {key} {problem}", file=path, key=key)
 
 
 @contextmanager

@@ -6,34 +6,44 @@ An ``id`` column, when present, names the pairs (ids must be unique); otherwise 
 pair is ``<file stem>.<line>``.  Column names can be mapped: ``{"source": "src"}``
 or, on the command line, ``--columns source=src,correct=good,incorrect=bad``.
 
+A ``phenomenon`` column labels each pair (per-phenomenon tables in ``arena cues``, the
+variant's label in a run); map it too: ``--columns phenomenon=category``.
+
 Formats, by the path's suffix:
 
-- ``.tsv``: tab-separated, a header line, no quoting (a ``"`` is a character);
-- ``.csv``: comma-separated with a header, RFC 4180 quoting;
-- ``.jsonl`` / ``.ndjson``: one JSON object per line;
+- ``.tsv`` / ``.csv``: tab- or comma-separated with a header line, RFC 4180 quoting as
+  pandas' ``to_csv`` writes it (:mod:`arena.formats.delimited`: a field holding the
+  delimiter, a ``"`` or a line break is quoted, its ``"`` doubled; a ``"`` inside an
+  unquoted field is a character);
+- ``.jsonl`` / ``.ndjson``: one JSON object per line, bounded
+  (:func:`arena.specs.yamlio.iter_jsonl`);
 - ``.parquet``: a Parquet table;
 - a directory: a Hugging Face ``datasets`` directory (``save_to_disk``), read with
   ``datasets.load_from_disk`` where that package is installed, otherwise its Arrow
   files with pyarrow (the layout is the same).
 
 A bad file is a :class:`~arena.errors.DataError` naming the file, the line (the row
-for Parquet and Arrow, counting from 1) and the column.
+for Parquet and Arrow, counting from 1) and the column; so is a text the text policy
+refuses (:func:`arena.text_policy.text_problem`: control characters, unpaired surrogates,
+bidi overrides, only invisible characters, too long; a line break or tab inside a quoted
+field is kept).
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.errors import DataError, UsageError
+from arena.formats.delimited import DELIMITERS, delimited_rows
+from arena.specs.yamlio import MAX_JSON_BYTES, iter_jsonl, load_json
+from arena.text_policy import text_problem
 
 TEXT_COLUMNS = ("source", "correct", "incorrect")
 ID_COLUMN = "id"
+PHENOMENON_COLUMN = "phenomenon"  # the one metadata column arena gives a meaning to
 SUFFIXES = (".tsv", ".csv", ".jsonl", ".ndjson", ".parquet")
 
 
@@ -51,7 +61,7 @@ class OwnPair:
 
 def parse_columns(text: str | Mapping[str, str] | None, *, where: str = "--columns") -> dict[str, str]:
     """``"source=src,correct=good"`` (or a mapping) → ``{"source": "src", "correct": "good"}``;
-    keys must be ``source``, ``correct``, ``incorrect`` or ``id``."""
+    keys must be ``source``, ``correct``, ``incorrect``, ``id`` or ``phenomenon``."""
     if text is None or text == "":
         return {}
     if isinstance(text, Mapping):
@@ -64,7 +74,7 @@ def parse_columns(text: str | Mapping[str, str] | None, *, where: str = "--colum
                 raise UsageError(f"{item!r} is not NAME=COLUMN", key=where,
                                  hint="e.g. --columns source=src,correct=good,incorrect=bad")
             mapping[name.strip()] = column.strip()
-    allowed = (*TEXT_COLUMNS, ID_COLUMN)
+    allowed = (*TEXT_COLUMNS, ID_COLUMN, PHENOMENON_COLUMN)
     for name in mapping:
         if name not in allowed:
             raise UsageError(f"{name!r} is not one of {', '.join(allowed)}", key=where)
@@ -73,7 +83,7 @@ def parse_columns(text: str | Mapping[str, str] | None, *, where: str = "--colum
         column = mapping.get(name, name)
         if column in columns:
             raise UsageError(f"{columns[column]} and {name} would both be read from column {column!r}", key=where,
-                             hint="map each of source, correct, incorrect (and id) to its own column")
+                             hint="map each of source, correct, incorrect (and id, phenomenon) to its own column")
         columns[column] = name
     return mapping
 
@@ -97,9 +107,9 @@ def read_pairs(path: str | Path, columns: str | Mapping[str, str] | None = None)
     mapping = parse_columns(columns)
     kind = pair_format(path)
     if kind in ("tsv", "csv"):
-        rows = _delimited_rows(path, "\t" if kind == "tsv" else ",")
+        rows = delimited_rows(_read_text(path), DELIMITERS[kind], path)
     elif kind == "jsonl":
-        rows = _jsonl_rows(path)
+        rows = iter_jsonl(path)
     else:
         table = _parquet_table(path) if kind == "parquet" else _datasets_table(path)
         rows = ((index + 1, row) for index, row in enumerate(table))
@@ -131,7 +141,10 @@ def pairs_from_rows(
 ) -> list[OwnPair]:
     """Checked :class:`OwnPair` objects from ``(line, mapping)`` rows."""
     wanted = {name: mapping.get(name, name) for name in (*TEXT_COLUMNS, ID_COLUMN)}
-    renamed = {column: name for name, column in wanted.items()}
+    mapped = [wanted[name] for name in (*TEXT_COLUMNS, ID_COLUMN) if name in mapping or name in TEXT_COLUMNS]
+    if PHENOMENON_COLUMN in mapping:
+        mapped.append(mapping[PHENOMENON_COLUMN])
+    meta_key = meta_naming(mapping)
     pairs: list[OwnPair] = []
     seen: dict[str, int] = {}
     for line, row in rows:
@@ -139,22 +152,12 @@ def pairs_from_rows(
         at = "" if unit == "line" else f"row {line}: "
         if not isinstance(row, Mapping):
             raise DataError(f"{at}expected an object with columns, got {type(row).__name__}", **where)
-        texts = {}
-        for name in TEXT_COLUMNS:
-            column = wanted[name]
+        for column in mapped:
             if column not in row:
                 raise DataError(f"{at}no column {column!r} (columns: {', '.join(map(str, row)) or 'none'})",
                                 key=column, hint="map yours with --columns source=COL,correct=COL,incorrect=COL"
-                                if column == name else None, **where)
-            value = row[column]
-            if not isinstance(value, str):
-                raise DataError(f"{at}{column!r} is {type(value).__name__} {value!r}, not a text", key=column, **where)
-            if not value.strip():
-                raise DataError(f"{at}{column!r} is empty", key=column, **where)
-            if "\x00" in value:
-                raise DataError(f"{at}{column!r} holds a NUL character (U+0000): binary data, not a text",
-                                key=column, **where)
-            texts[name] = value
+                                if column not in mapping.values() else None, **where)
+        texts = {name: _text(row[wanted[name]], wanted[name], at, where) for name in TEXT_COLUMNS}
         if texts["correct"] == texts["incorrect"]:
             raise DataError(f"{at}'correct' and 'incorrect' are the same text", key=wanted["incorrect"], **where)
         raw_id = row.get(wanted[ID_COLUMN])
@@ -165,14 +168,65 @@ def pairs_from_rows(
         seen[pair_id] = line
         meta: dict[str, Any] = {}
         for key, item in row.items():
-            column_name: str = key  # a header or JSON key (a DataFrame's column name as given)
-            meta_key = renamed.get(column_name, column_name)
-            if meta_key not in wanted:
-                meta[meta_key] = _plain(item)
+            name = meta_key(key)  # a header or JSON key (a DataFrame's column name as given)
+            if name is not None:
+                meta[name] = _plain(item)
         pairs.append(OwnPair(pair_id, texts["source"], texts["correct"], texts["incorrect"], meta, line))
     if not pairs:
-        raise DataError("no pairs", file=file)
+        raise DataError("no pairs: the file has a header but no rows" if unit == "line" else "no pairs", file=file)
     return pairs
+
+
+def meta_naming(mapping: Mapping[str, str]) -> Any:
+    """``column -> metadata key`` (``None``: the column is a text or the id, not metadata) under a
+    ``--columns`` mapping: a column mapped to ``phenomenon`` is the ``phenomenon`` key (and a
+    column named ``phenomenon`` then is not)."""
+    wanted = {name: mapping.get(name, name) for name in (*TEXT_COLUMNS, ID_COLUMN)}
+    renamed = {column: name for name, column in wanted.items()}
+    dropped: set[str] = set()
+    if PHENOMENON_COLUMN in mapping:
+        renamed[mapping[PHENOMENON_COLUMN]] = PHENOMENON_COLUMN
+        dropped.add(PHENOMENON_COLUMN)
+
+    def key(column: Any) -> str | None:
+        name = renamed.get(column, column)
+        return None if name in wanted or column in dropped else name
+
+    return key
+
+
+def column_names(path: str | Path) -> set[str] | None:
+    """The columns of a pairs file without reading its pairs (every row's keys, for JSONL);
+    ``None`` for a datasets directory."""
+    path = Path(path)
+    kind = pair_format(path)
+    if kind in ("tsv", "csv"):
+        first = next(iter(delimited_rows(_read_text(path), DELIMITERS[kind], path)), None)
+        return set(first[1]) if first is not None else set()
+    if kind == "jsonl":
+        return {str(key) for _, row in iter_jsonl(path) if isinstance(row, Mapping) for key in row}
+    if kind == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        try:
+            return set(pq.read_schema(path).names)
+        except (pa.ArrowException, OSError) as error:
+            raise DataError(f"not a Parquet file: {error}", file=path) from None
+    return None
+
+
+def _text(value: Any, column: str, at: str, where: Mapping[str, Any]) -> str:
+    """A text column's value, checked by the text policy (a tab or line break is kept: a quoted
+    field and a JSON string can hold one)."""
+    if not isinstance(value, str):
+        raise DataError(f"{at}{column!r} is {type(value).__name__} {value!r}, not a text", key=column, **where)
+    if not value.strip():
+        raise DataError(f"{at}{column!r} is empty", key=column, **where)
+    problem = text_problem(value, allow_tab=True, one_line=False)
+    if problem is not None:
+        raise DataError(f"{at}{column!r} {problem}", key=column, **where)
+    return value
 
 
 def _plain(value: Any) -> Any:
@@ -196,6 +250,8 @@ def _plain(value: Any) -> Any:
 def _read_text(path: Path) -> str:
     """The file as text (UTF-8, a byte-order mark dropped); bad bytes are a DataError naming the line."""
     try:
+        if path.stat().st_size > MAX_JSON_BYTES:
+            raise DataError(f"{path.stat().st_size:,} bytes; a pairs file holds at most {MAX_JSON_BYTES:,}", file=path)
         data = path.read_bytes()
     except IsADirectoryError:
         raise DataError("is a directory, not a file", file=path) from None
@@ -204,48 +260,6 @@ def _read_text(path: Path) -> str:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise DataError(f"not UTF-8 ({error.reason} at byte {error.start})", file=path, line=line) from None
-
-
-def _delimited_rows(path: Path, delimiter: str):
-    """``(line, dict)`` rows of a TSV or CSV file with a header line."""
-    with io.StringIO(_read_text(path), newline="") as handle:
-        options: dict[str, Any] = {"delimiter": delimiter}
-        if delimiter == "\t":
-            options["quoting"] = csv.QUOTE_NONE
-        reader = csv.reader(handle, **options)
-        header: list[str] | None = None
-        try:
-            for fields in reader:
-                line = reader.line_num
-                if header is None:
-                    header = [name.strip() for name in fields]
-                    duplicates = sorted({n for n in header if header.count(n) > 1})
-                    if duplicates:
-                        raise DataError(f"column {duplicates[0]!r} appears twice in the header", file=path, line=1,
-                                        key=duplicates[0])
-                    continue
-                if not fields or fields == [""]:
-                    continue  # a blank line
-                if len(fields) != len(header):
-                    column = header[len(fields)] if len(fields) < len(header) else f"field {len(fields)}"
-                    raise DataError(f"{len(fields)} fields, but the header has {len(header)}", file=path, line=line,
-                                    key=column, hint="a tab inside a text?" if delimiter == "\t" else None)
-                yield line, dict(zip(header, fields))
-        except csv.Error as error:
-            raise DataError(f"not valid CSV: {error}", file=path, line=reader.line_num) from None
-    if header is None:
-        raise DataError("empty file (no header line)", file=path, line=1)
-
-
-def _jsonl_rows(path: Path):
-    with io.StringIO(_read_text(path), newline="") as handle:
-        for line, text in enumerate(handle, 1):
-            if not text.strip():
-                continue
-            try:
-                yield line, json.loads(text)
-            except json.JSONDecodeError as error:
-                raise DataError(f"not JSON: {error.msg} (column {error.colno})", file=path, line=line) from None
 
 
 def _parquet_table(path: Path) -> list[dict[str, Any]]:
@@ -279,11 +293,12 @@ def _arrow_files(path: Path) -> list[dict[str, Any]]:
     state = path / "state.json"
     if state.is_file():
         try:
-            names = [item["filename"] for item in json.loads(state.read_text(encoding="utf-8"))["_data_files"]]
+            names = [item["filename"] for item in load_json(state)["_data_files"]]
         except (ValueError, KeyError, TypeError) as error:
             raise DataError(f"unreadable datasets state: {error}", file=state) from None
     elif (path / "dataset_dict.json").is_file():
-        splits = json.loads((path / "dataset_dict.json").read_text(encoding="utf-8")).get("splits", [])
+        described = load_json(path / "dataset_dict.json")
+        splits = [str(s) for s in described.get("splits", [])] if isinstance(described, dict) else []
         raise UsageError(f"a DatasetDict with splits {', '.join(splits)}", file=path,
                          hint="give one split's directory" + (f", e.g. {path / splits[0]}" if splits else ""))
     else:

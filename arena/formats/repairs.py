@@ -12,13 +12,13 @@ reference as it was.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.errors import DataError
 from arena.records import Instance
+from arena.specs.yamlio import iter_jsonl
 from arena.text_policy import text_problem
 
 ACTIONS = ("fix", "keep", "reject")
@@ -50,14 +50,7 @@ def read_repairs(path: str | Path) -> dict[str, dict[str, Any]]:
     repairs: dict[str, dict[str, Any]] = {}
     if not path.exists():
         return repairs
-    for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not text.strip():
-            continue
-        try:
-            record = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
-            message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
-            raise DataError(f"not JSON: {message}", file=path, line=line) from None
+    for line, record in iter_jsonl(path):  # bounded: depth, line size, unpaired surrogates
         if not isinstance(record, dict) or record.get("action") not in ACTIONS or not isinstance(record.get("id"), str):
             raise DataError("expected {\"id\", \"action\": fix|keep|reject, ...}", file=path, line=line, key="action")
         problem = decision_problem(record)

@@ -2,25 +2,22 @@
 
 The format comes from the output's suffix.  List values (per-token pieces and
 log-probabilities) are JSON arrays inside TSV and CSV cells, lists in JSONL and Parquet.
-TSV is written without quoting, as :mod:`arena.formats.pairs` reads it; a tab or line
-break inside a text becomes a space there (counted in a warning) — use CSV, JSONL or
-Parquet to keep such texts exactly.
+TSV and CSV are written with RFC 4180 quoting (:mod:`arena.formats.delimited`), as
+pandas writes and :mod:`arena.formats.pairs` reads them: a text holding a tab, a ``"``
+or a line break is kept exactly, in quotes.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import logging
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from arena.errors import UsageError
-
-log = logging.getLogger(__name__)
+from arena.formats.delimited import DELIMITERS
+from arena.formats.delimited import delimited_text as write_delimited
 
 TABLE_SUFFIXES = {".tsv": "tsv", ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 
@@ -51,27 +48,7 @@ def _cell(value: Any) -> str:
 def delimited_text(rows: Sequence[Mapping[str, Any]], kind: str) -> str:
     """The rows as TSV or CSV text with a header line."""
     columns = _columns(rows)
-    buffer = io.StringIO()
-    if kind == "csv":
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows([_cell(row.get(c)) for c in columns] for row in rows)
-        return buffer.getvalue()
-    flattened = 0
-    lines = ["\t".join(columns)]
-    for row in rows:
-        cells = []
-        for column in columns:
-            text = _cell(row.get(column))
-            if any(ch in text for ch in "\t\n\r"):
-                flattened += 1
-                text = " ".join(text.replace("\t", " ").splitlines())
-            cells.append(text)
-        lines.append("\t".join(cells))
-    if flattened:
-        log.warning("%d TSV cells held a tab or line break, written as spaces (use .csv or .jsonl to keep them)",
-                    flattened)
-    return "\n".join(lines) + "\n"
+    return write_delimited(columns, [[_cell(row.get(c)) for c in columns] for row in rows], DELIMITERS[kind])
 
 
 def write_table(rows: Sequence[Mapping[str, Any]], out: Path | None, kind: str) -> None:

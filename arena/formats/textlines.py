@@ -20,6 +20,7 @@ from pathlib import Path
 
 from arena.errors import DataError
 from arena.specs.yamlio import BOM, read_text
+from arena.text_policy import text_problem
 
 # every character str.splitlines() breaks at
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -54,13 +55,19 @@ def read_lines(path: str | Path, allow_empty: bool = False) -> list[str]:
     """The lines of a UTF-8 text file.
 
     A wrong encoding is a ``ValueError`` naming file and line (:func:`arena.specs.yamlio.read_text`);
-    so is an empty (or whitespace-only) line unless ``allow_empty``.
+    so is an empty (or whitespace-only) line unless ``allow_empty``, and a line the text policy
+    refuses (:func:`arena.text_policy.text_problem`: control characters, unpaired surrogates,
+    bidi overrides, only invisible characters, too long; WMT's cp1252 C1 mojibake is accepted).
     """
     lines = split_lines(read_text(path))
-    if not allow_empty:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            if not allow_empty:
                 raise DataError(f"{path}:{number}: empty line; every line must hold one sentence")
+            continue
+        problem = text_problem(line, allow_tab=True, one_line=False)  # the line is split already
+        if problem is not None:
+            raise DataError(f"the line {problem}", file=path, line=number)
     return lines
 
 

@@ -48,7 +48,7 @@ from arena.game.visibility import shown
 from arena.records import Instance, RoundOutcome
 from arena.roles import Chooser, Observer, take
 from arena.specs.config import Experiment
-from arena.specs.registry import Catalog, build, resolve
+from arena.specs.registry import Catalog, build, validate
 from arena.specs.schedule import Schedule, preset
 from arena.specs.spec import PerformerSpec
 
@@ -61,14 +61,15 @@ IMPLICIT = Schedule(preset("zero-observation"), preset="zero-observation")
 def schedule_of(experiment: Experiment, catalog: Catalog) -> Schedule | None:
     """The schedule a run plays: the config's, else ``zero-observation`` when a
     performer chooses or observes (it needs the game to act), else ``None`` (the
-    static evaluation of a schedule-less config, unchanged).  An unknown performer name
-    is reported as :func:`arena.engine.validate` reports it (file, line, key)."""
+    static evaluation of a schedule-less config, unchanged).  Each spec is checked as
+    :func:`arena.engine.validate` checks it (name, role, params), so a bad one is reported
+    here as ``arena validate`` reports it (file, line, key)."""
     if experiment.schedule is not None:
         return experiment.schedule
     for role, specs in (("john", experiment.johns), ("zellig", experiment.zelligs), ("claude", experiment.claudes)):
         for index, spec in enumerate(specs):
             where = f"{experiment.where(role + 's', str(index))}: {role}s[{index}]"
-            cls = resolve(role, spec.name, catalog, where)
+            cls = validate(role, spec, catalog, where)
             if issubclass(cls, Observer) or (role == "zellig" and issubclass(cls, Chooser)):
                 return IMPLICIT
     return None

@@ -32,6 +32,7 @@ from arena.engine import people_store as store
 from arena.engine.match import JudgementRecord, Round
 from arena.errors import UsageError
 from arena.records import Instance, Judgement
+from arena.specs.yamlio import load_json
 
 PHENOMENON_PATTERN = re.compile(r"[a-z0-9][a-z0-9_]{0,47}")
 
@@ -44,9 +45,8 @@ def read_rounds(run_dir: Path) -> list[Round]:
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
-    import json
 
-    return json.loads((Path(run_dir) / transcripts.MANIFEST).read_text(encoding="utf-8"))
+    return load_json(Path(run_dir) / transcripts.MANIFEST)
 
 
 class ClaudeSession:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import UsageError
+from arena.specs.yamlio import load_json
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards, SignTest, Standing
 from arena.stats.registry import MetricValue
@@ -184,7 +185,7 @@ def tables(run_dir: Path) -> dict[str, Any]:
     from arena.stats.run import load_finished
 
     run = load_finished(Path(run_dir))
-    scores = from_json(Scores, json.loads((run.run_dir / transcripts.SCORES).read_text(encoding="utf-8")))
+    scores = from_json(Scores, load_json(run.run_dir / transcripts.SCORES))
     data = {
         "rounds": frame(round_rows(run)),
         "cells": frame(cell_rows(scores)),

@@ -32,7 +32,7 @@ from arena.errors import ConfigError
 from arena.specs.schedule import Schedule, parse_schedule
 from arena.specs.spec import PerformerSpec, parse_value, spec_from_mapping
 from arena.specs.typecheck import PositiveInt, check_value, type_hints
-from arena.specs.yamlio import load_yaml, yaml_key_lines
+from arena.specs.yamlio import check_yaml_texts, load_yaml, yaml_key_lines
 
 TiePolicy = Literal["wrong", "correct", "half"]
 ExecutorName = Literal["in-process", "ray"]
@@ -81,6 +81,9 @@ class Experiment:
     (e.g. ``dimension`` of the ``feature-flip`` Zellig) or, prefixed ``john.``, keys of
     the John's instance metadata m_n (``john.origin``, ``john.reference_kind``) to report
     S and accuracy by.  ``schedule`` makes the run a game (:mod:`arena.specs.schedule`).
+    ``allow_empty: true`` records a run in which no round was judged (no instance, no
+    applicable corruption, a balance that kept nothing); without it such a run stops with
+    exit 2 and the reason, and is not marked finished (:mod:`arena.engine.no_rounds`).
     """
 
     name: str
@@ -101,6 +104,7 @@ class Experiment:
     time_budget: TimeBudget = field(default_factory=TimeBudget)
     ray: RayOptions = field(default_factory=RayOptions)
     schedule: Schedule | None = None  # the game's observation schedule (arena/specs/schedule.py)
+    allow_empty: bool = False  # record a run without judged rounds instead of refusing it
     source: str = ""  # the file it was loaded from
     # the line of each key path of that file (``SET``: given by --set), for messages (see ``where``)
     key_lines: Mapping[tuple[str, ...], int] = field(default_factory=dict, compare=False, repr=False)
@@ -115,6 +119,8 @@ class Experiment:
             data.pop("schedule")  # schedule-less configs keep their hash and run directory
         else:
             data["schedule"] = self.schedule.to_json()
+        if not self.allow_empty:
+            data.pop("allow_empty")  # configs without the key keep their hash and run directory
         return data
 
     def where(self, *keys: str) -> str:
@@ -311,4 +317,6 @@ def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experime
     lines = yaml_key_lines(path)
     for override in overrides:  # a message about an overridden key points at the --set
         lines[tuple(override.split("=", 1)[0].strip().split("."))] = SET
+    if overrides:
+        check_yaml_texts(data, path, lines)  # the text policy on what --set gave, as on the file's texts
     return experiment_from_dict(data, str(path), lines)

@@ -128,7 +128,7 @@ def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog:
     unknown names, missing required names, and each value against the parameter's
     declared type, range and existing path (:mod:`arena.specs.typecheck`); with a
     ``catalog``, nested performer specs too.  Raises ``ValueError``."""
-    from arena.specs.typecheck import check_value, nested_performers, type_hints
+    from arena.specs.typecheck import check_value, nested_markers, type_hints
 
     prefix = f"{where}: " if where else ""
     signature = inspect.signature(cls)
@@ -159,11 +159,11 @@ def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog:
         if problem:
             raise ConfigError(f"{prefix}{cls.__name__} parameter '{key}' {problem}")
         if catalog is not None:
-            for role, nested in nested_performers(value, hints[key]):
+            for marker, nested in nested_markers(value, hints[key]):
                 from arena.specs.spec import spec_from_mapping
 
                 inner = f"{prefix}{cls.__name__} parameter '{key}'"
-                validate(role, spec_from_mapping(nested, where=inner), catalog, where=inner)
+                validate(marker.role, spec_from_mapping(nested, where=inner), catalog, where=inner, needs=marker.needs)
 
     from arena.roles import ParamsChecked
 
@@ -173,11 +173,41 @@ def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog:
             raise ConfigError(f"{prefix}{cls.__name__}: {problem}")
 
 
-def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "") -> type:
-    """Resolve and check a spec without building it; return the class."""
+def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "", needs: tuple[str, ...] = ()) -> type:
+    """Resolve and check a spec without building it (the role's protocol, ``needs``' methods,
+    the params); return the class.  ``arena validate`` and ``arena run`` both call this."""
     cls = resolve(role, spec.name, catalog, where)
+    check_role(role, cls, where or spec.name, needs)
     check_params(cls, spec.params, where or spec.name, catalog)
     return cls
+
+
+# the method each role's protocol needs (arena.roles: John, Zellig, Claude)
+ROLE_METHODS = {"john": "instances", "zellig": "corrupt", "claude": "judge"}
+NEEDS = {"score": "a scoring Claude", "translate": "a Claude that translates"}
+
+
+def check_role(role: str, cls: Any, where: str, needs: tuple[str, ...] = ()) -> None:
+    """``cls`` is a class that plays ``role`` (has the protocol's method) and has each method
+    ``needs`` names; else a :class:`ConfigError` naming what is missing (no exit 70 later in a
+    run, ``arena corrupt`` or ``build-testset``)."""
+    title = ROLE_TITLES.get(role, role)
+    if not isinstance(cls, type):
+        raise ConfigError(f"{where}: {getattr(cls, '__name__', repr(cls))} is a {type(cls).__name__}, not a "
+                          f"{title} class", hint=f"give module:Class of a class with a {ROLE_METHODS[role]}() method")
+    for method in (ROLE_METHODS[role], *needs):
+        if not callable(getattr(cls, method, None)):
+            what = NEEDS.get(method, f"a {title}")
+            raise ConfigError(f"{where}: {cls.__name__} is not {what}: it has no {method}() method",
+                              hint=_role_hint(role, method))
+
+
+def _role_hint(role: str, method: str) -> str:
+    if method == "score":
+        return "give a model-backed Claude such as toy-en-de or hf-seq2seq"
+    if method == "translate":
+        return "give a Claude that translates, such as toy-en-de"
+    return f"a {ROLE_TITLES.get(role, role)} class has {method}(); see docs/architecture.md, 'Where to add …'"
 
 
 def build(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "") -> Any:

@@ -68,9 +68,12 @@ class MustExist:
 
 @dataclass(frozen=True)
 class Performer:
-    """Marker: a nested performer spec of ``role`` (``john``, ``zellig``, ``claude``)."""
+    """Marker: a nested performer spec of ``role`` (``john``, ``zellig``, ``claude``) whose class
+    also has the methods ``needs`` names (``score``, ``translate``): checked by ``validate`` and
+    ``run`` alike (:func:`arena.specs.registry.check_role`)."""
 
     role: str
+    needs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,11 +98,14 @@ ExistingPath = Annotated[str, MustExist("path")]
 PositiveInt = Annotated[int, Ge(1)]
 PositiveFloat = Annotated[float, Gt(0)]
 FinitePositiveFloat = Annotated[float, Gt(0), Lt(math.inf)]  # a weight or penalty: inf is no number here
+NonNegativeFloat = Annotated[float, Ge(0), Lt(math.inf)]  # a rate, a cost in seconds: 0 is allowed, inf is not
 Name = Annotated[str, MinLen(1)]  # a non-empty string: a key, a label, a module
 # a performer nested in another's params (a SPEC string or {name, params}), checked as a top-level one
 NestedJohn = Annotated[Any, Performer("john")]
 NestedZellig = Annotated[Any, Performer("zellig")]
 NestedClaude = Annotated[Any, Performer("claude")]
+NestedScoringClaude = Annotated[Any, Performer("claude", ("score",))]  # a Claude whose scores are used
+NestedTranslatingClaude = Annotated[Any, Performer("claude", ("translate",))]  # a Claude that translates
 
 
 def type_hints(target: Any) -> dict[str, Any]:
@@ -178,6 +184,8 @@ def check_value(value: Any, annotation: Any) -> str | None:
     Nested :class:`Performer` markers are not checked here; see :func:`nested_performers`."""
     if annotation is Any or annotation is typing.Any:
         return None
+    if isinstance(value, float) and not math.isfinite(value):  # .nan, .inf in YAML: no number a param can use
+        return f"must be a finite number, not {value!r}"
     from pydantic import ValidationError
 
     try:
@@ -197,4 +205,9 @@ def check_value(value: Any, annotation: Any) -> str | None:
 
 def nested_performers(value: Any, annotation: Any) -> list[tuple[str, Any]]:
     """``(role, spec)`` of the nested performer specs a value holds, per its annotation."""
-    return [(marker.role, item) for marker, item in _markers(annotation, value) if isinstance(marker, Performer)]
+    return [(marker.role, item) for marker, item in nested_markers(value, annotation)]
+
+
+def nested_markers(value: Any, annotation: Any) -> list[tuple[Performer, Any]]:
+    """``(marker, spec)`` of the nested performer specs a value holds, per its annotation."""
+    return [(marker, item) for marker, item in _markers(annotation, value) if isinstance(marker, Performer)]

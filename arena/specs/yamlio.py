@@ -9,14 +9,21 @@ One way for every text file arena reads (configs, SPEC files, test sets, corpora
   ``\\r`` is no line end (:mod:`arena.formats.textlines`).
 - **Bounds.** YAML files hold at most :data:`MAX_YAML_BYTES` and no aliases (``*name``:
   expanding them is how a few lines become gigabytes, and a recursive one never ends);
-  JSON files hold at most :data:`MAX_JSON_BYTES`, nested at most :data:`MAX_DEPTH` deep.
+  JSON files hold at most :data:`MAX_JSON_BYTES`, nested at most :data:`MAX_DEPTH` deep, a
+  JSONL line at most :data:`MAX_JSON_LINE_BYTES`; no JSON string may hold an unpaired
+  surrogate (``"\\ud800"`` decodes to one, and no UTF-8 file can write it back).
+  Every JSON and JSONL input goes through :func:`load_json`, :func:`loads_json` or
+  :func:`iter_jsonl`.
   Each limit is a ``DataError`` naming the file (and line), never a traceback.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +32,8 @@ from arena.errors import DataError
 MAX_YAML_BYTES = 16 * 1024 * 1024
 MAX_JSON_BYTES = 1024 * 1024 * 1024
 MAX_DEPTH = 200
+MAX_JSON_LINE_BYTES = 64 * 1024 * 1024
+_SURROGATE = re.compile("[\ud800-\udfff]")
 BOM = "\ufeff"
 
 
@@ -65,7 +74,7 @@ def load_yaml(path: str | Path) -> Any:
 
     text = read_text(path, MAX_YAML_BYTES, "YAML file")
     try:
-        return yaml.load(text, Loader=safe_loader())  # a SafeLoader subclass
+        data = yaml.load(text, Loader=safe_loader())  # a SafeLoader subclass
     except RecursionError:
         raise DataError(f"{path}: nested more than the parser can follow; flatten the YAML", file=path) from None
     except yaml.YAMLError as error:
@@ -73,6 +82,34 @@ def load_yaml(path: str | Path) -> Any:
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
         problem = getattr(error, "problem", None) or str(error)
         raise DataError(f"{where}: malformed YAML: {problem}") from None
+    check_yaml_texts(data, path)
+    return data
+
+
+def check_yaml_texts(data: Any, path: str | Path, lines: dict[tuple[str, ...], int] | None = None) -> None:
+    """Every non-blank string (key or value) of loaded YAML passes the text policy
+    (:func:`arena.text_policy.text_problem`, line breaks allowed: a block scalar holds
+    them); a refusal is a :class:`DataError` naming the file, line and key (``lines``: each
+    key path's line, default the file's; a line of 0 is a ``--set`` override)."""
+    from arena.text_policy import text_problem
+
+    stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
+    while stack:
+        item, keys = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                stack.append((key, keys))
+                stack.append((value, (*keys, str(key))))
+        elif isinstance(item, list):
+            stack.extend((value, (*keys, str(index))) for index, value in enumerate(item))
+        elif isinstance(item, str) and item.strip():
+            problem = text_problem(item, allow_tab=True, one_line=False)
+            if problem is not None:
+                dotted = ".".join(keys)
+                line = (yaml_key_lines(path) if lines is None else lines).get(keys)
+                given = " (given by --set)" if line == 0 else ""
+                raise DataError(f"{dotted + ': ' if dotted else ''}the text {item[:40]!r}{given} {problem}",
+                                file=path, line=line or None, key=dotted or None)
 
 
 @functools.cache
@@ -108,25 +145,78 @@ def safe_loader() -> type:
 
 
 def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Any:
-    """``json.loads`` a file, bounded (:data:`MAX_JSON_BYTES`, :data:`MAX_DEPTH`); syntax
-    errors are a :class:`DataError` with file:line."""
+    """``json.loads`` a file, bounded (:data:`MAX_JSON_BYTES`, :data:`MAX_DEPTH`, no unpaired
+    surrogate); every problem is a :class:`DataError` with file (and line)."""
     return loads_json(read_text(path, limit, "JSON file"), path)
 
 
-def loads_json(text: str, path: str | Path) -> Any:
-    """``json.loads`` text read from ``path``, nested at most :data:`MAX_DEPTH` deep."""
+def loads_json(text: str | bytes, path: str | Path, line: int | None = None) -> Any:
+    """``json.loads`` text read from ``path`` (``line``: the JSONL line it is), nested at most
+    :data:`MAX_DEPTH` deep and holding no unpaired surrogate (``"\\ud800"``, which no UTF-8
+    file can hold back); each refusal is a :class:`DataError` naming the file and line."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise DataError(f"malformed JSON: {error.msg} (column {error.colno})", file=path, line=error.lineno) from None
+        at = error.lineno if line is None else line
+        raise DataError(f"malformed JSON: {error.msg} (column {error.colno})", file=path, line=at) from None
     except RecursionError:
-        data = None
-        depth = MAX_DEPTH + 1
-    else:
-        depth = json_depth(data)
-    if depth > MAX_DEPTH:
-        raise DataError(f"JSON nested more than {MAX_DEPTH} levels deep", file=path)
+        raise DataError(f"JSON nested more than {MAX_DEPTH} levels deep", file=path, line=line) from None
+    except UnicodeDecodeError as error:  # bytes given
+        raise DataError(f"not valid UTF-8 (byte at offset {error.start})", file=path, line=line) from None
+    problem = json_problem(data)
+    if problem is not None:
+        raise DataError(f"JSON {problem}", file=path, line=line)
     return data
+
+
+def iter_jsonl(path: str | Path, max_line: int = MAX_JSON_LINE_BYTES) -> Iterator[tuple[int, Any]]:
+    """``(line, value)`` for each non-blank line of a JSONL file, each line decoded by
+    :func:`loads_json` and at most ``max_line`` bytes long; a byte-order mark at the start
+    is dropped."""
+    path = Path(path)
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise DataError("file not found", file=path) from None
+    except IsADirectoryError:
+        raise DataError("is a directory, expected a file", file=path) from None
+    with handle:
+        for number in itertools.count(1):
+            raw = handle.readline(max_line + 1)
+            if not raw:
+                return
+            if len(raw) > max_line and not raw.endswith(b"\n"):
+                raise DataError(f"a line longer than {max_line:,} bytes; a JSONL line holds one record",
+                                file=path, line=number)
+            if number == 1 and raw.startswith(BOM.encode()):
+                raw = raw[len(BOM.encode()):]
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise DataError(f"not valid UTF-8 (byte 0x{raw[error.start]:02x} at column {error.start + 1}); "
+                                "convert the file to UTF-8", file=path, line=number) from None
+            if text.strip():
+                yield number, loads_json(text, path, number)
+
+
+def json_problem(data: Any, stop: int = MAX_DEPTH) -> str | None:
+    """Why decoded JSON cannot be taken: nested more than ``stop`` deep, or a key or string
+    holding an unpaired surrogate (``None`` when it can)."""
+    stack = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _SURROGATE.search(item):
+                return f"string {item[:40]!r} holds an unpaired surrogate, which UTF-8 cannot encode"
+        elif isinstance(item, (list, dict)):
+            if depth > stop:
+                return f"nested more than {stop} levels deep"
+            if isinstance(item, dict):
+                stack.extend((key, depth) for key in item)
+                stack.extend((child, depth + 1) for child in item.values())
+            else:
+                stack.extend((child, depth + 1) for child in item)
+    return None
 
 
 def json_depth(data: Any, stop: int = MAX_DEPTH) -> int:

@@ -1,5 +1,6 @@
 """The labelled pairs a cue audit (:mod:`arena.stats.cues`) runs on, from every input ``arena
-cues`` reads: a DistilLingEval set (or a directory of sets), a LingEval97 JSON file, and a run
+cues`` reads: a DistilLingEval set (or a directory of sets), a LingEval97 JSON file, own pairs
+(TSV, CSV, JSONL, Parquet, a datasets directory, read as ``arena score-pairs`` reads them), and a run
 or tournament directory (its judged rounds, with each Claude's per-round correctness so that
 the cues can be set beside the Claudes).
 
@@ -18,6 +19,8 @@ from typing import Any
 from arena.engine.balance import summaries
 from arena.engine.match import STATUS_BALANCED_OUT
 from arena.errors import DataError, UsageError
+
+OWN_PHENOMENON = "own"  # the pairs John's label for a pair without a phenomenon column
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,22 @@ def from_lingeval97(path: Path) -> CueInput:
         for number, error in enumerate(sentence.errors):
             items.append(CueItem(f"{index}:{number}", str(index), sentence.source, sentence.reference,
                                  error.contrastive, path.name, error.type))
+    return CueInput(items)
+
+
+def from_pairs(path: Path, columns: str | Mapping[str, str] | None = None) -> CueInput:
+    """A user's own pairs (:func:`arena.formats.pairs.read_pairs`: the reader and ``--columns``
+    mapping ``arena score-pairs`` and the ``pairs`` John use): one table per ``phenomenon``
+    column value (``own`` where there is none, as the ``pairs`` John labels them); a group is a
+    source sentence."""
+    from arena.formats.pairs import read_pairs
+
+    items = []
+    for pair in read_pairs(path, columns):
+        label = pair.meta.get("phenomenon")
+        phenomenon = str(label) if label not in (None, "") else OWN_PHENOMENON
+        items.append(CueItem(pair.id, f"{path.name}:{pair.source}", pair.source, pair.correct, pair.incorrect,
+                             path.name, phenomenon))
     return CueInput(items)
 
 
@@ -160,11 +179,15 @@ def _balances(manifest: Mapping) -> dict[str, Mapping[str, Any]]:
     return {spec.label: spec.balance for spec in specs}
 
 
-FORMATS = ("distil-lingeval", "lingeval97", "run")
+FORMATS = ("distil-lingeval", "lingeval97", "run", "pairs")
 
 
-def load(kind: str, path: Path, baselines: Collection[str] = ()) -> CueInput:
-    """``kind``: ``distil-lingeval``, ``lingeval97`` or ``run`` (a tournament directory is a run)."""
+def load(kind: str, path: Path, baselines: Collection[str] = (),
+         columns: str | Mapping[str, str] | None = None) -> CueInput:
+    """``kind``: ``distil-lingeval``, ``lingeval97``, ``run`` (a tournament directory is a run) or
+    ``pairs`` (own pairs, their columns mapped by ``columns``)."""
+    if kind == "pairs":
+        return from_pairs(path, columns)
     if kind == "distil-lingeval":
         return from_distil_lingeval(path)
     if kind == "lingeval97":

@@ -46,7 +46,7 @@ from arena.sdk import (
     ConfigError,
     FinitePositiveFloat,
     Judgement,
-    NestedClaude,
+    NestedScoringClaude,
     Pair,
     PositiveInt,
     RoundOutcome,
@@ -88,7 +88,7 @@ class EditAwareClaude:
             return f"claude {spec.label} does not score; give a scoring Claude"
         return None
 
-    def __init__(self, claude: NestedClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
+    def __init__(self, claude: NestedScoringClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
                  unlabeled: Literal["em", "none"] = "em", one_best: bool = True,
                  target_lm: bool = False, grammar: bool = False):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:

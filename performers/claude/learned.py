@@ -37,7 +37,7 @@ from arena.sdk import (
     ConfigError,
     FinitePositiveFloat,
     Judgement,
-    NestedClaude,
+    NestedScoringClaude,
     Pair,
     PositiveInt,
     RoundOutcome,
@@ -91,7 +91,7 @@ class LearnedClaude:
 
     version = "1"
 
-    def __init__(self, claude: NestedClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20):
+    def __init__(self, claude: NestedScoringClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
             raise ConfigError(f"l2 must be a positive number, not {l2!r}")
         if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:

@@ -19,16 +19,30 @@ import hashlib
 import itertools
 import logging
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 
 from arena.sdk import DISTIL_LINGEVAL_FILES as FILES
-from arena.sdk import ConfigError, DataError, Instance, MustExist, PositiveInt, iter_lines, read_distil_lingeval, take
+from arena.sdk import (
+    ConfigError,
+    DataError,
+    Instance,
+    MustExist,
+    PositiveInt,
+    iter_lines,
+    read_distil_lingeval,
+    take,
+    text_problem,
+)
 
 logger = logging.getLogger(__name__)
+
+# the metadata keys of its instances and of their variants (see _instance)
+INSTANCE_META = frozenset({"origin", "line", "lines", "reference_kind", "error_type", "variants"})
+VARIANT_META = frozenset({"line"})
 
 
 class DistilLingEvalJohn:
@@ -78,6 +92,8 @@ class DistilLingEvalJohn:
             empty = [name for name, text in zip(FILES, sides) if not text.strip()]
             if empty and not self.skip_empty:
                 raise _Irregular
+            if any(text_problem(text, one_line=False) for text in sides if text.strip()):
+                raise _Irregular  # the text policy refuses a line: the in-memory reader names file and line
             for name in empty:
                 if len(empties[name]) < 5:
                     empties[name].append(f"{name}:{number}")
@@ -116,6 +132,11 @@ class DistilLingEvalJohn:
             while emitted < count and emitted in pending and pending[emitted][-1][0] == last[emitted]:
                 yield self._instance(pending.pop(emitted))
                 emitted += 1
+
+    @classmethod
+    def declared_meta(cls, params: Mapping[str, Any]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+        """The metadata keys of its instances and variants (:class:`arena.roles.MetaDeclaring`)."""
+        return INSTANCE_META, VARIANT_META
 
     def _instance(self, members: list[tuple[int, str, str, str]]) -> Instance:
         name = self.directory.name
@@ -159,7 +180,8 @@ class DistilLingEvalJohn:
 
 
 class _Irregular(Exception):
-    """The files cannot be streamed as they are (missing, not UTF-8, empty lines, uneven lengths)."""
+    """The files cannot be streamed as they are (missing, not UTF-8, empty lines, uneven lengths, a
+    line the text policy refuses)."""
 
 
 def _lines(directory: Path) -> Iterator[tuple[str, str, str]]:

@@ -55,7 +55,18 @@ from typing import Annotated, Any, Literal
 
 from annotated_types import MinLen
 
-from arena.sdk import ConfigError, DataError, ExistingDir, Instance, Name, Performer, PositiveInt, read_lines
+from arena.sdk import (
+    Check,
+    ConfigError,
+    DataError,
+    ExistingDir,
+    Instance,
+    Name,
+    NestedTranslatingClaude,
+    Performer,
+    PositiveInt,
+    read_lines,
+)
 from performers.john.newstest import word_count
 from performers.john.translation_cache import TranslationCache
 from performers.nested import build_nested
@@ -192,6 +203,16 @@ class MTOutputs:
         return OutputYear(year, columns["source"], columns["human"], outputs, files)
 
 
+def repairs_problem(path: str) -> str | None:
+    """Why a ``repairs`` patch file cannot be applied (``None`` when it can, or does not exist
+    yet): it is read as the John reads it, so ``validate`` refuses what ``run`` would."""
+    from arena.sdk import read_repairs
+
+    if Path(path).exists():
+        read_repairs(path)  # a bad line is an ArenaError naming file, line and key
+    return None
+
+
 class MTReferenceJohn:
     """A base John's instances with machine-translated references (see module docstring).
 
@@ -211,13 +232,13 @@ class MTReferenceJohn:
         outputs: ExistingDir | None = None,
         systems: Annotated[list[Name], MinLen(1)] | Name | None = None,
         seed: int = 1,
-        claude: Annotated[Any, Performer("claude")] = None,
+        claude: NestedTranslatingClaude = None,
         beam: PositiveInt = 5,
         cache: str | None = None,
         batch_size: PositiveInt = 64,
         missing: Literal["skip", "error"] = "skip",
         progress: bool = True,
-        repairs: str | None = None,
+        repairs: Annotated[str, Check(repairs_problem)] | None = None,
     ):
         problem = self.check_params({"outputs": outputs, "claude": claude, "systems": systems})
         if problem:

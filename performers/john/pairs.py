@@ -15,11 +15,22 @@ nicht geschlossen.<TAB>negation`` with the header ``source correct incorrect phe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from arena.sdk import Check, Instance, MustExist, OwnPair, PositiveInt, parse_columns, read_pairs, take
+from arena.sdk import (
+    Check,
+    Instance,
+    MustExist,
+    OwnPair,
+    PositiveInt,
+    column_names,
+    meta_naming,
+    parse_columns,
+    read_pairs,
+    take,
+)
 
 DEFAULT_PHENOMENON = "own"
 
@@ -66,6 +77,18 @@ class PairsJohn:
         self.columns = parse_columns(columns, where="columns")
         self.phenomenon = phenomenon
         self.limit = limit
+
+    @classmethod
+    def declared_meta(cls, params: Mapping[str, Any]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+        """The metadata keys of its instances and variants, from the file's columns
+        (:class:`arena.roles.MetaDeclaring`); ``None`` for a datasets directory."""
+        columns = column_names(params["path"])
+        if columns is None:
+            return None, None
+        key = meta_naming(parse_columns(params.get("columns"), where="columns"))
+        meta = {name for name in map(key, columns) if name is not None}
+        return (frozenset(meta | {"origin", "line", "variants"}),
+                frozenset((meta - {"phenomenon"}) | {"line"}))
 
     def instances(self) -> Iterator[Instance]:
         pairs = read_pairs(self.path, self.columns)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from arena.sdk import DataError
+from arena.sdk import DataError, loads_json
 
 logger = logging.getLogger(__name__)
 
@@ -42,12 +42,12 @@ class TranslationCache:
             if not line.strip():
                 continue
             try:
-                entry = json.loads(line)
-            except json.JSONDecodeError as error:
+                entry = loads_json(line, self.path, number)  # bounded: depth, unpaired surrogates
+            except DataError:
                 if number == len(lines) and not complete:
                     logger.warning("%s:%d: ignoring a truncated last line", self.path, number)
                     continue
-                raise DataError(f"{self.path}:{number}: malformed cache line: {error.msg}") from None
+                raise
             if not isinstance(entry, Mapping) or not {"model", "beam", "source", "translation"} <= set(entry):
                 raise DataError(f"{self.path}:{number}: a cache line needs model, beam, source and translation")
             if entry["model"] == self.model and entry["beam"] == self.beam:

@@ -41,13 +41,14 @@ mixture explicitly (a uniformly drawn phenomenon, then a candidate).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from annotated_types import MinLen
 
-from arena.sdk import ConfigError, Instance, NestedZellig, PositiveFloat, RoundOutcome, Variant
+from arena.sdk import ConfigError, FinitePositiveFloat, Instance, NestedZellig, RoundOutcome, Variant
 from performers.nested import build_nested
 from performers.zellig.contextual import LogisticPosterior, candidate_features
 
@@ -76,7 +77,7 @@ class AdaptiveZellig:
         zelligs: Annotated[list[NestedZellig], MinLen(1)],
         strategy: Literal["contextual", "thompson", "uniform"] = "contextual",
         arms: Literal["phenomenon+frequency", "phenomenon"] = "phenomenon+frequency",
-        l2: PositiveFloat = 1.0,
+        l2: FinitePositiveFloat = 1.0,
     ):
         if isinstance(zelligs, str) or not isinstance(zelligs, list) or not zelligs:
             raise ConfigError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")
@@ -87,8 +88,8 @@ class AdaptiveZellig:
         self.strategy = strategy
         self.by_frequency = arms == "phenomenon+frequency"
         self.members = [build_nested("zellig", spec, where=f"adaptive: zelligs[{i}]")[1] for i, spec in enumerate(zelligs)]
-        if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
-            raise ConfigError(f"l2 must be a positive number, not {l2!r}")
+        if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not 0 < l2 < math.inf:
+            raise ConfigError(f"l2 must be a finite positive number, not {l2!r}")
         self.found: dict[str, int] = {}  # arm -> rounds in which a Claude found the corruption
         self.missed: dict[str, int] = {}
         self.model = LogisticPosterior(float(l2))

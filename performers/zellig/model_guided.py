@@ -30,7 +30,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from arena.sdk import ConfigError, Instance, NestedClaude, NestedZellig, ScoreConvention, Variant
+from arena.sdk import ConfigError, Instance, NestedScoringClaude, NestedZellig, ScoreConvention, Variant
 from performers.nested import build_nested
 
 CONVENTIONS = ("mean", "sum")
@@ -42,7 +42,7 @@ class ModelGuidedZellig:
 
     version = "1"
 
-    def __init__(self, base: NestedZellig, model: NestedClaude, convention: ScoreConvention = "mean"):
+    def __init__(self, base: NestedZellig, model: NestedScoringClaude, convention: ScoreConvention = "mean"):
         if convention not in CONVENTIONS:
             raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
         self.convention = convention

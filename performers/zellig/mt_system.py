@@ -25,7 +25,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.sdk import ConfigError, ExistingDir, Instance, Name, NestedClaude, PositiveInt, Variant, variant_from_text
+from arena.sdk import (
+    ConfigError,
+    ExistingDir,
+    Instance,
+    Name,
+    NestedTranslatingClaude,
+    PositiveInt,
+    Variant,
+    variant_from_text,
+)
 from performers.john.mt_reference import MTOutputs
 from performers.nested import build_nested
 
@@ -39,7 +48,7 @@ class MTSystemZellig:
 
     version = "1"
 
-    def __init__(self, outputs: ExistingDir | None = None, system: Name | None = None, claude: NestedClaude = None,
+    def __init__(self, outputs: ExistingDir | None = None, system: Name | None = None, claude: NestedTranslatingClaude = None,
                  beam: PositiveInt = 5):
         if (outputs is None) == (claude is None):
             raise ConfigError("mt-system needs exactly one source of translations: 'outputs' (with 'system') or 'claude'")

@@ -40,7 +40,7 @@ from arena.sdk import (
     Detector,
     Edit,
     Instance,
-    NestedClaude,
+    NestedScoringClaude,
     NestedZellig,
     PositiveInt,
     Variant,
@@ -67,7 +67,7 @@ class SearchZellig:
 
     version = "1"
 
-    def __init__(self, base: NestedZellig, model: NestedClaude, method: Literal["beam", "greedy"] = "beam", beam_width: PositiveInt = 3,
+    def __init__(self, base: NestedZellig, model: NestedScoringClaude, method: Literal["beam", "greedy"] = "beam", beam_width: PositiveInt = 3,
                  max_edits: PositiveInt = 2, budget: PositiveInt = 40, convention: Literal["mean", "sum"] = "mean"):
         if method not in METHODS:
             raise ConfigError(f"method must be one of {', '.join(METHODS)}, not {method!r}")

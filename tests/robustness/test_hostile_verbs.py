@@ -33,7 +33,7 @@ def _zellig(tmp_path, testset, zellig: str) -> str:
 
 CONFIGS = {  # a performer entry → what the one-line refusal names
     "edit-aware-base-does-not-score": ("claude", "{name: edit-aware, params: {claude: random}}",
-                                       ("EditAwareClaude", "claude random does not score")),
+                                       ("EditAwareClaude", "RandomClaude is not a scoring Claude")),
     "edit-aware-base-unknown": ("claude", "{name: edit-aware, params: {claude: no-such-claude}}",
                                 ("parameter 'claude'", "unknown Claude 'no-such-claude'")),
     "edit-aware-base-bad-param": ("claude", "{name: edit-aware, params: {claude: 'toy-en-de:dtype=f8'}}",
@@ -118,8 +118,8 @@ def test_a_claude_that_fails_to_load_leaves_no_run_directory(tmp_path, testset, 
 
 
 @pytest.mark.parametrize("text, fragments", [
-    ("source\tcorrect\tincorrect\nThe\x00 dog.\tDer Hund.\tDie Hund.\n", ("pairs.tsv:2", "'source'", "NUL")),
-    ("source\tcorrect\n\"open\tx\n", ("pairs.tsv:2", "no column 'incorrect'")),
+    ("source\tcorrect\tincorrect\nThe\x00 dog.\tDer Hund.\tDie Hund.\n", ("pairs.tsv:2", "'source'", "U+0000")),
+    ("source\tcorrect\n\"open\tx\n", ("pairs.tsv:2", "RFC 4180", "unexpected end of data")),  # an unclosed quote
     ("", ("pairs.tsv:1", "empty file")),
 ])
 def test_score_pairs_refuses_damaged_pairs(tmp_path, capsys, text, fragments):

@@ -121,7 +121,9 @@ def test_labels_become_safe_unique_file_names(tmp_path):
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("{not json", r"rounds.jsonl:2: malformed JSON line"),
+        ("{not json", r"rounds.jsonl:2: malformed JSON"),
+        ("[" * 100_000 + "]" * 100_000, r"rounds.jsonl:2: JSON nested more than 200"),
+        ('{"john": "\\udc00"}', r"rounds.jsonl:2: JSON string .* unpaired surrogate"),
         ("[1, 2]", r"rounds.jsonl:2: a round is a JSON object, not list"),
         ('{"john": "j", "zellig": "z"}', r"rounds.jsonl:2: missing key 'instance'"),
         ('{"john": "j", "zellig": "z", "instance": {"id": "i", "source": "s"}, "variant": null}',

@@ -81,7 +81,7 @@ BAD = {
     "same-texts": ("a.csv", "source,correct,incorrect\nA.,B.,B.\n", 2, "incorrect", "same text"),
     "duplicate-id": ("a.csv", "id,source,correct,incorrect\nx,A.,B.,C.\nx,A.,B.,D.\n", 3, "id", "already used"),
     "duplicate-header": ("a.csv", "source,source,correct,incorrect\n", 1, "source", "twice"),
-    "bad-json": ("a.jsonl", '{"source": "A.", "correct": "B.", "incorrect": "C."}\n{"source": \n', 2, None, "not JSON"),
+    "bad-json": ("a.jsonl", '{"source": "A.", "correct": "B.", "incorrect": "C."}\n{"source": \n', 2, None, "malformed JSON"),
     "json-not-object": ("a.jsonl", '["A.", "B.", "C."]\n', 1, None, "expected an object"),
     "json-number": ("a.jsonl", '{"source": "A.", "correct": 3, "incorrect": "C."}\n', 1, "correct", "not a text"),
     "not-utf8": ("a.tsv", b"source\tcorrect\tincorrect\nA.\t\xff\tC.\n", 2, None, "not UTF-8"),

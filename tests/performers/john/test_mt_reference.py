@@ -154,7 +154,7 @@ def test_cache_tolerates_only_a_truncated_last_line(tmp_path):
     path.write_text(good + "\n" + '{"model": "m", "be', encoding="utf-8")
     assert TranslationCache(path, "m", 5).get("a") == "A"
     path.write_text('{"broken\n' + good + "\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"c.jsonl:1: malformed cache line"):
+    with pytest.raises(ValueError, match=r"c.jsonl:1: malformed JSON"):
         TranslationCache(path, "m", 5)
 
 

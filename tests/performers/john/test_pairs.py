@@ -44,3 +44,17 @@ def test_column_map_as_a_string_and_bad_file(tmp_path):
     with pytest.raises(DataError) as caught:
         list(john.instances())
     assert caught.value.line == 2 and caught.value.key == "good"
+
+
+def test_a_mapped_phenomenon_column_labels_the_variants_and_declared_meta_follows_it(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("source,correct,incorrect,category,phenomenon,register\n"
+                    'A b.,"Ein ""b"".",Eine b.,agreement,ignored,formal\n', encoding="utf-8")
+    john = PairsJohn(str(path), columns="phenomenon=category")
+    (instance,) = john.instances()
+    (variant,) = ReplayZellig().corrupt(instance)
+    assert variant.phenomenon == "agreement" and instance.reference == 'Ein "b".'
+    assert instance.meta["phenomenon"] == "agreement" and "category" not in instance.meta
+    instance_keys, variant_keys = PairsJohn.declared_meta({"path": str(path), "columns": "phenomenon=category"})
+    assert {k for k in instance.meta} <= instance_keys and set(variant.meta) <= variant_keys
+    assert instance_keys == {"phenomenon", "register", "origin", "line", "variants"}
