@@ -76,7 +76,8 @@ def test_run_and_tournament_directories(tmp_path, capsys, verb):
     assert main([verb, str(config), "--out", str(tmp_path / "runs"), "--no-progress", *options]) == 0
     (run_dir,) = (tmp_path / "runs").iterdir()
     report = (run_dir / "report.md").read_text(encoding="utf-8")
-    assert "### Surface cues" in report and "(confounded by length)" in report
+    assert "### Surface cues" in report and "(confounded by length; edit-identity: edit-words)" in report
+    assert "cue-neutral" not in report and "cue-hard" in report
     capsys.readouterr()
     out = tmp_path / "cues.json"
     assert main(["cues", str(run_dir), "--json", str(out)]) == 0
@@ -84,6 +85,7 @@ def test_run_and_tournament_directories(tmp_path, capsys, verb):
     assert "nmt S" in printed and "random S" not in printed  # compared with the model, not with chance
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["n"] == 40 and data["confounded"] and {"length", "edit-words", "target-lm"} == set(data["cues"])
+    assert data["kinds"][0] == "nuisance" and data["enough"] is True and "length" in data["strong"]
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -95,6 +97,9 @@ def test_run_and_tournament_directories(tmp_path, capsys, verb):
     (["cues", "--testset", "{tmp}", "--cue", "lenght"], "lenght"),
     (["cues", "--format", "lingeval97", "--testset", "{tmp}/src.en"], "src.en"),
     (["cues", "--testset", "{tmp}", "--threshold", "2"], "--threshold"),
+    (["cues", "--testset", "{tmp}", "--threshold", "0.5"], "--threshold"),
+    (["cues", "--testset", "{tmp}", "--cue", "length", "--kind", "target-only"], "--kind 'target-only': no cue"),
+    (["cues", "--testset", "{tmp}", "--kind", "fluency"], "--kind 'fluency'"),
 ])
 def test_bad_input_exits_2(tmp_path, capsys, argv, message):
     directory = write_set(tmp_path / "set", CLAUSES)
