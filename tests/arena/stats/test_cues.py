@@ -141,3 +141,20 @@ def test_shared_sets_one_confounded_one_not():
     assert len(equal) >= 100
     (table,) = cues.audit(CueInput(equal), {"length": LengthClaude})
     assert not table.confounded and table.cues["length"].ci[0] < 0.5 < table.cues["length"].ci[1]
+
+
+def test_shared_sets_kinds_and_a_set_cut_to_10_pairs():
+    """The Done-when of issue 34 on the sets in ../shared/data: clause omission and a polarity deletion
+    are confounded by a nuisance cue; Ding adds edit-identity; a set cut to 10 pairs gets no verdict."""
+    root = require_shared(DATA / "distil-lingeval")
+    factories = {"length": LengthClaude, "edit-words": EditWordsClaude}
+    for name, kinds in (("clause_omission.mt", ["nuisance", "edit-identity"]),
+                        ("polarity_particle_kein_del.mt", ["nuisance", "edit-identity"]),
+                        ("placeholder_ding.mt", ["nuisance", "edit-identity"])):
+        data = cue_items.from_distil_lingeval(root / name)
+        (table,) = cues.audit(CueInput(data.items[:300]), factories)
+        assert table.to_json()["kinds"] == kinds and table.to_json()["confounded"] is True, name
+    clauses = cue_items.from_distil_lingeval(root / "clause_omission.mt")
+    (cut,) = cues.audit(CueInput(clauses.items[:10]), factories)
+    data = cut.to_json()
+    assert data["n"] == 10 and data["enough"] is False and data["confounded"] is False
