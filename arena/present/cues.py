@@ -30,6 +30,7 @@ def fmt_p(p: float | None) -> str:
 
 def _table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]], note: str = "") -> dict[str, Any]:
     align = "".join("r" if h in ("n", "S", "accuracy") or h.startswith(("S ", "n ")) else "l" for h in headers)
+    # (S net of cues may read as its reason, so it is right-aligned only as a number column would be)
     return {"title": title, "note": note, "headers": list(headers), "rows": [list(r) for r in rows], "align": align}
 
 
@@ -142,8 +143,50 @@ def sentence(table: TableAudit, controls: Mapping[str, Any]) -> str | None:
             f"{controls['hard_n']} cue-hard pairs is biased against a Claude that follows the cue.")
 
 
+def _s(items: Sequence[Any], correct: Mapping[str, float]) -> str:
+    known = [correct[i.id] for i in items if i.id in correct]
+    return f"{fmt(sum(known) / len(known))} ({len(known)})" if known else "-"
+
+
+def net_rows(tables: Sequence[TableAudit], claudes: Mapping[str, Mapping[str, float]]) -> list[list[str]]:
+    """Per table with a strong nuisance cue and Claude: S, S net of cues [95% CI] (or why it is
+    undefined), S on the cue-hard pairs and S on the balanced John's pairs (the neutral control)."""
+    import numpy as np
+
+    from arena.stats.cue_strata import stratified
+
+    rows = []
+    for t in tables:
+        cue = t.strongest_of(cue_kinds.NUISANCE) if t.enough else None
+        if cue is None:
+            continue
+        score = t.cues[cue]
+        strata = {item.id: 0.5 if tie else hit for item, hit, tie in zip(t.items, score.hits, score.ties)}
+        hard = [t.items[i] for i, (hit, tie) in enumerate(zip(score.hits, score.ties)) if tie or not hit]
+        balanced = [i for b in tables if b.set.startswith(f"{t.set} (balanced John ") and b.phenomenon == t.phenomenon
+                    for i in b.items]
+        for label, correct in sorted(claudes.items()):
+            items = [i for i in t.items if i.id in correct]
+            if not items:
+                continue
+            value, ci, note = stratified([i.group for i in items], np.array([correct[i.id] for i in items]),
+                                         np.array([strata[i.id] for i in items]), 1000)
+            rows.append([t.set, t.phenomenon, label, cue, _s(t.items, correct),
+                         note or f"{fmt(value)} {fmt_ci(ci)}", _s(hard, correct), _s(balanced, correct)])
+    return rows
+
+
+NET_HEADERS = ["Zellig", "phenomenon", "Claude", "nuisance cue", "S (n)", "S net of cues [95% CI]",
+               "S cue-hard (n)", "S balanced John (n)"]
+NET_NOTE = ("S net of cues: mean of S over the pairs the cue gets right and over those it gets wrong (ties split "
+            "evenly), strata weighted equally, so that the cue sits at chance; bootstrap over instances; the same "
+            "figure per cell is in scores.json and the leaderboards (s_net_of_cues). S cue-hard is biased against "
+            "a Claude that follows the cue; the balanced John (balance: {cue: length}) is the neutral control")
+
+
 def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]],
-            emptied: Sequence[tuple[tuple[str, str], Any]] = ()) -> dict[str, Any]:
+            emptied: Sequence[tuple[tuple[str, str], Any]] = (),
+            claudes: Mapping[str, Mapping[str, float]] | None = None) -> dict[str, Any]:
     """The report's *Surface cues* section: tables in the report's table format and sentences."""
     headers, rows = audit_rows(tables)
     result = [_table("Surface Claudes, out of fold", headers, rows,
@@ -175,6 +218,9 @@ def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]],
                              "cannot be separated from the cue with these pairs"))
         result.append(_table("S by length difference (characters, corrupted − correct)",
                              ["Zellig", "phenomenon", "Claude", *[f"S {b} (n)" for b in LENGTH_BINS]], binned))
+    net = net_rows(tables, claudes or {})
+    if net:
+        result.insert(1, _table("S net of cues (cells with a strong nuisance cue)", NET_HEADERS, net, NET_NOTE))
     sentences = [s for t, c in zip(tables, controls) if (s := sentence(t, c))]
     balanced = balance_rows(tables, emptied)
     if balanced:
@@ -237,7 +283,8 @@ def run_section(run: Path | Any, setup: SurfaceCues | None) -> dict[str, Any] | 
         return None
     tables = cues.audit(data, setup.factories)
     cue_balance.attach(tables, data)
-    result = section(tables, [cue_controls.controlled(t, data) for t in tables], cue_balance.emptied(data))
+    result = section(tables, [cue_controls.controlled(t, data) for t in tables], cue_balance.emptied(data),
+                     data.claudes)
     result["kinds"] = zellig_kinds(tables)
     return result
 

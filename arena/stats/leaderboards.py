@@ -145,11 +145,15 @@ class Leaderboards:
     signature: str = ""
 
 
-def standing(outcomes: Sequence[Outcome], ties: str, samples: int) -> Standing:
+Ties = str | registry.Context  # the tie policy, or the context with the cue strata
+
+
+def standing(outcomes: Sequence[Outcome], ties: Ties, samples: int) -> Standing:
     """S with its CI, per-seed mean ± std, and the registered leaderboard metrics."""
     s = Tally.of(outcomes)
     seeds, s_mean, s_std = aggregate.over_seeds(outcomes)
-    metrics = registry.summarise(outcomes, registry.Context(ties), samples, registry.leaderboard_metrics())
+    context = ties if isinstance(ties, registry.Context) else registry.Context(ties)
+    metrics = registry.summarise(outcomes, context, samples, registry.leaderboard_metrics())
     return Standing(s.rounds, len(s.keys), s.rate(), s.ci(samples), seeds, s_mean, s_std, metrics)
 
 
@@ -184,7 +188,7 @@ def _versus(groups: Mapping[str, Sequence[Outcome]], upper: str, lower: str | No
     return VersusNext(lower, Bootstrap(**test)) if test is not None else None
 
 
-def _claude_board(outcomes: Mapping[str, Sequence[Outcome]], ties: str, samples: int) -> tuple[ClaudeEntry, ...]:
+def _claude_board(outcomes: Mapping[str, Sequence[Outcome]], ties: Ties, samples: int) -> tuple[ClaudeEntry, ...]:
     names = list(outcomes)
     order = _ranks([standing(outcomes[n], ties, samples) for n in names], descending=True)
     ranked = [(names[i], rank) for i, rank in order]
@@ -196,7 +200,7 @@ def _claude_board(outcomes: Mapping[str, Sequence[Outcome]], ties: str, samples:
 
 
 def _zellig_board(outcomes: Sequence[Outcome], zelligs: Sequence[str], yields: Mapping[str, float | None],
-                  ties: str, samples: int) -> tuple[ZelligEntry, ...]:
+                  ties: Ties, samples: int) -> tuple[ZelligEntry, ...]:
     by_zellig: dict[str, list[Outcome]] = {zellig: [] for zellig in zelligs}
     for o in outcomes:
         by_zellig.setdefault(o.round.zellig, []).append(o)
@@ -209,7 +213,7 @@ def _zellig_board(outcomes: Sequence[Outcome], zelligs: Sequence[str], yields: M
     )
 
 
-def _john_board(outcomes: Sequence[Outcome], johns: Sequence[str], ties: str, samples: int) -> tuple[JohnEntry, ...]:
+def _john_board(outcomes: Sequence[Outcome], johns: Sequence[str], ties: Ties, samples: int) -> tuple[JohnEntry, ...]:
     by_john: dict[str, list[Outcome]] = {john: [] for john in johns}
     for o in outcomes:
         by_john.setdefault(o.round.john, []).append(o)
@@ -241,11 +245,14 @@ def _yields(rounds: Sequence[Any]) -> dict[str, float | None]:
 
 
 def leaderboards(experiment: Mapping[str, Any], outcomes: Mapping[str, Sequence[Outcome]],
-                 rounds: Sequence[Any]) -> Leaderboards:
-    """The three leaderboards from joined outcomes (see :func:`arena.stats.aggregate.join`)."""
+                 rounds: Sequence[Any], manifest: Mapping[str, Any] | None = None) -> Leaderboards:
+    """The three leaderboards from joined outcomes (see :func:`arena.stats.aggregate.join`);
+    ``manifest`` names the balanced Johns the cue strata keep apart (:mod:`arena.stats.cue_strata`)."""
     from arena.people.agreement import HUMAN
+    from arena.stats import cue_strata
 
     ties = experiment.get("contrastive_ties", "wrong")
+    context = registry.Context(ties, cue_strata.of_rounds(rounds, manifest or {"experiment": experiment}))
     samples = int(experiment.get("bootstrap_samples", 1000))
     # Johns pool every Claude, people included, but not the people's majority vote (derived from them)
     everything = [o for claude, items in outcomes.items() if claude != HUMAN for o in items]
@@ -254,9 +261,9 @@ def leaderboards(experiment: Mapping[str, Any], outcomes: Mapping[str, Sequence[
     return Leaderboards(
         contrastive_ties=ties,
         bootstrap_samples=samples,
-        claudes=_claude_board(outcomes, ties, samples),
-        zelligs={claude: _zellig_board(items, zelligs, yields, ties, samples) for claude, items in outcomes.items()},
-        johns=_john_board(everything, list(dict.fromkeys(r.john for r in rounds)), ties, samples),
+        claudes=_claude_board(outcomes, context, samples),
+        zelligs={claude: _zellig_board(items, zelligs, yields, context, samples) for claude, items in outcomes.items()},
+        johns=_john_board(everything, list(dict.fromkeys(r.john for r in rounds)), context, samples),
     )
 
 
@@ -286,7 +293,7 @@ def build(run: RunData) -> Leaderboards:
 
     from arena.people import agreement
 
-    boards = leaderboards(run.experiment, run.outcomes, run.rounds)
+    boards = leaderboards(run.experiment, run.outcomes, run.rounds, run.manifest)
     rows = tuple(AgreementRow(tuple(e["people"]), e["rounds"], e["observed"], e["kappa"], e["measure"])
                  for e in agreement.agreement(run.people))
     return replace(boards, agreement=rows, phenomena=phenomenon_accuracy(run.outcomes, run.ties, run.samples),

@@ -45,8 +45,8 @@ from arena.errors import ConfigError
 from arena.records import Judgement, Pair, RoundOutcome
 from arena.roles import Clocked
 from arena.specs.typecheck import FinitePositiveFloat, NestedClaude, PositiveInt
+from arena.stats.logistic import fit_logistic
 from performers.claude import edit_features as ef
-from performers.claude.learned import fit_logistic
 from performers.claude.signature_em import SignatureEM
 from performers.nested import build_nested
 

@@ -21,7 +21,6 @@ where ``c_k`` is the raw count at the highest order and the continuation count
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,17 +28,12 @@ from pathlib import Path
 import numpy as np
 
 from arena.errors import ConfigError
+from arena.stats.length_cue import words  # the tokens every surface Claude counts
 
-TOKEN = re.compile(r"\w+|[^\w\s]")
 UNK, BOS, EOS = 0, 1, 2
 SPECIALS = ("<unk>", "<s>", "</s>")
 BITS = 21
 MAX_ORDER = 3
-
-
-def words(text: str) -> list[str]:
-    """Words and punctuation marks of a sentence, case kept."""
-    return TOKEN.findall(text)
 
 
 def _discount(counts: np.ndarray) -> float:
