@@ -3,8 +3,9 @@
 - **Claudes by S** (higher is better): S pooled over every round a Claude judged (all
   Johns, Zelligs and seeds), its 95% bootstrap CI, mean ± std of the per-seed S, every
   registered leaderboard metric (:mod:`arena.stats.registry`; contrastive accuracy of
-  scoring Claudes), and a paired bootstrap test (Koehn 2004) against the next Claude
-  down: both judged the same rounds.
+  scoring Claudes, S net of cues), and a paired bootstrap test (Koehn 2004) against the next Claude
+  down: both judged the same rounds.  A Claude that abstained (a seeded coin answered for it) and
+  answered fewer than 30 rounds of some cell is shown without a rank, with the reason.
 - **Zelligs by S against each Claude** (lower is better: a stronger corruptor fools
   the Claude more often): S pooled over Johns and seeds, CI, mean ± std over seeds,
   yield (share of instances the Zellig applies to), and a paired bootstrap against
@@ -90,6 +91,9 @@ class ClaudeEntry:
     standing: Standing = field(metadata={"flatten": True, "parse": _standing})
     rank: int | None = field(default=None, metadata={"omit": "none"})
     vs_next: VersusNext | None = None
+    # rounds the Claude abstained on (no answer, or too late: a seeded coin chose), and why it has no rank
+    abstained: int = field(default=0, metadata={"omit": "empty"})
+    unranked: str | None = field(default=None, metadata={"omit": "none"})
 
 
 @dataclass(frozen=True)
@@ -188,13 +192,36 @@ def _versus(groups: Mapping[str, Sequence[Outcome]], upper: str, lower: str | No
     return VersusNext(lower, Bootstrap(**test)) if test is not None else None
 
 
+MIN_JUDGED = 30  # rounds a Claude that abstains must have answered in each of its cells to be ranked
+ABSTAINED = ("abstain", "late")  # arena.engine.match.RESOLVED_ABSTAIN, RESOLVED_LATE: a coin chose
+
+
+def abstentions(outcomes: Sequence[Outcome]) -> tuple[int, str | None]:
+    """How many rounds the Claude abstained on, and why it is not ranked: it abstained and answered
+    fewer than :data:`MIN_JUDGED` rounds of some cell (John, Zellig, seed)."""
+    abstained = sum(1 for o in outcomes if o.judgement.resolved_by in ABSTAINED)
+    if not abstained:
+        return 0, None
+    cells = aggregate.group(outcomes, lambda o: (o.round.john, o.round.zellig, o.round.seed))
+    judged = {cell: sum(1 for o in items if o.judgement.resolved_by not in ABSTAINED) for cell, items in cells.items()}
+    (john, zellig, seed), least = min(judged.items(), key=lambda kv: kv[1])
+    if least >= MIN_JUDGED:
+        return abstained, None
+    return abstained, (f"abstained on {abstained} of {len(outcomes)} rounds; answered {least} of cell "
+                       f"{john} × {zellig} (seed {seed}), fewer than {MIN_JUDGED}")
+
+
 def _claude_board(outcomes: Mapping[str, Sequence[Outcome]], ties: Ties, samples: int) -> tuple[ClaudeEntry, ...]:
     names = list(outcomes)
-    order = _ranks([standing(outcomes[n], ties, samples) for n in names], descending=True)
-    ranked = [(names[i], rank) for i, rank in order]
+    standings = {n: standing(outcomes[n], ties, samples) for n in names}
+    absent = {n: abstentions(outcomes[n]) for n in names}
+    rankable = [n for n in names if absent[n][1] is None]
+    order = [(rankable[i], rank) for i, rank in _ranks([standings[n] for n in rankable], descending=True)]
+    ranked = order + [(n, None) for n in names if absent[n][1] is not None]
     return tuple(
-        ClaudeEntry(name, standing(outcomes[name], ties, samples), rank,
-                    _versus(outcomes, name, ranked[k + 1][0] if k + 1 < len(ranked) else None, samples))
+        ClaudeEntry(name, standings[name], rank,
+                    _versus(outcomes, name, ranked[k + 1][0] if k + 1 < len(ranked) else None, samples)
+                    if absent[name][1] is None else None, *absent[name])
         for k, (name, rank) in enumerate(ranked)
     )
 

@@ -199,3 +199,57 @@ def test_a_run_with_balanced_johns(tmp_path, capsys):
     assert balanced["balance"]["before"] == 150 and balanced["balance"]["after"] == balanced["n"] < 150
     assert ("replay (balanced John affix)", "polarity_affix_del") not in tables  # nothing left to audit
     assert "replay (balanced John affix) / polarity_affix_del: cannot be balanced" in capsys.readouterr().out
+
+
+# issue 34, item 5: a fitted cue Claude no round would teach is refused; one that abstains is not ranked
+
+UNFITTED = """name: unfitted
+johns: [{{name: distil-lingeval, params: {{dir: {distil}/polarity_affix_del.mt, limit: 40}}}}]
+zelligs: [{{name: replay}}]
+claudes: [{{name: random}}, {{name: {cue}}}]
+{schedule}
+"""
+
+
+@pytest.mark.parametrize("cue, schedule, refused", [
+    ("length", "", True),  # a normal run: it would abstain on every round
+    ("edit-words", "", True),
+    ("length", "schedule: supervised:10", False),  # it learns from rounds transparent to Claudes
+    ("target-lm", "discrepancy: false", False),  # not fitted: it judges as it is
+])
+def test_validate_refuses_a_fitted_cue_claude_no_round_teaches(tmp_path, capsys, cue, schedule, refused):
+    distil = require_shared(DATA / "distil-lingeval")
+    config = tmp_path / "u.yaml"
+    config.write_text(UNFITTED.format(distil=distil, cue=cue, schedule=schedule), encoding="utf-8")
+    assert main(["validate", str(config)]) == (2 if refused else 0)
+    err = capsys.readouterr().err
+    if refused:
+        assert "claudes[1]" in err and "arena cues RUN" in err and "abstain on every round" in err
+        assert main(["run", str(config), "--out", str(tmp_path / "runs"), "--no-progress"]) == 2
+        assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+def test_a_claude_that_abstained_is_not_ranked():
+    from arena.engine.match import JudgementRecord, Round
+    from arena.records import Instance, Variant
+    from arena.stats.aggregate import Outcome
+    from arena.stats.leaderboards import leaderboards
+
+    def outcomes(claude: str, abstain_every: int | None, n: int = 40) -> list[Outcome]:
+        result = []
+        for i in range(n):
+            instance = Instance(str(i), "s", "r")
+            r = Round(f"1|{i}", 1, "j", "z", instance, Variant(str(i), "v", "p"), ("r", "v"), 1)
+            resolved = "abstain" if abstain_every and i % abstain_every == 0 else "claude"
+            result.append(Outcome(r, JudgementRecord(r.id, claude, 1, 1, resolved, True), None))
+        return result
+
+    boards = leaderboards({"bootstrap_samples": 10}, {"model": outcomes("model", None),
+                                                      "few": outcomes("few", 2),  # answered 20 of 40
+                                                      "most": outcomes("most", 40)}, [])  # answered 39
+    by_name = {e.claude: e for e in boards.claudes}
+    assert by_name["model"].rank is not None and by_name["model"].unranked is None and by_name["model"].abstained == 0
+    assert by_name["most"].rank is not None and by_name["most"].abstained == 1
+    assert by_name["few"].rank is None and by_name["few"].abstained == 20
+    assert "answered 20" in by_name["few"].unranked and "fewer than 30" in by_name["few"].unranked
+    assert [e.claude for e in boards.claudes][-1] == "few"
