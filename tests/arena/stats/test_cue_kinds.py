@@ -93,3 +93,14 @@ def test_a_kind_no_cue_has_is_a_usage_error(kind, cues_given, ok):
         with pytest.raises(UsageError) as error:
             cue_kinds.check_kind(kind, cues_given)
         assert error.value.key == "--kind"
+
+
+def test_the_api_audits_with_the_same_vocabulary():
+    from arena.api import audit_cues
+    from tests.conftest import DATA, require_shared
+
+    root = require_shared(DATA / "distil-lingeval")
+    (table,) = audit_cues(root / "polarity_affix_del.mt", cues=["length", "edit-words"], kinds=["nuisance"])
+    assert set(table["cues"]) == {"length"} and table["kinds"] == ["nuisance"] and table["confounded"] is True
+    with pytest.raises(UsageError):
+        audit_cues(root / "polarity_affix_del.mt", cues=["length"], kinds=["target-only"])
