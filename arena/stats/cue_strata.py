@@ -94,7 +94,11 @@ def balanced_johns(manifest: Mapping[str, Any]) -> list[str]:
 
 
 def of_rounds(rounds: Sequence[Any], manifest: Mapping[str, Any]) -> dict[str, float]:
-    """The strata of a run's rounds in memory."""
+    """The strata of a run's rounds in memory (none when no registered metric reads them)."""
+    from arena.stats import registry
+
+    if not registry.uses_cue_strata():
+        return {}
     collector = Collector(balanced_johns(manifest))
     for r in rounds:
         collector.add_round(r)

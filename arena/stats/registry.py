@@ -93,6 +93,7 @@ class Metric:
     # why undefined); replaces the pooled rate
     aggregate: Callable[[Sequence[Hashable], np.ndarray, np.ndarray, int],
                         tuple[float | None, tuple[float, float] | None, str | None]] | None = None
+    uses_cue_strata: bool = False  # reads Context.cue_strata (computed only when a registered metric does)
 
     def summarise(self, outcomes: Sequence[Outcome], context: Context, samples: int) -> MetricValue | None:
         """The metric of a group of rounds; ``None`` when no round defines it."""
@@ -135,7 +136,7 @@ BUILTIN: tuple[Metric, ...] = (
         "S net of cues: the mean of S over the pairs the strongest strong nuisance cue (length) gets right and "
         "over those it gets wrong (ties split evenly), each stratum weighted equally, so the cue sits at chance; "
         "only rounds of tables with such a cue (>= 30 pairs); undefined (NAME_note) when a stratum has < 10 pairs",
-        aggregate=_net_of_cues,
+        aggregate=_net_of_cues, uses_cue_strata=True,
     ),
     Metric(
         "accuracy", "accuracy", "acc", lambda o, context: accurate(context.ties)(o),
@@ -176,6 +177,11 @@ def unregister(name: str) -> None:
 def metrics() -> tuple[Metric, ...]:
     """The registered metrics, in registration order."""
     return tuple(_METRICS.values())
+
+
+def uses_cue_strata(only: Sequence[Metric] | None = None) -> bool:
+    """Whether a registered metric (or one of ``only``) reads the cue strata."""
+    return any(m.uses_cue_strata for m in (metrics() if only is None else only))
 
 
 def leaderboard_metrics() -> tuple[Metric, ...]:

@@ -159,7 +159,8 @@ class _Run:
         self.round_cells: dict[tuple[str, str, int], _RoundCell] = {}
         self.cells: dict[tuple[str, str, str, int], _OutcomeCell] = {}
         self.one_bests: dict[tuple[str, int | None], dict[int, OneBest]] = defaultdict(dict)
-        self.cue_pairs = cue_strata.Collector(cue_strata.balanced_johns(manifest))
+        self.cue_pairs = (cue_strata.Collector(cue_strata.balanced_johns(manifest))
+                          if registry.uses_cue_strata(self.metrics) else None)
 
     def rounds(self) -> Any:
         """``rounds.jsonl``'s records, one at a time, each kept as a round cell's columns."""
@@ -169,11 +170,13 @@ class _Run:
             if cell is None:
                 cell = self.round_cells[key] = _RoundCell()
             cell.add(record)
-            self.cue_pairs.add_record(record)
+            if self.cue_pairs is not None:
+                self.cue_pairs.add_record(record)
             yield record
 
     def judgements(self, models: Sequence[tuple[str, Sequence[int]]]) -> None:
-        self.context = registry.Context(self.ties, self.cue_pairs.strata())
+        if self.cue_pairs is not None:
+            self.context = registry.Context(self.ties, self.cue_pairs.strata())
         for _, record, _ in scan.iter_lines(self.run_dir / transcripts.ONEBEST):
             best = OneBest.from_json(record)
             self.one_bests[best.claude, best.seed][scan.key_hash(best.source)] = best
