@@ -153,7 +153,7 @@ def net_rows(tables: Sequence[TableAudit], claudes: Mapping[str, Mapping[str, fl
     undefined), S on the cue-hard pairs and S on the balanced John's pairs (the neutral control)."""
     import numpy as np
 
-    from arena.stats.cue_strata import stratified
+    from arena.stats.stratify import stratified
 
     rows = []
     for t in tables:

@@ -10,11 +10,11 @@ outside [0.25, 0.75]) and the table has at least 30 pairs, each of its rounds ge
 evenly between the strata).  Rounds of other tables have none, so the metric is defined only on
 cells with a strong nuisance cue.
 
-The metric of a group of rounds is the mean of S over the pairs the cue gets right and S over
+The metric of a group of rounds (:func:`arena.stats.stratify.stratified`) is the mean of S over the pairs the cue gets right and S over
 the pairs it gets wrong, each stratum weighted equally, so that the cue sits at chance; its 95%
 interval is a percentile bootstrap over instances (the run's ``bootstrap_samples``, the seed of
 every other interval).  It is undefined, with the reason, when a stratum holds fewer than
-:data:`MIN_STRATUM` pairs.  Unlike S on the *cue-hard* pairs alone (those the cue gets wrong,
+:data:`arena.stats.stratify.MIN_STRATUM` pairs.  Unlike S on the *cue-hard* pairs alone (those the cue gets wrong,
 biased against a Claude that follows the cue), it does not penalise agreeing with the cue; the
 neutral control is a John with ``balance: {cue: length}``.
 """
@@ -22,18 +22,14 @@ neutral control is a John with ``balance: {cue: length}``.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
-
-import numpy as np
 
 from arena.engine.match import NOT_JUDGED, STATUS_OK
 from arena.stats import cue_kinds
-from arena.stats.aggregate import DEFAULT_SEED, resampled_sums
 from arena.stats.cue_items import CueItem
 from arena.stats.length_cue import LengthCue
 
-MIN_STRATUM = 10
 FOLDS = 5
 SEED = 0
 NUISANCE: Mapping[str, Callable[[], Any]] = {"length": LengthCue}
@@ -103,33 +99,3 @@ def of_rounds(rounds: Sequence[Any], manifest: Mapping[str, Any]) -> dict[str, f
     for r in rounds:
         collector.add_round(r)
     return collector.strata()
-
-
-def _per_instance(keys: Sequence[Hashable], columns: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Each column summed per key, keys in first-seen order, rows added in order."""
-    index: dict[Hashable, int] = {}
-    dense = np.fromiter((index.setdefault(k, len(index)) for k in keys), dtype=np.int64, count=len(keys))
-    return [np.bincount(dense, weights=c, minlength=len(index)).astype(float) for c in columns]
-
-
-def stratified(keys: Sequence[Hashable], correct: np.ndarray, strata: np.ndarray,
-               samples: int) -> tuple[float | None, tuple[float, float] | None, str | None]:
-    """S net of cues of rounds with instance ``keys``, S values ``correct`` and cue ``strata``:
-    value, 95% bootstrap interval over instances (none with ``samples`` 0), and why it is
-    undefined (``None`` when it is defined)."""
-    correct = np.asarray(correct, dtype=float)
-    right = np.asarray(strata, dtype=float)
-    wrong = 1.0 - right
-    sums = _per_instance(keys, [correct * right, right, correct * wrong, wrong])
-    n_right, n_wrong = float(sums[1].sum()), float(sums[3].sum())
-    if min(n_right, n_wrong) < MIN_STRATUM:
-        side, n = ("wrong", n_wrong) if n_wrong < n_right else ("right", n_right)
-        return None, None, f"undefined: the cue gets {n:g} pairs {side} (< {MIN_STRATUM} in a stratum)"
-    value = 0.5 * (sums[0].sum() / n_right + sums[2].sum() / n_wrong)
-    if samples <= 0:
-        return float(value), None, None
-    r_sum, r_n, w_sum, w_n = resampled_sums(tuple(sums), samples, DEFAULT_SEED)
-    estimates = 0.5 * (np.divide(r_sum, r_n, out=np.full(samples, 0.5), where=r_n > 0)
-                       + np.divide(w_sum, w_n, out=np.full(samples, 0.5), where=w_n > 0))
-    low, high = np.quantile(estimates, [0.025, 0.975])
-    return float(value), (float(low), float(high)), None

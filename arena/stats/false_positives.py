@@ -62,12 +62,12 @@ from arena.stats.false_positive_records import (
     SeedRates,
     Spread,
 )
+from arena.stats.fp_adjust import MIN_ITEMS, decide, generative_variance
 
 logger = logging.getLogger(__name__)
 
 ALPHA = 0.05
 NO_DETECTOR = outcome_tests.undecided_words("no detector: the Zellig cannot recognise its phenomenon in a translation")
-MIN_ITEMS = 10
 REPORT_NAME = "false_positives"
 POOL_PREFIX = "pool-"
 
@@ -190,28 +190,6 @@ def _pool_rate(pool: Mapping[tuple[str, int | None], Sequence[OneBest]], key: Ke
         for o in items if key.zellig in o.detected
     ]
     return _rate(float(sum(verdicts)), len(verdicts)) if verdicts else None
-
-
-def generative_variance(generative: Rate) -> float:
-    """The generative rate's binomial variance with one pseudo-success and -failure (Agresti & Coull),
-    so that a rate of 0 still has a spread."""
-    n = generative.n + 2
-    adjusted = (generative.count + 1) / n
-    return adjusted * (1 - adjusted) / n
-
-
-def decide(error: ClusteredRate, rate: float, variance: float, n_generative: int, alpha: float,
-           margin: float) -> outcome_tests.Decision:
-    """Exceeds, equivalent or undecided; under :data:`MIN_ITEMS` pairs or translations always
-    undecided, with the n that would decide (at least :data:`MIN_ITEMS`)."""
-    assert error.rate is not None
-    decision = outcome_tests.decide(error.rate, error.variance, rate, variance, error.n, alpha, margin)
-    if error.n >= MIN_ITEMS and n_generative >= MIN_ITEMS:
-        return decision
-    spread = (error.variance + variance) ** 0.5
-    k = outcome_tests.needed_n(error.n, error.rate - rate, spread, margin, alpha)
-    return outcome_tests.Decision(outcome_tests.undecided_words(f"n ≈ {max(k or 0, MIN_ITEMS)} would decide"),
-                                  decision.p_exceeds, decision.p_equivalent)
 
 
 def _verdict(row: FalsePositiveRow, alpha: float, margin: float) -> FalsePositiveRow:

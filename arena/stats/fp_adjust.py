@@ -19,8 +19,10 @@ from dataclasses import replace
 from typing import Any
 
 from arena.stats import outcome_tests
-from arena.stats.false_positive_records import FalsePositiveRow
+from arena.stats.false_positive_records import ClusteredRate, FalsePositiveRow, Rate
 from arena.stats.rogan_gladen import Calibration, corrected
+
+MIN_ITEMS = 10  # pairs and translations below which a verdict is undecided
 
 LEGEND = ("; corrected generative: Rogan–Gladen for the detector's measured recall and false alarms, 95% "
           "interval by parametric bootstrap over all three, and the verdict against it; strongest cue: "
@@ -31,9 +33,29 @@ EXTRA = (("generative_corrected", "corrected generative % [95% CI]"), ("verdict_
          ("cue", "strongest cue [95% CI]"), ("cue_kinds", "cue kinds"))
 
 
-def _correct(row: FalsePositiveRow, calibration: Calibration, alpha: float, margin: float) -> FalsePositiveRow:
-    from arena.stats.false_positives import decide
+def generative_variance(generative: Rate) -> float:
+    """The generative rate's binomial variance with one pseudo-success and -failure (Agresti & Coull),
+    so that a rate of 0 still has a spread."""
+    n = generative.n + 2
+    adjusted = (generative.count + 1) / n
+    return adjusted * (1 - adjusted) / n
 
+
+def decide(error: ClusteredRate, rate: float, variance: float, n_generative: int, alpha: float,
+           margin: float) -> outcome_tests.Decision:
+    """Exceeds, equivalent or undecided; under :data:`MIN_ITEMS` pairs or translations always
+    undecided, with the n that would decide (at least :data:`MIN_ITEMS`)."""
+    assert error.rate is not None
+    decision = outcome_tests.decide(error.rate, error.variance, rate, variance, error.n, alpha, margin)
+    if error.n >= MIN_ITEMS and n_generative >= MIN_ITEMS:
+        return decision
+    spread = (error.variance + variance) ** 0.5
+    k = outcome_tests.needed_n(error.n, error.rate - rate, spread, margin, alpha)
+    return outcome_tests.Decision(outcome_tests.undecided_words(f"n ≈ {max(k or 0, MIN_ITEMS)} would decide"),
+                                  decision.p_exceeds, decision.p_equivalent)
+
+
+def _correct(row: FalsePositiveRow, calibration: Calibration, alpha: float, margin: float) -> FalsePositiveRow:
     generative = row.generative_pool if row.generative_used == "pool" else row.generative
     if generative is None or not generative.n:
         return row

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from arena.stats.aggregate import Outcome, Tally, accurate, correct, discrepancy, instance_key, mean_std
+from arena.stats.stratify import stratified
 
 # -- the registered metrics of a group of rounds ---------------------------------------------
 
@@ -119,13 +120,6 @@ class Metric:
         return MetricValue(self.name, value, ci95, self.ci, counts)
 
 
-def _net_of_cues(keys: Sequence[Hashable], values: np.ndarray, strata: np.ndarray,
-                 samples: int) -> tuple[float | None, tuple[float, float] | None, str | None]:
-    from arena.stats.cue_strata import stratified
-
-    return stratified(keys, values, strata, samples)
-
-
 def _ties(outcomes: Sequence[Outcome]) -> int:
     return sum(1 for o in outcomes if o.scores is not None and o.scores[0] == o.scores[1])
 
@@ -136,7 +130,7 @@ BUILTIN: tuple[Metric, ...] = (
         "S net of cues: the mean of S over the pairs the strongest strong nuisance cue (length) gets right and "
         "over those it gets wrong (ties split evenly), each stratum weighted equally, so the cue sits at chance; "
         "only rounds of tables with such a cue (>= 30 pairs); undefined (NAME_note) when a stratum has < 10 pairs",
-        aggregate=_net_of_cues, uses_cue_strata=True,
+        aggregate=stratified, uses_cue_strata=True,
     ),
     Metric(
         "accuracy", "accuracy", "acc", lambda o, context: accurate(context.ties)(o),

@@ -42,9 +42,9 @@ def pieces(run_dir: Path) -> dict[str, float]:
     from arena.present import cues as present
     from arena.stats import cue_items, cues, leaderboards, streamed
     from arena.stats.run import load_run
+    from performers.catalog import NOT_COMPARED_WITH_CUES
     from performers.claude.edit_words import EditWordsClaude
     from performers.claude.length import LengthClaude
-    from performers.catalog import NOT_COMPARED_WITH_CUES
 
     times = {"scores.json": cpu(lambda: streamed.score_run(run_dir))[0]}
     run = load_run(run_dir)

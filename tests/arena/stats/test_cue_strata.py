@@ -9,7 +9,8 @@ import random
 import numpy as np
 import pytest
 
-from arena.stats.cue_strata import Collector, stratified
+from arena.stats.cue_strata import Collector
+from arena.stats.stratify import stratified
 
 KEYS = [f"i{k}" for k in range(40)]
 
