@@ -128,9 +128,11 @@ def console(tables: Sequence[TableAudit], skipped: Mapping[str, int] | None = No
 
 def sentence(table: TableAudit, controls: Mapping[str, Any]) -> str | None:
     """A plain sentence where the cue explains the result (or cannot be separated from it)."""
-    if controls.get("note"):
-        return (f"{table.set} / {table.phenomenon}: {table.strongest} solves every pair it decides, so this "
-                f"phenomenon {controls['note']}; the Claudes' S here says nothing about translation.")
+    nuisance = table.reference is not None and cue_kinds.kind_of(table.reference) == cue_kinds.NUISANCE
+    if controls.get("note") and nuisance and table.confounded:
+        return (f"{table.set} / {table.phenomenon}: {table.reference} ({cue_kinds.NUISANCE}) solves every pair it "
+                f"decides, so this phenomenon {controls['note']}: S net of cues is undefined and the Claudes' S "
+                "mixes skill with the cue; only pairs balanced for the cue can separate them.")
     if not table.enough:
         return f"{table.set} / {table.phenomenon}: {cue_kinds.too_few(table.n)}, no cue verdict."
     said = []
@@ -196,7 +198,7 @@ def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]],
                f"{c['hard']['wins']}/{c['hard']['losses']}", fmt_p(c["hard"]["p"])]
               for t in tables for c in t.comparisons]
     if versus:
-        result.append(_table("Claude vs strongest cue (paired)",
+        result.append(_table("Claude vs the reference cue (the strongest nuisance cue, else the strongest; paired)",
                              ["Zellig", "phenomenon", "Claude", "n", "S", "cue", "wins/losses", "sign test p",
                               "n cue-hard", "S cue-hard", "wins/losses cue-hard", "p cue-hard"], versus,
                              "wins: pairs the Claude gets right and the cue wrong; two-sided exact sign test; "
@@ -211,7 +213,7 @@ def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]],
                          f"{fmt(row['hard']['accuracy']['value'])} ({row['hard']['accuracy']['n']})"])
             binned.append([*where, *[f"{fmt(row['bins'][b]['value'])} ({row['bins'][b]['n']})" for b in LENGTH_BINS]])
     if hard:
-        result.append(_table("Cue-hard subset (pairs the strongest cue gets wrong or ties)",
+        result.append(_table("Cue-hard subset (pairs the reference cue gets wrong or ties)",
                              ["Zellig", "phenomenon", "Claude", "S all (n)", "S cue-hard (n)", "accuracy cue-hard (n)"],
                              hard, "biased against a Claude that follows the cue; the neutral control is a balanced "
                              "John, the unbiased figure S net of cues (leaderboards); '-' with n 0: the phenomenon "

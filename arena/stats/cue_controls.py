@@ -1,5 +1,6 @@
 """Controlled figures of a run beside its cue audit: each Claude's S and contrastive accuracy
-on the *cue-hard* subset (the pairs the strongest cue gets wrong or ties; biased against a
+on the *cue-hard* subset (the pairs the reference cue — the strongest nuisance cue, else the strongest
+— gets wrong or ties; biased against a
 Claude that follows the cue — the neutral control is a balanced John, and the unbiased figure is
 S net of cues, :mod:`arena.stats.cue_strata`) and by bins of length difference (characters of
 the corrupted candidate minus the correct one), each with its n.  Where the cue-hard subset is
@@ -57,15 +58,16 @@ def controlled(table: TableAudit, data: CueInput) -> dict[str, Any]:
             "hard": {"s": _figure(hard, correct), "accuracy": _figure(hard, contrastive)},
             "bins": {name: _figure(members, correct) for name, members in bins.items()},
         })
-    cue = table.cues.get(table.strongest) if table.strongest else None
+    cue = table.cues.get(table.reference) if table.reference else None
     hits = {item.id: hit for item, hit in zip(table.items, cue.hits)} if cue else {}
     return {
         "set": table.set,
         "phenomenon": table.phenomenon,
         "strongest": table.strongest,
+        "reference": table.reference,
         "hard_n": len(hard),
         "bin_n": {name: len(members) for name, members in bins.items()},
         "cue_bins": {name: _mean([hits[m.id] for m in members if m.id in hits]) for name, members in bins.items()},
         "claudes": rows,
-        "note": INSEPARABLE if table.strongest and not hard else "",
+        "note": INSEPARABLE if table.reference and not hard else "",
     }

@@ -13,10 +13,11 @@ lies wholly above ``threshold`` (0.75) or wholly below ``1 - threshold`` (a reve
 the table's ``kinds`` are the kinds of its strong cues (``nuisance``, ``edit-identity``,
 ``target-only``).  A table with fewer than 30 pairs gets no verdict ("too few pairs").  It is
 **confounded** only when a strong cue is a nuisance and there are enough pairs.  Given a run,
-each Claude is set beside the strongest cue on the pairs both judged (exact sign test).
+each Claude is set beside the *reference* cue (the strongest strong nuisance cue, else the strongest
+cue) on the pairs both judged (exact sign test).
 
 An unfittable cue (fewer than 10 pairs, fewer than 2 instances, one answer side only) reports
-why instead of an accuracy.  The *cue-hard* subset is the pairs the strongest cue gets wrong or
+why instead of an accuracy.  The *cue-hard* subset is the pairs the reference cue gets wrong or
 ties: S on it is biased against a model that follows the cue (the neutral control is a balanced
 John); :mod:`arena.stats.cue_controls` gives the Claudes' figures on it.
 """
@@ -95,12 +96,18 @@ class TableAudit:
         of_kind = [c for c in self.strong if cue_kinds.kind_of(c) == kind]
         return max(of_kind, key=lambda c: abs((self.cues[c].accuracy or 0.5) - 0.5)) if of_kind else None
 
+    @property
+    def reference(self) -> str | None:
+        """The cue the Claudes are set against: the strongest strong nuisance cue (the confound),
+        else the strongest cue."""
+        return self.strongest_of(cue_kinds.NUISANCE) or self.strongest
+
     def hard(self) -> list[int]:
-        """Indices of the cue-hard pairs: those the strongest cue gets wrong or ties (S on them is
+        """Indices of the cue-hard pairs: those the reference cue gets wrong or ties (S on them is
         biased against a Claude that follows the cue)."""
-        if self.strongest is None:
+        if self.reference is None:
             return list(range(self.n))
-        score = self.cues[self.strongest]
+        score = self.cues[self.reference]
         return [i for i, (hit, tie) in enumerate(zip(score.hits, score.ties)) if tie or not hit]
 
     def to_json(self) -> dict[str, Any]:
@@ -219,10 +226,10 @@ def compare(items: Sequence[CueItem], cue: CueScore, claude: str, correct: Mappi
 def verdict(table: TableAudit, claudes: Mapping[str, Mapping[str, float]], threshold: float) -> None:
     """Set the table's strong cues, ``confounded``, ``reason`` and the Claude-vs-cue ``comparisons``."""
     table.strong = [name for name, score in table.cues.items() if cue_kinds.is_strong(score.ci, threshold)]
-    if table.strongest is None:
+    if table.reference is None:
         table.reason = "no cue could be fitted"
         return
-    cue = table.cues[table.strongest]
+    cue = table.cues[table.reference]
     table.comparisons = [compare(table.items, cue, label, correct) for label, correct in sorted(claudes.items())]
     table.comparisons = [c for c in table.comparisons if c["n"]]
     if not table.enough:
