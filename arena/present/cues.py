@@ -141,8 +141,9 @@ def sentence(table: TableAudit, controls: Mapping[str, Any]) -> str | None:
         said.append(f"{', '.join(cues)} is strong — {kind}: {cue_kinds.MEANINGS[kind]}")
     if not said:
         return None
-    return (f"{table.set} / {table.phenomenon}: " + "; ".join(said) + ". S on the "
-            f"{controls['hard_n']} cue-hard pairs is biased against a Claude that follows the cue.")
+    hard = (f" S on the {controls['hard_n']} cue-hard pairs is biased against a Claude that follows the cue."
+            if nuisance and controls.get("hard_n") else "")
+    return f"{table.set} / {table.phenomenon}: " + "; ".join(said) + "." + hard
 
 
 def _s(items: Sequence[Any], correct: Mapping[str, float]) -> str:
