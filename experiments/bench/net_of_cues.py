@@ -16,6 +16,7 @@ It prints each figure and the share the new work adds.  Issue 34 asks for under 
 
     python experiments/bench/net_of_cues.py
     python experiments/bench/net_of_cues.py --set max_instances=100
+    python experiments/bench/net_of_cues.py --fp-run runs/false-positives-toy-99bb533856
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", default=str(ROOT / "experiments" / "quickstart.yaml"))
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--repeat", type=int, default=1000, help="repetitions of the verdicts (default 1000)")
+    parser.add_argument("--fp-run", type=Path, help="time arena false-positives on this run directory instead "
+                        "(e.g. one of experiments/false_positives/toy.yaml: more rows)")
     args = parser.parse_args(argv)
     os.environ.setdefault("ARENA_PROGRESS", "0")
     os.chdir(ROOT)
@@ -114,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             registry.register(metric)
         without["report: S net of cues table"] = 0.0  # the table did not exist
-        fp_build, fp_three, fp_one = false_positive_part(run_dir, args.repeat)
+        fp_build, fp_three, fp_one = false_positive_part(args.fp_run or run_dir, args.repeat)
 
     print(f"load average {os.getloadavg()[0]:.2f} (1 min) at the end")
     print(f"arena run {args.config} {' '.join(args.overrides)}: {run_cpu:.2f} s CPU (new work included)")
@@ -125,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:30s} with {with_metric[name]:.3f} s, naive {without[name]:.3f} s, added {delta:+.3f} s")
     print(f"  added by S net of cues: {added:+.3f} s = {100 * added / (run_cpu - added):+.1f}% of the naive run "
           f"({run_cpu - added:.2f} s)")
-    print(f"arena false-positives (rows with cue columns): {fp_build:.3f} s CPU")
+    print(f"arena false-positives {args.fp_run or 'on that run'} (rows with cue columns): {fp_build:.3f} s CPU")
     print(f"  verdicts of its rows: three outcomes {1000 * fp_three:.3f} ms, one-sided only (naive) "
           f"{1000 * fp_one:.3f} ms, added {1000 * (fp_three - fp_one):+.3f} ms = "
           f"{100 * (fp_three - fp_one) / (fp_build - (fp_three - fp_one)):+.2f}% of the naive report")
