@@ -30,6 +30,7 @@ from arena.errors import ConfigError
 from arena.game.schedule import Schedule
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, build, resolve
+from arena.specs.registry import validate as validate_spec
 
 
 def check_learners(experiment: Experiment, schedule: Schedule, catalog: Catalog) -> None:
@@ -43,6 +44,8 @@ def check_learners(experiment: Experiment, schedule: Schedule, catalog: Catalog)
         cls = resolve("claude", spec.name, catalog)
         if not (isinstance(cls, type) and issubclass(cls, Fittable)):
             continue
+        at = f"{experiment.where('claudes', str(index))}: claudes[{index}]"
+        validate_spec("claude", spec, catalog, where=at)  # a bad parameter is said first, as validate says it
         line = experiment.key_lines.get(("claudes", str(index)))
         raise ConfigError(
             f"Claude {spec.label} is fitted on labelled pairs, and no round of this run is transparent to "
