@@ -293,6 +293,30 @@ def surface_cues(strict: bool = False) -> Any:
     return SurfaceCues(cue_factories(strict=strict), NOT_COMPARED_WITH_CUES)
 
 
+def audit_cues(path: str | Path, format: str | None = None, cues: Sequence[str] | None = None,
+               kinds: Sequence[str] | None = None, folds: int = 5, seed: int = 0) -> list[dict[str, Any]]:
+    """The surface-cue audit of ``arena cues`` as data: one object per set (or Zellig) and
+    phenomenon, with each cue's out-of-fold accuracy, the ``strong`` cues, their ``kinds``
+    (``nuisance``, ``edit-identity``, ``target-only``; :mod:`arena.stats.cue_kinds`), ``enough``
+    (n ≥ 30) and ``confounded`` (a strong nuisance cue and enough pairs).  ``path``: a
+    DistilLingEval set (or directory of sets), a LingEval97 JSON file, or a run directory;
+    ``format`` as ``arena cues --format`` (default: guessed); ``kinds`` keeps the cues of those kinds."""
+    from arena.stats import cue_items, cue_kinds
+    from arena.stats import cues as audit
+    from performers.catalog import NOT_COMPARED_WITH_CUES
+
+    path = Path(path)
+    if format is None:
+        format = "run" if (path / "manifest.json").is_file() else "lingeval97" if path.is_file() else "distil-lingeval"
+    names = list(cues or cue_kinds.KINDS)
+    for kind in kinds or ():
+        cue_kinds.check_kind(kind, names, key="kinds")
+    if kinds:
+        names = [n for n in names if cue_kinds.kind_of(n) in kinds]
+    data = cue_items.load(format, path, NOT_COMPARED_WITH_CUES)
+    return [table.to_json() for table in audit.audit(data, cue_factories(names), folds=folds, seed=seed)]
+
+
 def performer(role: str, spec: str | Mapping[str, Any]):
     """Build a performer of the catalog (or a ``module:Class``) from a SPEC string
     (``"random:seed=3"``, ``"hf-seq2seq:model=Helsinki-NLP/opus-mt-en-de"``) or a

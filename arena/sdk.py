@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from arena import length_cue
 from arena.edits import apply_edits, diff_edits, make_variant, shared_affixes, variant_from_text
 from arena.errors import ArenaError, ConfigError, DataError, EnvError, UsageError
 from arena.extras import require
@@ -35,6 +36,7 @@ from arena.formats.lingeval97 import Contrastive, Sentence, read_lingeval97, wri
 from arena.formats.pairs import OwnPair, column_names, meta_naming, parse_columns, read_pairs
 from arena.formats.repairs import Flag, Flagged, current, read_repairs
 from arena.formats.textlines import has_line_break, iter_lines, read_lines, write_lines, write_text_atomic
+from arena.logistic import fit_logistic
 from arena.records import (
     Edit,
     Instance,
@@ -115,7 +117,7 @@ __all__ = [
     "ScoringClaude", "Zellig", "take",
     "ArenaError", "ConfigError", "DataError", "EnvError", "UsageError",
     "apply_edits", "diff_edits", "make_variant", "shared_affixes", "variant_from_text",
-    "require",
+    "require", "fit_logistic", "length_cue",
     # parameters, nested performers, YAML/JSON
     "Check", "ExistingDir", "ExistingFile", "FinitePositiveFloat", "MustExist", "Name", "NestedClaude",
     "NestedJohn", "NestedScoringClaude", "NestedTranslatingClaude", "NestedZellig", "NonNegativeFloat", "Performer", "PositiveFloat", "PositiveInt",

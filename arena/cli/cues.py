@@ -18,8 +18,11 @@ A cue audit (issue 25).  Each surface Claude judges every pair out of fold: the 
 into --folds folds by instance (source sentence), a fitted cue (length, edit-words) is fitted on
 the other folds, target-lm (a German LM trained on ../shared/data/parallel-toy/train.de) judges
 as it is.  Per set and phenomenon it prints each cue's accuracy with a 95% Wilson interval and n,
-the strongest cue and the verdict 'confounded' (strongest cue >= --threshold, or, on a run, above
-chance and not significantly below the run's best Claude by a paired sign test).  Input: a
+the strongest cue, the strong cues (interval wholly above --threshold or wholly below 1 - it) with
+their kinds, and the verdict: 'too few pairs' under 30 pairs; 'confounded' for a strong nuisance
+cue (length); 'edit-identity' (edit-words: learnable by an observing Claude) and 'target-only'
+(target-lm: measures fluency, not adequacy) under their own names.  On a run each Claude is set
+beside the strongest cue, on all pairs and on the cue-hard pairs (paired sign test).  Input: a
 DistilLingEval set or a directory of sets, a LingEval97 JSON file, a run or tournament directory,
 or your own pairs (--pairs FILE, read as score-pairs reads them, one table per phenomenon column
 value; --columns maps column names)."""
@@ -32,6 +35,7 @@ EXAMPLES = """
   arena cues --pairs experiments/own-pairs/pairs.tsv --cue length --cue edit-words
   arena cues --pairs mine.csv --columns source=en,correct=good,incorrect=bad,phenomenon=category
   arena cues --testset ../shared/data/distil-lingeval/np_agreement.mt --cue length --cue edit-words
+  arena cues --testset ../shared/data/distil-lingeval --kind nuisance      # the nuisance cues only
   arena cues --testset ../shared/data/distil-lingeval/placeholder_ding.human --balance length --cue length"""
 
 
@@ -49,9 +53,12 @@ def add_parser(subparsers) -> None:
                         "phenomenon=COL")
     parser.add_argument("--cue", action="append", metavar="NAME",
                         help="a surface Claude of the catalog (repeatable; default: length, edit-words, target-lm)")
+    parser.add_argument("--kind", action="append", metavar="KIND",
+                        help="only the cues of this kind (repeatable): nuisance, edit-identity, target-only")
     parser.add_argument("--folds", type=integer(2, 100), default=5, help="cross-validation folds, 2-100 (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="seed of sides and folds (default 0)")
-    parser.add_argument("--threshold", type=float, default=0.75, help="a cue this accurate confounds (default 0.75)")
+    parser.add_argument("--threshold", type=float, default=0.75, help="a cue is strong when its 95%% interval lies "
+                        "wholly above this or wholly below 1 minus it, in (0.5, 1) (default 0.75)")
     parser.add_argument("--json", metavar="FILE", help="write the audit as JSON (one object per set and "
                         "phenomenon; a list when there are several)")
     parser.add_argument("--balance", metavar="CUE", help="subsample the pairs so that CUE (length) sits at chance, "
@@ -86,6 +93,22 @@ def _input(args) -> tuple[str, Path]:
     return ("lingeval97" if path.is_file() else "distil-lingeval"), path
 
 
+def _factories(args, cue_factories) -> dict:
+    """The surface Claudes asked for (``--cue``), kept to the kinds asked for (``--kind``)."""
+    from arena.stats import cue_kinds
+
+    names = args.cue or list(cue_kinds.KINDS)
+    for name in names:
+        if name not in cue_kinds.KINDS:
+            raise UsageError(f"--cue {name}: not a surface Claude; choose from {', '.join(cue_kinds.KINDS)}",
+                             key="--cue")
+    for kind in args.kind or ():
+        cue_kinds.check_kind(kind, names)
+    if args.kind:
+        names = [n for n in names if cue_kinds.kind_of(n) in args.kind]
+    return cue_factories(names)
+
+
 def run(args) -> int:
     import json
 
@@ -98,8 +121,9 @@ def run(args) -> int:
     kind, path = _input(args)
     if args.json:
         check_output(args.json, "file")
-    if not 0 < args.threshold <= 1:
-        raise UsageError(f"--threshold must be in (0, 1], not {args.threshold}", key="--threshold")
+    if not 0.5 < args.threshold < 1:
+        raise UsageError(f"--threshold must be in (0.5, 1), not {args.threshold}", key="--threshold")
+    factories = _factories(args, cue_factories)
     data = cue_items.load(kind, path, NOT_COMPARED_WITH_CUES, columns=args.columns)
     if not data.items:
         raise DataError(f"{path}: no pair of two candidates to audit", file=path,
@@ -113,7 +137,7 @@ def run(args) -> int:
             raise DataError(f"--balance {args.balance} leaves no pair to audit: "
                             + "; ".join(f"{k[0]}: {s.note}" for k, s in sorted(data.balance.items())),
                             file=path, key="--balance")
-    tables = cues.audit(data, cue_factories(args.cue), folds=args.folds, seed=args.seed, threshold=args.threshold)
+    tables = cues.audit(data, factories, folds=args.folds, seed=args.seed, threshold=args.threshold)
     cue_balance.attach(tables, data)
     print(present.console(tables, data.skipped, cue_balance.emptied(data)))
     if args.json:

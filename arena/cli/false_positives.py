@@ -12,9 +12,12 @@ DESCRIPTION = """\
 Per phenomenon × reference kind (human/machine) × Claude of a run or tournament directory: the
 contrastive error rate (1 − accuracy) and the generative rate (the Zellig's detector on the Claude's
 own beam-search 1-best translations of the same sources, or of a larger pool of sources) with 95%
-intervals (bootstrap over instances; Wilson), their gap, the distributional discrepancy, and a verdict:
-'false positive' when the error rate significantly exceeds the generative rate (one-sided Wald test,
-cluster-robust variance over instances, alpha 0.05).  With model replicas: mean ± std over replicas.
+intervals (bootstrap over instances; Wilson), their gap, the distributional discrepancy, and a verdict
+with three outcomes: 'exceeds' when the error rate significantly exceeds the generative rate (one-sided
+Wald test, cluster-robust variance over instances, alpha 0.05: likely false positives), 'equivalent (±M)'
+when two one-sided tests put the gap within --margin, else 'undecided (n ≈ K would decide)'.  Beside it:
+the verdict against the detector-corrected rate, the strongest surface cue and the kinds of the strong
+cues (nuisance, edit-identity, target-only).  With model replicas: mean ± std over replicas.
 Writes RUN/report/false_positives.{json,md,txt,png}; prints the table (--markdown: pasteable).
 The detector correction (Rogan-Gladen, calibrated on published pairs) assumes the detector's rates
 transfer to the model's own translations; each row shows its verdict under a band of those rates
@@ -46,6 +49,8 @@ def add_parser(subparsers) -> None:
                              "(beam of the run, cached in RUN/report/) and the detectors run on those 1-bests")
     parser.add_argument("--pool-limit", type=int, metavar="N", help="only the first N lines of --pool-sources")
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level of the verdict (default 0.05)")
+    parser.add_argument("--margin", type=float, default=0.05,
+                        help="equivalence margin of the two one-sided tests, a share in (0, 0.5) (default 0.05: ±5 points)")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     output.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -55,7 +60,7 @@ def add_parser(subparsers) -> None:
                         help="detectors' measured recall and false alarms (JSON of experiments/bench/detectors.py "
                              "--calibration; default: the one shipped in performers/zellig/) for the Rogan-Gladen "
                              "corrected generative rate")
-    parser.add_argument("--no-cues", action="store_true", help="no surface-cue column (no 'confounded by CUE')")
+    parser.add_argument("--no-cues", action="store_true", help="no surface-cue columns (strongest cue, cue kinds)")
     from arena.cli.fp_validate import add_arguments
 
     add_arguments(parser)
@@ -91,13 +96,16 @@ def run(args) -> int:
         if not (run_dir / name).exists():
             raise UsageError(f"{run_dir}: no {name}; not a (started) run directory")
     if not 0 < args.alpha < 1:
-        raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha}")
+        raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha}", key="--alpha")
     if args.validate is not None:
         from arena.cli.fp_validate import validate
 
         return validate(args)
     if args.serve or args.name is not None:
         raise UsageError("--serve and --name label a validation sample: give --validate N", key="--validate")
+    from arena.stats.outcome_tests import check_margin
+
+    check_margin(args.margin, "--margin")
     pool = None
     if args.pool_sources is not None:
         from arena.cli import catalog
@@ -113,7 +121,7 @@ def run(args) -> int:
 
     labelled = validations(run_dir)  # RUN/validation/: bad labels stop here, before anything is written
     report = false_positives.build(run_dir, pool, args.alpha, calibrations(run_dir, args.calibration),
-                                   None if args.no_cues else cue_verdicts(run_dir), labelled)
+                                   None if args.no_cues else cue_verdicts(run_dir), labelled, margin=args.margin)
     if not transcripts.is_finished(run_dir):
         print(f"note: {run_dir} is not finished; this report covers the transcripts so far", file=sys.stderr)
     paths = present.write(run_dir, report, plot=not args.no_plot)

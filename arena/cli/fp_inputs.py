@@ -67,7 +67,7 @@ def _labels(spec: dict[str, Any]) -> list[str]:
 
 
 def cue_verdicts(run_dir: Path) -> dict[tuple[str, str], dict[str, Any]]:
-    """The strongest cue of every Zellig and phenomenon of the run, with the audit's verdict."""
+    """The strongest cue of every Zellig and phenomenon of the run, with the kinds of its strong cues."""
     from arena.api import surface_cues
     from arena.stats import cue_items, cues
 
@@ -79,5 +79,6 @@ def cue_verdicts(run_dir: Path) -> dict[tuple[str, str], dict[str, Any]]:
             continue
         score = table.cues[table.strongest]
         result[table.set, table.phenomenon] = {"name": table.strongest, "accuracy": score.accuracy,
-                                               "ci": score.ci, "confounded": table.confounded}
+                                               "ci": score.ci, "kinds": table.kinds, "enough": table.enough,
+                                               "n": table.n}
     return result

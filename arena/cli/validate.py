@@ -27,11 +27,12 @@ def run(args) -> int:
     signatures = validate(experiment, catalog())
     check_models(experiment)
     from arena.game import play as game
-    from arena.game.fits import check_johns
+    from arena.game.fits import check_johns, check_learners
 
     schedule = game.schedule_of(experiment, catalog())
     if schedule is not None:
-        check_johns(experiment, schedule, catalog())  # as arena run does before its first round
+        check_learners(experiment, schedule, catalog())  # as arena run does before its first round
+        check_johns(experiment, schedule, catalog())
     print(visible(f"{args.config}: OK — experiment {experiment.name!r}"))
     for role, entries in signatures.items():
         for label, signature in entries.items():

@@ -13,6 +13,12 @@ asking one) are left out: counting their instances would load a model, which
 most instances (fewer rounds than instances), the game still refuses a cell whose John
 ran out within the observation rounds once it has played them
 (:meth:`arena.specs.schedule.Schedule.check_counted`).
+
+A fitted cue Claude (``length``, ``edit-words``: :class:`arena.roles.Fittable`) learns only from
+rounds transparent to Claudes; in a run where no phase is (a run without a schedule plays the
+implicit ``zero-observation`` one) it would abstain on every round and be ranked as a baseline at
+chance.  :func:`check_learners` refuses it there, with the reason: its figure on a run's pairs is
+the out-of-fold one of ``arena cues RUN``.
 """
 
 from __future__ import annotations
@@ -23,7 +29,31 @@ from arena.errors import ConfigError
 from arena.roles import take
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, build, resolve
+from arena.specs.registry import validate as validate_spec
 from arena.specs.schedule import Schedule
+
+
+def check_learners(experiment: Experiment, schedule: Schedule, catalog: Catalog) -> None:
+    """Refuse (a :class:`~arena.errors.ConfigError` naming the Claude's entry) a fitted cue Claude
+    in a run whose schedule shows Claudes no labelled round."""
+    from arena.roles import Fittable
+
+    if any("claude" in phase.transparent for phase in schedule.phases):
+        return
+    for index, spec in enumerate(experiment.claudes):
+        cls = resolve("claude", spec.name, catalog)
+        if not (isinstance(cls, type) and issubclass(cls, Fittable)):
+            continue
+        at = f"{experiment.where('claudes', str(index))}: claudes[{index}]"
+        validate_spec("claude", spec, catalog, where=at)  # a bad parameter is said first, as validate says it
+        line = experiment.key_lines.get(("claudes", str(index)))
+        raise ConfigError(
+            f"Claude {spec.label} is fitted on labelled pairs, and no round of this run is transparent to "
+            "Claudes: it would abstain on every round and be ranked at chance",
+            file=experiment.source or None, line=line if isinstance(line, int) and line > 0 else None,
+            key=f"claudes[{index}]",
+            hint=f"audit the run's pairs out of fold with 'arena cues RUN' (it fits {spec.name} on them), or let "
+                 "it learn in a game: schedule: supervised:200")
 
 
 def check_johns(experiment: Experiment, schedule: Schedule, catalog: Catalog) -> None:

@@ -78,13 +78,15 @@ def schedule_of(experiment: Experiment, catalog: Catalog) -> Schedule | None:
 def driver_for(experiment: Experiment, catalog: Catalog, progress: bool = True) -> Game | None:
     """The engine's driver for a run: the :class:`Game` of its schedule
     (:func:`schedule_of`), or ``None`` for a static run; a schedule whose observation
-    rounds take every instance of a John is refused (:func:`arena.game.fits.check_johns`)."""
-    from arena.game.fits import check_johns
+    rounds take every instance of a John (:func:`arena.game.fits.check_johns`) and a fitted cue
+    Claude that no round would teach (:func:`arena.game.fits.check_learners`) are refused."""
+    from arena.game.fits import check_johns, check_learners
 
     schedule = schedule_of(experiment, catalog)
     if schedule is None:
         return None
-    check_johns(experiment, schedule, catalog)  # as arena validate does: before any run directory exists
+    check_learners(experiment, schedule, catalog)  # as arena validate does: before any run directory exists
+    check_johns(experiment, schedule, catalog)
     return Game(experiment, schedule, catalog, progress)
 
 

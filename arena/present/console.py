@@ -172,9 +172,10 @@ def format_leaderboards(boards: Leaderboards, width: int = 36) -> str:
     rows = [[e.rank or "-", shorten(e.claude, width), n(e.standing.rounds), e.standing.S, fmt_ci(e.standing.S_ci95),
              mean_std(e.standing.S_mean, e.standing.S_std), e.standing.seeds,
              *[next((v.value for v in e.standing.metrics if v.name == m.name), None) for m in metrics],
-             versus(e.vs_next)] for e in boards.claudes]
+             e.unranked and "not ranked" or versus(e.vs_next)] for e in boards.claudes]
     parts.append(render(["#", "claude", "rounds", "S", "S 95% CI", "S over seeds", "seeds", *[m.short for m in metrics],
                          "vs next"], rows, align="rlrrllr" + "r" * len(metrics) + "l"))
+    parts += [f"not ranked: {shorten(e.claude, width)}: {e.unranked}" for e in boards.claudes if e.unranked]
     for claude, entries in boards.zelligs.items():
         parts += ["", f"Zelligs by S against {claude} (lower is better; vs next: paired bootstrap on common instances)"]
         rows = [[e.rank or "-", shorten(e.zellig, width), n(e.standing.rounds), e.standing.S, fmt_ci(e.standing.S_ci95),

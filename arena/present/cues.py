@@ -1,6 +1,6 @@
 """Presentation of the surface-cue audit (:mod:`arena.stats.cues`): the console table of ``arena
 cues`` and the *Surface cues* section of a run's report (with its controlled figures, from
-:mod:`arena.stats.cue_controls`), and the marking of confounded Zelligs in the leaderboards.
+:mod:`arena.stats.cue_controls`), and the marking of Zelligs with strong cues (by kind) in the leaderboards.
 
 The report section is computed from the run's transcripts when the report is written; the
 surface Claudes themselves come from the caller (the CLI hands over the catalog's), so this
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.present.tables import fmt, fmt_ci, render
+from arena.stats import cue_kinds
 from arena.stats.cue_controls import LENGTH_BINS
 from arena.stats.cues import TableAudit
 
@@ -29,6 +30,7 @@ def fmt_p(p: float | None) -> str:
 
 def _table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]], note: str = "") -> dict[str, Any]:
     align = "".join("r" if h in ("n", "S", "accuracy") or h.startswith(("S ", "n ")) else "l" for h in headers)
+    # (S net of cues may read as its reason, so it is right-aligned only as a number column would be)
     return {"title": title, "note": note, "headers": list(headers), "rows": [list(r) for r in rows], "align": align}
 
 
@@ -39,13 +41,37 @@ def cue_cell(table: TableAudit, name: str) -> str:
     return f"{fmt(score.accuracy)} {fmt_ci(score.ci)}"
 
 
+def verdict_words(table: TableAudit) -> str:
+    """The table's verdict in the one vocabulary: ``too few pairs (n = …)``, or the kinds of its
+    strong cues (a strong nuisance cue reads ``confounded``), or ``-``."""
+    if not table.enough:
+        return cue_kinds.too_few(table.n)
+    words = ["confounded" if kind == cue_kinds.NUISANCE else kind for kind in table.kinds]
+    return ", ".join(words) or "-"
+
+
+def strong_cells(table: TableAudit) -> str:
+    """The strong cues with their kinds, e.g. ``length (nuisance), edit-words (edit-identity)``."""
+    return ", ".join(f"{c} ({cue_kinds.kind_of(c) or '?'})" for c in table.strong) or "-"
+
+
 def audit_rows(tables: Sequence[TableAudit]) -> tuple[list[str], list[list[str]]]:
-    """One row per table: set, phenomenon, n, each cue's accuracy [95% CI], strongest, verdict."""
+    """One row per table: set, phenomenon, n, each cue's accuracy [95% CI], strongest, the strong
+    cues with their kinds, verdict."""
     names = list(dict.fromkeys(name for t in tables for name in t.cues))
-    headers = ["set", "phenomenon", "n", *names, "strongest", "verdict"]
+    headers = ["set", "phenomenon", "n", *names, "strongest", "strong cues (kind)", "verdict"]
     rows = [[t.set, t.phenomenon, str(t.n), *[cue_cell(t, name) if name in t.cues else "-" for name in names],
-             t.strongest or "-", "confounded" if t.confounded else "-"] for t in tables]
+             t.strongest or "-", strong_cells(t), verdict_words(t)] for t in tables]
     return headers, rows
+
+
+def legend(tables: Sequence[TableAudit]) -> list[str]:
+    """One line per kind that some table shows (what it means), and the strength rule."""
+    shown = cue_kinds.kinds_of(c for t in tables for c in t.strong)
+    lines = [f"{kind}: {cue_kinds.MEANINGS[kind]}" for kind in shown]
+    lines.append(f"strong: the cue's out-of-fold accuracy has its 95% interval wholly above {cue_kinds.HIGH} or "
+                 f"wholly below {cue_kinds.LOW} (reversed); no verdict below {cue_kinds.MIN_PAIRS} pairs")
+    return lines
 
 
 BALANCE_HEADERS = ["set", "phenomenon", "cue", "n before", "n after", "corrupted longer/shorter/equal before",
@@ -85,57 +111,119 @@ def console(tables: Sequence[TableAudit], skipped: Mapping[str, int] | None = No
         lines += [f"{t.set} / {t.phenomenon}: {t.balance['note']}" for t in tables
                   if t.balance is not None and not t.balance["balanced"]]
     for t in tables:
-        if t.confounded:
-            lines.append(f"{t.set} / {t.phenomenon}: confounded — {t.reason}")
+        if t.confounded or not t.enough:
+            lines.append(f"{t.set} / {t.phenomenon}: {verdict_words(t)} — {t.reason}")
         for c in t.comparisons:
+            h = c["hard"]
             lines.append(f"{t.set} / {t.phenomenon}: {c['claude']} S {fmt(c['s'])} vs {c['cue']} {fmt(c['cue_accuracy'])}"
-                         f" (n {c['n']}, {c['wins']} wins, {c['losses']} losses, sign test p {fmt_p(c['p'])})")
+                         f" (n {c['n']}, {c['wins']} wins, {c['losses']} losses, sign test p {fmt_p(c['p'])}); "
+                         f"on the {h['n']} cue-hard pairs S {fmt(h['s'])} vs {fmt(h['cue_accuracy'])} "
+                         f"({h['wins']} wins, {h['losses']} losses, p {fmt_p(h['p'])})")
     if skipped:
         lines.append("left out: " + ", ".join(f"{count} {why}" for why, count in sorted(skipped.items())))
-    lines.append("accuracy: out of fold (folds grouped by instance), ties settled by a seeded coin; "
-                 "95% Wilson intervals; confounded: strongest cue ≥ 0.75, or above chance and not "
-                 "significantly below the best Claude of a run")
+    lines.append("accuracy: out of fold (folds grouped by instance), ties settled by a seeded coin; 95% Wilson intervals")
+    lines += legend(tables)
     return "\n".join(lines)
 
 
 def sentence(table: TableAudit, controls: Mapping[str, Any]) -> str | None:
     """A plain sentence where the cue explains the result (or cannot be separated from it)."""
-    if controls.get("note"):
-        return (f"{table.set} / {table.phenomenon}: {table.strongest} solves every pair it decides, so this "
-                f"phenomenon {controls['note']}; the Claudes' S here says nothing about translation.")
-    if table.confounded:
-        return (f"{table.set} / {table.phenomenon}: confounded by {table.strongest} — {table.reason}; read S on "
-                f"the {controls['neutral_n']} cue-neutral pairs instead.")
-    return None
+    nuisance = table.reference is not None and cue_kinds.kind_of(table.reference) == cue_kinds.NUISANCE
+    if controls.get("note") and nuisance and table.confounded:
+        return (f"{table.set} / {table.phenomenon}: {table.reference} ({cue_kinds.NUISANCE}) solves every pair it "
+                f"decides, so this phenomenon {controls['note']}: S net of cues is undefined and the Claudes' S "
+                "mixes skill with the cue; only pairs balanced for the cue can separate them.")
+    if not table.enough:
+        return f"{table.set} / {table.phenomenon}: {cue_kinds.too_few(table.n)}, no cue verdict."
+    said = []
+    for kind in table.kinds:
+        cues = [c for c in table.strong if cue_kinds.kind_of(c) == kind]
+        said.append(f"{', '.join(cues)} is strong — {kind}: {cue_kinds.MEANINGS[kind]}")
+    if not said:
+        return None
+    hard = (f" S on the {controls['hard_n']} cue-hard pairs is biased against a Claude that follows the cue."
+            if nuisance and controls.get("hard_n") else "")
+    return f"{table.set} / {table.phenomenon}: " + "; ".join(said) + "." + hard
+
+
+def _s(items: Sequence[Any], correct: Mapping[str, float]) -> str:
+    known = [correct[i.id] for i in items if i.id in correct]
+    return f"{fmt(sum(known) / len(known))} ({len(known)})" if known else "-"
+
+
+def net_rows(tables: Sequence[TableAudit], claudes: Mapping[str, Mapping[str, float]]) -> list[list[str]]:
+    """Per table with a strong nuisance cue and Claude: S, S net of cues [95% CI] (or why it is
+    undefined), S on the cue-hard pairs and S on the balanced John's pairs (the neutral control)."""
+    import numpy as np
+
+    from arena.stats.stratify import stratified
+
+    rows = []
+    for t in tables:
+        cue = t.strongest_of(cue_kinds.NUISANCE) if t.enough else None
+        if cue is None:
+            continue
+        score = t.cues[cue]
+        strata = {item.id: 0.5 if tie else hit for item, hit, tie in zip(t.items, score.hits, score.ties)}
+        hard = [t.items[i] for i, (hit, tie) in enumerate(zip(score.hits, score.ties)) if tie or not hit]
+        balanced = [i for b in tables if b.set.startswith(f"{t.set} (balanced John ") and b.phenomenon == t.phenomenon
+                    for i in b.items]
+        for label, correct in sorted(claudes.items()):
+            items = [i for i in t.items if i.id in correct]
+            if not items:
+                continue
+            value, ci, note = stratified([i.group for i in items], np.array([correct[i.id] for i in items]),
+                                         np.array([strata[i.id] for i in items]), 1000)
+            rows.append([t.set, t.phenomenon, label, cue, _s(t.items, correct),
+                         note or f"{fmt(value)} {fmt_ci(ci)}", _s(hard, correct), _s(balanced, correct)])
+    return rows
+
+
+NET_HEADERS = ["Zellig", "phenomenon", "Claude", "nuisance cue", "S (n)", "S net of cues [95% CI]",
+               "S cue-hard (n)", "S balanced John (n)"]
+NET_NOTE = ("S net of cues: mean of S over the pairs the cue gets right and over those it gets wrong (ties split "
+            "evenly), strata weighted equally, so that the cue sits at chance; bootstrap over instances; the same "
+            "figure per cell is in scores.json and the leaderboards (s_net_of_cues). S cue-hard is biased against "
+            "a Claude that follows the cue; the balanced John (balance: {cue: length}) is the neutral control")
 
 
 def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]],
-            emptied: Sequence[tuple[tuple[str, str], Any]] = ()) -> dict[str, Any]:
+            emptied: Sequence[tuple[tuple[str, str], Any]] = (),
+            claudes: Mapping[str, Mapping[str, float]] | None = None) -> dict[str, Any]:
     """The report's *Surface cues* section: tables in the report's table format and sentences."""
     headers, rows = audit_rows(tables)
     result = [_table("Surface Claudes, out of fold", headers, rows,
-                     "accuracy [95% CI], folds grouped by instance; confounded: strongest cue ≥ 0.75 or not "
-                     "significantly below the best Claude")]
+                     "accuracy [95% CI], folds grouped by instance; " + "; ".join(legend(tables)))]
     versus = [[t.set, t.phenomenon, c["claude"], str(c["n"]), fmt(c["s"]), f"{c['cue']} {fmt(c['cue_accuracy'])}",
-               f"{c['wins']}/{c['losses']}", fmt_p(c["p"])] for t in tables for c in t.comparisons]
+               f"{c['wins']}/{c['losses']}", fmt_p(c["p"]), str(c["hard"]["n"]), fmt(c["hard"]["s"]),
+               f"{c['hard']['wins']}/{c['hard']['losses']}", fmt_p(c["hard"]["p"])]
+              for t in tables for c in t.comparisons]
     if versus:
-        result.append(_table("Claude vs strongest cue (paired)",
-                             ["Zellig", "phenomenon", "Claude", "n", "S", "cue", "wins/losses", "sign test p"], versus,
-                             "wins: pairs the Claude gets right and the cue wrong; two-sided exact sign test"))
-    neutral, binned = [], []
+        result.append(_table("Claude vs the reference cue (the strongest nuisance cue, else the strongest; paired)",
+                             ["Zellig", "phenomenon", "Claude", "n", "S", "cue", "wins/losses", "sign test p",
+                              "n cue-hard", "S cue-hard", "wins/losses cue-hard", "p cue-hard"], versus,
+                             "wins: pairs the Claude gets right and the cue wrong; two-sided exact sign test; "
+                             "cue-hard: the pairs the cue gets wrong or ties, where a Claude beats the cue only by "
+                             "more than following it"))
+    hard, binned = [], []
     for control in controls:
         for row in control["claudes"]:
             where = [control["set"], control["phenomenon"], row["claude"]]
-            neutral.append([*where, f"{fmt(row['all']['s']['value'])} ({row['all']['s']['n']})",
-                            f"{fmt(row['neutral']['s']['value'])} ({row['neutral']['s']['n']})",
-                            f"{fmt(row['neutral']['accuracy']['value'])} ({row['neutral']['accuracy']['n']})"])
+            hard.append([*where, f"{fmt(row['all']['s']['value'])} ({row['all']['s']['n']})",
+                         f"{fmt(row['hard']['s']['value'])} ({row['hard']['s']['n']})",
+                         f"{fmt(row['hard']['accuracy']['value'])} ({row['hard']['accuracy']['n']})"])
             binned.append([*where, *[f"{fmt(row['bins'][b]['value'])} ({row['bins'][b]['n']})" for b in LENGTH_BINS]])
-    if neutral:
-        result.append(_table("Cue-neutral subset (pairs the strongest cue gets wrong or ties)",
-                             ["Zellig", "phenomenon", "Claude", "S all (n)", "S cue-neutral (n)", "accuracy cue-neutral (n)"],
-                             neutral, "'-' with n 0: the phenomenon cannot be separated from the cue with these pairs"))
+    if hard:
+        result.append(_table("Cue-hard subset (pairs the reference cue gets wrong or ties)",
+                             ["Zellig", "phenomenon", "Claude", "S all (n)", "S cue-hard (n)", "accuracy cue-hard (n)"],
+                             hard, "biased against a Claude that follows the cue; the neutral control is a balanced "
+                             "John, the unbiased figure S net of cues (leaderboards); '-' with n 0: the phenomenon "
+                             "cannot be separated from the cue with these pairs"))
         result.append(_table("S by length difference (characters, corrupted − correct)",
                              ["Zellig", "phenomenon", "Claude", *[f"S {b} (n)" for b in LENGTH_BINS]], binned))
+    net = net_rows(tables, claudes or {})
+    if net:
+        result.insert(1, _table("S net of cues (cells with a strong nuisance cue)", NET_HEADERS, net, NET_NOTE))
     sentences = [s for t, c in zip(tables, controls) if (s := sentence(t, c))]
     balanced = balance_rows(tables, emptied)
     if balanced:
@@ -148,20 +236,33 @@ def section(tables: Sequence[TableAudit], controls: Sequence[Mapping[str, Any]],
     return {"tables": result, "sentences": sentences}
 
 
-def confounded_zelligs(tables: Sequence[TableAudit]) -> dict[str, str]:
-    """Zellig → the cue that confounds it (any of its phenomena)."""
-    return {t.set: t.strongest for t in tables if t.confounded and t.strongest}
+def zellig_kinds(tables: Sequence[TableAudit]) -> dict[str, str]:
+    """Zellig → its strong cues with their kinds in words (any of its phenomena with enough pairs),
+    e.g. ``confounded by length; edit-identity: edit-words``."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for t in tables:
+        if not t.enough:
+            continue
+        for cue in t.strong:
+            kind = cue_kinds.kind_of(cue) or "?"
+            cues = found.setdefault(t.set, {}).setdefault(kind, [])
+            if cue not in cues:
+                cues.append(cue)
+    return {zellig: "; ".join(f"confounded by {', '.join(c)}" if kind == cue_kinds.NUISANCE else f"{kind}: {', '.join(c)}"
+                              for kind, c in sorted(kinds.items(), key=lambda kv: cue_kinds.ORDER.index(kv[0])
+                                                    if kv[0] in cue_kinds.ORDER else 9))
+            for zellig, kinds in found.items()}
 
 
-def mark_confounded(leaderboards: Sequence[dict[str, Any]], confounded: Mapping[str, str]) -> None:
-    """Mark confounded Zelligs in the report's leaderboard tables (in place)."""
+def mark_kinds(leaderboards: Sequence[dict[str, Any]], marks: Mapping[str, str]) -> None:
+    """Mark the Zelligs with strong cues in the report's leaderboard tables (in place)."""
     for board in leaderboards:
         if "Zellig" not in board["headers"]:
             continue
         column = board["headers"].index("Zellig")
         for row in board["rows"]:
-            if row[column] in confounded:
-                row[column] = f"{row[column]} (confounded by {confounded[row[column]]})"
+            if row[column] in marks:
+                row[column] = f"{row[column]} ({marks[row[column]]})"
 
 
 @dataclass(frozen=True)
@@ -185,20 +286,21 @@ def run_section(run: Path | Any, setup: SurfaceCues | None) -> dict[str, Any] | 
         return None
     tables = cues.audit(data, setup.factories)
     cue_balance.attach(tables, data)
-    result = section(tables, [cue_controls.controlled(t, data) for t in tables], cue_balance.emptied(data))
-    result["confounded"] = confounded_zelligs(tables)
+    result = section(tables, [cue_controls.controlled(t, data) for t in tables], cue_balance.emptied(data),
+                     data.claudes)
+    result["kinds"] = zellig_kinds(tables)
     return result
 
 
 def with_surface_cues(report_sections: list[dict[str, Any]], run: Any,
                       setup: SurfaceCues | None) -> list[dict[str, Any]]:
     """The report's sections with the *Surface cues* section added after the others and the
-    confounded Zelligs marked in the leaderboards (in place); ``run``: the run's records."""
+    Zelligs with strong cues marked (by kind) in the leaderboards (in place); ``run``: the run's records."""
     surface = run_section(run, setup)
     if surface is None:
         return report_sections
     for entry in report_sections:
         if "leaderboard" in entry["title"].lower():
-            mark_confounded(entry["tables"], surface["confounded"])
+            mark_kinds(entry["tables"], surface["kinds"])
     findings = [_table("Where a cue explains the result", ["finding"], [[line] for line in surface["sentences"]])]
     return [*report_sections, {"title": "Surface cues", "tables": [*findings, *surface["tables"]]}]

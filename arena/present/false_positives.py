@@ -14,7 +14,7 @@ from arena.stats.false_positive_records import (
     Rate,
     Spread,
 )
-from arena.stats.false_positives import FALSE_POSITIVE, MIN_ITEMS, REPORT_NAME
+from arena.stats.false_positives import MIN_ITEMS, REPORT_NAME
 
 
 def _pct(rate: Rate | ClusteredRate | None) -> str:
@@ -35,7 +35,7 @@ def _over_seeds(entry: Spread | None) -> str:
 
 
 COLUMNS = ["phenomenon", "refs", "claude", "contrastive error % [95% CI] (n)", "generative % [95% CI] (n)",
-           "gap (pp)", "p", "verdict", "dist. discr."]
+           "gap (pp)", "p", "verdict (raw rate)", "dist. discr."]
 
 
 def table_rows(report: FalsePositiveReport) -> tuple[list[str], list[list[str]]]:
@@ -73,8 +73,10 @@ def table_rows(report: FalsePositiveReport) -> tuple[list[str], list[list[str]]]
 def _legend(report: FalsePositiveReport) -> str:
     used = (f"the pool's generative rate (the run's where fewer than {MIN_ITEMS} pool translations count)"
             if report.pool_sources else "the generative rate on the run's sources")
-    return (f"verdict: '{FALSE_POSITIVE}' when the contrastive error rate significantly exceeds {used} "
-            f"({report.test}, α = {report.alpha}); 95% intervals: bootstrap over instances for the error, "
+    return (f"verdict: 'exceeds' when the contrastive error rate significantly exceeds {used} (the errors are "
+            f"likely false positives), 'equivalent (±{100 * report.margin:g})' when two one-sided tests put the gap "
+            f"within ±{100 * report.margin:g} points, else 'undecided' with the n that would decide at the observed "
+            f"gap ({report.test}, α = {report.alpha}); p: of the one-sided test; 95% intervals: bootstrap over instances for the error, "
             "Wilson for the generative rate; gap = error − generative, in percentage points; a detector that "
             "needs something in the source (a negation to drop, two clauses) counts only translations of "
             "sources that have it" + fp_adjust.legend(report.rows))

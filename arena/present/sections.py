@@ -111,8 +111,9 @@ def leaderboard_tables(data: ReportInput) -> Section:
         [[e.rank or "-", e.claude, few(e.standing.rounds), e.standing.S, fmt_ci(e.standing.S_ci95),
           mean_std(e.standing.S_mean, e.standing.S_std),
           *[next((v.value for v in e.standing.metrics if v.name == m.name), None) for m in metrics],
-          versus(e.vs_next)] for e in boards.claudes],
-        f"paired bootstrap ({boards.bootstrap_samples} samples) over the instances both Claudes judged",
+          e.unranked and "not ranked" or versus(e.vs_next)] for e in boards.claudes],
+        f"paired bootstrap ({boards.bootstrap_samples} samples) over the instances both Claudes judged"
+        + "".join(f"; not ranked: {e.claude}: {e.unranked}" for e in boards.claudes if e.unranked),
         align="rlrrll" + "r" * len(metrics) + "l",
     )]
     for claude, entries in boards.zelligs.items():

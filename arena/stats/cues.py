@@ -8,14 +8,18 @@ it judges a fold; a Claude that is not fitted (``target-lm``) judges all pairs a
 (no cue) is settled by a coin seeded by the pair, as the arena settles abstentions.  So each
 cue's accuracy is an out-of-fold figure, reproducible by seed, with a Wilson 95% interval.
 
-Verdict: a table is **confounded** when its strongest cue reaches ``threshold`` (0.75), or —
-given a run — when the strongest cue is itself above chance (interval above 0.5) and not
-significantly below the best Claude of the run (exact sign test on the pairs they disagree on,
-``alpha`` 0.05): then a cheap cue explains the result as well as the model does.
+Verdict (:mod:`arena.stats.cue_kinds`): a cue is *strong* when its accuracy's 95% interval
+lies wholly above ``threshold`` (0.75) or wholly below ``1 - threshold`` (a reversed cue counts);
+the table's ``kinds`` are the kinds of its strong cues (``nuisance``, ``edit-identity``,
+``target-only``).  A table with fewer than 30 pairs gets no verdict ("too few pairs").  It is
+**confounded** only when a strong cue is a nuisance and there are enough pairs.  Given a run,
+each Claude is set beside the *reference* cue (the strongest strong nuisance cue, else the strongest
+cue) on the pairs both judged (exact sign test).
 
 An unfittable cue (fewer than 10 pairs, fewer than 2 instances, one answer side only) reports
-why instead of an accuracy.  The *cue-neutral* subset is the pairs the strongest cue gets
-wrong or ties; :mod:`arena.stats.cue_controls` gives the Claudes' figures on it.
+why instead of an accuracy.  The *cue-hard* subset is the pairs the reference cue gets wrong or
+ties: S on it is biased against a model that follows the cue (the neutral control is a balanced
+John); :mod:`arena.stats.cue_controls` gives the Claudes' figures on it.
 """
 
 from __future__ import annotations
@@ -28,11 +32,12 @@ from typing import Any
 
 from arena.records import Pair
 from arena.roles import Claude, Fittable
+from arena.stats import cue_kinds
 from arena.stats.aggregate import wilson_ci
 from arena.stats.cue_items import CueInput, CueItem
 
 MIN_PAIRS = 10
-THRESHOLD = 0.75
+THRESHOLD = cue_kinds.HIGH
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,9 @@ class CueScore:
 
 @dataclass
 class TableAudit:
-    """The audit of one table: its items, each cue's score, the strongest cue and the verdict."""
+    """The audit of one table: its items, each cue's score, the strongest cue (farthest from
+    chance), the strong cues and their kinds, whether there are enough pairs for a verdict, and
+    the verdict (``confounded``: a strong nuisance cue and enough pairs)."""
 
     set: str
     phenomenon: str
@@ -67,6 +74,7 @@ class TableAudit:
     confounded: bool
     reason: str = ""
     comparisons: list[dict[str, Any]] = field(default_factory=list)
+    strong: list[str] = field(default_factory=list)
     # what a balance did to this table (:mod:`arena.stats.cue_balance`): n before → after, residual
     balance: dict[str, Any] | None = None
 
@@ -74,11 +82,32 @@ class TableAudit:
     def n(self) -> int:
         return len(self.items)
 
-    def neutral(self) -> list[int]:
-        """Indices of the cue-neutral pairs: those the strongest cue gets wrong or ties."""
-        if self.strongest is None:
+    @property
+    def kinds(self) -> list[str]:
+        """The kinds of the strong cues (:data:`arena.stats.cue_kinds.ORDER`)."""
+        return cue_kinds.kinds_of(self.strong)
+
+    @property
+    def enough(self) -> bool:
+        return cue_kinds.enough(self.n)
+
+    def strongest_of(self, kind: str) -> str | None:
+        """The strong cue of ``kind`` farthest from chance, or ``None``."""
+        of_kind = [c for c in self.strong if cue_kinds.kind_of(c) == kind]
+        return max(of_kind, key=lambda c: abs((self.cues[c].accuracy or 0.5) - 0.5)) if of_kind else None
+
+    @property
+    def reference(self) -> str | None:
+        """The cue the Claudes are set against: the strongest strong nuisance cue (the confound),
+        else the strongest cue."""
+        return self.strongest_of(cue_kinds.NUISANCE) or self.strongest
+
+    def hard(self) -> list[int]:
+        """Indices of the cue-hard pairs: those the reference cue gets wrong or ties (S on them is
+        biased against a Claude that follows the cue)."""
+        if self.reference is None:
             return list(range(self.n))
-        score = self.cues[self.strongest]
+        score = self.cues[self.reference]
         return [i for i, (hit, tie) in enumerate(zip(score.hits, score.ties)) if tie or not hit]
 
     def to_json(self) -> dict[str, Any]:
@@ -90,6 +119,9 @@ class TableAudit:
             "cues": {name: score.to_json() for name, score in self.cues.items()},
             "strongest": self.strongest,
             "confounded": self.confounded,
+            "strong": list(self.strong),
+            "kinds": self.kinds,
+            "enough": self.enough,
             **({"balance": self.balance} if self.balance is not None else {}),
         }
 
@@ -173,42 +205,47 @@ def sign_test(wins: int, losses: int) -> float:
     return min(1.0, math.erfc(z / math.sqrt(2)))
 
 
-def compare(items: Sequence[CueItem], cue: CueScore, claude: str, correct: Mapping[str, float]) -> dict[str, Any]:
-    """A Claude against a cue on the pairs both judged: S of each, wins, losses, sign-test p."""
-    both = [(correct[item.id], hit) for item, hit in zip(items, cue.hits) if item.id in correct]
+def _versus(both: Sequence[tuple[float, float]]) -> dict[str, Any]:
     wins = sum(1 for c, h in both if c > h)
     losses = sum(1 for c, h in both if c < h)
     n = len(both)
-    return {
-        "claude": claude, "cue": cue.name, "n": n,
-        "s": sum(c for c, _ in both) / n if n else None,
-        "cue_accuracy": sum(h for _, h in both) / n if n else None,
-        "wins": wins, "losses": losses, "p": sign_test(wins, losses),
-    }
+    return {"n": n, "s": sum(c for c, _ in both) / n if n else None,
+            "cue_accuracy": sum(h for _, h in both) / n if n else None,
+            "wins": wins, "losses": losses, "p": sign_test(wins, losses)}
 
 
-def verdict(table: TableAudit, claudes: Mapping[str, Mapping[str, float]], threshold: float, alpha: float) -> None:
-    """Set ``table.confounded``, ``reason`` and the Claude-vs-cue ``comparisons``."""
-    if table.strongest is None:
+def compare(items: Sequence[CueItem], cue: CueScore, claude: str, correct: Mapping[str, float]) -> dict[str, Any]:
+    """A Claude against a cue on the pairs both judged: S of each, wins, losses, sign-test p; and
+    the same on the cue-hard pairs (``hard``: those the cue gets wrong or ties), where a Claude
+    that only follows the cue does no better than the cue."""
+    both = [(correct[item.id], hit, tie) for item, hit, tie in zip(items, cue.hits, cue.ties) if item.id in correct]
+    hard = [(c, h) for c, h, tie in both if tie or not h]
+    return {"claude": claude, "cue": cue.name, **_versus([(c, h) for c, h, _ in both]), "hard": _versus(hard)}
+
+
+def verdict(table: TableAudit, claudes: Mapping[str, Mapping[str, float]], threshold: float) -> None:
+    """Set the table's strong cues, ``confounded``, ``reason`` and the Claude-vs-cue ``comparisons``."""
+    table.strong = [name for name, score in table.cues.items() if cue_kinds.is_strong(score.ci, threshold)]
+    if table.reference is None:
         table.reason = "no cue could be fitted"
         return
-    cue = table.cues[table.strongest]
+    cue = table.cues[table.reference]
     table.comparisons = [compare(table.items, cue, label, correct) for label, correct in sorted(claudes.items())]
     table.comparisons = [c for c in table.comparisons if c["n"]]
-    if cue.accuracy is not None and cue.accuracy >= threshold:
-        table.confounded, table.reason = True, f"{cue.name} alone reaches {cue.accuracy:.3f} ≥ {threshold}"
+    if not table.enough:
+        table.reason = cue_kinds.too_few(table.n)
         return
-    if not table.comparisons or cue.ci is None or cue.ci[0] <= 0.5:
-        return
-    best = max(table.comparisons, key=lambda c: c["s"])
-    if best["s"] <= best["cue_accuracy"] or best["p"] >= alpha:
+    nuisance = table.strongest_of(cue_kinds.NUISANCE)
+    if nuisance is not None:
+        score = table.cues[nuisance]
         table.confounded = True
-        table.reason = (f"{cue.name} ({best['cue_accuracy']:.3f}) is not significantly below the best Claude "
-                        f"{best['claude']} ({best['s']:.3f}, sign test p = {best['p']:.3g})")
+        table.reason = (f"{nuisance} ({cue_kinds.NUISANCE}) reaches {score.accuracy:.3f} "
+                        f"[{score.ci[0]:.3f}, {score.ci[1]:.3f}], wholly outside [{1 - threshold:.2f}, {threshold:.2f}]"
+                        if score.accuracy is not None and score.ci is not None else nuisance)
 
 
 def audit(data: CueInput, factories: Mapping[str, Callable[[], Claude]], folds: int = 5, seed: int = 0,
-          threshold: float = THRESHOLD, alpha: float = 0.05) -> list[TableAudit]:
+          threshold: float = THRESHOLD) -> list[TableAudit]:
     """Every cue on every table of ``data``; ``factories`` build a fresh surface Claude (one
     per fold for a fittable one; a cue that is not fitted is built once and reused)."""
     if folds < 2:
@@ -223,9 +260,9 @@ def audit(data: CueInput, factories: Mapping[str, Callable[[], Claude]], folds: 
     for (set_name, phenomenon), items in tables.items():
         scores = {name: score_cue(name, built[name], factories[name], items, folds, seed) for name in factories}
         fitted = {s.name: s.accuracy for s in scores.values() if s.accuracy is not None}
-        strongest = max(fitted, key=lambda name: fitted[name]) if fitted else None
+        strongest = max(fitted, key=lambda name: abs(fitted[name] - 0.5)) if fitted else None
         table = TableAudit(set_name, phenomenon, items, scores, strongest, False)
         claudes = {label: {i.id: c[i.id] for i in items if i.id in c} for label, c in data.claudes.items()}
-        verdict(table, {k: v for k, v in claudes.items() if v}, threshold, alpha)
+        verdict(table, {k: v for k, v in claudes.items() if v}, threshold)
         result.append(table)
     return result

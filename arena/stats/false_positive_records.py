@@ -72,18 +72,19 @@ class FalsePositiveRow:
     generative_over_seeds: Spread | None = field(default=None, metadata=_omit_none())
     generative_used: str | None = field(default=None, metadata=_omit_none())  # "pool" or "run"
     gap: float | None = None
-    p_value: float | None = None
-    verdict: str = ""
-    # issue 25 (arena/stats/fp_adjust.py): the Rogan-Gladen corrected generative rate and the strongest
-    # surface cue, with the verdicts they replaced
+    p_value: float | None = None  # of the one-sided test e > g (exceeds)
+    p_equivalent: float | None = field(default=None, metadata=_omit_none())  # the larger TOST p-value
+    verdict: str = ""  # against the raw generative rate: exceeds, equivalent (±M) or undecided (...)
+    # arena/stats/fp_adjust.py: the Rogan-Gladen corrected generative rate and the verdict against it, and
+    # the strongest surface cue with the kinds of the strong cues, beside the verdicts (never replacing them)
     generative_corrected: dict | None = field(default=None, metadata=_omit_none())
+    p_value_corrected: float | None = field(default=None, metadata=_omit_none())
+    verdict_corrected: str | None = field(default=None, metadata=_omit_none())
     cue: dict | None = field(default=None, metadata=_omit_none())
-    p_value_uncorrected: float | None = field(default=None, metadata=_omit_none())
-    verdict_uncorrected: str | None = field(default=None, metadata=_omit_none())
-    verdict_without_cue: str | None = field(default=None, metadata=_omit_none())
     # issue 34 (arena/stats/fp_band.py): the Rogan-Gladen verdict under the band of the detector's rates
     sensitivity_band: dict | None = field(default=None, metadata=_omit_none())
     flips_in_band: bool | None = field(default=None, metadata=_omit_none())
+    cue_kinds: tuple[str, ...] | None = field(default=None, metadata=_omit_none())
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class FalsePositiveReport:
     run: str
     signature: str
     alpha: float
+    margin: float
     test: str
     pool_sources: int | None
     rows: tuple[FalsePositiveRow, ...]

@@ -22,14 +22,16 @@ the test penalises the model for something it does not do.  Per Zellig × phenom
   dilute its rate.
 - the **gap** ``e − g`` and the **distributional discrepancy** (mean of ``max(0, s(1-best) −
   max(s(correct), s(corrupted)))``, as ``arena score`` has it).
-- a **verdict**: ``false positive`` when ``e`` significantly exceeds ``g`` — a one-sided Wald test of
-  H1: e > g at α = 0.05, with the cluster-robust variance of ``e`` over instances
-  (:func:`arena.stats.aggregate.ratio_variance`) and the binomial variance of ``g`` (with one pseudo-success and
-  one pseudo-failure, so that g = 0 has a spread); ``consistent`` otherwise; ``too few`` below
-  :data:`MIN_ITEMS` pairs or translations; ``no detector`` when the Zellig cannot recognise its
-  phenomenon in a translation.  The test treats the two estimates as independent; on the run's own
-  sources they share their sources, and an error on a pair and a detection in the translation of its
-  source are positively correlated if anything, which makes the test conservative there.  Read the
+- a **verdict** (:mod:`arena.stats.outcome_tests`) with three outcomes: ``exceeds`` when ``e``
+  significantly exceeds ``g`` — a one-sided Wald test of H1: e > g at α = 0.05, with the cluster-robust
+  variance of ``e`` over instances (:func:`arena.stats.aggregate.ratio_variance`) and the binomial
+  variance of ``g`` (with one pseudo-success and one pseudo-failure, so that g = 0 has a spread) — so the
+  contrastive errors are likely false positives; ``equivalent (±M)`` when two one-sided tests put the gap
+  within the margin M (default 5 points); ``undecided (n ≈ K would decide)`` otherwise, and under
+  :data:`MIN_ITEMS` pairs or translations, or ``undecided (no detector …)`` when the Zellig cannot
+  recognise its phenomenon in a translation.  The test treats the two estimates as independent; on the
+  run's own sources they share their sources, and an error on a pair and a detection in the translation
+  of its source are positively correlated if anything, which makes the test conservative there.  Read the
   rates with the detector's false-alarm rate on human references (``experiments/bench/detectors.py``):
   a generative rate at that level is the detector's noise.
 
@@ -50,8 +52,8 @@ import numpy as np
 
 from arena.engine import transcripts
 from arena.engine.match import OneBest
-from arena.stats import aggregate, fp_adjust
-from arena.stats.aggregate import greater_p_value, mean_std, ratio_variance, wilson_ci
+from arena.stats import aggregate, fp_adjust, outcome_tests
+from arena.stats.aggregate import mean_std, ratio_variance, wilson_ci
 from arena.stats.false_positive_records import (
     ClusteredRate,
     FalsePositiveReport,
@@ -60,15 +62,12 @@ from arena.stats.false_positive_records import (
     SeedRates,
     Spread,
 )
+from arena.stats.fp_adjust import MIN_ITEMS, decide, generative_variance
 
 logger = logging.getLogger(__name__)
 
 ALPHA = 0.05
-FALSE_POSITIVE = "false positive"
-CONSISTENT = "consistent"
-NO_DETECTOR = "no detector"
-TOO_FEW = "too few"
-MIN_ITEMS = 10
+NO_DETECTOR = outcome_tests.undecided_words("no detector: the Zellig cannot recognise its phenomenon in a translation")
 REPORT_NAME = "false_positives"
 POOL_PREFIX = "pool-"
 
@@ -122,6 +121,7 @@ def report_rows(
     one_bests: Sequence[OneBest],
     pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
     alpha: float = ALPHA,
+    margin: float = outcome_tests.MARGIN,
 ) -> list[FalsePositiveRow]:
     """The report's rows from joined outcomes (:func:`arena.stats.aggregate.join`), the run's 1-bests and
     an optional pool of 1-bests per (Claude, replica seed)."""
@@ -174,7 +174,7 @@ def report_rows(
             contrastive_error_over_seeds=_spread([e.contrastive_error for e in per_seed]),
             generative_over_seeds=_spread([e.generative for e in per_seed]),
         )
-        rows.append(_verdict(row, alpha))
+        rows.append(_verdict(row, alpha, margin))
     return rows
 
 
@@ -192,8 +192,8 @@ def _pool_rate(pool: Mapping[tuple[str, int | None], Sequence[OneBest]], key: Ke
     return _rate(float(sum(verdicts)), len(verdicts)) if verdicts else None
 
 
-def _verdict(row: FalsePositiveRow, alpha: float) -> FalsePositiveRow:
-    """The row with its gap, p-value and verdict: against the pool's generative rate when the pool has
+def _verdict(row: FalsePositiveRow, alpha: float, margin: float) -> FalsePositiveRow:
+    """The row with its gap, p-values and verdict: against the pool's generative rate when the pool has
     at least :data:`MIN_ITEMS` translations the detector applies to, else against the run's."""
     from dataclasses import replace
 
@@ -201,19 +201,12 @@ def _verdict(row: FalsePositiveRow, alpha: float) -> FalsePositiveRow:
     use_pool = pool is not None and (pool.n >= MIN_ITEMS or row.generative is None)
     generative = pool if use_pool else row.generative
     error = row.contrastive_error
-    if generative is None or not error.n:
+    if generative is None or generative.rate is None or not error.n:
         return replace(row, verdict=NO_DETECTOR)
     gap = error.rate - generative.rate  # type: ignore[operator]  # both have items
-    used = "pool" if use_pool else "run"
-    if error.n < MIN_ITEMS or generative.n < MIN_ITEMS:
-        return replace(row, generative_used=used, gap=gap, verdict=TOO_FEW)
-    # the generative rate's binomial variance with one pseudo-success and -failure (Agresti & Coull),
-    # so that a rate of 0 still has a spread
-    n = generative.n + 2
-    adjusted = (generative.count + 1) / n
-    p_value = greater_p_value(error.rate, error.variance, generative.rate, adjusted * (1 - adjusted) / n)  # type: ignore[arg-type]
-    return replace(row, generative_used=used, gap=gap, p_value=p_value,
-                   verdict=FALSE_POSITIVE if p_value < alpha else CONSISTENT)
+    decision = decide(error, generative.rate, generative_variance(generative), generative.n, alpha, margin)
+    return replace(row, generative_used="pool" if use_pool else "run", gap=gap, p_value=decision.p_exceeds,
+                   p_equivalent=decision.p_equivalent, verdict=decision.verdict)
 
 
 # ---------------------------------------------------------------- the pool of further sources
@@ -281,7 +274,8 @@ def pool_one_bests(
 def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]] | None = None,
           alpha: float = ALPHA, calibrations: Mapping[str, Any] | None = None,
           cues: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
-          validations: Mapping[tuple[str, str], Any] | None = None) -> FalsePositiveReport:
+          validations: Mapping[tuple[str, str], Any] | None = None,
+          margin: float = outcome_tests.MARGIN) -> FalsePositiveReport:
     """The report of a run or tournament directory (its transcripts so far); ``calibrations`` (by
     Zellig label), ``cues`` (by Zellig label and phenomenon) and ``validations`` (by Claude and Zellig
     label): see :mod:`arena.stats.fp_adjust`."""
@@ -289,14 +283,17 @@ def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]
 
     run = load_run(Path(run_dir))
     outcomes = aggregate.join(run.rounds, run.judgements, run.one_bests)
-    rows = fp_adjust.adjust(report_rows(run.experiment, outcomes, run.one_bests, pool, alpha), calibrations, cues, alpha,
-                            validations)
+    outcome_tests.check_margin(margin, "margin")
+    rows = fp_adjust.adjust(report_rows(run.experiment, outcomes, run.one_bests, pool, alpha, margin), calibrations,
+                            cues, alpha, margin, validations)
     return FalsePositiveReport(
         run=str(run_dir),
         signature=run.signature,
         alpha=alpha,
-        test="one-sided Wald test of H1: contrastive error rate > generative rate (cluster-robust variance "
-             "of the error rate over instances, binomial variance of the generative rate)",
+        margin=margin,
+        test="one-sided Wald test of H1: contrastive error rate > generative rate (exceeds), two one-sided tests "
+             "of |gap| < margin (equivalent), else undecided (cluster-robust variance of the error rate over "
+             "instances, binomial variance of the generative rate)",
         pool_sources=len(next(iter(pool.values()))) if pool else None,
         rows=tuple(rows),
     )

@@ -41,7 +41,7 @@ def shifted(calibration: Calibration, recall: float, false_alarm: float) -> Cali
 def with_band(original: FalsePositiveRow, row: FalsePositiveRow, calibration: Calibration,
               verdict_of: Callable[[FalsePositiveRow, Calibration], str]) -> FalsePositiveRow:
     """``row`` (``original`` corrected with ``calibration``) with its sensitivity band: ``verdict_of``
-    gives the corrected verdict of ``original`` under another calibration."""
+    gives the corrected verdict (``verdict_corrected``) of ``original`` under another calibration."""
     points = grid(calibration)
     verdicts, rates = set(), []
     for recall, false_alarm in points:
@@ -56,7 +56,7 @@ def with_band(original: FalsePositiveRow, row: FalsePositiveRow, calibration: Ca
         "rate": [min(rates), max(rates)] if rates else None,
         "verdicts": sorted(verdicts),
     }
-    return replace(row, sensitivity_band=band, flips_in_band=verdicts != {outcome(row.verdict)})
+    return replace(row, sensitivity_band=band, flips_in_band=verdicts != {outcome(row.verdict_corrected or "")})
 
 
 def outcome(verdict: str) -> str:

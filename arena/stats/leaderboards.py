@@ -3,8 +3,9 @@
 - **Claudes by S** (higher is better): S pooled over every round a Claude judged (all
   Johns, Zelligs and seeds), its 95% bootstrap CI, mean ± std of the per-seed S, every
   registered leaderboard metric (:mod:`arena.stats.registry`; contrastive accuracy of
-  scoring Claudes), and a paired bootstrap test (Koehn 2004) against the next Claude
-  down: both judged the same rounds.
+  scoring Claudes, S net of cues), and a paired bootstrap test (Koehn 2004) against the next Claude
+  down: both judged the same rounds.  A Claude that abstained (a seeded coin answered for it) and
+  answered fewer than 30 rounds of some cell is shown without a rank, with the reason.
 - **Zelligs by S against each Claude** (lower is better: a stronger corruptor fools
   the Claude more often): S pooled over Johns and seeds, CI, mean ± std over seeds,
   yield (share of instances the Zellig applies to), and a paired bootstrap against
@@ -90,6 +91,9 @@ class ClaudeEntry:
     standing: Standing = field(metadata={"flatten": True, "parse": _standing})
     rank: int | None = field(default=None, metadata={"omit": "none"})
     vs_next: VersusNext | None = None
+    # rounds the Claude abstained on (no answer, or too late: a seeded coin chose), and why it has no rank
+    abstained: int = field(default=0, metadata={"omit": "empty"})
+    unranked: str | None = field(default=None, metadata={"omit": "none"})
 
 
 @dataclass(frozen=True)
@@ -145,11 +149,15 @@ class Leaderboards:
     signature: str = ""
 
 
-def standing(outcomes: Sequence[Outcome], ties: str, samples: int) -> Standing:
+Ties = str | registry.Context  # the tie policy, or the context with the cue strata
+
+
+def standing(outcomes: Sequence[Outcome], ties: Ties, samples: int) -> Standing:
     """S with its CI, per-seed mean ± std, and the registered leaderboard metrics."""
     s = Tally.of(outcomes)
     seeds, s_mean, s_std = aggregate.over_seeds(outcomes)
-    metrics = registry.summarise(outcomes, registry.Context(ties), samples, registry.leaderboard_metrics())
+    context = ties if isinstance(ties, registry.Context) else registry.Context(ties)
+    metrics = registry.summarise(outcomes, context, samples, registry.leaderboard_metrics())
     return Standing(s.rounds, len(s.keys), s.rate(), s.ci(samples), seeds, s_mean, s_std, metrics)
 
 
@@ -184,19 +192,42 @@ def _versus(groups: Mapping[str, Sequence[Outcome]], upper: str, lower: str | No
     return VersusNext(lower, Bootstrap(**test)) if test is not None else None
 
 
-def _claude_board(outcomes: Mapping[str, Sequence[Outcome]], ties: str, samples: int) -> tuple[ClaudeEntry, ...]:
+MIN_JUDGED = 30  # rounds a Claude that abstains must have answered in each of its cells to be ranked
+ABSTAINED = ("abstain", "late")  # arena.engine.match.RESOLVED_ABSTAIN, RESOLVED_LATE: a coin chose
+
+
+def abstentions(outcomes: Sequence[Outcome]) -> tuple[int, str | None]:
+    """How many rounds the Claude abstained on, and why it is not ranked: it abstained and answered
+    fewer than :data:`MIN_JUDGED` rounds of some cell (John, Zellig, seed)."""
+    abstained = sum(1 for o in outcomes if o.judgement.resolved_by in ABSTAINED)
+    if not abstained:
+        return 0, None
+    cells = aggregate.group(outcomes, lambda o: (o.round.john, o.round.zellig, o.round.seed))
+    judged = {cell: sum(1 for o in items if o.judgement.resolved_by not in ABSTAINED) for cell, items in cells.items()}
+    (john, zellig, seed), least = min(judged.items(), key=lambda kv: kv[1])
+    if least >= MIN_JUDGED:
+        return abstained, None
+    return abstained, (f"abstained on {abstained} of {len(outcomes)} rounds; answered {least} of cell "
+                       f"{john} × {zellig} (seed {seed}), fewer than {MIN_JUDGED}")
+
+
+def _claude_board(outcomes: Mapping[str, Sequence[Outcome]], ties: Ties, samples: int) -> tuple[ClaudeEntry, ...]:
     names = list(outcomes)
-    order = _ranks([standing(outcomes[n], ties, samples) for n in names], descending=True)
-    ranked = [(names[i], rank) for i, rank in order]
+    standings = {n: standing(outcomes[n], ties, samples) for n in names}
+    absent = {n: abstentions(outcomes[n]) for n in names}
+    rankable = [n for n in names if absent[n][1] is None]
+    order = [(rankable[i], rank) for i, rank in _ranks([standings[n] for n in rankable], descending=True)]
+    ranked = order + [(n, None) for n in names if absent[n][1] is not None]
     return tuple(
-        ClaudeEntry(name, standing(outcomes[name], ties, samples), rank,
-                    _versus(outcomes, name, ranked[k + 1][0] if k + 1 < len(ranked) else None, samples))
+        ClaudeEntry(name, standings[name], rank,
+                    _versus(outcomes, name, ranked[k + 1][0] if k + 1 < len(ranked) else None, samples)
+                    if absent[name][1] is None else None, *absent[name])
         for k, (name, rank) in enumerate(ranked)
     )
 
 
 def _zellig_board(outcomes: Sequence[Outcome], zelligs: Sequence[str], yields: Mapping[str, float | None],
-                  ties: str, samples: int) -> tuple[ZelligEntry, ...]:
+                  ties: Ties, samples: int) -> tuple[ZelligEntry, ...]:
     by_zellig: dict[str, list[Outcome]] = {zellig: [] for zellig in zelligs}
     for o in outcomes:
         by_zellig.setdefault(o.round.zellig, []).append(o)
@@ -209,7 +240,7 @@ def _zellig_board(outcomes: Sequence[Outcome], zelligs: Sequence[str], yields: M
     )
 
 
-def _john_board(outcomes: Sequence[Outcome], johns: Sequence[str], ties: str, samples: int) -> tuple[JohnEntry, ...]:
+def _john_board(outcomes: Sequence[Outcome], johns: Sequence[str], ties: Ties, samples: int) -> tuple[JohnEntry, ...]:
     by_john: dict[str, list[Outcome]] = {john: [] for john in johns}
     for o in outcomes:
         by_john.setdefault(o.round.john, []).append(o)
@@ -241,11 +272,14 @@ def _yields(rounds: Sequence[Any]) -> dict[str, float | None]:
 
 
 def leaderboards(experiment: Mapping[str, Any], outcomes: Mapping[str, Sequence[Outcome]],
-                 rounds: Sequence[Any]) -> Leaderboards:
-    """The three leaderboards from joined outcomes (see :func:`arena.stats.aggregate.join`)."""
+                 rounds: Sequence[Any], manifest: Mapping[str, Any] | None = None) -> Leaderboards:
+    """The three leaderboards from joined outcomes (see :func:`arena.stats.aggregate.join`);
+    ``manifest`` names the balanced Johns the cue strata keep apart (:mod:`arena.stats.cue_strata`)."""
+    from arena.stats import cue_strata
     from arena.stats.agreement import HUMAN
 
     ties = experiment.get("contrastive_ties", "wrong")
+    context = registry.Context(ties, cue_strata.of_rounds(rounds, manifest or {"experiment": experiment}))
     samples = int(experiment.get("bootstrap_samples", 1000))
     # Johns pool every Claude, people included, but not the people's majority vote (derived from them)
     everything = [o for claude, items in outcomes.items() if claude != HUMAN for o in items]
@@ -254,9 +288,9 @@ def leaderboards(experiment: Mapping[str, Any], outcomes: Mapping[str, Sequence[
     return Leaderboards(
         contrastive_ties=ties,
         bootstrap_samples=samples,
-        claudes=_claude_board(outcomes, ties, samples),
-        zelligs={claude: _zellig_board(items, zelligs, yields, ties, samples) for claude, items in outcomes.items()},
-        johns=_john_board(everything, list(dict.fromkeys(r.john for r in rounds)), ties, samples),
+        claudes=_claude_board(outcomes, context, samples),
+        zelligs={claude: _zellig_board(items, zelligs, yields, context, samples) for claude, items in outcomes.items()},
+        johns=_john_board(everything, list(dict.fromkeys(r.john for r in rounds)), context, samples),
     )
 
 
@@ -286,7 +320,7 @@ def build(run: RunData) -> Leaderboards:
 
     from arena.stats import agreement
 
-    boards = leaderboards(run.experiment, run.outcomes, run.rounds)
+    boards = leaderboards(run.experiment, run.outcomes, run.rounds, run.manifest)
     rows = tuple(AgreementRow(tuple(e["people"]), e["rounds"], e["observed"], e["kappa"], e["measure"])
                  for e in agreement.agreement(run.people))
     return replace(boards, agreement=rows, phenomena=phenomenon_accuracy(run.outcomes, run.ties, run.samples),

@@ -55,8 +55,10 @@ from arena.stats.results import (
 from arena.stats.timeline import timeline
 
 
-def summarise(outcomes: Sequence[Outcome], ties: str, samples: int) -> Summary:
-    """S, its CI, resolution counts and every registered metric of a group of outcomes."""
+def summarise(outcomes: Sequence[Outcome], ties: str | registry.Context, samples: int) -> Summary:
+    """S, its CI, resolution counts and every registered metric of a group of outcomes (``ties``:
+    the tie policy, or the whole :class:`~arena.stats.registry.Context` with the cue strata)."""
+    context = ties if isinstance(ties, registry.Context) else registry.Context(ties)
     s = Tally.of(outcomes)
     return Summary(
         rounds=len(outcomes),
@@ -64,11 +66,11 @@ def summarise(outcomes: Sequence[Outcome], ties: str, samples: int) -> Summary:
         S_ci95=s.ci(samples),
         correct=int(s.sums.sum()),
         resolved_by=dict(sorted(Counter(o.judgement.resolved_by for o in outcomes).items())),
-        metrics=registry.summarise(outcomes, registry.Context(ties), samples),
+        metrics=registry.summarise(outcomes, context, samples),
     )
 
 
-def breakdown(outcomes: Sequence[Outcome], key: Callable[[Outcome], Hashable | None], ties: str,
+def breakdown(outcomes: Sequence[Outcome], key: Callable[[Outcome], Hashable | None], ties: str | registry.Context,
               order: Sequence[str] | None = None) -> dict[str, Summary]:
     """S and every metric per bucket of ``key(outcome)`` (``None`` keys are left out)."""
     groups = group(outcomes, key)
@@ -121,7 +123,7 @@ def score_run_in_memory(run_dir: Path) -> Scores:
 
     run = load_run(run_dir)
     scores = score_transcripts(run.experiment, run.rounds, run.judgements, run.one_bests, run.signature,
-                               run.manifest.get("game"))
+                               run.manifest.get("game"), run.manifest)
     return Scores(scores.signature, scores.contrastive_ties, scores.cells, scores.over_seeds, scores.paired,
                   scores.cues, run.manifest.get("signatures", {}))
 
@@ -150,11 +152,10 @@ class _Index:
 
 
 def _cell(index: _Index, key: tuple[str, str, str, int], experiment: Mapping[str, Any],
-          game: Mapping[str, Any] | None) -> Cell:
+          game: Mapping[str, Any] | None, ties: registry.Context) -> Cell:
     from arena.stats import bins
 
     john, zellig, claude, seed = key
-    ties = experiment.get("contrastive_ties", "wrong")
     samples = int(experiment.get("bootstrap_samples", 1000))
     cell = index.counted.get(key, [])
     cell_rounds = index.rounds[john, zellig, seed]
@@ -182,17 +183,22 @@ def score_transcripts(
     one_bests: Sequence[OneBest],
     signature: str = "",
     game: Mapping[str, Any] | None = None,
+    manifest: Mapping[str, Any] | None = None,
 ) -> Scores:
     """Scores of a run.  In a game (``game``: the schedule the run played, see
     :mod:`arena.game.play`) S and everything else count only rounds of phases that count
-    toward S, and each cell gets a ``timeline`` of all its played rounds."""
+    toward S, and each cell gets a ``timeline`` of all its played rounds.  ``manifest`` names the
+    balanced Johns whose pairs the cue strata keep apart (:mod:`arena.stats.cue_strata`)."""
+    from arena.stats import cue_strata
+
     ties = experiment.get("contrastive_ties", "wrong")
+    context = registry.Context(ties, cue_strata.of_rounds(rounds, manifest or {"experiment": experiment}))
     samples = int(experiment.get("bootstrap_samples", 1000))
     claudes = [c.get("alias") or _label(c) for c in experiment["claudes"]]
     index = _Index(rounds, join(rounds, judgements, one_bests), one_bests)
     counted = {key: Tally.of(items) for key, items in index.counted.items()}
     cells = tuple(
-        _cell(index, (john, zellig, claude, seed), experiment, game)
+        _cell(index, (john, zellig, claude, seed), experiment, game, context)
         for (john, zellig, seed) in index.rounds for claude in claudes
     )
     return Scores(

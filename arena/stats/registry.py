@@ -14,7 +14,10 @@ shows up, without further edits, in
 
 A metric with ``ci`` is the pooled rate over instances (``Σ values / Σ rounds``, like S)
 with a 95% bootstrap CI resampling instances; one without is the plain mean of its
-per-round values.  A metric appears in a summary only when at least one round defines it.
+per-round values; one with ``aggregate`` is computed by it from the defined rounds' instances,
+S values and per-round values (``s_net_of_cues``: S stratified by a cue, :mod:`arena.stats.cue_strata`),
+and may be undefined with a reason (``NAME_note``).  A metric appears in a summary only when at
+least one round defines it.
 
 To add one, call :func:`register` (or add it to :data:`BUILTIN` below); ``docs/metrics.md``
 shows the diff of a metric added in one file.
@@ -22,13 +25,14 @@ shows the diff of a metric added in one file.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from arena.stats.aggregate import Outcome, Tally, accurate, discrepancy, mean_std
+from arena.stats.aggregate import Outcome, Tally, accurate, correct, discrepancy, instance_key, mean_std
+from arena.stats.stratify import stratified
 
 # -- the registered metrics of a group of rounds ---------------------------------------------
 
@@ -42,12 +46,15 @@ class MetricValue:
     ci95: tuple[float, float] | None = None
     with_ci: bool = False
     counts: tuple[tuple[str, int], ...] = ()
+    note: str | None = None  # why the value is undefined (a metric with ``aggregate``)
 
     def __json__(self) -> dict[str, Any]:
         entry: dict[str, Any] = {self.name: self.value}
         if self.with_ci:
             entry[f"{self.name}_ci95"] = None if self.ci95 is None else list(self.ci95)
         entry.update(self.counts)
+        if self.note is not None:
+            entry[f"{self.name}_note"] = self.note
         return entry
 
 
@@ -68,6 +75,8 @@ class Context:
     """What a per-round value may depend on besides the round: the run's policies."""
 
     ties: str = "wrong"  # contrastive tie policy: wrong, correct or half
+    # round id -> its stratum under the strongest strong nuisance cue (arena/stats/cue_strata.py)
+    cue_strata: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -81,9 +90,22 @@ class Metric:
     leaderboard: bool = True  # in the leaderboard entries and the Claudes' board
     over_seeds: bool = True  # mean ± std over seeds
     counts: Mapping[str, Callable[[Sequence[Outcome]], int]] = field(default_factory=dict)  # written beside it
+    # (instance keys, S values, per-round values, bootstrap samples) of the defined rounds -> (value, CI,
+    # why undefined); replaces the pooled rate
+    aggregate: Callable[[Sequence[Hashable], np.ndarray, np.ndarray, int],
+                        tuple[float | None, tuple[float, float] | None, str | None]] | None = None
+    uses_cue_strata: bool = False  # reads Context.cue_strata (computed only when a registered metric does)
 
     def summarise(self, outcomes: Sequence[Outcome], context: Context, samples: int) -> MetricValue | None:
         """The metric of a group of rounds; ``None`` when no round defines it."""
+        if self.aggregate is not None:
+            defined = [(o, v) for o in outcomes if (v := self.value(o, context)) is not None]
+            if not defined:
+                return None
+            value, ci95, note = self.aggregate([instance_key(o) for o, _ in defined],
+                                               np.array([correct(o) for o, _ in defined], dtype=float),
+                                               np.array([v for _, v in defined], dtype=float), samples)
+            return MetricValue(self.name, value, ci95, self.ci, (), note)
         if self.ci:
             tally = Tally.of(outcomes, lambda o: self.value(o, context))
             if not tally.rounds:
@@ -103,6 +125,13 @@ def _ties(outcomes: Sequence[Outcome]) -> int:
 
 
 BUILTIN: tuple[Metric, ...] = (
+    Metric(
+        "s_net_of_cues", "S net of cues", "S net", lambda o, context: context.cue_strata.get(o.round.id),
+        "S net of cues: the mean of S over the pairs the strongest strong nuisance cue (length) gets right and "
+        "over those it gets wrong (ties split evenly), each stratum weighted equally, so the cue sits at chance; "
+        "only rounds of tables with such a cue (>= 30 pairs); undefined (NAME_note) when a stratum has < 10 pairs",
+        aggregate=stratified, uses_cue_strata=True,
+    ),
     Metric(
         "accuracy", "accuracy", "acc", lambda o, context: accurate(context.ties)(o),
         "contrastive accuracy: share of rounds whose correct candidate scores higher than the corrupted one "
@@ -144,6 +173,11 @@ def metrics() -> tuple[Metric, ...]:
     return tuple(_METRICS.values())
 
 
+def uses_cue_strata(only: Sequence[Metric] | None = None) -> bool:
+    """Whether a registered metric (or one of ``only``) reads the cue strata."""
+    return any(m.uses_cue_strata for m in (metrics() if only is None else only))
+
+
 def leaderboard_metrics() -> tuple[Metric, ...]:
     return tuple(m for m in _METRICS.values() if m.leaderboard)
 
@@ -175,8 +209,9 @@ def parse_metric_values(data: Mapping[str, object]) -> tuple[MetricValue, ...]:
             continue
         ci95 = data.get(f"{metric.name}_ci95") if metric.ci else None
         counts = tuple((key, int(data[key])) for key in metric.counts if key in data)  # type: ignore[call-overload]
+        note = data.get(f"{metric.name}_note")
         result.append(MetricValue(metric.name, data[metric.name], tuple(ci95) if ci95 else None,  # type: ignore[arg-type]
-                                  metric.ci, counts))
+                                  metric.ci, counts, None if note is None else str(note)))
     return tuple(result)
 
 

@@ -33,7 +33,7 @@ from typing import Any
 
 from arena.stats.registry import MeanStd, MetricValue, parse_means, parse_metric_values
 
-SCHEMA_VERSION = 1  # of scores.json: raise on any change a reader of an older file would trip over
+SCHEMA_VERSION = 2  # of scores.json: raise on any change a reader of an older file would trip over
 
 
 def _omit(when: str, empty: Callable[[], Any] = tuple) -> Any:

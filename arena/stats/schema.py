@@ -44,6 +44,8 @@ def _metric_properties(kind: type) -> dict[str, Any]:
             properties[f"{metric.name}_ci95"] = {"anyOf": [_INTERVAL, {"type": "null"}]}
         for key in metric.counts:
             properties[key] = {"type": "integer"}
+        if metric.aggregate is not None:
+            properties[f"{metric.name}_note"] = {"type": "string", "description": "why the value is undefined"}
     return properties
 
 

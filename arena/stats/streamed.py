@@ -36,7 +36,7 @@ import numpy as np
 
 from arena.engine import scan, transcripts
 from arena.engine.match import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
-from arena.stats import cells, registry
+from arena.stats import cells, cue_strata, registry
 from arena.stats.aggregate import Outcome, Tally
 from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield
 
@@ -159,6 +159,8 @@ class _Run:
         self.round_cells: dict[tuple[str, str, int], _RoundCell] = {}
         self.cells: dict[tuple[str, str, str, int], _OutcomeCell] = {}
         self.one_bests: dict[tuple[str, int | None], dict[int, OneBest]] = defaultdict(dict)
+        self.cue_pairs = (cue_strata.Collector(cue_strata.balanced_johns(manifest))
+                          if registry.uses_cue_strata(self.metrics) else None)
 
     def rounds(self) -> Any:
         """``rounds.jsonl``'s records, one at a time, each kept as a round cell's columns."""
@@ -168,9 +170,13 @@ class _Run:
             if cell is None:
                 cell = self.round_cells[key] = _RoundCell()
             cell.add(record)
+            if self.cue_pairs is not None:
+                self.cue_pairs.add_record(record)
             yield record
 
     def judgements(self, models: Sequence[tuple[str, Sequence[int]]]) -> None:
+        if self.cue_pairs is not None:
+            self.context = registry.Context(self.ties, self.cue_pairs.strata())
         for _, record, _ in scan.iter_lines(self.run_dir / transcripts.ONEBEST):
             best = OneBest.from_json(record)
             self.one_bests[best.claude, best.seed][scan.key_hash(best.source)] = best
@@ -232,6 +238,13 @@ def summarise(columns: Mapping[str, Any], rows: np.ndarray, run: _Run, samples: 
     for metric in run.metrics:
         defined = rows[columns["defined"][metric.name][rows]]
         values = columns["values"][metric.name][defined]
+        if metric.aggregate is not None:
+            if not len(values):
+                continue
+            value, ci95, note = metric.aggregate(columns["instances"][defined].tolist(), columns["correct"][defined],
+                                                 values, samples)
+            metrics.append(registry.MetricValue(metric.name, value, ci95, metric.ci, (), note))
+            continue
         if metric.ci:
             metric_tally = tally(columns["instances"][defined], values)
             if not metric_tally.rounds:

@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from arena.api import performer
+from arena.logistic import fit_logistic
 from performers.claude import edit_features as ef
 from performers.claude.edit_aware import EditAwareClaude
-from performers.claude.learned import fit_logistic
 
 L2S = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 

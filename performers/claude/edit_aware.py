@@ -50,9 +50,9 @@ from arena.sdk import (
     Pair,
     PositiveInt,
     RoundOutcome,
+    fit_logistic,
 )
 from performers.claude import edit_features as ef
-from performers.claude.learned import fit_logistic
 from performers.claude.signature_em import SignatureEM
 from performers.nested import build_nested
 

@@ -90,9 +90,9 @@ def lm_window(model: Any, first: str, second: str) -> list[float]:
     :class:`~performers.claude.kneser_ney.KneserNeyLM`) of the words that differ and
     the ``order − 1`` words after them (``lm-window``), and of the words that differ
     alone (``lm-edit``; 0 for a side with none).  Words as the model splits them."""
-    from performers.claude.kneser_ney import words
+    from arena.sdk import length_cue
 
-    a, b = words(first), words(second)
+    a, b = length_cue.words(first), length_cue.words(second)
     start, end = shared_affixes(a, b)
     logs = model.token_logprobs([first, second])
     after = getattr(model, "order", 3) - 1

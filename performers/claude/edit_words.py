@@ -23,8 +23,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from arena.sdk import Pair, PositiveFloat, PositiveInt, UsageError
-from performers.claude.kneser_ney import words
+from arena.sdk import Pair, PositiveFloat, PositiveInt, UsageError, length_cue
 from performers.claude.surface import SurfaceClaude
 
 EMPTY = "∅"
@@ -33,7 +32,7 @@ EMPTY = "∅"
 @lru_cache(maxsize=1 << 16)
 def edit_sides(first: str, second: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The words only ``first`` has and the words only ``second`` has, in order."""
-    a, b = words(first), words(second)
+    a, b = length_cue.words(first), length_cue.words(second)
     only_a: list[str] = []
     only_b: list[str] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():

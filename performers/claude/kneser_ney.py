@@ -21,25 +21,18 @@ where ``c_k`` is the raw count at the highest order and the continuation count
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from arena.sdk import ConfigError
+from arena.sdk import ConfigError, length_cue
 
-TOKEN = re.compile(r"\w+|[^\w\s]")
 UNK, BOS, EOS = 0, 1, 2
 SPECIALS = ("<unk>", "<s>", "</s>")
 BITS = 21
 MAX_ORDER = 3
-
-
-def words(text: str) -> list[str]:
-    """Words and punctuation marks of a sentence, case kept."""
-    return TOKEN.findall(text)
 
 
 def _discount(counts: np.ndarray) -> float:
@@ -96,7 +89,7 @@ class KneserNeyLM:
         ids: dict[str, int] = {word: index for index, word in enumerate(SPECIALS)}
         flat: list[int] = []
         for text in sentences:
-            flat += [BOS] * (order - 1) + [ids.setdefault(word, len(ids)) for word in words(text)] + [EOS]
+            flat += [BOS] * (order - 1) + [ids.setdefault(word, len(ids)) for word in length_cue.words(text)] + [EOS]
         if len(ids) >= 1 << BITS:
             raise ValueError(f"vocabulary of {len(ids)} words exceeds {1 << BITS}")
         tokens = np.asarray(flat, dtype=np.int64)
@@ -121,7 +114,7 @@ class KneserNeyLM:
         """Natural-log probability of every word of each text and of its end symbol."""
         lengths, flat = [], []
         for text in texts:
-            encoded = [self.ids.get(word, UNK) for word in words(text)] + [EOS]
+            encoded = [self.ids.get(word, UNK) for word in length_cue.words(text)] + [EOS]
             lengths.append(len(encoded))
             flat += [BOS] * (self.order - 1) + encoded
         tokens = np.asarray(flat, dtype=np.int64)

@@ -42,6 +42,7 @@ from arena.sdk import (
     PositiveInt,
     RoundOutcome,
     SequenceScore,
+    fit_logistic,
     judgement_from_scores,
 )
 from performers.nested import build_nested
@@ -60,28 +61,6 @@ def features(source_scores: Sequence[SequenceScore], candidates: Sequence[str]) 
         float(second.tokens - first.tokens),
         float(len(text_b.split()) - len(text_a.split())),
     ]
-
-
-def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[int], l2: float, steps: int = 50) -> list[float]:
-    """Weights (no intercept) of an L2-penalised logistic regression, by Newton's
-    method on standardised features; returned on the original scale."""
-    import numpy as np
-
-    x = np.asarray(rows, dtype=float)
-    y = np.asarray(labels, dtype=float)
-    scale = x.std(axis=0)
-    scale[scale == 0] = 1.0
-    z = x / scale
-    w = np.zeros(z.shape[1])
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(z @ w)))
-        gradient = z.T @ (p - y) + l2 * w
-        hessian = (z * (p * (1 - p))[:, None]).T @ z + l2 * np.eye(z.shape[1])
-        step = np.linalg.solve(hessian, gradient)
-        w -= step
-        if float(np.abs(step).max()) < 1e-10:
-            break
-    return [float(value) for value in w / scale]
 
 
 class LearnedClaude:

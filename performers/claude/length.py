@@ -4,7 +4,8 @@ Features (second candidate minus first): the difference in characters and in tok
 punctuation marks).  The direction and weight of each are *fitted* (an L2-penalised logistic
 regression without intercept, on both candidate orders), not assumed: on clause omission the
 shorter candidate is the corrupted one, on hypercorrect genitive the longer.  Unfitted it
-abstains.  See :mod:`performers.claude.surface` for how it learns.
+abstains.  See :mod:`performers.claude.surface` for how it learns; the features and the fit are
+:mod:`arena.length_cue`'s, which ``scores.json``'s S net of cues uses too.
 
 Example: fitted on clause-omission pairs it names *Er kam.* (not *Er kam, weil es regnete.*) as
 corrupted without knowing a word of German.
@@ -17,21 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.sdk import FinitePositiveFloat, Pair, PositiveInt, UsageError
-from performers.claude.kneser_ney import words
-from performers.claude.learned import fit_logistic
+from arena.sdk import FinitePositiveFloat, Pair, PositiveInt, UsageError, length_cue
 from performers.claude.surface import SurfaceClaude
 
 FEATURES = ("characters", "tokens")
-
-
-def lengths(text: str) -> tuple[int, int]:
-    return len(text), len(words(text))
-
-
-def difference(pair: Pair) -> list[float]:
-    (chars_a, tokens_a), (chars_b, tokens_b) = (lengths(text) for text in pair.candidates)
-    return [float(chars_b - chars_a), float(tokens_b - tokens_a)]
 
 
 class LengthClaude(SurfaceClaude):
@@ -49,12 +39,7 @@ class LengthClaude(SurfaceClaude):
         self.weights = [0.0, 0.0]
 
     def _fit(self, pairs: Sequence[Pair], corrupted: Sequence[int]) -> None:
-        rows, labels = [], []
-        for pair, answer in zip(pairs, corrupted):
-            row = difference(pair)
-            rows += [row, [-value for value in row]]
-            labels += [answer, 1 - answer]
-        self.weights = fit_logistic(rows, labels, self.l2)
+        self.weights = length_cue.fit(pairs, corrupted, self.l2)
 
     def margin(self, pair: Pair) -> float:
-        return sum(w * f for w, f in zip(self.weights, difference(pair)))
+        return length_cue.margin(self.weights, pair)

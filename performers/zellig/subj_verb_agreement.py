@@ -39,7 +39,7 @@ model must be that the verb's number is wrong: at least 0.5, below 1): default
 thresholds).  On those lines, at 0.995, the model alone fires on 38.1% of the incorrect variants, 0.4% of the
 correct sides and 0.60% of the 22,191 newstest 2009–2016 references; OR-ed with the rules (58.8%, 1.0%,
 1.20%) it reaches 67.8%, 1.4% and 1.71% (64.0%, 1.0% and 1.71% on the untouched lines 3600 and after,
-docs/cues.md).  The model is loaded on the first detection.
+docs/detectors.md).  The model is loaded on the first detection.
 
 Metadata: ``distance`` between subject and verb when a subject was found (LingEval97 positions: adjacent
 words = 1), ``zipf_frequency`` (and ``frequency`` with a ``training_corpus``) of the rarer of subject and

@@ -76,7 +76,8 @@ def test_run_and_tournament_directories(tmp_path, capsys, verb):
     assert main([verb, str(config), "--out", str(tmp_path / "runs"), "--no-progress", *options]) == 0
     (run_dir,) = (tmp_path / "runs").iterdir()
     report = (run_dir / "report.md").read_text(encoding="utf-8")
-    assert "### Surface cues" in report and "(confounded by length)" in report
+    assert "### Surface cues" in report and "(confounded by length; edit-identity: edit-words)" in report
+    assert "cue-neutral" not in report and "cue-hard" in report
     capsys.readouterr()
     out = tmp_path / "cues.json"
     assert main(["cues", str(run_dir), "--json", str(out)]) == 0
@@ -84,6 +85,7 @@ def test_run_and_tournament_directories(tmp_path, capsys, verb):
     assert "nmt S" in printed and "random S" not in printed  # compared with the model, not with chance
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["n"] == 40 and data["confounded"] and {"length", "edit-words", "target-lm"} == set(data["cues"])
+    assert data["kinds"][0] == "nuisance" and data["enough"] is True and "length" in data["strong"]
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -95,6 +97,9 @@ def test_run_and_tournament_directories(tmp_path, capsys, verb):
     (["cues", "--testset", "{tmp}", "--cue", "lenght"], "lenght"),
     (["cues", "--format", "lingeval97", "--testset", "{tmp}/src.en"], "src.en"),
     (["cues", "--testset", "{tmp}", "--threshold", "2"], "--threshold"),
+    (["cues", "--testset", "{tmp}", "--threshold", "0.5"], "--threshold"),
+    (["cues", "--testset", "{tmp}", "--cue", "length", "--kind", "target-only"], "--kind 'target-only': no cue"),
+    (["cues", "--testset", "{tmp}", "--kind", "fluency"], "--kind 'fluency'"),
 ])
 def test_bad_input_exits_2(tmp_path, capsys, argv, message):
     directory = write_set(tmp_path / "set", CLAUSES)
@@ -194,3 +199,57 @@ def test_a_run_with_balanced_johns(tmp_path, capsys):
     assert balanced["balance"]["before"] == 150 and balanced["balance"]["after"] == balanced["n"] < 150
     assert ("replay (balanced John affix)", "polarity_affix_del") not in tables  # nothing left to audit
     assert "replay (balanced John affix) / polarity_affix_del: cannot be balanced" in capsys.readouterr().out
+
+
+# issue 34, item 5: a fitted cue Claude no round would teach is refused; one that abstains is not ranked
+
+UNFITTED = """name: unfitted
+johns: [{{name: distil-lingeval, params: {{dir: {distil}/polarity_affix_del.mt, limit: 40}}}}]
+zelligs: [{{name: replay}}]
+claudes: [{{name: random}}, {{name: {cue}}}]
+{schedule}
+"""
+
+
+@pytest.mark.parametrize("cue, schedule, refused", [
+    ("length", "", True),  # a normal run: it would abstain on every round
+    ("edit-words", "", True),
+    ("length", "schedule: supervised:10", False),  # it learns from rounds transparent to Claudes
+    ("target-lm", "discrepancy: false", False),  # not fitted: it judges as it is
+])
+def test_validate_refuses_a_fitted_cue_claude_no_round_teaches(tmp_path, capsys, cue, schedule, refused):
+    distil = require_shared(DATA / "distil-lingeval")
+    config = tmp_path / "u.yaml"
+    config.write_text(UNFITTED.format(distil=distil, cue=cue, schedule=schedule), encoding="utf-8")
+    assert main(["validate", str(config)]) == (2 if refused else 0)
+    err = capsys.readouterr().err
+    if refused:
+        assert "claudes[1]" in err and "arena cues RUN" in err and "abstain on every round" in err
+        assert main(["run", str(config), "--out", str(tmp_path / "runs"), "--no-progress"]) == 2
+        assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+def test_a_claude_that_abstained_is_not_ranked():
+    from arena.engine.match import JudgementRecord, Round
+    from arena.records import Instance, Variant
+    from arena.stats.aggregate import Outcome
+    from arena.stats.leaderboards import leaderboards
+
+    def outcomes(claude: str, abstain_every: int | None, n: int = 40) -> list[Outcome]:
+        result = []
+        for i in range(n):
+            instance = Instance(str(i), "s", "r")
+            r = Round(f"1|{i}", 1, "j", "z", instance, Variant(str(i), "v", "p"), ("r", "v"), 1)
+            resolved = "abstain" if abstain_every and i % abstain_every == 0 else "claude"
+            result.append(Outcome(r, JudgementRecord(r.id, claude, 1, 1, resolved, True), None))
+        return result
+
+    boards = leaderboards({"bootstrap_samples": 10}, {"model": outcomes("model", None),
+                                                      "few": outcomes("few", 2),  # answered 20 of 40
+                                                      "most": outcomes("most", 40)}, [])  # answered 39
+    by_name = {e.claude: e for e in boards.claudes}
+    assert by_name["model"].rank is not None and by_name["model"].unranked is None and by_name["model"].abstained == 0
+    assert by_name["most"].rank is not None and by_name["most"].abstained == 1
+    assert by_name["few"].rank is None and by_name["few"].abstained == 20
+    assert "answered 20" in by_name["few"].unranked and "fewer than 30" in by_name["few"].unranked
+    assert [e.claude for e in boards.claudes][-1] == "few"

@@ -12,7 +12,7 @@ import pytest
 from arena.cli import main
 from arena.engine.match import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
-from arena.stats import aggregate, false_positives
+from arena.stats import aggregate, false_positives, outcome_tests
 from arena.stats.aggregate import greater_p_value, ratio_variance, wilson_ci
 from arena.stats.results import to_json
 
@@ -103,20 +103,24 @@ def outcomes_for(
     return outcomes, one_bests
 
 
+EXCEEDS, UNDECIDED = outcome_tests.EXCEEDS, outcome_tests.UNDECIDED
+EQUIVALENT = outcome_tests.equivalent_words(0.05)
+
+
 @pytest.mark.parametrize(
     "errors, detected, verdict",
     [
-        (40, 2, false_positives.FALSE_POSITIVE),  # 40% errors, the model almost never produces it
-        (10, 9, false_positives.CONSISTENT),  # a model that errs about as often as it produces it
-        (5, 20, false_positives.CONSISTENT),  # produces it more often than the test says
-        (0, 0, false_positives.CONSISTENT),
-        (3, 0, false_positives.CONSISTENT),  # 3 of 100 against 0 of 100: not significant
+        (40, 2, EXCEEDS),  # 40% errors, the model almost never produces it
+        (10, 9, UNDECIDED),  # errs about as often as it produces it, but 100 pairs do not show ±5 points
+        (5, 20, UNDECIDED),  # produces it more often than the test says: no n decides
+        (0, 0, EQUIVALENT),  # 0 of 100 against 0 of 100 (with the pseudo-counts): within ±5 points
+        (3, 0, UNDECIDED),  # 3 of 100 against 0 of 100: not significant, not shown equivalent
     ],
 )
 def test_verdict(errors, detected, verdict):
     outcomes, one_bests = outcomes_for([i < errors for i in range(100)], [i < detected for i in range(100)])
     (row,) = report_rows({}, {"nmt": outcomes}, one_bests)
-    assert row["verdict"] == verdict
+    assert row["verdict"].startswith(verdict) and outcome_tests.is_outcome(row["verdict"])
     assert row["contrastive_error"]["n"] == 100 and row["contrastive_error"]["rate"] == errors / 100
     assert row["generative"]["n"] == 100 and row["generative"]["rate"] == detected / 100
     assert row["gap"] == pytest.approx((errors - detected) / 100)
@@ -137,10 +141,10 @@ def test_rows_split_by_reference_kind_and_a_zellig_without_detector():
     assert by_key["clause", "human"]["generative"] is None
 
 
-def test_too_few_items_give_no_verdict():
+def test_too_few_items_are_undecided_with_the_n_that_would_decide():
     outcomes, best = outcomes_for([True] * 5, [False] * 5)
     (row,) = report_rows({}, {"nmt": outcomes}, best)
-    assert row["verdict"] == false_positives.TOO_FEW and row["gap"] == 1.0
+    assert row["verdict"] == "undecided (n ≈ 10 would decide)" and row["gap"] == 1.0
 
 
 def test_pairs_of_one_instance_are_one_cluster():
@@ -196,9 +200,10 @@ def test_the_pool_decides_the_verdict():
     pool = {("nmt", None): [OneBest("nmt", f"pool {i}", "x", -1.0, 2, {"ding": i < 100}) for i in range(1000)]}
     (row,) = report_rows({}, {"nmt": outcomes}, best, pool)
     assert row["generative_pool"]["n"] == 1000 and row["generative_used"] == "pool"
-    assert row["verdict"] == false_positives.CONSISTENT  # 10% errors against a 10% pool rate
+    # 10% errors against a 10% pool rate of 1,000: gap 0, but 100 pairs do not show ±5 points
+    assert row["verdict"].startswith(UNDECIDED) and "would decide" in row["verdict"]
     (alone,) = report_rows({}, {"nmt": outcomes}, best)
-    assert alone["verdict"] == false_positives.FALSE_POSITIVE  # against 0 of 100 on the run's sources
+    assert alone["verdict"] == EXCEEDS  # against 0 of 100 on the run's sources
 
 
 def test_a_small_pool_leaves_the_verdict_to_the_run():
@@ -209,7 +214,7 @@ def test_a_small_pool_leaves_the_verdict_to_the_run():
                             for i in range(500)]}
     (row,) = report_rows({}, {"nmt": outcomes}, best, pool)
     assert row["generative_pool"]["n"] == 3 and row["generative_used"] == "run"
-    assert row["verdict"] == false_positives.CONSISTENT  # 40% against the run's 35%, not the pool's 0 of 3
+    assert row["verdict"].startswith(UNDECIDED)  # 40% against the run's 35%, not the pool's 0 of 3
 
 
 def test_conditional_detectors_count_only_sources_they_apply_to():
@@ -273,11 +278,15 @@ def test_cli_on_a_run(run_dir, capsys):
         assert row["contrastive_error"]["n"] == 20  # two seeds of one model: each pair once
         if row["zellig"] == "ding":
             assert row["generative"]["n"] == 20
-            # *Ding* pairs: the edit's own words give the corrupted side away, so the cue column takes the verdict
-            assert row["verdict"] == f"confounded by {row['cue']['name']}" and row["cue"]["accuracy"] >= 0.75
-            assert row["verdict_without_cue"] in (false_positives.FALSE_POSITIVE, false_positives.CONSISTENT)
+            # *Ding* pairs (the audit pools both Johns: 40): the edit's own words give the corrupted side away;
+            # the cue sits beside the verdict, in its own columns
+            assert outcome_tests.is_outcome(row["verdict"]) and row["cue"]["accuracy"] >= 0.75
+            assert "edit-identity" in row["cue_kinds"]
         else:
             assert row["verdict"] == false_positives.NO_DETECTOR
+    for row in report["rows"]:
+        assert all(outcome_tests.is_outcome(v) for k, v in row.items() if "verdict" in k)
+    assert "consistent" not in out and "cue kinds" in out
     assert (run_dir / "report" / "false_positives.png").stat().st_size > 0
     assert (run_dir / "report" / "false_positives.md").read_text(encoding="utf-8").startswith("| phenomenon")
 
@@ -349,3 +358,16 @@ def test_table1_script_takes_its_verdicts_from_the_report(run_dir, capsys):
         assert row["tested_against"].startswith("run ") or row["verdict"] == false_positives.NO_DETECTOR
     assert table1.markdown(rows).count("\n") == len(rows) + 1 and "| zellig |" in table1.markdown(rows)
     assert table1.main([str(run_dir.parent / "missing")]) == 2
+
+
+@pytest.mark.parametrize("margin", ["0", "0.5", "-0.05", "nan"])
+def test_a_margin_outside_0_to_half_exits_2_naming_the_key(run_dir, capsys, margin):
+    assert main(["false-positives", str(run_dir), "--margin", margin, "--no-cues", "--no-plot"]) == 2
+    assert "--margin" in capsys.readouterr().err
+
+
+def test_the_margin_is_stated(run_dir, capsys):
+    assert main(["false-positives", str(run_dir), "--margin", "0.1", "--no-cues", "--no-plot", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["margin"] == 0.1
+    assert all(outcome_tests.is_outcome(r["verdict"]) for r in report["rows"])

@@ -42,7 +42,7 @@ def test_no_correction(calibration, n):
     assert corrected(1, n, calibration) is None
 
 
-def row(verdict: str = "false positive", count: float = 1, n: int = 200) -> FalsePositiveRow:
+def row(verdict: str = "exceeds", count: float = 1, n: int = 200) -> FalsePositiveRow:
     return FalsePositiveRow(
         "nmt", "z", "p", "human", "wrong",
         contrastive_error=ClusteredRate(45.0, 300, 300, 0.15, (0.11, 0.19), 0.0004),
@@ -52,23 +52,28 @@ def row(verdict: str = "false positive", count: float = 1, n: int = 200) -> Fals
 
 
 @pytest.mark.parametrize("calibration, expected", [
-    (PERFECT, "false positive"),  # an exact detector keeps the verdict
-    (Calibration(2, 20, 0, 20), "consistent"),  # a detector finding 10% of 20: the interval swallows the gap
+    (PERFECT, "exceeds"),  # an exact detector keeps the verdict
+    (Calibration(2, 20, 0, 20), "undecided (n ≈"),  # a detector finding 10% of 20: the interval swallows the gap
 ])
-def test_weak_detector_turns_a_false_positive_into_consistent(calibration, expected):
+def test_weak_detector_makes_the_corrected_verdict_undecided(calibration, expected):
     (adjusted,) = fp_adjust.adjust([row(count=4)], {"z": calibration})
-    assert adjusted.verdict == expected and adjusted.verdict_uncorrected == "false positive"
+    assert adjusted.verdict_corrected.startswith(expected) and adjusted.verdict == "exceeds"  # raw kept beside it
     assert adjusted.generative_corrected["recall"] == calibration.recall
 
 
-@pytest.mark.parametrize("cue, verdict, expected", [
-    ({"name": "length", "accuracy": 1.0, "ci": (0.98, 1.0), "confounded": True}, "false positive", "confounded by length"),
-    ({"name": "length", "accuracy": 1.0, "ci": (0.98, 1.0), "confounded": True}, "consistent", "confounded by length"),
-    ({"name": "length", "accuracy": 0.52, "ci": (0.45, 0.6), "confounded": False}, "false positive", "false positive"),
-    ({"name": "length", "accuracy": 1.0, "ci": (0.98, 1.0), "confounded": True}, "no detector", "no detector"),
+CONFOUNDING = {"name": "length", "accuracy": 1.0, "ci": (0.98, 1.0), "kinds": ["nuisance"], "enough": True}
+
+
+@pytest.mark.parametrize("cue, verdict, kinds", [
+    (CONFOUNDING, "exceeds", ("nuisance",)),
+    (CONFOUNDING, "equivalent (±5)", ("nuisance",)),
+    ({**CONFOUNDING, "kinds": ["nuisance", "edit-identity"]}, "undecided (n ≈ 400 would decide)",
+     ("nuisance", "edit-identity")),
+    ({"name": "length", "accuracy": 0.52, "ci": (0.45, 0.6), "kinds": [], "enough": True}, "exceeds", ()),
+    ({**CONFOUNDING, "enough": False}, "exceeds", ("too few pairs",)),
 ])
-def test_cue_column_and_confounded_verdict(cue, verdict, expected):
+def test_the_cue_sits_beside_the_verdict_never_replacing_it(cue, verdict, kinds):
     (adjusted,) = fp_adjust.adjust([row(verdict)], cues={("z", "p"): cue})
-    assert adjusted.verdict == expected and adjusted.cue["name"] == "length"
-    assert (adjusted.verdict_without_cue is not None) == (expected != verdict)
+    assert adjusted.verdict == verdict and adjusted.cue["name"] == "length" and adjusted.cue_kinds == kinds
     assert fp_adjust.cell(adjusted.cue, "cue").startswith("length ")
+    assert fp_adjust.cell(adjusted.cue_kinds, "cue_kinds") == (", ".join(kinds) or "-")
