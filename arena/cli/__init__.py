@@ -42,6 +42,7 @@ VERBS = [
     "corrupt",
     "template",
     "tournament",
+    "transfer",
     "leaderboard",
     "report",
     "score-pairs",

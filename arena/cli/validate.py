@@ -27,10 +27,12 @@ def run(args) -> int:
     check_models(experiment)
     from arena.game import play as game
     from arena.game.fits import check_johns
+    from arena.game.judges import check_learn_from, judge_labels
 
     schedule = game.schedule_of(experiment, catalog())
     if schedule is not None:
         check_johns(experiment, schedule, catalog())  # as arena run does before its first round
+        check_learn_from(experiment, catalog())
     print(f"{args.config}: OK — experiment {experiment.name!r}")
     for role, entries in signatures.items():
         for label, signature in entries.items():
@@ -46,6 +48,8 @@ def run(args) -> int:
         print(f"  game: blocks of {schedule.block_size} instances; {phases}")
     for entry in game.collusion(experiment):
         print(f"  collusion: Zellig {entry['zellig']} consults Claude {entry['claude']} under test (params.{entry['param']})")
+    for entry in judge_labels(experiment, catalog()):
+        print(f"  judge: Zellig {entry['zellig']} judged by Claude {entry['claude']}: {entry['judge']}")
     return 0
 
 

@@ -80,11 +80,13 @@ def driver_for(experiment: Experiment, catalog: Catalog, progress: bool = True) 
     (:func:`schedule_of`), or ``None`` for a static run; a schedule whose observation
     rounds take every instance of a John is refused (:func:`arena.game.fits.check_johns`)."""
     from arena.game.fits import check_johns
+    from arena.game.judges import check_learn_from
 
     schedule = schedule_of(experiment, catalog)
     if schedule is None:
         return None
     check_johns(experiment, schedule, catalog)  # as arena validate does: before any run directory exists
+    check_learn_from(experiment, catalog)
     return Game(experiment, schedule, catalog, progress)
 
 
@@ -168,11 +170,15 @@ class Game:
 
     def manifest(self) -> dict[str, Any]:
         """The schedule and any collusion (logged as a warning), for ``manifest.json``."""
+        from arena.game.judges import judge_labels
+
         colluding = collusion(self.experiment)
         for entry in colluding:
             logger.warning("collusion: Zellig %s consults Claude %s under test (params.%s)",
                            entry["zellig"], entry["claude"], entry["param"])
-        return {"game": self.schedule.to_json(), **({"collusion": colluding} if colluding else {})}
+        judges = judge_labels(self.experiment, self.catalog)
+        return {"game": self.schedule.to_json(), **({"collusion": colluding} if colluding else {}),
+                **({"judges": judges} if judges else {})}
 
     # -- the backend -----------------------------------------------------------------------
 

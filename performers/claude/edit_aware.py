@@ -48,7 +48,7 @@ from arena.specs.typecheck import FinitePositiveFloat, NestedClaude, PositiveInt
 from performers.claude import edit_features as ef
 from performers.claude.learned import fit_logistic
 from performers.claude.signature_em import SignatureEM
-from performers.nested import build_nested
+from performers.nested import build_nested, scoring_problem
 
 logger = logging.getLogger(__name__)
 
@@ -66,23 +66,13 @@ class EditAwareClaude:
 
     version = "2"
 
+    consults = "claude"  # the param naming the model it consults (arena.game.judges)
+
     @classmethod
     def check_params(cls, params: Mapping[str, Any]) -> str | None:
         """The base Claude must score (:class:`arena.roles.ParamsChecked`: checked by
         ``arena validate`` and ``arena run`` alike, before anything is built)."""
-        from arena.errors import ArenaError
-        from arena.specs.registry import resolve
-        from arena.specs.spec import spec_from_mapping
-        from performers.catalog import CATALOG
-
-        try:
-            spec = spec_from_mapping(params.get("claude"), where="edit-aware: claude")
-            base = resolve("claude", spec.name, CATALOG)
-        except ArenaError:
-            return None  # the nested spec's own check names what is wrong with it
-        if not callable(getattr(base, "score", None)):
-            return f"claude {spec.label} does not score; give a scoring Claude"
-        return None
+        return scoring_problem(params, "claude", "edit-aware")
 
     def __init__(self, claude: NestedClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
                  unlabeled: Literal["em", "none"] = "em", one_best: bool = True,

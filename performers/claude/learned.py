@@ -30,14 +30,15 @@ reported for it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from arena.engine.match import judgement_from_scores
 from arena.errors import ConfigError
 from arena.records import Judgement, Pair, RoundOutcome, SequenceScore
 from arena.roles import Clocked
 from arena.specs.typecheck import FinitePositiveFloat, NestedClaude, PositiveInt
-from performers.nested import build_nested
+from performers.nested import build_nested, scoring_problem
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +84,14 @@ class LearnedClaude:
     replaces the base decision, default 20)."""
 
     version = "1"
+
+    consults = "claude"  # the param naming the model it consults (arena.game.judges)
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """The consulted model must score (checked by ``arena validate`` and ``arena run``)."""
+        return scoring_problem(params, "claude", "learned")
+
 
     def __init__(self, claude: NestedClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:

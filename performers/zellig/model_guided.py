@@ -27,14 +27,14 @@ prefers); the run's manifest records it under ``collusion``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
 from arena.records import Instance, Variant
 from arena.specs.typecheck import NestedClaude, NestedZellig
-from performers.nested import build_nested
+from performers.nested import build_nested, scoring_problem
 
 CONVENTIONS = ("mean", "sum")
 
@@ -44,6 +44,14 @@ class ModelGuidedZellig:
     ``toy-en-de``), ``convention`` (``mean``, default, or ``sum`` of log-probs)."""
 
     version = "1"
+
+    consults = "model"  # the param naming the model it consults (arena.game.judges)
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """The consulted model must score (checked by ``arena validate`` and ``arena run``)."""
+        return scoring_problem(params, "model", "model-guided")
+
 
     def __init__(self, base: NestedZellig, model: NestedClaude, convention: ScoreConvention = "mean"):
         if convention not in CONVENTIONS:

@@ -32,7 +32,7 @@ and ``start_score`` (the best base candidate's score, what ``argmax`` offers).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from arena.edits import make_variant
@@ -40,7 +40,7 @@ from arena.errors import ConfigError
 from arena.records import Edit, Instance, Variant
 from arena.roles import Detector
 from arena.specs.typecheck import NestedClaude, NestedZellig, PositiveInt
-from performers.nested import build_nested
+from performers.nested import build_nested, scoring_problem
 from performers.zellig.placeholder_ding import DING_FORMS
 
 METHODS = ("beam", "greedy")
@@ -60,6 +60,14 @@ class SearchZellig:
     distance, default 2), ``budget`` (queries per instance, default 40), ``convention``."""
 
     version = "1"
+
+    consults = "model"  # the param naming the model it consults (arena.game.judges)
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """The consulted model must score (checked by ``arena validate`` and ``arena run``)."""
+        return scoring_problem(params, "model", "search")
+
 
     def __init__(self, base: NestedZellig, model: NestedClaude, method: Literal["beam", "greedy"] = "beam", beam_width: PositiveInt = 3,
                  max_edits: PositiveInt = 2, budget: PositiveInt = 40, convention: Literal["mean", "sum"] = "mean"):
