@@ -6,7 +6,8 @@ from arena.cli import add_verb, catalog
 
 EXAMPLES = """
   arena validate experiments/quickstart.yaml
-  arena validate my.yaml --set claudes.0.params.device=cuda"""
+  arena validate my.yaml --set claudes.0.params.device=cuda
+A config with a transfer: block (arena transfer) is checked with its expanded Zelligs."""
 
 
 def add_parser(subparsers) -> None:
@@ -21,8 +22,12 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     from arena.engine import validate
     from arena.specs.config import load_experiment
+    from arena.specs.transfer import is_transfer, load_transfer
 
-    experiment = load_experiment(args.config, args.overrides)
+    if is_transfer(args.config):  # a transfer config: its expanded Zelligs (arena transfer)
+        experiment, _ = load_transfer(args.config, catalog(), tuple(args.overrides))
+    else:
+        experiment = load_experiment(args.config, args.overrides)
     signatures = validate(experiment, catalog())
     check_models(experiment)
     from arena.game import play as game

@@ -71,6 +71,12 @@ def _where(path: str, lines: Mapping[tuple[str, ...], int], *keys: str) -> str:
     return path
 
 
+def is_transfer(path: str | Path) -> bool:
+    """Whether a config file is a transfer config (a mapping with a ``transfer:`` key)."""
+    data = load_yaml(path)
+    return isinstance(data, dict) and "transfer" in data
+
+
 def load_transfer(path: str | Path, catalog: Catalog, overrides: tuple[str, ...] = ()) -> tuple[Experiment, TransferPlan]:
     """The expanded experiment and its plan from a transfer config (see the module docstring)."""
     from arena.specs.config import SET, apply_overrides
@@ -111,7 +117,10 @@ def expand(data: dict[str, Any], path: str, lines: dict[tuple[str, ...], int],
     if not isinstance(families, list) or not families:
         raise ConfigError(f"{_where(path, lines, 'transfer', 'zelligs')}: 'transfer.zelligs' must be a non-empty "
                           "list of model-consulting Zelligs, each with its 'base'")
-    zelligs, expanded_lines, bases, cells = [], {}, {}, {}
+    zelligs: list[dict[str, Any]] = []
+    expanded_lines: dict[int, int | None] = {}
+    bases: dict[str, str] = {}
+    cells: dict[str, tuple[str, str | None]] = {}
     claude_specs = {c.label: {"name": c.name, "params": dict(c.params)} for c in probe.claudes}
     base_alias: dict[str, str] = {}
     for index, item in enumerate(families):

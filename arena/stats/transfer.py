@@ -89,7 +89,7 @@ def _cell(table, plan: TransferPlan, family: str, tuned: str, judge: str, sample
 def _seed_spread(table, plan: TransferPlan, family: str, tuned: str, judge: str, samples: int) -> dict[str, Any]:
     """Per-seed S with its bootstrap CI, and their mean with a t interval over seeds."""
     mine = table.get((judge, plan.alias(family, tuned)), {})
-    per_seed = []
+    per_seed: list[dict[str, Any]] = []
     for seed in plan.seeds:
         keys = [k for k in mine if k[0] == seed]
         sums = np.array([sum(mine[k]) for k in keys], dtype=float)
@@ -98,7 +98,7 @@ def _seed_spread(table, plan: TransferPlan, family: str, tuned: str, judge: str,
             ci = bootstrap_ci(sums, counts, samples)
             per_seed.append({"seed": seed, "n": int(counts.sum()), "s": float(sums.sum() / counts.sum()),
                              "ci": list(ci) if ci else None})
-    return {"per_seed": per_seed, "over_seeds": t_interval([entry["s"] for entry in per_seed])}
+    return {"per_seed": per_seed, "over_seeds": t_interval([float(entry["s"]) for entry in per_seed])}
 
 
 def ratio(table, plan: TransferPlan, family: str, samples: int, seed: int = DEFAULT_SEED) -> dict[str, Any]:

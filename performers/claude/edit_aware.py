@@ -62,7 +62,10 @@ class EditAwareClaude:
     ``one_best`` (use the base model's 1-best translation as a feature, default true),
     ``target_lm`` (the German trigram model's log-probability around the edit as
     features, default false), ``grammar`` (the German analysis' agreement checks as
-    features, default false; both :mod:`performers.claude.edit_grammar`)."""
+    features, default false; both :mod:`performers.claude.edit_grammar`), ``grammar_without``
+    (agreement checks left out, by name: ``np-disagree``, ``verb-disagree``,
+    ``genitive-after-dative``, ``verb-subject-soft``; e.g. ``[np-disagree]``, the check the
+    np-agreement Zellig's own detector runs, to ablate the family a judged Zellig shares)."""
 
     version = "2"
 
@@ -76,7 +79,7 @@ class EditAwareClaude:
 
     def __init__(self, claude: NestedClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
                  unlabeled: Literal["em", "none"] = "em", one_best: bool = True,
-                 target_lm: bool = False, grammar: bool = False):
+                 target_lm: bool = False, grammar: bool = False, grammar_without: list[str] | None = None):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
             raise ConfigError(f"l2 must be a positive number, not {l2!r}")
         if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:
@@ -96,7 +99,14 @@ class EditAwareClaude:
         self.weights: list[float] | None = None
         self.signature = SignatureEM()
         self._margin_scale = 0.0
+        from performers.claude.edit_grammar import GRAMMAR
+
+        unknown = sorted(set(grammar_without or ()) - set(GRAMMAR))
+        if unknown or (grammar_without is not None and not isinstance(grammar_without, list)):
+            raise ConfigError(f"grammar_without names {unknown or grammar_without!r}; checks: {', '.join(GRAMMAR)}",
+                              key="grammar_without")
         self.grammar = grammar
+        self.grammar_kept = [name not in set(grammar_without or ()) for name in GRAMMAR]
         self.lm: Any = None
         if target_lm:
             from performers.claude.target_lm import corpus_path, load_or_build
@@ -109,6 +119,7 @@ class EditAwareClaude:
 
         lm = eg.lm_window(self.lm, first, second) if self.lm is not None else [0.0] * len(eg.LM)
         grammar = eg.grammar_features(first, second) if self.grammar else [0.0] * len(eg.GRAMMAR)
+        grammar = [value if kept else 0.0 for value, kept in zip(grammar, self.grammar_kept)]  # ablated: zero
         return lm + grammar
 
     # -- features ---------------------------------------------------------------------
