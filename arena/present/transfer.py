@@ -61,7 +61,7 @@ def transfer_section(data: ReportInput) -> Section | None:
                  c["n"], c["s"], fmt_ci(c["ci"]), _gain(c)] for c in cells]
         tables.append(table(f"{family}: S and gain over the base, tuned against × judged by",
                             ["tuned against", "judged by", "judge", "n", "S", "S 95% CI", "gain vs base [95% CI], p"],
-                            rows, "gain = S(base) − S(tuned), paired over the same (seed, instance); "
+                            rows, "gain = S(base) − S(tuned), paired over the same instances (their rounds in every seed); "
                                   "positive: the tuning fools that Claude more often", align="lllrrll"))
     tables.append(_ratio_table(summary["ratios"]))
     tables.append(_trend_table(summary["trends"]))
@@ -76,7 +76,7 @@ def _ratio_table(ratios: Mapping[str, Any]) -> dict[str, Any]:
     return table("Diagonal (self) and off-diagonal (transfer) gain, and the transfer ratio",
                  ["Zellig", "clusters", "diagonal gain", "95% CI", "off-diagonal gain", "95% CI", "transfer ratio",
                   "95% CI"], rows, "ratio = off-diagonal gain / diagonal gain; CIs from one bootstrap over "
-                                   "(seed, instance) clusters shared by all cells of the Zellig", align="lrllllll")
+                                   "instances (clusters of their rounds in every seed) shared by all cells of the Zellig", align="lrllllll")
 
 
 def _trend_table(trends: Mapping[str, Any]) -> dict[str, Any]:

@@ -2,15 +2,16 @@
 hold against the others?
 
 Input: a finished run of an expanded transfer config (:mod:`arena.specs.transfer`) and
-its plan.  A *cluster* is one instance of one seed (``seed, John, instance``): the
-rounds of every Zellig on it share the reference, so CIs and paired tests resample
-clusters, which covers instances and seeds at once.
+its plan.  A *cluster* is one instance (``John, instance``) with its rounds in every
+seed: the rounds of every Zellig and seed on it share the reference (a deterministic
+Zellig plays the same pair in every seed), so CIs and paired tests resample clusters,
+with the seeds' rounds inside each, which covers instances and seeds at once.
 
 For each Zellig ``Z``, Claude ``A`` it was tuned against and Claude ``B`` judging:
 
 - ``s``: S of ``Z@A``'s counted rounds as judged by ``B``, ``ci`` its 95% bootstrap CI;
 - ``gain_vs_base``: S of the untuned base judged by ``B`` minus S of ``Z@A`` judged by
-  ``B``, on the clusters both played, each cluster's rate weighing once (positive: the
+  ``B``, on the instances both played, each instance's rate (over its seeds) weighing once (positive: the
   tuning fools ``B`` more often), with the paired bootstrap's ``gain_ci`` and ``p``.
 
 The diagonal (``A = B``) and the off-diagonal (``A ≠ B``) gains are summarised apart
@@ -48,8 +49,17 @@ def _found(outcomes: Mapping[str, Sequence[Outcome]]) -> dict[tuple[str, str], d
     return table
 
 
-def _rates(cells: Mapping[Cluster, list[float]], keys: Sequence[Cluster]) -> np.ndarray:
+def _rates(cells: Mapping[Any, list[float]], keys: Sequence[Any]) -> np.ndarray:
     return np.array([sum(cells[k]) / len(cells[k]) for k in keys], dtype=float)
+
+
+def _pooled(cells: Mapping[Cluster, list[float]]) -> dict[tuple[str, str], list[float]]:
+    """The rounds of each instance pooled over seeds: the clusters CIs resample (a seed
+    replays the same instance, so its rounds are not independent of the other seeds')."""
+    pooled: dict[tuple[str, str], list[float]] = {}
+    for (_, john, instance), values in cells.items():
+        pooled.setdefault((john, instance), []).extend(values)
+    return pooled
 
 
 def t_interval(values: Sequence[float]) -> dict[str, Any]:
@@ -62,15 +72,15 @@ def t_interval(values: Sequence[float]) -> dict[str, Any]:
         return {"mean": mean, "ci": None, "p": None, "seeds": int(array.size)}
     sem = float(array.std(ddof=1) / math.sqrt(array.size))
     half = float(stats.t.ppf(0.975, array.size - 1)) * sem
-    if sem == 0:  # every seed gives the same value (a deterministic Zellig): no test over seeds
+    if sem <= 1e-12 * max(1.0, abs(mean)):  # every seed gives the same value (a deterministic Zellig): no test
         return {"mean": mean, "ci": [mean, mean], "p": None, "seeds": int(array.size)}
     p = float(2 * stats.t.sf(abs(mean / sem), array.size - 1))
     return {"mean": mean, "ci": [mean - half, mean + half], "p": p, "seeds": int(array.size)}
 
 
 def _cell(table, plan: TransferPlan, family: str, tuned: str, judge: str, samples: int) -> dict[str, Any]:
-    mine = table.get((judge, plan.alias(family, tuned)), {})
-    base = table.get((judge, plan.bases[family]), {})
+    mine = _pooled(table.get((judge, plan.alias(family, tuned)), {}))
+    base = _pooled(table.get((judge, plan.bases[family]), {}))
     sums = np.array([sum(v) for v in mine.values()], dtype=float)
     counts = np.array([len(v) for v in mine.values()], dtype=float)
     n = int(counts.sum())
@@ -106,7 +116,8 @@ def ratio(table, plan: TransferPlan, family: str, samples: int, seed: int = DEFA
     CIs over the clusters every cell of the family shares."""
     tuned = [a for a in plan.tuned_against]
     pairs = [(a, b) for a in tuned for b in plan.claudes]
-    per_cell = [(table.get((b, plan.alias(family, a)), {}), table.get((b, plan.bases[family]), {})) for a, b in pairs]
+    per_cell = [(_pooled(table.get((b, plan.alias(family, a)), {})), _pooled(table.get((b, plan.bases[family]), {})))
+                for a, b in pairs]
     keys = sorted(set.intersection(*(set(m) & set(base) for m, base in per_cell))) if per_cell else []
     if not keys:
         return {"clusters": 0}
