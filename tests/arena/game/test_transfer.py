@@ -136,3 +136,27 @@ seeds: {seeds}
         err = capsys.readouterr().err
         assert message in err and f"{path}:" in err, err
     assert not (tmp_path / "runs").exists()
+
+
+def test_judge_labels_of_each_consulting_performer():
+    from arena.game.judges import judge_labels
+    from arena.specs.config import experiment_from_dict
+
+    scorer_x = {"name": SCORER, "params": {"salt": "x"}}
+    experiment = experiment_from_dict({
+        "name": "labels", "johns": ["newstest:dir=x"],
+        "zelligs": [
+            {"name": "search", "alias": "s", "params": {"base": "placeholder-ding", "model": scorer_x}},
+            {"name": "adaptive", "alias": "ad", "params": {"zelligs": ["placeholder-ding"], "learn_from": ["b"]}},
+            {"name": "adaptive", "alias": "all", "params": {"zelligs": ["placeholder-ding"]}},
+            {"name": "placeholder-ding", "alias": "plain"},
+        ],
+        "claudes": [{**scorer_x, "alias": "a"}, {"name": SCORER, "alias": "b", "params": {"salt": "y"}},
+                    {"name": "edit-aware", "alias": "wrap", "params": {"claude": scorer_x}}],
+    })
+    labels = {(e["zellig"], e["claude"]): e["judge"] for e in judge_labels(experiment, CATALOG)}
+    assert labels == {
+        ("s", "a"): "self", ("s", "b"): "held-out", ("s", "wrap"): "self",  # wrap consults s's model
+        ("ad", "a"): "held-out", ("ad", "b"): "self", ("ad", "wrap"): "held-out",
+        ("all", "a"): "self", ("all", "b"): "self", ("all", "wrap"): "self",  # learns from every Claude
+    }  # a Zellig that consults no model ('plain') gets no label
