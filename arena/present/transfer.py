@@ -1,4 +1,9 @@
-"""The report's *Held-out judges* and *Transfer* sections, and the transfer heat map.
+"""The report's *S over seeds*, *Held-out judges* and *Transfer* sections, and the
+transfer heat map.
+
+*S over seeds* (a run with at least two seeds): per John × Zellig × Claude, S of each
+seed with its bootstrap CI over instances beside the mean over seeds with a 95% t
+interval (:func:`arena.stats.transfer.t_interval`).
 
 *Held-out judges*: for each model-consulting Zellig of a run and each Claude, whether
 the Claude is the model the Zellig consults (``self``) or another (``held-out``), as
@@ -101,9 +106,34 @@ def _seed_table(spreads: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                  align="llllrl")
 
 
+def seeds_section(data: ReportInput) -> Section | None:
+    """S per seed (each with its bootstrap CI over instances) beside the mean over seeds with
+    a 95% t interval, per John × Zellig × Claude; for runs with at least two seeds."""
+    from arena.stats.transfer import t_interval
+
+    groups: dict[tuple[str, str, str], list[Any]] = {}
+    for cell in data.scores.cells:
+        if cell.summary.S is not None:
+            groups.setdefault((cell.john, cell.zellig, cell.claude), []).append(cell)
+    rows = []
+    for (john, zellig, claude), cells in groups.items():
+        if len(cells) < 2:
+            continue
+        spread = t_interval([c.summary.S for c in cells])
+        rows.append([john, zellig, claude, "; ".join(f"{c.seed}: {fmt(c.summary.S)} {fmt_ci(c.summary.S_ci95)}"
+                                                      for c in cells), spread["mean"], fmt_ci(spread["ci"])])
+    if not rows:
+        return None
+    return Section("S over seeds", [table(
+        "S per seed (within-seed 95% CI) and over seeds (95% t interval)",
+        ["John", "Zellig", "Claude", "per seed", "mean over seeds", "95% t CI"], rows,
+        "the t interval treats the seeds as replicates; a John yields the same instances in every seed",
+        align="llllrl")])
+
+
 def transfer_sections(data: ReportInput) -> list[Section]:
-    """The *Held-out judges* and *Transfer* sections a run has."""
-    return [s for s in (judge_section(data), transfer_section(data)) if s is not None]
+    """The *S over seeds*, *Held-out judges* and *Transfer* sections a run has."""
+    return [s for s in (seeds_section(data), judge_section(data), transfer_section(data)) if s is not None]
 
 
 def transfer_heatmap(run_dir: Path, path: Path) -> Path | None:

@@ -98,7 +98,9 @@ def test_a_coin_judge_shows_no_gain_and_labels_are_right(tmp_path, data_dir):
     for cell in matrix["cells"]:
         expected = "self" if cell["tuned_against"] == cell["judged_by"] else "held-out"
         assert labels[f"{cell['zellig']}@{cell['tuned_against']}", cell["judged_by"]] == expected, cell
-    assert (run_dir / "report.md").read_text("utf-8").count("## Transfer") == 1
+    report = (run_dir / "report.md").read_text("utf-8")
+    assert report.count("### Transfer") == 1 and report.count("### Held-out judges") == 1
+    assert "### S over seeds" in report and "mean over seeds" in report  # three seeds: per seed and over seeds
 
 
 @pytest.mark.parametrize("claudes, tuned, extra, message", [
