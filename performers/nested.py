@@ -14,3 +14,5 @@ def build_nested(role: str, spec: Any, where: str) -> tuple[Any, Any]:
 
     parsed = spec_from_mapping(spec, where=where)
     return parsed, build(role, parsed, CATALOG, where=where)
+
+

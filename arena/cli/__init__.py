@@ -43,6 +43,7 @@ VERBS = [
     "corrupt",
     "template",
     "tournament",
+    "transfer",
     "leaderboard",
     "report",
     "score-pairs",

@@ -7,7 +7,8 @@ from arena.text_policy import visible
 
 EXAMPLES = """
   arena validate experiments/quickstart.yaml
-  arena validate my.yaml --set claudes.0.params.device=cuda"""
+  arena validate my.yaml --set claudes.0.params.device=cuda
+A config with a transfer: block (arena transfer) is checked with its expanded Zelligs."""
 
 
 def add_parser(subparsers) -> None:
@@ -22,17 +23,23 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     from arena.engine import validate
     from arena.specs.config import load_experiment
+    from arena.specs.transfer import is_transfer, load_transfer
 
-    experiment = load_experiment(args.config, args.overrides)
+    if is_transfer(args.config):  # a transfer config: its expanded Zelligs (arena transfer)
+        experiment, _ = load_transfer(args.config, catalog(), tuple(args.overrides))
+    else:
+        experiment = load_experiment(args.config, args.overrides)
     signatures = validate(experiment, catalog())
     check_models(experiment)
     from arena.game import play as game
     from arena.game.fits import check_johns, check_learners
+    from arena.game.judges import check_learn_from, judge_labels
 
     schedule = game.schedule_of(experiment, catalog())
     if schedule is not None:
         check_learners(experiment, schedule, catalog())  # as arena run does before its first round
         check_johns(experiment, schedule, catalog())
+        check_learn_from(experiment, catalog())
     print(visible(f"{args.config}: OK — experiment {experiment.name!r}"))
     for role, entries in signatures.items():
         for label, signature in entries.items():
@@ -48,6 +55,8 @@ def run(args) -> int:
         print(f"  game: blocks of {schedule.block_size} instances; {phases}")
     for entry in game.collusion(experiment):
         print(f"  collusion: Zellig {entry['zellig']} consults Claude {entry['claude']} under test (params.{entry['param']})")
+    for entry in judge_labels(experiment, catalog()):
+        print(f"  judge: Zellig {entry['zellig']} judged by Claude {entry['claude']}: {entry['judge']}")
     return 0
 
 

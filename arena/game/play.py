@@ -81,12 +81,14 @@ def driver_for(experiment: Experiment, catalog: Catalog, progress: bool = True) 
     rounds take every instance of a John (:func:`arena.game.fits.check_johns`) and a fitted cue
     Claude that no round would teach (:func:`arena.game.fits.check_learners`) are refused."""
     from arena.game.fits import check_johns, check_learners
+    from arena.game.judges import check_learn_from
 
     schedule = schedule_of(experiment, catalog)
     if schedule is None:
         return None
     check_learners(experiment, schedule, catalog)  # as arena validate does: before any run directory exists
     check_johns(experiment, schedule, catalog)
+    check_learn_from(experiment, catalog)
     return Game(experiment, schedule, catalog, progress)
 
 
@@ -170,11 +172,15 @@ class Game:
 
     def manifest(self) -> dict[str, Any]:
         """The schedule and any collusion (logged as a warning), for ``manifest.json``."""
+        from arena.game.judges import judge_labels
+
         colluding = collusion(self.experiment)
         for entry in colluding:
             logger.warning("collusion: Zellig %s consults Claude %s under test (params.%s)",
                            entry["zellig"], entry["claude"], entry["param"])
-        return {"game": self.schedule.to_json(), **({"collusion": colluding} if colluding else {})}
+        judges = judge_labels(self.experiment, self.catalog)
+        return {"game": self.schedule.to_json(), **({"collusion": colluding} if colluding else {}),
+                **({"judges": judges} if judges else {})}
 
     # -- the backend -----------------------------------------------------------------------
 

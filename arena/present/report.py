@@ -33,6 +33,7 @@ from arena.present.console import format_leaderboards, mean_std
 from arena.present.cues import SurfaceCues, with_surface_cues
 from arena.present.sections import ReportInput, sections, table
 from arena.present.tables import fmt
+from arena.present.transfer import transfer_heatmap, transfer_sections
 from arena.stats.results import Scores, from_json, to_json
 from arena.stats.run import RunData, load_finished
 
@@ -66,6 +67,9 @@ def write_report_dir(data: ReportInput, plots: bool = True) -> dict[str, Path]:
         if data.boards.phenomena:
             paths["phenomena"] = plotting.phenomena_by_reference(data.boards.phenomena,
                                                                  directory / "phenomena_human_vs_mt.png")
+        heatmap = transfer_heatmap(data.run.run_dir, directory / "transfer.png")  # a run of `arena transfer`
+        if heatmap is not None:
+            paths["transfer"] = heatmap
         curves = plotting.game_curves(data.scores)
         if curves:  # a game: S over rounds and its convergence
             paths["timeline"] = plotting.timeline(curves, directory / "timeline.png")
@@ -125,6 +129,7 @@ PLOT_TITLES = {
     "phenomena": "Per phenomenon, human vs machine references",
     "timeline": "S over rounds",
     "convergence": "Convergence of S",
+    "transfer": "Transfer: gain over the untuned base, tuned against × judged by",
 }
 
 
@@ -151,7 +156,8 @@ def run_context(run_dir: Path, plots: bool = True, cues: SurfaceCues | None = No
         "signature": scores.signature,
         "performer_signatures": signatures,
         "notes": quick,
-        "sections": with_surface_cues([{"title": s.title, "tables": list(s.tables)} for s in sections(data)],
+        "sections": with_surface_cues([{"title": s.title, "tables": list(s.tables)}
+                                       for s in [*sections(data), *transfer_sections(data)]],
                                       data.run, cues),
         "figures": figures,
         "misjudged": misjudged_pairs(data.run),

@@ -38,7 +38,7 @@ than deriving its answers from scores); it forwards the base model's honest cloc
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from arena.sdk import (
@@ -68,29 +68,18 @@ class EditAwareClaude:
     ``one_best`` (use the base model's 1-best translation as a feature, default true),
     ``target_lm`` (the German trigram model's log-probability around the edit as
     features, default false), ``grammar`` (the German analysis' agreement checks as
-    features, default false; both :mod:`performers.claude.edit_grammar`)."""
+    features, default false; both :mod:`performers.claude.edit_grammar`), ``grammar_without``
+    (agreement checks left out, by name: ``np-disagree``, ``verb-disagree``,
+    ``genitive-after-dative``, ``verb-subject-soft``; e.g. ``[np-disagree]``, the check the
+    np-agreement Zellig's own detector runs, to ablate the family a judged Zellig shares)."""
 
     version = "2"
 
-    @classmethod
-    def check_params(cls, params: Mapping[str, Any]) -> str | None:
-        """The base Claude must score (:class:`arena.roles.ParamsChecked`: checked by
-        ``arena validate`` and ``arena run`` alike, before anything is built)."""
-        from arena.sdk import ArenaError, resolve, spec_from_mapping
-        from performers.catalog import CATALOG
-
-        try:
-            spec = spec_from_mapping(params.get("claude"), where="edit-aware: claude")
-            base = resolve("claude", spec.name, CATALOG)
-        except ArenaError:
-            return None  # the nested spec's own check names what is wrong with it
-        if not callable(getattr(base, "score", None)):
-            return f"claude {spec.label} does not score; give a scoring Claude"
-        return None
+    consults = "claude"  # the param naming the model it consults (arena.game.judges)
 
     def __init__(self, claude: NestedScoringClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
                  unlabeled: Literal["em", "none"] = "em", one_best: bool = True,
-                 target_lm: bool = False, grammar: bool = False):
+                 target_lm: bool = False, grammar: bool = False, grammar_without: list[str] | None = None):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
             raise ConfigError(f"l2 must be a positive number, not {l2!r}")
         if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:
@@ -110,7 +99,14 @@ class EditAwareClaude:
         self.weights: list[float] | None = None
         self.signature = SignatureEM()
         self._margin_scale = 0.0
+        from performers.claude.edit_grammar import GRAMMAR
+
+        unknown = sorted(set(grammar_without or ()) - set(GRAMMAR))
+        if unknown or (grammar_without is not None and not isinstance(grammar_without, list)):
+            raise ConfigError(f"grammar_without names {unknown or grammar_without!r}; checks: {', '.join(GRAMMAR)}",
+                              key="grammar_without")
         self.grammar = grammar
+        self.grammar_kept = [name not in set(grammar_without or ()) for name in GRAMMAR]
         self.lm: Any = None
         if target_lm:
             from performers.claude.target_lm import corpus_path, load_or_build
@@ -123,6 +119,7 @@ class EditAwareClaude:
 
         lm = eg.lm_window(self.lm, first, second) if self.lm is not None else [0.0] * len(eg.LM)
         grammar = eg.grammar_features(first, second) if self.grammar else [0.0] * len(eg.GRAMMAR)
+        grammar = [value if kept else 0.0 for value, kept in zip(grammar, self.grammar_kept)]  # ablated: zero
         return lm + grammar
 
     # -- features ---------------------------------------------------------------------

@@ -70,6 +70,8 @@ class LearnedClaude:
 
     version = "1"
 
+    consults = "claude"  # the param naming the model it consults (arena.game.judges)
+
     def __init__(self, claude: NestedScoringClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
             raise ConfigError(f"l2 must be a positive number, not {l2!r}")

@@ -68,9 +68,13 @@ class AdaptiveZellig:
     """Params: ``zelligs`` (a list of Zellig SPECs, e.g. ``[placeholder-ding,
     polarity-affix-del]``), ``strategy`` (``contextual``, default, ``thompson`` or
     ``uniform``), ``arms`` (for ``thompson``: ``phenomenon+frequency``, default, or
-    ``phenomenon``), ``l2`` (the contextual model's prior precision, default 1.0)."""
+    ``phenomenon``), ``l2`` (the contextual model's prior precision, default 1.0),
+    ``learn_from`` (the labels of the Claudes whose choices teach it, e.g. ``[toy]``: the
+    Claude it is tuned against; default: every Claude of the round)."""
 
     version = "3"
+    consults = "learn_from"  # the param naming the Claudes it consults (arena.game.judges)
+    consults_by = "label"  # Claude labels, not a model SPEC (arena.specs.transfer)
 
     def __init__(
         self,
@@ -78,6 +82,7 @@ class AdaptiveZellig:
         strategy: Literal["contextual", "thompson", "uniform"] = "contextual",
         arms: Literal["phenomenon+frequency", "phenomenon"] = "phenomenon+frequency",
         l2: FinitePositiveFloat = 1.0,
+        learn_from: list[str] | None = None,
     ):
         if isinstance(zelligs, str) or not isinstance(zelligs, list) or not zelligs:
             raise ConfigError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")
@@ -85,6 +90,10 @@ class AdaptiveZellig:
             raise ConfigError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
         if arms not in ARMS:
             raise ConfigError(f"arms must be one of {', '.join(ARMS)}, not {arms!r}")
+        if learn_from is not None and (not isinstance(learn_from, list) or not learn_from
+                                       or not all(isinstance(label, str) and label for label in learn_from)):
+            raise ConfigError(f"learn_from must be a non-empty list of Claude labels, not {learn_from!r}")
+        self.learn_from = None if learn_from is None else frozenset(learn_from)
         self.strategy = strategy
         self.by_frequency = arms == "phenomenon+frequency"
         self.members = [build_nested("zellig", spec, where=f"adaptive: zelligs[{i}]")[1] for i, spec in enumerate(zelligs)]
@@ -134,7 +143,9 @@ class AdaptiveZellig:
             arm = self.arm(outcome.variant)
             if outcome.variant.phenomenon not in self.phenomena:
                 self.phenomena.append(outcome.variant.phenomenon)
-            for choice in outcome.choices.values():
+            for claude, choice in outcome.choices.items():
+                if self.learn_from is not None and claude not in self.learn_from:
+                    continue
                 counter = self.found if choice == outcome.corrupted else self.missed
                 counter[arm] = counter.get(arm, 0) + 1
                 if outcome.instance is not None:

@@ -42,6 +42,8 @@ class ModelGuidedZellig:
 
     version = "1"
 
+    consults = "model"  # the param naming the model it consults (arena.game.judges)
+
     def __init__(self, base: NestedZellig, model: NestedScoringClaude, convention: ScoreConvention = "mean"):
         if convention not in CONVENTIONS:
             raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")

@@ -67,6 +67,8 @@ class SearchZellig:
 
     version = "1"
 
+    consults = "model"  # the param naming the model it consults (arena.game.judges)
+
     def __init__(self, base: NestedZellig, model: NestedScoringClaude, method: Literal["beam", "greedy"] = "beam", beam_width: PositiveInt = 3,
                  max_edits: PositiveInt = 2, budget: PositiveInt = 40, convention: Literal["mean", "sum"] = "mean"):
         if method not in METHODS:

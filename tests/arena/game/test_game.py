@@ -232,12 +232,12 @@ claudes: [{name: toy-en-de, alias: toy}, random]
     assert found[0]["param"] == "model"
 
 
-def test_choosing_performers_without_a_schedule_play_zero_observation(tmp_path):
+def test_choosing_performers_without_a_schedule_play_zero_observation(tmp_path, distil_dir):
     path = tmp_path / "c.yaml"
-    path.write_text("name: c\njohn: {name: distil-lingeval, params: {dir: /nowhere}}\n"
+    path.write_text(f"name: c\njohn: {{name: distil-lingeval, params: {{dir: {distil_dir / 'placeholder_ding.human'}}}}}\n"
                     "zellig: {name: adaptive, params: {zelligs: [placeholder-ding]}}\nclaude: random\n", encoding="utf-8")
     assert game.schedule_of(load_experiment(path), CATALOG) is game.IMPLICIT
-    path.write_text("name: c\njohn: {name: distil-lingeval, params: {dir: /nowhere}}\nzellig: replay\nclaude: random\n",
+    path.write_text(f"name: c\njohn: {{name: distil-lingeval, params: {{dir: {distil_dir / 'placeholder_ding.human'}}}}}\nzellig: replay\nclaude: random\n",
                     encoding="utf-8")
     assert game.schedule_of(load_experiment(path), CATALOG) is None
 

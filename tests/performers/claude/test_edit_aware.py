@@ -135,9 +135,23 @@ def test_em_keeps_known_answers_and_ignores_rare_keys():
 
 def test_params_are_checked():
     for bad in ({"l2": 0}, {"min_examples": 0}, {"unlabeled": "self"}, {"one_best": "yes"}, {"target_lm": 1},
-                {"grammar": "yes"}):
+                {"grammar": "yes"}, {"grammar_without": ["np"]}, {"grammar_without": "np-disagree"}):
         with pytest.raises(ValueError):
             EditAwareClaude(BASE, **bad)
+
+
+@pytest.mark.parametrize(("without", "zeroed"), [
+    ([], ()),
+    (["np-disagree"], (0,)),
+    (["np-disagree", "verb-subject-soft"], (0, 3)),
+])
+def test_grammar_without_ablates_only_the_named_checks(without, zeroed, monkeypatch):
+    from performers.claude import edit_grammar as eg
+
+    monkeypatch.setattr(eg, "grammar_features", lambda first, second: [1.0, 2.0, 3.0, 4.0])
+    claude = EditAwareClaude(BASE, one_best=False, grammar=True, grammar_without=without)
+    grammar = claude._extra("a b", "a c")[len(eg.LM):]
+    assert grammar == [0.0 if i in zeroed else float(i + 1) for i in range(len(eg.GRAMMAR))]
 
 
 @pytest.mark.parametrize(
