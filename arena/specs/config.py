@@ -232,7 +232,9 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
     unknown = sorted(set(data) - set(_ALLOWED))
     if unknown:
         raise ConfigError(
-            f"{_where(path, lines, (unknown[0],))}: unknown key '{unknown[0]}'; allowed keys: {', '.join(_ALLOWED)}"
+            f"{_where(path, lines, (unknown[0],))}: unknown key '{unknown[0]}'; allowed keys: {', '.join(_ALLOWED)}",
+            hint="a config with a 'transfer:' block is played by 'arena transfer CONFIG'" if unknown[0] == "transfer"
+            else None,
         )
     values: dict[str, Any] = {}
     for singular, plural in SINGULAR.items():
