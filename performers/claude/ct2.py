@@ -73,6 +73,16 @@ class CTranslate2Claude(ScoringClaude):
 
     version = "1"
 
+    @classmethod
+    def decoder_signature(cls, params: Mapping[str, Any], beam: int) -> str:
+        """CTranslate2 in ``compute_type`` (:class:`arena.roles.Decoding`), nothing loaded."""
+        from performers.claude.ct2_convert import is_ct2_dir
+        from performers.claude.decoding import describe, length_penalty
+
+        model = cls.model_sources(params)[0]
+        penalty = 1.0 if model is None or is_ct2_dir(model) else length_penalty(model, params.get("revision"))
+        return describe("ctranslate2", str(params.get("compute_type", "int8")), beam, penalty)
+
     def __init__(
         self,
         model: ModelName,
@@ -96,10 +106,10 @@ class CTranslate2Claude(ScoringClaude):
 
         self.threads = resolve_threads(threads)
         prepare()  # before CTranslate2 loads its OpenMP runtime
-        from arena.extras import require
+        import ctranslate2
+
         from performers.claude.ct2_convert import is_ct2_dir
 
-        ctranslate2 = require("ctranslate2", "ct2", "a CTranslate2 Claude")
         device = _checked_device(ctranslate2, compute_type, batch_tokens, device)
         self.model_name = str(model)
         self.compute_type = compute_type

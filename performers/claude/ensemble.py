@@ -48,6 +48,13 @@ class EnsembleClaude(ScoringClaude):
     version = "1"
 
     @classmethod
+    def decoder_signature(cls, params: Mapping[str, Any], beam: int) -> str:
+        """This module's own beam search in PyTorch (:class:`arena.roles.Decoding`)."""
+        from performers.claude.decoding import COMPUTE, describe
+
+        return describe("incremental", COMPUTE.get(str(params.get("dtype", "fp32")), str(params.get("dtype"))), beam, None)
+
+    @classmethod
     def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
         return [*list(params.get("models") or []), params.get("tokenizer")]
 
