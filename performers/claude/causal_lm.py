@@ -78,7 +78,7 @@ class CausalLMClaude(ScoringClaude):
         import torch
         import transformers
 
-        from performers.claude.engine_settings import DTYPES, batch_budget, resolve_device, torch_dtype
+        from performers.claude.engine_settings import DTYPES, batch_budget, loading_bars, resolve_device, torch_dtype
 
         self.torch = torch
         self.name = str(model)
@@ -92,10 +92,11 @@ class CausalLMClaude(ScoringClaude):
         self.add_bos = bool(add_bos)
         self.add_eos = bool(add_eos)
         try:
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(self.tokenizer_name, revision=revision)
-            self.model = transformers.AutoModelForCausalLM.from_pretrained(
-                self.name, revision=revision, dtype=torch_dtype(dtype)
-            )
+            with loading_bars(self.progress):
+                self.tokenizer = transformers.AutoTokenizer.from_pretrained(self.tokenizer_name, revision=revision)
+                self.model = transformers.AutoModelForCausalLM.from_pretrained(
+                    self.name, revision=revision, dtype=torch_dtype(dtype)
+                )
         except (OSError, ValueError) as error:
             raise ConfigError(f"cannot load causal language model {self.name!r}: {error}") from error
         self.model.to(self.device).eval()

@@ -109,6 +109,7 @@ class CTranslate2Claude(ScoringClaude):
         import ctranslate2
 
         from performers.claude.ct2_convert import is_ct2_dir
+        from performers.claude.engine_settings import loading_bars
 
         device = _checked_device(ctranslate2, compute_type, batch_tokens, device)
         self.model_name = str(model)
@@ -120,11 +121,12 @@ class CTranslate2Claude(ScoringClaude):
         self.target_lang = target_lang
         self.exact = bool(exact)
         self.max_positions: int | None = None  # known for conversions from Transformers (and arena's own)
-        if is_ct2_dir(self.model_name):
-            tokenizer_source = self._use_ct2_dir(tokenizer, max_positions)
-        else:
-            tokenizer_source = self._convert(tokenizer, revision, max_positions)
-        self._load_tokenizer(tokenizer_source, revision)
+        with loading_bars(self.progress):
+            if is_ct2_dir(self.model_name):
+                tokenizer_source = self._use_ct2_dir(tokenizer, max_positions)
+            else:
+                tokenizer_source = self._convert(tokenizer, revision, max_positions)
+            self._load_tokenizer(tokenizer_source, revision)
         self._load_translator(ctranslate2)
         self.forced_prefix = [target_lang] if target_lang else None
         # beam search as the source model's generation config asks (converted models only)

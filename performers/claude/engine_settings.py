@@ -109,6 +109,29 @@ def real_tokens(hidden, mask):
 
 
 @contextmanager
+def loading_bars(progress: bool) -> Iterator[None]:
+    """A context in which Transformers' own bars ("Loading weights") show only where the
+    Claude shows progress (its ``progress`` param, and ``ARENA_PROGRESS`` not ``0``): a
+    notebook that turns progress off sees no bars while a model loads."""
+    import os
+
+    from huggingface_hub.utils import are_progress_bars_disabled, disable_progress_bars
+    from transformers.utils import logging as hf_logging
+
+    if (progress and os.environ.get("ARENA_PROGRESS", "1") != "0") or not hf_logging.is_progress_bar_enabled():
+        yield
+        return
+    hub_was_disabled = are_progress_bars_disabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.enable_progress_bar()
+        if hub_was_disabled:
+            disable_progress_bars()
+
+
+@contextmanager
 def quiet_cache_rename() -> Iterator[None]:
     """A context in which transformers' FutureWarning about the ``past_key_values`` argument
     (renamed ``cache`` in recent releases; older ones know only the old name, which all

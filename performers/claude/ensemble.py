@@ -24,7 +24,7 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
-from performers.claude.engine_settings import Engine, quiet_cache_rename
+from performers.claude.engine_settings import Engine, loading_bars, quiet_cache_rename
 from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, ModelNames, Threads, Weight
 from performers.claude.scoring import ScoringClaude
 
@@ -94,14 +94,15 @@ class EnsembleClaude(ScoringClaude):
             raise ConfigError(f"weights must be {len(models)} positive numbers, not {weights!r}")
         total = float(sum(weights))
         self.weights = [w / total for w in weights]
-        self.members = [
-            Seq2SeqEngine(
-                str(model), tokenizer=tokenizer or str(models[0]), revision=revision, device=device, dtype=dtype,
-                batch_tokens=batch_tokens, source_lang=source_lang, target_lang=target_lang,
-                source_prefix=source_prefix, engine=engine, threads=threads,
-            )
-            for model in models
-        ]
+        with loading_bars(self.progress):
+            self.members = [
+                Seq2SeqEngine(
+                    str(model), tokenizer=tokenizer or str(models[0]), revision=revision, device=device, dtype=dtype,
+                    batch_tokens=batch_tokens, source_lang=source_lang, target_lang=target_lang,
+                    source_prefix=source_prefix, engine=engine, threads=threads,
+                )
+                for model in models
+            ]
         first = self.members[0]
         for member in self.members[1:]:
             if member.vocabulary != first.vocabulary or member.pad_id != first.pad_id:

@@ -40,7 +40,7 @@ from typing import Any
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
 from arena.records import TokenScores
-from performers.claude.engine_settings import Engine
+from performers.claude.engine_settings import Engine, loading_bars
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads
 from performers.claude.scoring import ScoringClaude, distinct_token_scores
 
@@ -104,19 +104,20 @@ class HFSeq2SeqClaude(ScoringClaude):
         self.decoder = decoder
         self._ct2: Any = None  # the CTranslate2 decoder, built on first use; False where there is none
 
-        self.backend = Seq2SeqEngine(
-            model,
-            tokenizer=tokenizer,
-            revision=revision,
-            device=device,
-            dtype=dtype,
-            batch_tokens=batch_tokens,
-            source_lang=source_lang,
-            target_lang=target_lang,
-            source_prefix=source_prefix,
-            engine=engine,
-            threads=threads,
-        )
+        with loading_bars(self.progress):
+            self.backend = Seq2SeqEngine(
+                model,
+                tokenizer=tokenizer,
+                revision=revision,
+                device=device,
+                dtype=dtype,
+                batch_tokens=batch_tokens,
+                source_lang=source_lang,
+                target_lang=target_lang,
+                source_prefix=source_prefix,
+                engine=engine,
+                threads=threads,
+            )
 
     def identity(self) -> Mapping[str, Any]:
         return self.backend.identity(self.cache)

@@ -138,3 +138,15 @@ def test_generate_decodes_where_the_architecture_does_not_convert(monkeypatch):
         [[(i, f"generate {beam}") for i, _ in enumerate(asked.extend(sources) or sources)]]))
     assert claude.translate(["Hello."], beam=2) == ["generate 2"]
     assert asked == ["Hello."]
+
+def test_no_loading_bars_when_progress_is_off(monkeypatch, capfd):
+    """A notebook's score_pairs with progress off prints no Transformers "Loading weights" bar,
+    and Transformers' own setting is as it was afterwards."""
+    from transformers.utils import logging as hf_logging
+
+    monkeypatch.delenv("ARENA_PROGRESS", raising=False)
+    hf_logging.enable_progress_bar()
+    capfd.readouterr()
+    ToyEnDeClaude(cache=False, progress=False)
+    assert "Loading weights" not in capfd.readouterr().err
+    assert hf_logging.is_progress_bar_enabled()
