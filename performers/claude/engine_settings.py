@@ -3,11 +3,11 @@ devices, the model's positions, token budgets of batches and blocks, and padding
 
 from __future__ import annotations
 
+import functools
 import logging
-import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from arena.errors import ConfigError, EnvError
 from performers.claude.planning import (
@@ -131,11 +131,16 @@ def loading_bars(progress: bool) -> Iterator[None]:
             disable_progress_bars()
 
 
-@contextmanager
-def quiet_cache_rename() -> Iterator[None]:
-    """A context in which transformers' FutureWarning about the ``past_key_values`` argument
-    (renamed ``cache`` in recent releases; older ones know only the old name, which all
-    accept) is not shown: the user can do nothing about it."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"`past_key_values` is deprecated", category=FutureWarning)
-        yield
+def cache_argument(decoder: Any, cache: Any) -> dict[str, Any]:
+    """The keyword that passes a key/value ``cache`` to a Transformers ``decoder`` module:
+    ``cache`` where its ``forward`` takes that name (Transformers renamed ``past_key_values``,
+    which it will drop in 5.40), else ``past_key_values`` (the releases before the rename).
+    Passing the name the installed release expects leaves no deprecation warning to hide."""
+    return {_cache_keyword(type(decoder)): cache}
+
+
+@functools.cache
+def _cache_keyword(decoder_class: type) -> str:
+    import inspect
+
+    return "cache" if "cache" in inspect.signature(decoder_class.forward).parameters else "past_key_values"

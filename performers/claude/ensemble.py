@@ -24,7 +24,7 @@ from typing import Any
 
 from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
-from performers.claude.engine_settings import Engine, loading_bars, quiet_cache_rename
+from performers.claude.engine_settings import Engine, cache_argument, loading_bars
 from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, ModelNames, Threads, Weight
 from performers.claude.scoring import ScoringClaude
 
@@ -154,11 +154,11 @@ class EnsembleClaude(ScoringClaude):
                     decoder_input_ids=tokens, use_cache=False, input_ids=source_rows,
                 ).logits[:, -1]
             else:
-                with quiet_cache_rename():
-                    hidden = member.model.get_decoder()(
-                        input_ids=tokens if first else tokens[:, -1:], encoder_hidden_states=encoded,
-                        encoder_attention_mask=mask, past_key_values=cache, use_cache=True,
-                    ).last_hidden_state[:, -1]
+                decoder = member.model.get_decoder()
+                hidden = decoder(
+                    input_ids=tokens if first else tokens[:, -1:], encoder_hidden_states=encoded,
+                    encoder_attention_mask=mask, use_cache=True, **cache_argument(decoder, cache),
+                ).last_hidden_state[:, -1]
                 logits = member._head(hidden)
             parts.append(torch.log_softmax(logits.float(), dim=-1) + math.log(weight))
         return torch.logsumexp(torch.stack(parts), dim=0)
