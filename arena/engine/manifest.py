@@ -18,8 +18,8 @@ from arena.errors import ConfigError, UsageError
 from arena.roles import Untranslating
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, signature
-from arena.specs.spec import PerformerSpec
 from arena.specs.registry import validate as validate_spec
+from arena.specs.spec import PerformerSpec
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 

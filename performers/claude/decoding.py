@@ -18,7 +18,6 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 

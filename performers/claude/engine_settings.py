@@ -136,11 +136,11 @@ def cache_argument(decoder: Any, cache: Any) -> dict[str, Any]:
     ``cache`` where its ``forward`` takes that name (Transformers renamed ``past_key_values``,
     which it will drop in 5.40), else ``past_key_values`` (the releases before the rename).
     Passing the name the installed release expects leaves no deprecation warning to hide."""
-    return {_cache_keyword(type(decoder)): cache}
+    return {_cache_keyword(type(decoder).forward): cache}
 
 
 @functools.cache
-def _cache_keyword(decoder_class: type) -> str:
+def _cache_keyword(forward: Any) -> str:
     import inspect
 
-    return "cache" if "cache" in inspect.signature(decoder_class.forward).parameters else "past_key_values"
+    return "cache" if "cache" in inspect.signature(forward).parameters else "past_key_values"
