@@ -22,8 +22,8 @@ architecture converts to it (``decoder=auto``, the default; see
 (:mod:`performers.claude.ct2_convert`), in the Claude's precision, following the
 model's generation config (:func:`performers.claude.ct2.search_options`) — several
 times faster than Transformers' ``generate`` on a CPU.  The 1-best is then scored by
-this Claude, as every other candidate.  Architectures that do not convert (FSMT,
-for one), devices other than ``cpu``/``cuda``, and ``decoder=generate`` use
+this Claude, as every other candidate.  Architectures that do not convert (FSMT;
+BART, mBART and Pegasus, whose converters fail with Transformers 5), devices other than ``cpu``/``cuda``, and ``decoder=generate`` use
 ``generate``; a conversion that fails where the architecture should convert is an
 error that suggests ``decoder=generate``, so the decoder a signature names is the one
 that ran.  The two beam searches are not bit-identical (see
