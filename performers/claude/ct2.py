@@ -76,12 +76,9 @@ class CTranslate2Claude(ScoringClaude):
     @classmethod
     def decoder_signature(cls, params: Mapping[str, Any], beam: int) -> str:
         """CTranslate2 in ``compute_type`` (:class:`arena.roles.Decoding`), nothing loaded."""
-        from performers.claude.ct2_convert import is_ct2_dir
-        from performers.claude.decoding import describe, length_penalty
+        from performers.claude.decoding import ct2_signature
 
-        model = cls.model_sources(params)[0]
-        penalty = 1.0 if model is None or is_ct2_dir(model) else length_penalty(model, params.get("revision"))
-        return describe("ctranslate2", str(params.get("compute_type", "int8")), beam, penalty)
+        return ct2_signature(cls.model_sources(params)[0], params, beam)
 
     def __init__(
         self,
@@ -112,13 +109,8 @@ class CTranslate2Claude(ScoringClaude):
         from performers.claude.engine_settings import loading_bars
 
         device = _checked_device(ctranslate2, compute_type, batch_tokens, device)
-        self.model_name = str(model)
-        self.compute_type = compute_type
-        self.device = device
-        self.batch_tokens = batch_tokens
-        self.source_prefix = source_prefix or ""
-        self.source_lang = source_lang
-        self.target_lang = target_lang
+        self.model_name, self.compute_type, self.device, self.batch_tokens = str(model), compute_type, device, batch_tokens
+        self.source_prefix, self.source_lang, self.target_lang = source_prefix or "", source_lang, target_lang
         self.exact = bool(exact)
         self.max_positions: int | None = None  # known for conversions from Transformers (and arena's own)
         with loading_bars(self.progress):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +95,12 @@ def seq2seq_decoder(decoder: str, model: str | None, revision: str | None, devic
         return decoder
     usable = device in ("cpu", "cuda", "auto")
     return "ctranslate2" if usable and ct2_converts(model, revision) else "generate"
+
+
+def ct2_signature(model: str | None, params: Mapping[str, Any], beam: int) -> str:
+    """A ``ctranslate2`` Claude's decoder: CTranslate2 in its ``compute_type``, with the length
+    penalty of the model's generation config (none for a directory converted before)."""
+    from performers.claude.ct2_convert import is_ct2_dir
+
+    penalty = 1.0 if model is None or is_ct2_dir(model) else length_penalty(model, params.get("revision"))
+    return describe("ctranslate2", str(params.get("compute_type", "int8")), beam, penalty)
