@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -36,12 +35,55 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
 
 
 def diff_edits(before: str, after: str) -> tuple[Edit, ...]:
-    """The character edits (per :mod:`difflib`) that turn ``before`` into ``after``,
-    widened to whole words so that they read naturally (``der`` → ``des``, not
-    ``r`` → ``s``).  Applying them to ``before`` gives ``after`` exactly."""
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    """The character edits that turn ``before`` into ``after`` (an optimal Levenshtein
+    alignment, computed in C++ by :mod:`rapidfuzz`), widened to whole words so that they
+    read naturally (``der`` → ``des``, not ``r`` → ``s``).  A pure insertion or deletion
+    that could sit at several places (``a b a`` → ``a``) sits where its widened edit is
+    smallest (then starts with a space, then is rightmost).  Applying the edits to ``before`` gives ``after``
+    exactly.  (Before edits version 2 the alignment was difflib's; docs/exports.md lists
+    the differences.)"""
+    from rapidfuzz.distance import Levenshtein
+
+    opcodes = [(o.tag, o.src_start, o.src_end, o.dest_start, o.dest_end) for o in Levenshtein.opcodes(before, after)]
+    for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag in ("insert", "delete"):
+            opcodes[index] = _best_place(before, after, i1, i2, j1, j2)
+    return widened(before, after, opcodes)
+
+
+def _best_place(before: str, after: str, i1: int, i2: int, j1: int, j2: int) -> tuple[str, int, int, int, int]:
+    """A pure deletion (``before[i1:i2]``) or insertion (``after[j1:j2]``) moved along the
+    unchanged text around it to where its widened edit is smallest (among those, one that
+    starts with a space, then the rightmost)."""
+    text, start, end = (before, i1, i2) if i2 > i1 else (after, j1, j2)
+    other, at = (after, j1) if i2 > i1 else (before, i1)
+    left = 0  # how far it may move left: the characters before it repeat at its end
+    while start - left > 0 and at - left > 0 and text[start - left - 1] == text[end - left - 1] \
+            and text[start - left - 1] == other[at - left - 1]:
+        left += 1
+    right = 0
+    while end + right < len(text) and at + right < len(other) and text[start + right] == text[end + right] \
+            and text[end + right] == other[at + right]:
+        right += 1
+    best: tuple[tuple[int, bool, int], tuple[str, int, int, int, int]] | None = None
+    for shift in range(-left, right + 1):
+        tag = "delete" if i2 > i1 else "insert"
+        place = (tag, i1 + shift, i2 + shift, j1 + shift, j2 + shift)
+        (edit,) = widened(before, after, [place])
+        # smallest first; among those, one that starts at a space (" nicht", not "nicht "), then the rightmost
+        key = (len(edit.before) + len(edit.after), not text[start + shift].isspace(), -shift)
+        if best is None or key < best[0]:
+            best = (key, place)
+    assert best is not None
+    return best[1]
+
+
+def widened(before: str, after: str, opcodes: Iterable[tuple[str, int, int, int, int]]) -> tuple[Edit, ...]:
+    """The edits of an alignment (``(tag, i1, i2, j1, j2)`` opcodes, as difflib and rapidfuzz
+    give them), each widened to the word characters around it and merged with its
+    neighbours where they then meet."""
     spans: list[list[int]] = []  # [i1, i2, j1, j2]
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             continue
         # neighbouring text is an unchanged block, so both sides move in step

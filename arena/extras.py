@@ -1,15 +1,15 @@
 """Optional dependencies, installed with pip extras, and the error that names the extra.
 
 The core install (``pip install -e .``) runs the quickstart: the toy model with
-Transformers, reports and exports.  The rest comes with extras:
+Transformers (scores) and CTranslate2 (1-best decoding, and the ``ctranslate2`` Claudes),
+reports and exports.  The rest comes with extras:
 
 ==========  ======================  =========================================================
 extra       packages                for
 ==========  ======================  =========================================================
-``ct2``     ctranslate2             ``ctranslate2`` Claudes, fast 1-best decoding (else ``generate``)
 ``ray``     ray                     ``executor: ray``, ``arena tournament``, clusters
 ``people``  flask                   ``arena serve`` (people in the browser)
-``train``   sacrebleu, ctranslate2  ``arena train`` (BLEU, distillation)
+``train``   sacrebleu               ``arena train`` (BLEU, distillation)
 ``all``     all of the above
 ``test``    all, pytest, ruff, pexpect, selenium
 ==========  ======================  =========================================================

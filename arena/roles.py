@@ -160,6 +160,16 @@ class Fingerprinted(Protocol):
 
 
 @runtime_checkable
+class Decoding(Protocol):
+    """A performer *class* that decodes 1-best translations: ``decoder_signature(params,
+    beam)`` names the decoder its params give (backend and version, compute type, beam,
+    length penalty), without building anything; the run signature carries it
+    (``+decoder.``), so that two decoders never share a signature.  A classmethod."""
+
+    def decoder_signature(self, params: Mapping[str, Any], beam: int) -> str: ...
+
+
+@runtime_checkable
 class Available(Protocol):
     """A performer *class* that can tell, without building anything, whether what its params
     name can be had on this machine (a hub model offline: in the cache or not);

@@ -122,5 +122,6 @@ def test_rayjob_plays_the_tournament_on_the_gpus_it_starts():
     workers = job["spec"]["rayClusterSpec"]["workerGroupSpecs"]
     gpus = sum(float(g["rayStartParams"].get("num-gpus", 0)) * g["minReplicas"] for g in workers)
     assert gpus >= gpus_asked(TOURNAMENT) > 0
-    staging = " ".join(job["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["spec"]["initContainers"][0]["args"])
+    staging = " ".join(arg for container in job["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["spec"]
+                       ["initContainers"] for arg in container["args"])
     assert all(path in staging for path in ("/data/shared", "/data/models/opus-mt-en-de", "/data/arena"))

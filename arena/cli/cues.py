@@ -14,7 +14,7 @@ from arena.errors import DataError, UsageError
 logger = logging.getLogger(__name__)
 
 DESCRIPTION = """\
-A cue audit (issue 25).  Each surface Claude judges every pair out of fold: the pairs are split
+A cue audit.  Each surface Claude judges every pair out of fold: the pairs are split
 into --folds folds by instance (source sentence), a fitted cue (length, edit-words) is fitted on
 the other folds, target-lm (a German LM trained on ../shared/data/parallel-toy/train.de) judges
 as it is.  Per set and phenomenon it prints each cue's accuracy with a 95% Wilson interval and n,

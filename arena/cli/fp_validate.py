@@ -12,7 +12,7 @@ from arena.errors import UsageError
 def add_arguments(parser) -> None:
     from arena.cli.serve import add_server_arguments
 
-    group = parser.add_argument_group("validation sample (issue 34): check the detector on the model's own 1-bests")
+    group = parser.add_argument_group("validation sample: check the detector on the model's own 1-bests")
     group.add_argument("--validate", type=int, metavar="N",
                        help="draw N 1-bests the detector fired on and N it did not, per Claude and Zellig (seeded), "
                             "into RUN/validation/sample.json, and label them: --name NAME in the terminal, --serve in "

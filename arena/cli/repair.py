@@ -1,7 +1,7 @@
 """``arena repair``: review the machine references that validation flagged, and fix, keep or
 reject each; the decisions go to a patch file that the ``mt-reference`` John applies
-(``repairs: FILE``; see :mod:`arena.people.repairs`).  In the terminal by default, in the
-browser with ``--serve`` (several people at once; :mod:`arena.people.repair_web`).
+(``repairs: FILE`` in its params; docs/people.md).  In the terminal by default, in the
+browser with ``--serve`` (several people at once).
 
 Each flagged reference is shown with its source, the human reference, the phenomenon and
 the evidence (the contrastive form found in the machine translation).  Terminal keys:

@@ -15,11 +15,10 @@
   per pair: both scores, the decision and the pair's other columns, written as TSV, CSV,
   JSONL or Parquet by ``--out``'s suffix (TSV on stdout for ``-``).  ``--tokens`` adds the
   per-token log-probabilities of both candidates and the token the decision turned on
-  (columns in :mod:`arena.pairs_api`).
+  (columns in docs/own-data.md).
 
 ``--score sum`` writes sums of log-probabilities instead of means.  Scores are
-natural-log probabilities with the end-of-sentence token counted (see
-:mod:`performers.claude.scoring`); cached scores are reused, so a second run is
+natural-log probabilities with the end-of-sentence token counted; cached scores are reused, so a second run is
 instant and an interrupted one resumes.  An ``--out`` that cannot be written is refused
 before any scoring; a write that fails afterwards (a full disk) loses nothing, since the
 scores are in the cache and the rerun is instant.

@@ -20,6 +20,7 @@ from arena.specs.breakdowns import check_breakdowns
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, signature
 from arena.specs.registry import validate as validate_spec
+from arena.specs.spec import PerformerSpec
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 
@@ -41,7 +42,8 @@ def validate(experiment: Experiment, catalog: Catalog) -> dict[str, dict[str, st
             if role == "claude" and experiment.discrepancy and spec.sees_source and isinstance(cls, Untranslating):
                 raise UsageError(f"{at}: discrepancy: {cls.why_untranslating()}", key="discrepancy",
                                  hint=f"give Claude {spec.label} sees: {{source: false}}, or set discrepancy: false")
-            signatures[role + "s"][spec.label] = signature(role, spec, catalog)
+            beam = _beam(experiment, spec) if role == "claude" else None
+            signatures[role + "s"][spec.label] = signature(role, spec, catalog, beam)
             if role != "john":
                 resource_options(role, spec, at)
     check_breakdowns(experiment, classes)  # a breakdowns: key no performer gives
@@ -50,8 +52,15 @@ def validate(experiment: Experiment, catalog: Catalog) -> dict[str, dict[str, st
         actor_count(model.spec, at)
         if model.replica is not None:
             validate_spec("claude", model.spec, catalog, where=f"{at}.replicas.{model.replica}")
-            signatures["claudes"][f"{model.spec.label} (seed {model.replica})"] = signature("claude", model.spec, catalog)
+            signatures["claudes"][f"{model.spec.label} (seed {model.replica})"] = signature(
+                "claude", model.spec, catalog, _beam(experiment, model.spec))
     return signatures
+
+
+def _beam(experiment: Experiment, spec: PerformerSpec) -> int | None:
+    """The beam of the run's 1-best decoding where it decodes with this Claude (the discrepancy
+    on, the source seen), else ``None``: the decoder is then no part of its signature."""
+    return experiment.beam if experiment.discrepancy and spec.sees_source else None
 
 
 def config_hash(experiment: Experiment) -> str:

@@ -3,8 +3,8 @@
 - :func:`s_heatmap`: S per Zellig × Claude (mean over seeds, ± std and n in each cell),
   one panel per John.  0.5 is chance; the colour scale is fixed to [0, 1] so plots of
   different runs compare.
-- :func:`phenomena_by_reference`: per-phenomenon accuracy for human vs machine
-  references (Vamvas & Sennrich 2021), one panel per Claude, 95% bootstrap CIs as
+- :func:`phenomena_by_reference`: per-phenomenon accuracy per reference kind of the data
+  (human vs machine references in Vamvas & Sennrich 2021), one panel per Claude, 95% bootstrap CIs as
   error bars and n over each bar; contrastive accuracy for scoring Claudes, S otherwise
   (the axis says which).
 - :func:`timeline` and :func:`convergence`: a game's S over rounds (:func:`game_curves`
@@ -21,7 +21,7 @@ the chance line is labelled inside the axes.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -117,14 +117,21 @@ def s_heatmap_figure(scores: Scores):
 KIND_COLOURS = {"human": "#4c72b0", "machine": "#dd8452"}
 
 
+def reference_kinds(kinds: Iterable[str]) -> str:
+    """The data's own reference kinds as words for a title: ``human vs machine references``
+    for DistilLingEval's two kinds, ``unknown references`` for pairs that name none."""
+    ordered = sorted(set(kinds), key=lambda k: (k not in KIND_COLOURS, k))
+    return " vs ".join(ordered) + " references" if ordered else "references"
+
+
 def phenomena_by_reference(rows: Sequence[PhenomenonRow], path: Path) -> Path:
     """:func:`phenomena_figure` written to ``path``."""
     return save(phenomena_figure(rows), path)
 
 
 def phenomena_figure(rows: Sequence[PhenomenonRow]):
-    """Grouped bars: per phenomenon, accuracy on human vs machine references, one panel
-    per Claude (rows from :func:`arena.stats.leaderboards.phenomenon_accuracy`)."""
+    """Grouped bars: per phenomenon, accuracy per reference kind of the data (human vs
+    machine references for DistilLingEval), one panel per Claude (rows from :func:`arena.stats.leaderboards.phenomenon_accuracy`)."""
     plt = _pyplot()
     claudes = list(dict.fromkeys(r.claude for r in rows))
     phenomena = list(dict.fromkeys(r.phenomenon for r in rows))
@@ -161,7 +168,7 @@ def phenomena_figure(rows: Sequence[PhenomenonRow]):
         ax.set_xticks(range(len(phenomena)), phenomena, rotation=20, ha="right")
         ax.set_xlabel("phenomenon")
         ax.set_ylabel("contrastive accuracy" if metric == "accuracy" else "S")
-        ax.set_title(f"{claude}: per phenomenon, human vs machine references")
+        ax.set_title(f"{claude}: per phenomenon, {reference_kinds(kinds)}")
         from matplotlib.patches import Patch
 
         handles = [Patch(color=KIND_COLOURS.get(kind, "#8c8c8c"), label=f"{kind} references") for kind in kinds]

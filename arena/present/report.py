@@ -120,13 +120,20 @@ def misjudged_pairs(run: RunData, per_claude: int = MISJUDGED_PER_CLAUDE) -> lis
     return pairs
 
 
+def _kinds(data: ReportInput) -> str:
+    """The run's reference kinds in its own words (``human vs machine references``)."""
+    from arena.present.plots import reference_kinds
+
+    return reference_kinds(row.reference_kind for row in data.boards.phenomena)
+
+
 def _png(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
 PLOT_TITLES = {
     "s_heatmap": "S per Zellig × Claude",
-    "phenomena": "Per phenomenon, human vs machine references",
+    "phenomena": "Per phenomenon and reference kind",
     "timeline": "S over rounds",
     "convergence": "Convergence of S",
     "transfer": "Transfer: gain over the untuned base, tuned against × judged by",
@@ -140,8 +147,9 @@ def run_context(run_dir: Path, plots: bool = True, cues: SurfaceCues | None = No
     data = report_input(Path(run_dir))
     paths = write_report_dir(data, plots=plots)
     experiment, scores = data.run.experiment, data.scores
+    titles = {**PLOT_TITLES, "phenomena": "Per phenomenon, " + _kinds(data)}
     figures = [
-        {"title": PLOT_TITLES.get(key, key.replace("_", " ")), "file": path.relative_to(data.run.run_dir).as_posix(),
+        {"title": titles.get(key, key.replace("_", " ")), "file": path.relative_to(data.run.run_dir).as_posix(),
          "data": _png(path)}
         for key, path in paths.items() if path.suffix == ".png"
     ]

@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.present.console import mean_std, versus
 from arena.present.fluency_gap import gap_rows
-from arena.present.plots import FEW_ROUNDS
+from arena.present.plots import FEW_ROUNDS, reference_kinds
 from arena.present.tables import fmt, fmt_ci
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards
@@ -177,7 +177,7 @@ def breakdown_tables(data: ReportInput) -> Section:
     kinds = data.boards.phenomena
     if kinds:
         tables.append(table(
-            "Per phenomenon and reference kind (human vs machine references)",
+            f"Per phenomenon and reference kind ({reference_kinds(r.reference_kind for r in kinds)})",
             ["Claude", "phenomenon", "references", "metric", "rounds", "value", "95% CI"],
             [[r.claude, r.phenomenon, r.reference_kind, r.metric, few(r.rounds), r.value, fmt_ci(r.ci95)]
              for r in kinds],

@@ -224,11 +224,13 @@ def version_of(cls_or_obj: Any) -> str:
     return str(getattr(cls_or_obj, "version", "0"))
 
 
-def signature(role: str, spec: PerformerSpec, catalog: Catalog) -> str:
+def signature(role: str, spec: PerformerSpec, catalog: Catalog, beam: int | None = None) -> str:
     """``name@version(key=value,…)``, as printed with every score; a performer whose
     class is :class:`~arena.roles.Fingerprinted` adds ``+model.DIGEST`` (over every
-    model replica, if the spec has replicas)."""
-    from arena.roles import Fingerprinted
+    model replica, if the spec has replicas), and, with ``beam`` (the run decodes
+    1-bests with this Claude), one that is :class:`~arena.roles.Decoding` adds
+    ``+decoder.`` and its decoder (``ctranslate2-4.8.5/float32/beam5/lp1``)."""
+    from arena.roles import Decoding, Fingerprinted
 
     cls = resolve(role, spec.name, catalog)
     inner = ",".join(f"{key}={value}" for key, value in sorted(spec.params.items()))
@@ -239,6 +241,8 @@ def signature(role: str, spec: PerformerSpec, catalog: Catalog) -> str:
         replicas = [spec.for_seed(seed) for seed in sorted(spec.replicas)] or [spec]
         prints = [cls.fingerprint(dict(replica.params)) for replica in replicas]
         text += f"+model.{prints[0] if len(prints) == 1 else digest(prints)}"
+    if beam is not None and isinstance(cls, Decoding):
+        text += f"+decoder.{cls.decoder_signature(dict(spec.params), beam)}"
     # a Claude's visibility when it is not the default (sees the source, not the metadata)
     text += f"[sees:{spec.visibility}]" if spec.sees else ""
     # a John's balance changes which pairs are scored

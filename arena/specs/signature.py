@@ -3,7 +3,7 @@
 It names what produced a score, so that two numbers with the same signature are
 comparable and two different experiments never share one::
 
-    john:ding-human=distil-lingeval@1+data.3f2a1b9c|zellig:replay@1|claude:toy=toy-en-de@1+model.ab12cd34,random@1|k:1|seeds:1|ties:wrong|schedule:none|visibility:adequacy|cfg:9e0f1a2b3c|arena:0.1.0
+    john:ding-human=distil-lingeval@1+data.3f2a1b9c|zellig:replay@1|claude:toy=toy-en-de@1+model.ab12cd34+decoder.ctranslate2-4.8.5/float32/beam5/lp1,random@1|k:1|seeds:1|ties:wrong|schedule:none|visibility:adequacy|cfg:9e0f1a2b3c|arena:0.1.0
 
 Fields, separated by ``|``:
 
@@ -12,7 +12,10 @@ Fields, separated by ``|``:
   yielded in this run (ids, sources, references, metadata, in order);
 - ``zellig`` and ``claude``: each performer as ``alias=name@version``; a Claude whose
   class declares a model (:class:`arena.roles.Fingerprinted`) adds ``+model.`` and a
-  digest of its weights and tokenizer (or of its hub name and revision);
+  digest of its weights and tokenizer (or of its hub name and revision), and a Claude
+  whose 1-bests the run decodes (:class:`arena.roles.Decoding`) adds ``+decoder.`` and
+  the decoder: backend and version, compute type, beam and length penalty
+  (``performers/claude/decoding.py``);
 - ``k`` (variants per instance and Zellig), ``seeds``, ``ties`` (contrastive tie
   policy), ``schedule`` (``none`` without an observation schedule, else the preset's
   name or a digest of the phases), ``visibility`` (what the Claudes see: ``adequacy``

@@ -1,12 +1,15 @@
-"""1-best decoding speed: CTranslate2 against Transformers' ``generate``, same model and sources.
+"""1-best decoding speed: CTranslate2, the project's own incremental beam search and Transformers'
+``generate``, same model and sources.
 
 The ``hf-seq2seq`` Claude decodes its beam-5 1-best translations with CTranslate2
 whenever the model converts (``decoder=auto``) and with ``generate`` otherwise; this
 benchmark times both on the same DistilLingEval sources (distinct, caches off, the
 length cap of :func:`performers.claude.scoring.length_cap`), interleaved over
 ``--repeats``, and reports sentences per second, the ratio in wall and CPU time,
-how many 1-bests are identical, and the mean model score (this Claude's length-
-normalised log-probability) of each decoder's 1-bests.
+how many 1-bests are identical to ``generate``'s, and the mean model score (this Claude's
+length-normalised log-probability) of each decoder's 1-bests.  ``incremental`` is the
+``ensemble`` Claude's fairseq-style beam search (Transformers' decoder with its key/value
+cache, the search in Python) over one member: the project's own engine, in the core install.
 
     python experiments/bench/decoding.py                       # toy-en-de, 100 sources
     python experiments/bench/decoding.py --sources 300 --threads 1
@@ -55,8 +58,11 @@ def main() -> int:
     lines = (DISTIL / args.set / "src.en").read_text(encoding="utf-8").split("\n")
     sources = list(dict.fromkeys(line for line in lines if line.strip()))[: args.sources]
     threads = args.threads or None
+    from performers.claude.ensemble import EnsembleClaude
+
     claudes = {name: HFSeq2SeqClaude(model, cache=False, progress=False, threads=threads, decoder=name)
                for name in ("generate", "ctranslate2")}
+    claudes["incremental"] = EnsembleClaude([model], cache=False, progress=False, threads=threads)
     print(f"{len(sources)} sources of {args.set}, beam {args.beam}, model {model}, threads "
           f"{claudes['generate'].backend.threads}, load average {os.getloadavg()[0]:.1f}")
     for claude in claudes.values():
@@ -72,25 +78,25 @@ def main() -> int:
             cpu[name].append(time.process_time() - cpu_started)
     scorer = claudes["generate"]
     scores = {name: [s.mean for s in scorer.score(sources, texts)] for name, texts in outputs.items()}
-    identical = sum(a == b for a, b in zip(outputs["generate"], outputs["ctranslate2"]))
-    better = {name: sum(a > b + 1e-6 for a, b in zip(scores[name], scores[other]))
-              for name, other in (("generate", "ctranslate2"), ("ctranslate2", "generate"))}
-    header = f"{'decoder':12} {'sent/s':>8} {'CPU s':>7} {'× generate (wall)':>18} {'× generate (CPU)':>17} {'mean score':>11}"
+    identical = {name: sum(a == b for a, b in zip(outputs["generate"], outputs[name])) for name in claudes}
+    better = {name: sum(a > b + 1e-6 for a, b in zip(scores[name], scores["generate"])) for name in claudes}
+    worse = {name: sum(a < b - 1e-6 for a, b in zip(scores[name], scores["generate"])) for name in claudes}
+    header = f"{'decoder':12} {'sent/s':>8} {'CPU s':>7} {'× generate (wall)':>18} {'× generate (CPU)':>17} {'mean score':>11} {'= generate':>10} {'better':>7} {'worse':>6}"
     print(header)
     print("-" * len(header))
     report = {"sources": len(sources), "beam": args.beam, "model": model, "arch": args.arch,
               "threads": scorer.backend.threads, "load_average": os.getloadavg()[0], "identical": identical,
-              "better": better, "decoders": {}}
+              "better": better, "worse": worse, "decoders": {}}
     for name in claudes:
         w, c = statistics.median(wall[name]), statistics.median(cpu[name])
         wall_ratio = statistics.median(g / t for g, t in zip(wall["generate"], wall[name]))
         cpu_ratio = statistics.median(g / t for g, t in zip(cpu["generate"], cpu[name]))
         mean = statistics.mean(scores[name])
-        print(f"{name:12} {len(sources) / w:8.2f} {c:7.1f} {wall_ratio:18.2f} {cpu_ratio:17.2f} {mean:11.4f}")
+        print(f"{name:12} {len(sources) / w:8.2f} {c:7.1f} {wall_ratio:18.2f} {cpu_ratio:17.2f} {mean:11.4f} {identical[name]:10d} {better[name]:7d} {worse[name]:6d}")
         report["decoders"][name] = {"wall_seconds": wall[name], "cpu_seconds": cpu[name], "ratio_wall": wall_ratio,
                                     "ratio_cpu": cpu_ratio, "mean_score": mean}
-    print(f"identical 1-bests: {identical}/{len(sources)}; where they differ, the model prefers generate's "
-          f"{better['generate']} times and CTranslate2's {better['ctranslate2']} times")
+    print(f"'= generate': 1-bests identical to generate's (of {len(sources)}); 'better'/'worse': the model "
+          "scores the decoder's 1-best above/below generate's")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return 0

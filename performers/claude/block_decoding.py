@@ -12,7 +12,7 @@ import logging
 from contextlib import nullcontext
 from typing import Any
 
-from performers.claude.engine_settings import pad_batch, quiet_cache_rename, real_tokens
+from performers.claude.engine_settings import cache_argument, pad_batch, real_tokens
 from performers.claude.planning import (
     DEFAULT_QUANTUM,
     Block,
@@ -161,17 +161,17 @@ class BlockDecoder:
                     use_cache=False,
                 ).logits
             else:
-                with quiet_cache_rename():
-                    output = self.model.get_decoder()(
-                        input_ids=decoder_ids,
-                        encoder_hidden_states=encoded[:, :width].index_select(0, sources),
-                        encoder_attention_mask=source_mask[:, :width].index_select(0, sources),
-                        past_key_values=cache.leader_cache(
-                            torch.tensor(kept, device=self.device),
-                            torch.tensor([slots[batch[row]] for row in kept], device=self.device))
-                        if kept and cache is not None else None,  # kept rows have slots, so a cache
-                        use_cache=bool(kept),
-                    )
+                decoder = self.model.get_decoder()
+                output = decoder(
+                    input_ids=decoder_ids,
+                    encoder_hidden_states=encoded[:, :width].index_select(0, sources),
+                    encoder_attention_mask=source_mask[:, :width].index_select(0, sources),
+                    **cache_argument(decoder, cache.leader_cache(
+                        torch.tensor(kept, device=self.device),
+                        torch.tensor([slots[batch[row]] for row in kept], device=self.device))
+                        if kept and cache is not None else None),  # kept rows have slots, so a cache
+                    use_cache=bool(kept),
+                )
                 hidden = output.last_hidden_state
             for leader in batch:
                 first_rows[leader] = offset
@@ -207,16 +207,17 @@ class BlockDecoder:
                 row_positions = self.row_positions
                 assert row_positions is not None  # shared lengths mix only with row positions (_plan)
                 context = row_positions.given(positions.clamp(max=row_positions.limit - 1))
-            with context, quiet_cache_rename():
+            with context:
                 # with the cross-attention keys and values cached, the decoder reads only the
                 # encoder states' shape: a view of one row then stands for all (no copy)
-                hidden = self.model.get_decoder()(
+                decoder = self.model.get_decoder()
+                hidden = decoder(
                     input_ids=decoder_ids,
                     encoder_hidden_states=encoded[:1, :width].expand(len(batch), -1, -1),
                     encoder_attention_mask=source_mask[:, :width].index_select(0, sources),
-                    past_key_values=cache.follower_cache(torch.tensor([slots[leader] for leader in leaders],
-                                                                      device=device), length, width,
-                                                         decoder_ids.shape[1]),
+                    **cache_argument(decoder, cache.follower_cache(
+                        torch.tensor([slots[leader] for leader in leaders], device=device), length, width,
+                        decoder_ids.shape[1])),
                     use_cache=True,
                     **arguments,
                 ).last_hidden_state

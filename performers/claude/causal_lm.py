@@ -67,7 +67,7 @@ class CausalLMClaude(ScoringClaude):
         import torch
         import transformers
 
-        from performers.claude.engine_settings import torch_dtype
+        from performers.claude.engine_settings import loading_bars, torch_dtype
 
         self.torch = torch
         self.name = prepared.name
@@ -82,10 +82,11 @@ class CausalLMClaude(ScoringClaude):
         self.add_bos = bool(add_bos)
         self.add_eos = bool(add_eos)
         try:
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(self.tokenizer_name, revision=revision)
-            self.model = transformers.AutoModelForCausalLM.from_pretrained(
-                self.name, revision=revision, dtype=torch_dtype(settings.dtype)
-            )
+            with loading_bars(self.progress):
+                self.tokenizer = transformers.AutoTokenizer.from_pretrained(self.tokenizer_name, revision=revision)
+                self.model = transformers.AutoModelForCausalLM.from_pretrained(
+                    self.name, revision=revision, dtype=torch_dtype(settings.dtype)
+                )
         except (OSError, ValueError) as error:
             raise ConfigError(f"cannot load causal language model {self.name!r}: {error}") from error
         self.model.to(self.device).eval()

@@ -72,6 +72,13 @@ class CTranslate2Claude(ScoringClaude):
 
     version = "1"
 
+    @classmethod
+    def decoder_signature(cls, params: Mapping[str, Any], beam: int) -> str:
+        """CTranslate2 in ``compute_type`` (:class:`arena.roles.Decoding`), nothing loaded."""
+        from performers.claude.decoding import ct2_signature
+
+        return ct2_signature(cls.model_sources(params)[0], params, beam)
+
     @takes_settings("model", "tokenizer", "revision", "compute_type", "device", "threads", "batch_tokens",
                     "source_lang", "target_lang", "source_prefix", "exact", "max_positions", "convention", "cache",
                     "progress")
@@ -96,25 +103,22 @@ class CTranslate2Claude(ScoringClaude):
 
         self.threads = resolve_threads(threads)
         prepare()  # before CTranslate2 loads its OpenMP runtime
-        from arena.sdk import require
-        from performers.claude.ct2_convert import is_ct2_dir
+        import ctranslate2
 
-        ctranslate2 = require("ctranslate2", "ct2", "a CTranslate2 Claude")
+        from performers.claude.ct2_convert import is_ct2_dir
+        from performers.claude.engine_settings import loading_bars
+
         device = _checked_device(ctranslate2, compute_type, batch_tokens, device)
-        self.model_name = str(model)
-        self.compute_type = compute_type
-        self.device = device
-        self.batch_tokens = batch_tokens
-        self.source_prefix = source_prefix or ""
-        self.source_lang = source_lang
-        self.target_lang = target_lang
+        self.model_name, self.compute_type, self.device, self.batch_tokens = str(model), compute_type, device, batch_tokens
+        self.source_prefix, self.source_lang, self.target_lang = source_prefix or "", source_lang, target_lang
         self.exact = bool(exact)
         self.max_positions: int | None = None  # known for conversions from Transformers (and arena's own)
-        if is_ct2_dir(self.model_name):
-            tokenizer_source = self._use_ct2_dir(tokenizer, max_positions)
-        else:
-            tokenizer_source = self._convert(tokenizer, revision, max_positions)
-        self._load_tokenizer(tokenizer_source, revision)
+        with loading_bars(self.progress):
+            if is_ct2_dir(self.model_name):
+                tokenizer_source = self._use_ct2_dir(tokenizer, max_positions)
+            else:
+                tokenizer_source = self._convert(tokenizer, revision, max_positions)
+            self._load_tokenizer(tokenizer_source, revision)
         self._load_translator(ctranslate2)
         self.forced_prefix = [target_lang] if target_lang else None
         # beam search as the source model's generation config asks (converted models only)

@@ -3,11 +3,11 @@ devices, the model's positions, token budgets of batches and blocks, and padding
 
 from __future__ import annotations
 
+import functools
 import logging
-import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from arena.sdk import ConfigError, EnvError
 from performers.claude.planning import (
@@ -109,10 +109,38 @@ def real_tokens(hidden, mask):
 
 
 @contextmanager
-def quiet_cache_rename() -> Iterator[None]:
-    """A context in which transformers' FutureWarning about the ``past_key_values`` argument
-    (renamed ``cache`` in recent releases; older ones know only the old name, which all
-    accept) is not shown: the user can do nothing about it."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"`past_key_values` is deprecated", category=FutureWarning)
+def loading_bars(progress: bool) -> Iterator[None]:
+    """A context in which Transformers' own bars ("Loading weights") show only where the
+    Claude shows progress (its ``progress`` param, and ``ARENA_PROGRESS`` not ``0``): a
+    notebook that turns progress off sees no bars while a model loads."""
+    import os
+
+    from huggingface_hub.utils import are_progress_bars_disabled, disable_progress_bars
+    from transformers.utils import logging as hf_logging
+
+    if (progress and os.environ.get("ARENA_PROGRESS", "1") != "0") or not hf_logging.is_progress_bar_enabled():
         yield
+        return
+    hub_was_disabled = are_progress_bars_disabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.enable_progress_bar()
+        if hub_was_disabled:
+            disable_progress_bars()
+
+
+def cache_argument(decoder: Any, cache: Any) -> dict[str, Any]:
+    """The keyword that passes a key/value ``cache`` to a Transformers ``decoder`` module:
+    ``cache`` where its ``forward`` takes that name (Transformers renamed ``past_key_values``,
+    which it will drop in 5.40), else ``past_key_values`` (the releases before the rename).
+    Passing the name the installed release expects leaves no deprecation warning to hide."""
+    return {_cache_keyword(type(decoder).forward): cache}
+
+
+@functools.cache
+def _cache_keyword(forward: Any) -> str:
+    import inspect
+
+    return "cache" if "cache" in inspect.signature(forward).parameters else "past_key_values"

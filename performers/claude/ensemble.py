@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from arena.sdk import ConfigError
-from performers.claude.engine_settings import quiet_cache_rename
+from performers.claude.engine_settings import cache_argument, loading_bars
 from performers.claude.model_settings import ModelSettings, takes_settings
 from performers.claude.params import ModelNames, Weight
 from performers.claude.scoring import ScoringClaude
@@ -47,6 +47,13 @@ class EnsembleClaude(ScoringClaude):
     """
 
     version = "1"
+
+    @classmethod
+    def decoder_signature(cls, params: Mapping[str, Any], beam: int) -> str:
+        """This module's own beam search in PyTorch (:class:`arena.roles.Decoding`)."""
+        from performers.claude.decoding import COMPUTE, describe
+
+        return describe("incremental", COMPUTE.get(str(params.get("dtype", "fp32")), str(params.get("dtype"))), beam, None)
 
     @classmethod
     def model_sources(cls, params: Mapping[str, Any]) -> list[str | None]:
@@ -75,7 +82,8 @@ class EnsembleClaude(ScoringClaude):
         self.weights = [w / total for w in weights]
         # every member reads the first model's tokenizer unless another is named
         shared = replace(settings, tokenizer=settings.tokenizer or str(models[0]))
-        self.members = [Seq2SeqEngine(str(model), shared) for model in models]
+        with loading_bars(self.progress):
+            self.members = [Seq2SeqEngine(str(model), shared) for model in models]
         first = self.members[0]
         for member in self.members[1:]:
             if member.vocabulary != first.vocabulary or member.pad_id != first.pad_id:
@@ -127,11 +135,11 @@ class EnsembleClaude(ScoringClaude):
                     decoder_input_ids=tokens, use_cache=False, input_ids=source_rows,
                 ).logits[:, -1]
             else:
-                with quiet_cache_rename():
-                    hidden = member.model.get_decoder()(
-                        input_ids=tokens if first else tokens[:, -1:], encoder_hidden_states=encoded,
-                        encoder_attention_mask=mask, past_key_values=cache, use_cache=True,
-                    ).last_hidden_state[:, -1]
+                decoder = member.model.get_decoder()
+                hidden = decoder(
+                    input_ids=tokens if first else tokens[:, -1:], encoder_hidden_states=encoded,
+                    encoder_attention_mask=mask, use_cache=True, **cache_argument(decoder, cache),
+                ).last_hidden_state[:, -1]
                 logits = member._head(hidden)
             parts.append(torch.log_softmax(logits.float(), dim=-1) + math.log(weight))
         return torch.logsumexp(torch.stack(parts), dim=0)

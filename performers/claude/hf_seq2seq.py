@@ -16,15 +16,19 @@ On a GPU: ``device=cuda,dtype=bf16``.  Offline, the shipped ``toy-en-de`` is the
 same Claude with a small bundled model.
 
 1-best translations (beam search, for the distributional discrepancy and the
-generative rate) come from CTranslate2 whenever the model converts to it
-(``decoder=auto``, the default): the same weights, converted exactly once and cached
+generative rate) come from CTranslate2 (a core dependency) whenever the model's
+architecture converts to it (``decoder=auto``, the default; see
+:mod:`performers.claude.decoding`): the same weights, converted exactly once and cached
 (:mod:`performers.claude.ct2_convert`), in the Claude's precision, following the
 model's generation config (:func:`performers.claude.ct2.search_options`) — several
 times faster than Transformers' ``generate`` on a CPU.  The 1-best is then scored by
-this Claude, as every other candidate.  Models that do not convert, and
-``decoder=generate``, use ``generate``.  The two beam searches are not bit-identical
-(see ``experiments/README-claude.md`` for their agreement), so the decoder is part of
-the translation cache key.
+this Claude, as every other candidate.  Architectures that do not convert (FSMT;
+BART, mBART and Pegasus, whose converters fail with Transformers 5), devices other than ``cpu``/``cuda``, and ``decoder=generate`` use
+``generate``; a conversion that fails where the architecture should convert is an
+error that suggests ``decoder=generate``, so the decoder a signature names is the one
+that ran.  The two beam searches are not bit-identical (see
+``experiments/README-claude.md`` for their agreement), so the decoder is part of the
+translation cache key and of the Claude's signature (``+decoder.``).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.sdk import ConfigError, TokenScores
+from performers.claude.engine_settings import loading_bars
 from performers.claude.model_settings import ModelSettings, takes_settings
 from performers.claude.params import ModelName
 from performers.claude.scoring import ScoringClaude, distinct_token_scores
@@ -61,6 +66,17 @@ class HFSeq2SeqClaude(ScoringClaude):
 
     version = "1"
 
+    @classmethod
+    def decoder_signature(cls, params: Mapping[str, Any], beam: int) -> str:
+        """The 1-best decoder ``params`` give (:class:`arena.roles.Decoding`), nothing loaded."""
+        from performers.claude.decoding import COMPUTE, describe, length_penalty, seq2seq_decoder
+
+        sources = cls.model_sources(params)
+        backend = seq2seq_decoder(str(params.get("decoder", "auto")), sources[0], params.get("revision"),
+                                  str(params.get("device", "cpu")))
+        compute = COMPUTE.get(str(params.get("dtype", "fp32")), str(params.get("dtype")))
+        return describe(backend, compute, beam, length_penalty(sources[0], params.get("revision")))
+
     @takes_settings("model", "tokenizer", "revision", "device", "dtype", "batch_tokens", "source_lang", "target_lang",
                     "source_prefix", "convention", "cache", "engine", "threads", "decoder", "progress")
     def __init__(self, settings: ModelSettings, model: ModelName) -> None:
@@ -76,7 +92,8 @@ class HFSeq2SeqClaude(ScoringClaude):
         self.decoder = settings.decoder
         self._ct2: Any = None  # the CTranslate2 decoder, built on first use; False where there is none
 
-        self.backend = Seq2SeqEngine(model, settings)
+        with loading_bars(self.progress):
+            self.backend = Seq2SeqEngine(model, settings)
 
     def identity(self) -> Mapping[str, Any]:
         return self.backend.identity(self.cache)
@@ -91,12 +108,14 @@ class HFSeq2SeqClaude(ScoringClaude):
 
     def _ct2_decoder(self):
         """The CTranslate2 conversion of this Claude's model for 1-best decoding, or
-        ``False`` when ``decoder=generate`` or the model does not convert (then
-        ``generate`` decodes; ``decoder=ctranslate2`` makes that an error)."""
+        ``False`` where :func:`performers.claude.decoding.seq2seq_decoder` says ``generate``
+        (as the signature does); a conversion that fails is an error."""
         if self._ct2 is None:
-            self._ct2 = False
+            from performers.claude.decoding import seq2seq_decoder
+
             backend = self.backend
-            if self.decoder != "generate":
+            self._ct2 = False
+            if seq2seq_decoder(self.decoder, backend.name, backend.revision, backend.device) == "ctranslate2":
                 from performers.claude.ct2 import CTranslate2Claude
 
                 try:
@@ -109,10 +128,9 @@ class HFSeq2SeqClaude(ScoringClaude):
                         source_lang=backend.source_lang, target_lang=backend.target_lang,
                         source_prefix=backend.source_prefix, cache=False, progress=False,
                     )
-                except Exception as error:  # converters fail in many ways; any failure means: use generate
-                    if self.decoder == "ctranslate2":
-                        raise ConfigError(f"{backend.name}: decoder=ctranslate2, but {error}") from error
-                    log.info("%s: 1-best by Transformers' generate (no CTranslate2 decoder: %s)", backend.name, error)
+                except Exception as error:  # converters fail in many ways; the signature names CTranslate2
+                    raise ConfigError(f"{backend.name}: decoder={self.decoder} decodes with CTranslate2, but {error}",
+                                      hint="set decoder=generate (Transformers' beam search) for this model") from error
         return self._ct2
 
     def _score_uncached(self, pairs: Sequence[tuple[str, str]]) -> Iterator[list[tuple[int, float, int]]]:

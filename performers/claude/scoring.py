@@ -292,7 +292,7 @@ class ScoringClaude:
                 lambda done: self.cache.put_scores(model, [(pairs[i], *_filled(results[i], "score"), seconds[i]) for i in done]),
                 total=len(missing),
                 desc="score",
-                unit="pair",
+                unit="sentence",  # each a candidate translation of its source, not a minimal pair
                 persist=model is not None,
                 cost=seconds.__setitem__,
             )
@@ -325,7 +325,7 @@ class ScoringClaude:
                 lambda done: self.cache.put_translations(model, settings, [(distinct[i], results[i]) for i in done]),
                 total=len(missing),
                 desc=f"translate (beam {beam})",
-                unit="sent",
+                unit="sentence",
                 persist=model is not None,
             )
         translated = _check_complete(results, "translate")  # (those from the cache are all there)

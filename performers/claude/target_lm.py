@@ -105,7 +105,7 @@ def build(corpus: Path, order: int, path: Path, progress: bool) -> Any:
     directory = path.parent
     logger.info("target-lm: building a %d-gram Kneser-Ney model of %s (once; cached at %s)", order, corpus, path)
     lines = corpus_lines(corpus)
-    with progress_bar(len(lines), "target-lm: counting n-grams", enabled=progress, unit="sent") as bar:
+    with progress_bar(len(lines), "target-lm: counting n-grams", enabled=progress, unit="sentence") as bar:
         def sentences():
             for number, line in enumerate(lines, 1):
                 if number % 10000 == 0:

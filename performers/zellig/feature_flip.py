@@ -37,7 +37,7 @@ class FeatureFlipZellig:
     all), ``spec`` (a pair spec JSON that overrides the spec path in the instances),
     ``plugins`` (modules that register further M2C functions and dimensions)."""
 
-    version = "1"
+    version = "2"  # 2: edits from arena.edits version 2 (rapidfuzz alignment, docs/exports.md)
 
     def __init__(self, dimensions: list[Name] | None = None, spec: ExistingFile | None = None, plugins: list[Name] | None = None):
         if dimensions is not None and (

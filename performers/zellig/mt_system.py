@@ -46,7 +46,7 @@ class MTSystemZellig:
     Claude SPEC) with ``beam`` (the beam size of its
     translations, default 5)."""
 
-    version = "1"
+    version = "2"  # 2: edits from arena.edits version 2 (rapidfuzz alignment, docs/exports.md)
 
     def __init__(self, outputs: ExistingDir | None = None, system: Name | None = None, claude: NestedTranslatingClaude = None,
                  beam: PositiveInt = 5):

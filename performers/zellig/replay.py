@@ -26,7 +26,7 @@ class ReplayZellig:
     often the model's own translations show the phenomenon the set tests.
     """
 
-    version = "1"
+    version = "2"  # 2: edits from arena.edits version 2 (rapidfuzz alignment, docs/exports.md)
 
     def __init__(self, phenomena: list[Name] | None = None, detector: Annotated[str, Performer("zellig")] | None = None):
         if phenomena is not None and (not isinstance(phenomena, list) or not all(isinstance(p, str) for p in phenomena)):

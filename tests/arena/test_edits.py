@@ -17,6 +17,13 @@ from arena.records import Edit, Instance
         ("Das war unerwartet.", "Das war erwartet.", [("unerwartet", "erwartet")]),
         ("des Repräsentantenhauses, das", "des Ding, das", [("Repräsentantenhauses", "Ding")]),
         ("Er kam. Sie ging.", "Er kam.", [(" Sie ging.", "")]),
+        # a deletion that could sit at several places sits where its widened edit is smallest ...
+        ("Das ist nicht ausschlaggebend.", "Das ist ausschlaggebend.", [("ist nicht", "ist")]),
+        ("Die Ansicht nicht zu teilen.", "Die Ansicht zu teilen.", [("nicht zu", "zu")]),
+        # ... then starts with a space (" nicht": the word before), then is rightmost
+        ("Sie hat nicht die Zeit.", "Sie hat die Zeit.", [("hat nicht", "hat")]),
+        ("Er kam. Dies ist gut", "Er kam", [("kam. Dies ist gut", "kam")]),  # must not fire: one place only
+        ("a b a", "a", [("a b a", "a")]),  # every place touches a word: widened all the same
     ],
 )
 def test_diff_edits_are_word_level_and_round_trip(before, after, expected):
@@ -30,7 +37,9 @@ def test_diff_edits_round_trip_on_random_strings():
     for _ in range(3000):
         a = "".join(rng.choice("ab c,.") for _ in range(rng.randint(0, 14)))
         b = "".join(rng.choice("ab c,.") for _ in range(rng.randint(0, 14)))
-        assert apply_edits(a, diff_edits(a, b)) == b
+        edits = diff_edits(a, b)
+        assert apply_edits(a, edits) == b
+        assert all(x.end < y.start for x, y in zip(edits, edits[1:]))  # ordered, apart
 
 
 @pytest.mark.parametrize(

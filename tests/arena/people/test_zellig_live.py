@@ -81,3 +81,17 @@ def test_play_zellig_live_in_a_terminal(tmp_path, distil_dir):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_replay_config_names_its_test_set_relative_to_the_working_directory(tmp_path, distil_dir, monkeypatch):
+    import yaml
+
+    monkeypatch.chdir(tmp_path)
+    experiment, run_dir, rounds = planned(write_config(tmp_path, distil_dir), tmp_path / "runs")
+    ann = ZelligSession(run_dir, "ann", rounds)
+    target = ann.targets[0]
+    ann.corrupt(target, target.instance.reference + " Ding.", "placeholder_ding", 1.0)
+    config = ann.export(experiment.to_json())
+    path = yaml.safe_load(config.read_text(encoding="utf-8"))["johns"][0]["params"]["path"]
+    assert not path.startswith("/") and (tmp_path / path).is_file()  # no absolute path in a stored file
+    assert path == (config.parent / "testset.json").relative_to(tmp_path).as_posix()

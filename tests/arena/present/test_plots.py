@@ -76,3 +76,15 @@ def test_bars_show_n_legend_outside_and_chance_inside():
     box, axes_box = chance.get_window_extent(renderer), ax.get_window_extent(renderer)
     assert axes_box.x0 <= box.x0 and box.x1 <= axes_box.x1 and axes_box.y0 <= box.y0 <= axes_box.y1
     plots._pyplot().close(figure)
+
+
+@pytest.mark.parametrize(("kinds", "title"), [
+    (("human", "machine"), "toy: per phenomenon, human vs machine references"),
+    (("machine",), "toy: per phenomenon, machine references"),
+    (("unknown",), "toy: per phenomenon, unknown references"),  # a user's own pairs: no "human vs machine"
+])
+def test_the_title_names_the_datas_own_reference_kinds(kinds, title):
+    rows = [PhenomenonRow("toy", "ding", kind, "accuracy", 40, 0.7, (0.6, 0.8)) for kind in kinds]
+    figure = plots.phenomena_figure(rows)
+    assert figure.axes[0].get_title() == title
+    plots._pyplot().close(figure)

@@ -78,6 +78,7 @@ VARIATIONS = {
     "zellig version": _set("signatures.zelligs.replay", "replay@2()"),
     "zellig params": _set("experiment.zelligs.0.params", {"detector": "placeholder-ding"}),
     "claude model digest": _set("signatures.claudes.toy", "toy-en-de@1()+model.00000000"),
+    "claude decoder": _set("signatures.claudes.toy", "toy-en-de@1()+model.8d679640+decoder.generate-5.24.0/float32/beam5/lp1"),
     "claude version": _set("signatures.claudes.random", "random@2()"),
     "claude params": _set("experiment.claudes.1.params", {"seed": 3}),
     "k": _set("experiment.variants_per_instance", 2),

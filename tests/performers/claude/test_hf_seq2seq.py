@@ -102,6 +102,8 @@ def test_too_long_for_the_model_is_nan_and_counted(toy, caplog):
 @pytest.mark.parametrize("name", sorted(SEQ2SEQ))
 def test_architecture_equals_naive_forward(name, tiny, caplog):
     params = SEQ2SEQ[name][1]
+    if name == "m2m100":  # the tiny model's tokenizer (310 pieces) is smaller than its vocabulary (410):
+        params = {**params, "decoder": "generate"}  # CTranslate2 refuses to convert it
     with caplog.at_level(logging.INFO):
         claude = HFSeq2SeqClaude(str(tiny(name)), cache=False, progress=False, batch_tokens=256, **params)
     assert claude.backend.engine == AUTO_ENGINE[name]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from performers.claude.engine_settings import cache_argument
 from performers.claude.row_positions import RowPositions
 
 
@@ -36,11 +37,11 @@ def test_rows_continue_at_their_own_positions(tiny):
         alone = [decode(torch.tensor([prefix + suffix.tolist()]), [row]).last_hidden_state[0, -2:]
                  for row, (prefix, suffix) in enumerate(zip(prefixes, suffixes))]
         # the second row's prefix padded to four slots, the padding masked out
-        cache = decode(torch.tensor([prefixes[0], prefixes[1] + [0, 0]]), [0, 1],
-                       past_key_values=EncoderDecoderCache(DynamicCache(), DynamicCache())).past_key_values
+        cache = EncoderDecoderCache(DynamicCache(), DynamicCache())  # filled in place
+        decode(torch.tensor([prefixes[0], prefixes[1] + [0, 0]]), [0, 1], **cache_argument(decoder, cache))
         mask = torch.tensor([[1, 1, 1, 1, 1, 1], [1, 1, 0, 0, 1, 1]])
         with positions.given(torch.tensor([[4, 5], [2, 3]])):
-            together = decode(suffixes, [0, 1], past_key_values=cache, attention_mask=mask).last_hidden_state
+            together = decode(suffixes, [0, 1], **cache_argument(decoder, cache), attention_mask=mask).last_hidden_state
         assert torch.allclose(together[0], alone[0], atol=1e-5)
         assert torch.allclose(together[1], alone[1], atol=1e-5)
         # outside given(), the decoder is untouched
@@ -68,14 +69,14 @@ def test_rows_past_the_padded_length_limit(tiny):
     with torch.inference_mode():
         alone = [decode(torch.tensor([prefix + suffix]), [row]).last_hidden_state[0, len(prefix):]
                  for row, (prefix, suffix) in enumerate(zip(prefixes, suffixes))]
-        cache = decode(torch.tensor([prefixes[0], prefixes[1] + [0] * 124]), [0, 1],
-                       past_key_values=EncoderDecoderCache(DynamicCache(), DynamicCache())).past_key_values
+        cache = EncoderDecoderCache(DynamicCache(), DynamicCache())  # filled in place
+        decode(torch.tensor([prefixes[0], prefixes[1] + [0] * 124]), [0, 1], **cache_argument(decoder, cache))
         mask = torch.ones(2, 130, dtype=torch.long)
         mask[1, 2:126] = 0
         given = torch.tensor([[126, 127, 127, 127], [2, 3, 4, 5]])  # the first row's padding clamped
         with positions.given(given):
-            together = decode(torch.tensor([suffixes[0] + [0, 0, 0], suffixes[1]]), [0, 1], past_key_values=cache,
-                              attention_mask=mask).last_hidden_state
+            together = decode(torch.tensor([suffixes[0] + [0, 0, 0], suffixes[1]]), [0, 1],
+                              **cache_argument(decoder, cache), attention_mask=mask).last_hidden_state
     assert torch.allclose(together[0, :1], alone[0], atol=1e-5)
     assert torch.allclose(together[1], alone[1], atol=1e-5)
 

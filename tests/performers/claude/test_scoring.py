@@ -201,3 +201,25 @@ def test_backends_get_bounded_chunks_with_each_source_in_one(monkeypatch, chunk)
     order = [source for call in calls for source, _ in call]
     assert order == sorted(order)  # grouped by source
     assert claude.translate(sources, beam=2) == [f"{s} @ beam 2" for s in sources]
+
+
+def test_progress_units_name_what_is_counted(monkeypatch):
+    """The score bar counts candidate sentences (two per minimal pair), the translate bar
+    sources: neither says "pair"."""
+    import contextlib
+
+    import arena.engine.progress as progress
+
+    bars = []
+
+    @contextlib.contextmanager
+    def recording(total, desc, enabled=True, unit="it"):
+        bars.append((desc, unit, total))
+        yield progress._Silent()
+
+    monkeypatch.setattr(progress, "progress_bar", recording)
+    claude = FakeScoringClaude()
+    claude.progress, claude.progress_threshold = True, 0
+    claude.score(["s", "s"], ["a b", "a c"])  # one minimal pair: two sentences
+    claude.translate(["s", "t"], beam=2)
+    assert bars == [("score", "sentence", 2), ("translate (beam 2)", "sentence", 2)]

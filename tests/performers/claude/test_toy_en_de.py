@@ -111,8 +111,10 @@ def test_ctranslate2_one_best_agrees_with_generate(toy, triples):
     assert abs(gap) < 0.05
 
 
-@pytest.mark.parametrize(("decoder", "falls_back"), [("auto", True), ("ctranslate2", False)])
-def test_generate_is_the_fallback_where_the_model_does_not_convert(monkeypatch, decoder, falls_back):
+@pytest.mark.parametrize("decoder", ["auto", "ctranslate2"])
+def test_a_failed_conversion_is_an_error_not_another_decoder(monkeypatch, decoder):
+    """The signature names CTranslate2 for a model whose architecture converts: a conversion
+    that fails all the same must not decode with generate under that signature."""
     import performers.claude.ct2 as ct2
 
     class Unconvertible:
@@ -121,13 +123,30 @@ def test_generate_is_the_fallback_where_the_model_does_not_convert(monkeypatch, 
 
     monkeypatch.setattr(ct2, "CTranslate2Claude", Unconvertible)
     claude = ToyEnDeClaude(cache=False, progress=False, decoder=decoder)
-    if falls_back:
-        assert "decoder" not in claude.translation_settings()
-        asked = []
-        monkeypatch.setattr(claude.backend, "translate", lambda sources, beam, max_length: iter(
-            [[(i, f"generate {beam}") for i, _ in enumerate(asked.extend(sources) or sources)]]))
-        assert claude.translate(["Hello."], beam=2) == ["generate 2"]
-        assert asked == ["Hello."]
-    else:
-        with pytest.raises(ValueError, match="decoder=ctranslate2, but cannot convert"):
-            claude.translate(["Hello."], beam=2)
+    with pytest.raises(ValueError, match="decodes with CTranslate2, but cannot convert"):
+        claude.translate(["Hello."], beam=2)
+
+
+def test_generate_decodes_where_the_architecture_does_not_convert(monkeypatch):
+    from performers.claude import decoding
+
+    monkeypatch.setattr(decoding, "ct2_converts", lambda model, revision=None: False)
+    claude = ToyEnDeClaude(cache=False, progress=False)
+    assert "decoder" not in claude.translation_settings()
+    asked: list[str] = []
+    monkeypatch.setattr(claude.backend, "translate", lambda sources, beam, max_length: iter(
+        [[(i, f"generate {beam}") for i, _ in enumerate(asked.extend(sources) or sources)]]))
+    assert claude.translate(["Hello."], beam=2) == ["generate 2"]
+    assert asked == ["Hello."]
+
+def test_no_loading_bars_when_progress_is_off(monkeypatch, capfd):
+    """A notebook's score_pairs with progress off prints no Transformers "Loading weights" bar,
+    and Transformers' own setting is as it was afterwards."""
+    from transformers.utils import logging as hf_logging
+
+    monkeypatch.delenv("ARENA_PROGRESS", raising=False)
+    hf_logging.enable_progress_bar()
+    capfd.readouterr()
+    ToyEnDeClaude(cache=False, progress=False)
+    assert "Loading weights" not in capfd.readouterr().err
+    assert hf_logging.is_progress_bar_enabled()

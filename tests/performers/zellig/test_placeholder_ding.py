@@ -69,6 +69,22 @@ def test_detect(zellig, text, source, expected):
     assert zellig.detect(text, source) is expected
 
 
+@pytest.mark.parametrize(("text", "analysed"), [
+    ("Die Börse fiel.", False),    # no "Ding" in the text: no form can be there, nothing to analyse
+    ("das ding fiel.", False),     # lower case: no form either (the forms are nouns)
+    ("Der Dingo lief.", True),     # "Ding" inside a word: analysed, and no form found
+    ("Die Dinge stehen.", True),
+])
+def test_only_texts_holding_ding_are_analysed(zellig, monkeypatch, text, analysed):
+    import performers.zellig.placeholder_ding as module
+
+    seen = []
+    original = module.analyze
+    monkeypatch.setattr(module, "analyze", lambda t, backend: seen.append(t) or original(t, backend))
+    zellig.detect(text)
+    assert (seen == [text]) is analysed
+
+
 @pytest.fixture(scope="module")
 def matched():
     return PlaceholderDingZellig(placeholder="length-matched")
