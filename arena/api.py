@@ -37,7 +37,7 @@ from arena.specs.config import Experiment
 if TYPE_CHECKING:
     from arena.engine.backends import Backend
     from arena.engine.core import RunResult
-    from arena.engine.match import Round
+    from arena.record.rounds import Round
     from arena.specs.registry import Catalog
 
 logger = logging.getLogger(__name__)
@@ -98,12 +98,12 @@ class Run:
 
 def load_run(path: str | Path) -> Run:
     """A finished run directory (of ``arena run``, ``arena tournament`` or :func:`run`)."""
-    from arena.engine import transcripts
+    from arena.record import transcripts
 
     run_dir = Path(path)
     if not transcripts.is_finished(run_dir):
         raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    from arena.engine.verify import verify_run
+    from arena.record.verify import verify_run
 
     manifest, _ = verify_run(run_dir)  # a damaged run is refused, naming file and line (streamed)
     scores = transcripts.read_json(run_dir / transcripts.SCORES)

@@ -245,7 +245,7 @@ def graph() -> dict[str, list[Edge]]:
 
 def test_the_graph_covers_both_packages(graph):
     assert "arena.engine.core" in graph and "performers.catalog" in graph
-    assert any(e.target == "arena.engine.store" for e in graph["arena.engine.core"])
+    assert any(e.target == "arena.record.store" for e in graph["arena.engine.core"])
 
 
 def test_no_import_cycles(graph):

@@ -135,7 +135,7 @@ def compare_run(
 ) -> dict[str, Any]:
     """The comparison report of a finished run with one Zellig and one Claude; ``pairs``
     of John labels to test (all pairs by default)."""
-    from arena.engine import transcripts
+    from arena.record import transcripts
     from arena.stats import aggregate
 
     manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))

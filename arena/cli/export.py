@@ -64,7 +64,7 @@ def _records(args):
         if not rounds.exists():
             raise UsageError(f"{source}: no rounds.jsonl; not a (started) run directory")
         if (source / "manifest.json").exists():  # a run of arena: verified (damage refused, naming file and line)
-            from arena.engine.verify import load_run
+            from arena.record.verify import load_run
 
             load_run(source)
         return list(read_round_records(rounds))

@@ -22,8 +22,8 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     import json
 
-    from arena.engine import transcripts
     from arena.present.console import format_scores
+    from arena.record import transcripts
     from arena.stats.metrics import compute_scores
 
     run_dir = Path(args.run_dir)

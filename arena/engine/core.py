@@ -2,7 +2,7 @@
 
 1. **Check** (:mod:`arena.engine.manifest`): every performer's name, params and
    resources, without building anything; the run directory ``OUT/<name>-<hash>`` and
-   its lock (:mod:`arena.engine.store`).
+   its lock (:mod:`arena.record.store`).
 2. **Plan** (:mod:`arena.engine.plan_stream`): instances a chunk at a time, corruptions
    as chunked jobs, rounds per seed, written to ``rounds.jsonl`` as they come (memory
    does not grow with the run), then the manifest with the plan's hash; the blocks read
@@ -30,14 +30,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine import match, plan_stream, transcripts, verify
+from arena.engine import plan_stream
 from arena.engine.backends import Backend, make_backend
 from arena.engine.driver import Driver
 from arena.engine.manifest import make_manifest, run_dir_for, validate
-from arena.engine.plan import Block, blocks, plan_experiment
+from arena.engine.plan import plan_experiment
 from arena.engine.session import Session
-from arena.engine.store import RunStore
 from arena.errors import UsageError
+from arena.record import transcripts, verify
+from arena.record.order import Block, blocks
+from arena.record.rounds import Round
+from arena.record.store import RunStore
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog
 
@@ -60,7 +63,7 @@ class RunResult:
 
 def prepare(
     experiment: Experiment, catalog: Catalog, out: Path, progress: bool = True
-) -> tuple[Path, list[match.Round]]:
+) -> tuple[Path, list[Round]]:
     """A run's directory and its planned rounds, planning them (under the run's lock) if
     no run has yet; nothing is played.  People judge these rounds (``arena play``,
     ``arena serve``) before, during or after ``arena run`` plays the Claudes: a
@@ -82,7 +85,7 @@ def prepare(
                 store.write_plan((r.to_json() for r in rounds), make_manifest(experiment, signatures, backend=backend.name))
                 return store.run_dir, rounds
     _check_same_config(store, manifest, experiment)
-    return store.run_dir, [match.Round.from_json(r) for r in store.planned_rounds(manifest)]
+    return store.run_dir, [Round.from_json(r) for r in store.planned_rounds(manifest)]
 
 
 def run(
@@ -151,7 +154,7 @@ def _check_same_config(store: RunStore, manifest: dict[str, Any], experiment: Ex
 
 def _repair(store: RunStore, manifest: dict[str, Any]) -> bool:
     """Whether a finished run's transcripts were damaged and removed for the engine to
-    rebuild them from ``cells/`` (:func:`arena.engine.verify.repair`); a plan that does not
+    rebuild them from ``cells/`` (:func:`arena.record.verify.repair`); a plan that does not
     match cannot be replayed and is refused."""
     if "plan" not in manifest:
         return False
@@ -170,7 +173,7 @@ def _finished(experiment: Experiment, store: RunStore, manifest: dict[str, Any])
     if plan_stream.is_static(path):
         count = len(experiment.seeds) * len(experiment.johns) * len(experiment.zelligs)
     else:
-        count = len(blocks(experiment, [match.Round.from_json(r) for r in store.planned_rounds(manifest)]))
+        count = len(blocks(experiment, [Round.from_json(r) for r in store.planned_rounds(manifest)]))
     return RunResult(store.run_dir, scores, cells=count * len(experiment.claudes), already_finished=True)
 
 
@@ -187,7 +190,7 @@ def _static_plan(
     path = session.store.path(transcripts.ROUNDS)
     if manifest is not None:
         if not plan_stream.is_static(path):  # rounds that carry their blocks: held in memory, as a game plays them
-            return blocks(experiment, [match.Round.from_json(r) for r in session.store.planned_rounds(manifest)])
+            return blocks(experiment, [Round.from_json(r) for r in session.store.planned_rounds(manifest)])
         session.store.check_plan(manifest)
     else:
         begun = time.perf_counter()

@@ -178,7 +178,7 @@ def frame(rows: Iterable[Mapping[str, Any]]):
 
 def tables(run_dir: Path) -> dict[str, Any]:
     """The three tables of a finished run as pandas DataFrames (the run read once)."""
-    from arena.engine import transcripts
+    from arena.record import transcripts
     from arena.stats.leaderboards import build
     from arena.stats.results import from_json
     from arena.stats.run import load_finished
@@ -215,7 +215,7 @@ def write_tables(run_dir: Path, out: Path, format: str, force: bool = False) -> 
     """Write ``rounds``, ``cells`` and ``leaderboards`` of a run (and ``tokens`` where the run
     has stored token views) into ``out`` as ``NAME.csv``, ``NAME.parquet`` or ``NAME.jsonl``;
     returns the paths."""
-    from arena.engine import transcripts
+    from arena.record import transcripts
 
     if format not in TIDY_FORMATS:
         raise UsageError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")

@@ -16,7 +16,7 @@ that the ``mt-reference`` John applies (``repairs: FILE``,
 on a machine reference that has changed since is *stale*: not applied, and up for review
 again): a decision is
 written under a lock beside the file (``.NAME.lock``, threads and processes) after
-re-reading it, and the file is replaced whole by rename (:func:`arena.engine.transcripts.atomic_write_text`),
+re-reading it, and the file is replaced whole by rename (:func:`arena.record.transcripts.atomic_write_text`),
 so two people at once, or a browser and a terminal, never lose or duplicate a decision
 and a reader never sees half a line; the second decision on an id is refused and the
 first stands.  In the browser, a reference shown to one person is held for them for
@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.engine.transcripts import atomic_write_text, dumps_line
 from arena.errors import DataError, UsageError
 from arena.people import store
+from arena.record.transcripts import atomic_write_text, dumps_line
 from arena.records import Instance
 
 ACTIONS = ("fix", "reject")

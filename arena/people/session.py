@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from arena.edits import variant_from_text
-from arena.engine import match, transcripts
-from arena.engine.match import JudgementRecord, Round
+from arena.engine import match
 from arena.errors import UsageError
 from arena.people import store
+from arena.record import transcripts
+from arena.record.rounds import STATUS_ZELLIG_TIMEOUT, JudgementRecord, Round
 from arena.records import Instance, Judgement
 
 PHENOMENON_PATTERN = re.compile(r"[a-z0-9][a-z0-9_]{0,47}")
@@ -74,7 +75,7 @@ class ClaudeSession:
         for r in self.rounds:
             if r.id in done:
                 continue
-            if r.status == match.STATUS_ZELLIG_TIMEOUT:
+            if r.status == STATUS_ZELLIG_TIMEOUT:
                 self.file.write_once(match.resolve(r, self.label, None, False).to_json())
                 continue
             return r

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
-from arena.engine.match import Round
 from arena.people import store
 from arena.people.session import ClaudeSession, summary
+from arena.record.rounds import Round
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 BODY_DEPTH = 4  # the API takes flat objects: {"round": ..., "choice": ...}

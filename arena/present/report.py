@@ -27,12 +27,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.engine import transcripts
 from arena.errors import UsageError
 from arena.present.console import format_leaderboards, mean_std
 from arena.present.cues import SurfaceCues, with_surface_cues
 from arena.present.sections import ReportInput, sections, table
 from arena.present.tables import fmt
+from arena.record import transcripts
 from arena.stats.results import Scores, from_json, to_json
 from arena.stats.run import RunData, load_finished
 

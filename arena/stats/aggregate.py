@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine.match import JudgementRecord, OneBest, Round
 from arena.errors import DataError
+from arena.record.rounds import JudgementRecord, OneBest, Round
 
 # -- resampling statistics over per-instance outcomes ----------------------------------------
 
@@ -190,9 +190,9 @@ class Outcome:
 
 
 def read_run(run_dir: Path) -> tuple[dict, list[Round], list[JudgementRecord], list[OneBest]]:
-    """A run's manifest and transcripts, verified first (:mod:`arena.engine.verify`
+    """A run's manifest and transcripts, verified first (:mod:`arena.record.verify`
     refuses a damaged run naming file and line)."""
-    from arena.engine.verify import load_run
+    from arena.record.verify import load_run
 
     run = load_run(run_dir)
     rounds = [Round.from_json(r) for r in run.rounds]

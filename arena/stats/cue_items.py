@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.balance import summaries
-from arena.engine.match import STATUS_BALANCED_OUT
 from arena.errors import DataError, UsageError
+from arena.record.rounds import STATUS_BALANCED_OUT
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
     with what the balance cost in ``balance``), and each Claude's correctness on them; Claudes whose catalog name is in
     ``baselines`` (chance, oracle, the surface cues themselves) are left out of the comparison.
     ``run_dir`` may also be the run's records already read (:class:`arena.stats.run.RunData`)."""
-    from arena.engine import transcripts
+    from arena.record import transcripts
     from arena.stats import aggregate
 
     if isinstance(run_dir, Path):

@@ -48,8 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine import transcripts
-from arena.engine.match import OneBest
+from arena.record import transcripts
+from arena.record.rounds import OneBest
 from arena.stats import aggregate, fp_adjust
 from arena.stats.aggregate import greater_p_value, mean_std, ratio_variance, wilson_ci
 from arena.stats.false_positive_records import (
@@ -232,8 +232,8 @@ def pool_one_bests(
     it is done, so an interrupted pool resumes and a finished one is read back).  Runs in this process,
     one model at a time."""
     from arena.engine import jobs
-    from arena.engine.plan import models
     from arena.engine.progress import progress_bar
+    from arena.record.order import models
 
     directory = Path(run_dir) / "report" / f"{POOL_PREFIX}{pool_digest(sources)}"
     cache = jobs.PerformerCache(catalog)

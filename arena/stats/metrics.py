@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine.match import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.game.timeline import timeline
+from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.stats import registry
 from arena.stats.aggregate import Outcome, Tally, group, join
 from arena.stats.cells import JOHN_META_PREFIX  # noqa: F401  (re-exported)

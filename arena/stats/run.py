@@ -14,9 +14,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from arena.engine import transcripts
-from arena.engine.match import JudgementRecord, OneBest, Round
 from arena.errors import UsageError
+from arena.record import transcripts
+from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.stats.aggregate import Outcome, join
 
 
@@ -62,9 +62,9 @@ class RunData:
 
 def load_run(run_dir: Path) -> RunData:
     """Read a run directory (finished or not) once, verified first: a damaged run is a
-    :class:`~arena.errors.DataError` naming file and line (:mod:`arena.engine.verify`)."""
-    from arena.engine.verify import load_run as load_verified
+    :class:`~arena.errors.DataError` naming file and line (:mod:`arena.record.verify`)."""
     from arena.people import store
+    from arena.record.verify import load_run as load_verified
 
     run_dir = Path(run_dir)
     run = load_verified(run_dir)

@@ -5,8 +5,8 @@ its judgements as :class:`~arena.stats.aggregate.Outcome` objects (several kilob
 round) and groups them.  :func:`score_run` computes the same numbers, byte for byte, from
 the run directory without holding records:
 
-1. the run is verified in streamed passes (:func:`arena.engine.verify.verify_run`), which
-   index the judged rounds (:mod:`arena.engine.scan`);
+1. the run is verified in streamed passes (:func:`arena.record.verify.verify_run`), which
+   index the judged rounds (:mod:`arena.record.scan`);
 2. one pass over ``rounds.jsonl`` (which also feeds the run signature's data digest)
    keeps per (John, Zellig, seed) what yield and generative rate need: per round its
    instance, status, candidate count and source as fixed-width columns;
@@ -18,7 +18,7 @@ the run directory without holding records:
    :class:`~arena.stats.aggregate.Tally` (per-instance sums accumulated in the same order,
    so the same floats, the same bootstrap draws and the same CIs).
 
-Instances are told apart by a 64-bit digest of (John, instance id) (:func:`arena.engine.scan.key_hash`).
+Instances are told apart by a 64-bit digest of (John, instance id) (:func:`arena.record.scan.key_hash`).
 A registered metric's ``counts`` are evaluated one round at a time and summed, so they must be
 sums over rounds (the built-in ``ties`` is).
 """
@@ -34,8 +34,8 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from arena.engine import scan, transcripts
-from arena.engine.match import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
+from arena.record import scan, transcripts
+from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.stats import cells, registry
 from arena.stats.aggregate import Outcome, Tally
 from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield
@@ -308,8 +308,8 @@ def _cell(run: _Run, key: tuple[str, str, str, int], game: Mapping[str, Any] | N
 def score_run(run_dir: Path) -> Scores:
     """The typed scores of a run directory, streamed (equal to
     :func:`arena.stats.metrics.score_run`'s reference computation)."""
-    from arena.engine.plan import models
-    from arena.engine.verify import verify_run
+    from arena.record.order import models
+    from arena.record.verify import verify_run
     from arena.specs.signature import run_signature
 
     run_dir = Path(run_dir)
@@ -319,7 +319,7 @@ def score_run(run_dir: Path) -> Scores:
     signature = run_signature(manifest, run.rounds())
     experiment = run.experiment
     if (run_dir / transcripts.JUDGEMENTS).exists():
-        from arena.engine.verify import _experiment
+        from arena.record.verify import _experiment
 
         run.judgements([(m.spec.label, m.seeds) for m in models(_experiment(run_dir, manifest))])
     claudes = [c.get("alias") or cells.claude_label(c) for c in experiment["claudes"]]

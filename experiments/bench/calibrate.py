@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     os.chdir(REPO)  # configs name data relative to the repository root
     os.environ.setdefault("ARENA_PROGRESS", "0")
     from arena.engine import calibration
-    from arena.engine.plan import load_instances, models
+    from arena.engine.plan import load_instances
+    from arena.record.order import models
     from arena.specs.config import load_experiment
     from performers.catalog import CATALOG
 

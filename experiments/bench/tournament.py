@@ -34,7 +34,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from arena.engine import run, transcripts  # noqa: E402
+from arena.engine import run  # noqa: E402
+from arena.record import transcripts  # noqa: E402
 from arena.specs.config import load_experiment  # noqa: E402
 from performers.catalog import CATALOG  # noqa: E402
 

@@ -27,8 +27,8 @@ import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
+from arena.record.scoring_rule import ScoreConvention
 from performers.claude.hub import require_model
 from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, Threads
 from performers.claude.scoring import ScoringClaude

@@ -27,8 +27,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError, EnvError
+from arena.record.scoring_rule import ScoreConvention
 from arena.records import TokenScores
 from performers.claude.hub import require_model
 from performers.claude.params import BatchTokens, CacheSetting, ComputeType, Device, ModelName, Positions, Threads

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.engine.transcripts import atomic_write_json, atomic_write_text
 from arena.errors import DataError, UsageError
+from arena.record.transcripts import atomic_write_json, atomic_write_text
 from performers.claude.checkpoint import writing
 from performers.claude.training import HELD_OUT, RECIPE_VERSION, exclusive
 from performers.claude.training_data import read_lines, read_parallel

@@ -22,8 +22,8 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
+from arena.record.scoring_rule import ScoreConvention
 from performers.claude.engine_settings import Engine, quiet_cache_rename
 from performers.claude.params import BatchTokens, CacheSetting, Device, DType, ModelName, ModelNames, Threads, Weight
 from performers.claude.scoring import ScoringClaude

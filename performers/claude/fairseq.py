@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.engine.match import ScoreConvention
+from arena.record.scoring_rule import ScoreConvention
 from arena.specs.typecheck import Name
 from performers.claude.engine_settings import Engine
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude

@@ -33,8 +33,8 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
+from arena.record.scoring_rule import ScoreConvention
 from arena.records import TokenScores
 from performers.claude.engine_settings import Engine
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads

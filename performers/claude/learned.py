@@ -32,8 +32,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from arena.engine.match import judgement_from_scores
 from arena.errors import ConfigError
+from arena.record.scoring_rule import judgement_from_scores
 from arena.records import Judgement, Pair, RoundOutcome, SequenceScore
 from arena.roles import Clocked
 from arena.specs.typecheck import FinitePositiveFloat, NestedClaude, PositiveInt

@@ -42,9 +42,9 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from arena.engine.match import SCORE_CONVENTIONS as CONVENTIONS
-from arena.engine.match import candidate_score, judgement_from_scores
 from arena.errors import ConfigError
+from arena.record.scoring_rule import SCORE_CONVENTIONS as CONVENTIONS
+from arena.record.scoring_rule import candidate_score, judgement_from_scores
 from arena.records import Judgement, Pair, SequenceScore, TokenScores
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ def judgements_from_scores(
 ) -> list[Judgement]:
     """Judgements for ``pairs`` given the scores of their candidates, flattened in pair
     order (all candidates of pair 0, then pair 1, …), by the arena's one rule
-    (:func:`arena.engine.match.judgement_from_scores`)."""
+    (:func:`arena.record.scoring_rule.judgement_from_scores`)."""
     judgements, position = [], 0
     for pair in pairs:
         chosen = scores[position : position + len(pair.candidates)]

@@ -32,8 +32,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.engine.match import ScoreConvention, judgement_from_scores
 from arena.errors import ArenaError, DataError, EnvError, UsageError
+from arena.record.scoring_rule import ScoreConvention, judgement_from_scores
 from arena.records import Judgement, Pair, SequenceScore
 from arena.specs.typecheck import ExistingFile
 

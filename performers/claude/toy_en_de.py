@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.engine.match import ScoreConvention
 from arena.errors import EnvError
+from arena.record.scoring_rule import ScoreConvention
 from performers.claude.engine_settings import Engine
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.params import BatchTokens, CacheSetting, Decoder, Device, DType, ModelName, Threads

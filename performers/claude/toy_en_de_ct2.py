@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.engine.match import ScoreConvention
+from arena.record.scoring_rule import ScoreConvention
 from performers.claude.ct2 import CTranslate2Claude
 from performers.claude.params import BatchTokens, CacheSetting, ComputeType, Device, Threads
 from performers.claude.toy_en_de import MODEL_DIR, toy_model_dir

@@ -47,8 +47,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.engine.transcripts import atomic_write_json
 from arena.errors import EnvError, UsageError
+from arena.record.transcripts import atomic_write_json
 from performers.claude import checkpoint
 from performers.claude.checkpoint import writing
 from performers.claude.training_data import (

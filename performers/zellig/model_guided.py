@@ -30,8 +30,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine.match import ScoreConvention
 from arena.errors import ConfigError
+from arena.record.scoring_rule import ScoreConvention
 from arena.records import Instance, Variant
 from arena.specs.typecheck import NestedClaude, NestedZellig
 from performers.nested import build_nested

@@ -12,8 +12,8 @@ import pytest
 
 from arena.edits import apply_edits
 from arena.engine import run as run_engine
-from arena.engine import transcripts
-from arena.engine.match import Round
+from arena.record import transcripts
+from arena.record.rounds import Round
 from arena.records import Edit
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine import blocks, plan_experiment, plan_stream, run, session, store, transcripts
+from arena.engine import plan_experiment, plan_stream, run, session
 from arena.errors import DataError
+from arena.record import store, transcripts
+from arena.record.order import blocks
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
 from tests.arena.engine.helpers import HERE

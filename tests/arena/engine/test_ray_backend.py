@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import CELLS, run
+from arena.engine import run
+from arena.record.store import CELLS
 from arena.specs.config import RayOptions, load_experiment
 from performers.catalog import CATALOG
 from tests.arena.engine.helpers import HERE

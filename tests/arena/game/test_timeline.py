@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine.match import JudgementRecord, Round
 from arena.game.timeline import convergence, timeline, windows
 from arena.present import plots
 from arena.present.plots import game_curves
+from arena.record.rounds import JudgementRecord, Round
 from arena.records import Instance
 from arena.stats.aggregate import Outcome
 from arena.stats.results import Cell, Paired, Scores, Summary, Window, Yield

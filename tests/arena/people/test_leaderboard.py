@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from arena.engine import run as run_engine
-from arena.engine import transcripts
-from arena.engine.match import Round
 from arena.people.web import Arena, create_app
 from arena.present.console import format_leaderboards
+from arena.record import transcripts
+from arena.record.rounds import Round
 from arena.specs.config import load_experiment
 from arena.stats.aggregate import cohen_kappa
 from arena.stats.leaderboards import build

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from arena.engine import transcripts, verify
 from arena.formats import tidy
 from arena.present.report import write_reports
+from arena.record import transcripts, verify
 from tests.arena.stats.runs import finished_run
 
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from arena.cli import main
-from arena.engine import scan, transcripts
 from arena.errors import DataError
+from arena.record import scan, transcripts
 from arena.stats.aggregate import Tally
 from arena.stats.metrics import score_run, score_run_in_memory
 from arena.stats.results import to_json

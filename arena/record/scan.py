@@ -9,14 +9,14 @@ fixed-width NumPy columns, never as records:
   its line — 32 bytes a judged round;
 - :meth:`RoundsIndex.expected` gives, per Claude model, the positions of the judged rounds in
   the order the engine writes their judgements (models in config order, then blocks in order,
-  then rounds in plan order), as :func:`arena.engine.plan.blocks` and
-  :func:`arena.engine.verify.expected_judgements` define it;
+  then rounds in plan order), as :func:`arena.record.order.blocks` and
+  :func:`arena.record.verify.expected_judgements` define it;
 - :func:`judgements_match` checks ``judgements.jsonl`` against that order one line at a time.
 
 Digests stand in for ids: two different ids share a 64-bit digest with a probability of about
 ``n² / 2⁶⁵`` (3·10⁻⁸ for a million rounds).  A check that sees anything unexpected (a repeated
 digest, a foreign seed, a line out of order) is not trusted to name the problem: the verifier
-then re-reads the run the exact way (:mod:`arena.engine.verify`), which names file and line.
+then re-reads the run the exact way (:mod:`arena.record.verify`), which names file and line.
 """
 
 from __future__ import annotations
@@ -102,10 +102,10 @@ class RoundsIndex:
 
 def scan_rounds(path: Path, experiment: Any) -> RoundsIndex:
     """Index ``rounds.jsonl`` in one pass (``experiment``: the run's
-    :class:`~arena.specs.config.Experiment`).  Blocks as :func:`arena.engine.plan.blocks`
+    :class:`~arena.specs.config.Experiment`).  Blocks as :func:`arena.record.order.blocks`
     cuts them: a game's (rounds that carry their block) one per (seed, John, block) in
     first-seen order; a static run's one per (seed, John, Zellig) in config order."""
-    from arena.engine.match import NOT_JUDGED
+    from arena.record.rounds import NOT_JUDGED
 
     static = {
         (seed, john.label, zellig.label): rank

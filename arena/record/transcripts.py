@@ -9,7 +9,7 @@ A run writes one directory::
                        score and detector verdicts (discrepancy, generative rate)
     scores.json        derived from the above; rebuilt by ``arena score RUN``
     cells/             the engine's work in progress, one file per finished cell
-    .lock              held by the process writing the run (:mod:`arena.engine.store`)
+    .lock              held by the process writing the run (:mod:`arena.record.store`)
 
 JSON lines keep German readable (``ensure_ascii=False``).  Every file is written
 atomically (temporary file + rename); ``judgements.jsonl`` and ``onebest.jsonl`` are

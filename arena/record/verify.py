@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.engine import scan, transcripts
 from arena.errors import ArenaError, DataError
+from arena.record import scan, transcripts
+from arena.record.rounds import Round
 
 logger = logging.getLogger(__name__)
 
@@ -121,10 +122,9 @@ def _experiment(run_dir: Path, manifest: dict[str, Any]):
 
 def expected_judgements(experiment, rounds: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
     """``(round id, Claude label)`` of every judgement the engine writes, in its order."""
-    from arena.engine import match
-    from arena.engine.plan import blocks, models
+    from arena.record.order import blocks, models
 
-    parsed = [match.Round.from_json(r) for r in rounds]
+    parsed = [Round.from_json(r) for r in rounds]
     the_blocks = blocks(experiment, parsed)
     return [(r.id, m.spec.label) for m in models(experiment) for b in the_blocks if b.seed in m.seeds for r in b.judged]
 
@@ -197,7 +197,7 @@ def check_written(run_dir: Path, manifest: dict[str, Any]) -> None:
 
 def verify_run(run_dir: str | Path, index: bool = False) -> tuple[dict[str, Any], scan.RoundsIndex | None]:
     """Verify a run directory (see the module docstring) in one streamed pass over each file,
-    memory bounded by fixed-width columns (:mod:`arena.engine.scan`); a damaged run is a
+    memory bounded by fixed-width columns (:mod:`arena.record.scan`); a damaged run is a
     :class:`DataError` naming file and line.  Returns the manifest and, with ``index``, the
     rounds' index (the judgements' order, for the streamed aggregation)."""
     run_dir = Path(run_dir)
@@ -213,7 +213,7 @@ def verify_run(run_dir: str | Path, index: bool = False) -> tuple[dict[str, Any]
     rounds = scan.scan_rounds(rounds_path, experiment)
     judgements_path = run_dir / transcripts.JUDGEMENTS
     judging = judgements_path.exists() or transcripts.is_finished(run_dir)
-    from arena.engine.plan import models
+    from arena.record.order import models
 
     labels = [(model.spec.label, model.seeds) for model in models(experiment)]
     if rounds.doubtful or (judging and not scan.judgements_match(judgements_path, rounds, labels)):
@@ -236,7 +236,7 @@ def _check_exactly(run_dir: Path, experiment: Any) -> None:
     judgements_path = run_dir / transcripts.JUDGEMENTS
     judgements = read_lines(judgements_path)
     if judgements_path.exists() or transcripts.is_finished(run_dir):
-        from arena.engine.plan import models
+        from arena.record.order import models
 
         by_id = {record.get("round"): record for _, record in rounds}
         seeds_of: dict[str, set[int]] = {}
