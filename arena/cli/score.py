@@ -24,7 +24,7 @@ def run(args) -> int:
 
     from arena.present.console import format_scores
     from arena.record import transcripts
-    from arena.stats.metrics import compute_scores
+    from arena.stats.streamed import compute_scores
 
     run_dir = Path(args.run_dir)
     for name in (transcripts.MANIFEST, transcripts.ROUNDS):

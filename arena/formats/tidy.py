@@ -71,9 +71,7 @@ def _scalars(prefix: str, meta: Mapping[str, Any]) -> dict[str, Any]:
 
 def round_rows(run: RunData | Path) -> list[dict[str, Any]]:
     """One record per judged round × Claude (see the module docstring)."""
-    from arena.stats.run import load_run
-
-    run = run if isinstance(run, RunData) else load_run(Path(run))
+    run = run if isinstance(run, RunData) else RunData.open(run)
     run_dir = run.run_dir
     rows = []
     for claude, outcomes in run.outcomes.items():
@@ -178,13 +176,11 @@ def frame(rows: Iterable[Mapping[str, Any]]):
 
 def tables(run_dir: Path) -> dict[str, Any]:
     """The three tables of a finished run as pandas DataFrames (the run read once)."""
-    from arena.record import transcripts
     from arena.stats.leaderboards import build
     from arena.stats.results import from_json
-    from arena.stats.run import load_finished
 
-    run = load_finished(Path(run_dir))
-    scores = from_json(Scores, json.loads((run.run_dir / transcripts.SCORES).read_text(encoding="utf-8")))
+    run = RunData.open(run_dir, finished=True)
+    scores = from_json(Scores, run.record.scores() or {})
     data = {
         "rounds": frame(round_rows(run)),
         "cells": frame(cell_rows(scores)),

@@ -58,7 +58,6 @@ from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
 
-OBSERVATIONS = "observations.jsonl"
 IMPLICIT = Schedule(preset("zero-observation"), preset="zero-observation")
 
 
@@ -225,7 +224,7 @@ class Game:
         for spec in getattr(self.experiment, role + "s"):
             if spec.label == label:
                 return spec
-        raise DataError(f"{self.store.run_dir}: {OBSERVATIONS} names unknown {role} {label!r}")
+        raise DataError(f"{self.store.run_dir}: {transcripts.OBSERVATIONS} names unknown {role} {label!r}")
 
     # -- play ------------------------------------------------------------------------------
 
@@ -264,7 +263,7 @@ class Game:
                         self.schedule.check_counted(played, cell, self.experiment.source or None,
                                                     self.experiment.key_lines.get(("schedule",)))
         self.store.write_plan([r.to_json() for r in rounds], manifest)
-        self.store.write_file(OBSERVATIONS, "".join(observations))
+        self.store.write_file(transcripts.OBSERVATIONS, "".join(observations))
         session.hold = ()
         return rounds
 

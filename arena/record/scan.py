@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,7 @@ class RoundsIndex:
     blocks: np.ndarray  # int64 rank of its block in the engine's order (-1: in no block)
     offsets: np.ndarray  # int64 byte offset of its line
     doubtful: bool  # a repeated id digest, a foreign seed or an unreadable round: check the exact way
+    unreadable: tuple[int, Exception] | None = None  # the line and error where the reader handed each round failed
 
     def expected(self, seeds: Sequence[int]) -> np.ndarray:
         """Positions (into the judged rounds) of the judgements of a Claude model playing
@@ -100,9 +101,10 @@ class RoundsIndex:
         return mine[np.argsort(self.blocks[mine], kind="stable")]
 
 
-def scan_rounds(path: Path, experiment: Any) -> RoundsIndex:
+def scan_rounds(path: Path, experiment: Any, each: Callable[[dict[str, Any]], None] | None = None) -> RoundsIndex:
     """Index ``rounds.jsonl`` in one pass (``experiment``: the run's
-    :class:`~arena.specs.config.Experiment`).  Blocks as :func:`arena.record.order.blocks`
+    :class:`~arena.specs.config.Experiment`), handing each record to ``each`` (the first
+    record it fails on is recorded as ``unreadable`` and the index marked doubtful).  Blocks as :func:`arena.record.order.blocks`
     cuts them: a game's (rounds that carry their block) one per (seed, John, block) in
     first-seen order; a static run's one per (seed, John, Zellig) in config order."""
     from arena.record.rounds import NOT_JUDGED
@@ -119,8 +121,14 @@ def scan_rounds(path: Path, experiment: Any) -> RoundsIndex:
     count = 0
     doubtful = False
     allowed = set(experiment.seeds)
-    for _, record, offset in iter_lines(path):
+    unreadable: tuple[int, Exception] | None = None
+    for number, record, offset in iter_lines(path):
         count += 1
+        if each is not None and unreadable is None:
+            try:
+                each(record)
+            except (KeyError, TypeError, ValueError, AttributeError) as error:
+                unreadable, doubtful = (number, error), True
         identifier, seed = record.get("round"), record.get("seed")
         digest = key_hash(identifier)
         all_ids.append(digest)
@@ -147,7 +155,7 @@ def scan_rounds(path: Path, experiment: Any) -> RoundsIndex:
     del every, all_ids
     return RoundsIndex(
         count, _column(ids, np.uint64), _column(seeds, np.int64), _column(ranks, np.int64),
-        _column(offsets, np.int64), doubtful,
+        _column(offsets, np.int64), doubtful, unreadable,
     )
 
 

@@ -103,6 +103,7 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
     ``baselines`` (chance, oracle, the surface cues themselves) are left out of the comparison.
     ``run_dir`` may also be the run's records already read (:class:`arena.stats.run.RunData`)."""
     from arena.record import transcripts
+    from arena.record.run_dir import RunDir
     from arena.stats import aggregate
 
     if isinstance(run_dir, Path):
@@ -110,9 +111,10 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
             if not (run_dir / name).is_file():
                 raise UsageError(f"{run_dir}: no {name}; not a run directory", file=run_dir,
                                  hint="give the directory 'arena run' or 'arena tournament' printed")
-        manifest, rounds, judgements, one_bests = aggregate.read_run(run_dir)
+        run: Any = RunDir.open(run_dir)
     else:
-        manifest, rounds, judgements, one_bests = run_dir.manifest, run_dir.rounds, run_dir.judgements, run_dir.one_bests
+        run = run_dir
+    manifest, rounds, judgements, one_bests = run.manifest, run.rounds, run.judgements, run.one_bests
     left_out = _labels_of(manifest, baselines)
     balances = _balances(manifest)
 

@@ -283,9 +283,9 @@ def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]
           cues: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> FalsePositiveReport:
     """The report of a run or tournament directory (its transcripts so far); ``calibrations`` (by
     Zellig label) and ``cues`` (by Zellig label and phenomenon): see :mod:`arena.stats.fp_adjust`."""
-    from arena.stats.run import load_run
+    from arena.stats.run import RunData
 
-    run = load_run(Path(run_dir))
+    run = RunData.open(run_dir)
     outcomes = aggregate.join(run.rounds, run.judgements, run.one_bests)
     rows = fp_adjust.adjust(report_rows(run.experiment, outcomes, run.one_bests, pool, alpha), calibrations, cues, alpha)
     return FalsePositiveReport(

@@ -93,7 +93,7 @@ def calibrate_claude(spec, instances, pairs: int, sources: int, beam: int) -> di
 
 def driver_run(folder: Path, limit: int, zelligs: int, seeds: list[int], bootstrap: int) -> tuple[float, int, int]:
     """CPU seconds of one in-process run less its planning, its judged rounds and its cells."""
-    from arena.engine import run
+    from arena.api import play
     from arena.engine.cost import count_work
     from arena.specs.config import experiment_from_dict
     from performers.catalog import CATALOG
@@ -110,7 +110,7 @@ def driver_run(folder: Path, limit: int, zelligs: int, seeds: list[int], bootstr
     experiment = experiment_from_dict(config)
     work = count_work(experiment, CATALOG)
     started = time.process_time()
-    run(experiment, CATALOG, folder, "in-process", progress=False)
+    play(experiment, folder, "in-process", performers=CATALOG)
     return time.process_time() - started - work.plan_seconds, work.judged, work.cells
 
 

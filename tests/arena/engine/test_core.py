@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import main
-from arena.engine import Driver, Session, plan_experiment, run
+from arena.engine import Driver, Session, plan_experiment
 from arena.record import transcripts
 from arena.record.order import blocks
 from arena.record.rounds import Round
 from arena.specs.config import Experiment, load_experiment
 from performers.catalog import CATALOG
-from tests.arena.engine.helpers import HERE
+from tests.arena.engine.helpers import HERE, run
 from tests.arena.engine.test_engine import contents, write_config
 
 

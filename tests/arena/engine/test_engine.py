@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import match, run
+from arena.engine import match
 from arena.engine.resources import actor_count, resource_options
 from arena.engine.scoring import ScoreBook
 from arena.record import transcripts
@@ -19,7 +19,7 @@ from arena.specs.config import Experiment, experiment_from_dict, load_experiment
 from arena.specs.registry import build
 from arena.specs.spec import PerformerSpec
 from performers.catalog import CATALOG
-from tests.arena.engine.helpers import HERE, InterruptibleClaude
+from tests.arena.engine.helpers import HERE, InterruptibleClaude, run
 
 TRANSCRIPTS = (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST)
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from arena.engine import prepare, run_dir_for
-from arena.engine import run as run_engine
 from arena.people.session import ClaudeSession, summary
 from arena.record.rounds import RESOLVED_FREE, RESOLVED_LATE, STATUS_NOT_APPLICABLE, STATUS_ZELLIG_TIMEOUT, Round
 from arena.record.store import RunBusy, RunStore
 from arena.records import Instance, Variant
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
+from tests.arena.engine.helpers import run as run_engine
 from tests.arena.people.helpers import planned, write_config
 
 

@@ -93,9 +93,9 @@ def test_live_scores_submit_check_and_replay(server):
         driver.quit()
     print(f"live scores on screen {seen_after:.2f} s after the last key (browser debounce 0.2 s included)")
 
-    from arena.engine import run as run_engine
     from arena.specs.config import load_experiment
     from performers.catalog import CATALOG
+    from tests.arena.engine.helpers import run as run_engine
 
     data = yaml.safe_load(open(config, encoding="utf-8"))
     data["claudes"] = ["random"]
