@@ -176,6 +176,8 @@ class _Run:
         self.data.add(record)
 
     def judgements(self) -> None:
+        if not (self.record.path / transcripts.JUDGEMENTS).exists():  # not judged yet: no outcomes, no 1-bests read
+            return
         for record in self.record.lines(transcripts.ONEBEST):
             best = OneBest.from_json(record)
             self.one_bests[best.claude, best.seed][scan.key_hash(best.source)] = best

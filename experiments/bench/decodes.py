@@ -1,0 +1,79 @@
+"""How often ``arena run`` decodes each line of a run's transcripts (JSON decodes per line).
+
+Plays the driver benchmark's run (``random`` Claude, ``replay`` Zellig, no model, no 1-best; see
+``driver_scale.py``) of ``n`` DistilLingEval pairs with ``arena run --no-report`` in this process,
+counting every ``json.loads`` by the kind of record it returns (a round, a judgement, a 1-best), in
+two phases: the whole command (planning and playing read rounds back too), then ``arena score RUN``
+alone (the run verified and scored).  Run it against any revision by pointing ``PYTHONPATH`` at
+its tree (it uses the command line only):
+
+    python experiments/bench/decodes.py --n 2000
+    PYTHONPATH=/tmp/main-tree python experiments/bench/decodes.py --n 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from driver_scale import real_pairs, write_set  # noqa: E402
+
+KINDS = {"instance": "rounds.jsonl", "resolved_by": "judgements.jsonl", "translation": "onebest.jsonl"}
+
+
+@contextlib.contextmanager
+def counted() -> Iterator[Counter[str]]:
+    """Count ``json.loads`` calls by the file their record comes from."""
+    counts: Counter[str] = Counter()
+    loads = json.loads
+
+    def counting(text, *args, **kwargs):
+        record = loads(text, *args, **kwargs)
+        name = next((f for key, f in KINDS.items() if isinstance(record, dict) and key in record), "other")
+        counts[name] += 1
+        return record
+
+    json.loads = counting
+    try:
+        yield counts
+    finally:
+        json.loads = loads
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=2000, help="pairs (= rounds) of the run")
+    args = parser.parse_args(argv)
+    from arena.cli import main as arena
+
+    with tempfile.TemporaryDirectory(prefix="arena-decodes-") as folder:
+        directory = write_set(Path(folder) / "data", args.n, real_pairs())
+        config = Path(folder) / "driver.yaml"
+        config.write_text(f"name: decodes\njohns: [{{name: distil-lingeval, params: {{dir: '{directory}'}}}}]\n"
+                          "zelligs: [replay]\nclaudes: [random]\nseeds: [1]\ndiscrepancy: false\n", encoding="utf-8")
+        out = Path(folder) / "runs"
+        with counted() as whole, contextlib.redirect_stdout(io.StringIO()):
+            assert arena(["--quiet", "run", str(config), "--out", str(out), "--no-report", "--no-progress"]) == 0
+        (run_dir,) = out.iterdir()
+        with counted() as scored, contextlib.redirect_stdout(io.StringIO()):
+            assert arena(["--quiet", "score", str(run_dir)]) == 0
+        print(f"{'file':<17} {'lines':>7} {'arena run: decodes/line':>24} {'arena score: decodes/line':>26}")
+        for name in KINDS.values():
+            path = run_dir / name
+            lines = sum(1 for _ in path.open("rb")) if path.exists() else 0
+            if lines:
+                print(f"{name:<17} {lines:>7} {whole[name] / lines:>24.2f} {scored[name] / lines:>26.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
