@@ -19,6 +19,8 @@ The statistics (:mod:`arena.stats.run`, :mod:`arena.stats.streamed`) and the lib
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 from collections.abc import Callable, Iterator
 from functools import cached_property
@@ -103,18 +105,31 @@ class RunDir:
         for _, record, _ in scan.iter_lines(self.path / name):
             yield record
 
-    def judged(self) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-        """``(round, judgement)`` records of every line of ``judgements.jsonl``, in order, each
-        judgement's round read at the offset the verification indexed."""
+    def judged(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every judged round in the engine's order (blocks in order, rounds in plan order), each
+        decoded once, with the judgements of the Claude models that judge it (in config order).
+        ``judgements.jsonl`` holds one section per model; each section is read by a cursor of its
+        own, and each round at the offset the verification indexed."""
         index = self.index
-        if not (self.path / transcripts.JUDGEMENTS).exists():  # a run not yet judged
+        path = self.path / transcripts.JUDGEMENTS
+        if not path.exists():  # a run not yet judged
             return
-        judgements = self.lines(transcripts.JUDGEMENTS)
-        with open(self.path / transcripts.ROUNDS, "rb") as file:
-            reader = _Reader(file)
-            for _, seeds in self.models():
-                for position in index.expected(seeds):
-                    yield reader.read(int(index.offsets[position])), next(judgements)
+        models = self.models()
+        sections = [len(index.expected(seeds)) for _, seeds in models]
+        judging: dict[int, list[int]] = {}
+        for number, (_, seeds) in enumerate(models):
+            for seed in seeds:
+                judging.setdefault(seed, []).append(number)
+        with contextlib.ExitStack() as stack:
+            cursors = []
+            for start in _section_starts(path, sections):
+                cursor = stack.enter_context(open(path, "rb"))
+                cursor.seek(start)
+                cursors.append(cursor)
+            reader = _Reader(stack.enter_context(open(self.path / transcripts.ROUNDS, "rb")))
+            for position in index.expected(sorted(judging)):
+                readers = judging[int(index.seeds[position])]
+                yield reader.read(int(index.offsets[position])), [json.loads(_line(cursors[m])) for m in readers]
 
     # -- in memory ------------------------------------------------------------------------
 
@@ -134,6 +149,32 @@ class RunDir:
     def observations(self) -> tuple[dict[str, Any], ...]:
         """A game's ``observations.jsonl`` (what each observer was shown), as JSON values."""
         return tuple(self.lines(transcripts.OBSERVATIONS))
+
+
+def _line(file: BinaryIO) -> bytes:
+    """The next non-blank line of a verified JSON-lines file."""
+    line = file.readline()
+    while line and not line.strip():
+        line = file.readline()
+    return line
+
+
+def _section_starts(path: Path, sections: list[int]) -> list[int]:
+    """Byte offsets of the first line of each section (``sections``: their lengths in non-blank
+    lines, in file order), found in one pass that decodes nothing."""
+    wanted = list(itertools.accumulate([0, *sections[:-1]]))  # the number of each section's first line
+    starts: list[int] = []
+    offset = count = 0
+    with open(path, "rb") as file:
+        for line in file:
+            if line.strip():
+                while len(starts) < len(wanted) and wanted[len(starts)] == count:
+                    starts.append(offset)
+                if len(starts) == len(wanted):
+                    break
+                count += 1
+            offset += len(line)
+    return starts + [offset] * (len(wanted) - len(starts))  # empty sections at the end
 
 
 class _Reader:

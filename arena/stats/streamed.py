@@ -181,8 +181,10 @@ class _Run:
         for record in self.record.lines(transcripts.ONEBEST):
             best = OneBest.from_json(record)
             self.one_bests[best.claude, best.seed][scan.key_hash(best.source)] = best
-        for round_record, judgement in self.record.judged():
-            self._add(Round.from_json(round_record), JudgementRecord.from_json(judgement))
+        for round_record, judgements in self.record.judged():  # each round decoded and built once
+            round_ = Round.from_json(round_record)
+            for judgement in judgements:
+                self._add(round_, JudgementRecord.from_json(judgement))
 
     def _add(self, round_: Round, judgement: JudgementRecord) -> None:
         source = scan.key_hash(round_.instance.source)
