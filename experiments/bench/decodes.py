@@ -4,11 +4,13 @@ Plays the driver benchmark's run (``random`` Claude, ``replay`` Zellig, no model
 ``driver_scale.py``) of ``n`` DistilLingEval pairs with ``arena run --no-report`` in this process,
 counting every ``json.loads`` by the kind of record it returns (a round, a judgement, a 1-best), in
 two phases: the whole command (planning and playing read rounds back too), then ``arena score RUN``
-alone (the run verified and scored).  Run it against any revision by pointing ``PYTHONPATH`` at
-its tree (it uses the command line only):
+alone (the run verified and scored).  With ``--time-score K`` it then runs ``arena score RUN`` K
+times more, each in a fresh process, and prints the CPU time (the child's ``rusage``) per round of
+verifying and scoring.  Run it against any revision by pointing ``PYTHONPATH`` at its tree (it
+uses the command line only):
 
     python experiments/bench/decodes.py --n 2000
-    PYTHONPATH=/tmp/main-tree python experiments/bench/decodes.py --n 2000
+    PYTHONPATH=/tmp/main-tree python experiments/bench/decodes.py --n 50000 --time-score 3
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import argparse
 import contextlib
 import io
 import json
+import os
+import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -52,6 +56,7 @@ def counted() -> Iterator[Counter[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=2000, help="pairs (= rounds) of the run")
+    parser.add_argument("--time-score", type=int, default=0, metavar="K", help="time 'arena score RUN' K times")
     args = parser.parse_args(argv)
     from arena.cli import main as arena
 
@@ -72,7 +77,23 @@ def main(argv: list[str] | None = None) -> int:
             lines = sum(1 for _ in path.open("rb")) if path.exists() else 0
             if lines:
                 print(f"{name:<17} {lines:>7} {whole[name] / lines:>24.2f} {scored[name] / lines:>26.2f}")
+        for _ in range(args.time_score):
+            cpu = score_cpu(run_dir)
+            print(f"arena score: {cpu:.2f} s CPU, {cpu / args.n * 1e6:.1f} us a round "
+                  f"(load {' '.join(f'{x:.2f}' for x in os.getloadavg())})", flush=True)
     return 0
+
+
+def score_cpu(run_dir: Path) -> float:
+    """CPU seconds of ``arena score RUN`` in a fresh process (the child's ``rusage``)."""
+    command = [sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())", "--quiet",
+               "score", str(run_dir)]
+    child = subprocess.Popen(command, env={**os.environ, "ARENA_PROGRESS": "0", "OMP_NUM_THREADS": "1"},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    if status != 0:
+        raise SystemExit(f"arena score failed on {run_dir}")
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":
