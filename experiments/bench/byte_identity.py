@@ -14,6 +14,10 @@ identical / DIFFERENT / missing) and exits 1 on any difference.
     python experiments/bench/byte_identity.py --configs experiments/quickstart.yaml --set max_instances=20
     python experiments/bench/byte_identity.py                   # the default list, full size
     python experiments/bench/byte_identity.py --a HEAD~3 --b HEAD --no-1best
+    python experiments/bench/byte_identity.py --a "$(git merge-base main HEAD)"   # a branch against its base
+
+A game whose schedule observes more rounds than a small ``max_instances`` leaves is refused by both
+revisions ("run failed"); give it a smaller schedule too (``--set schedule.rounds=30``).
 """
 
 from __future__ import annotations
@@ -80,6 +84,19 @@ def play(root: Path, config: str, out: Path, options: Sequence[str], log: Path) 
     return (runs[0] if code == 0 and len(runs) == 1 else None), seconds
 
 
+def played(root: Path, side: str, revision: str, config: str, folder: Path, options: Sequence[str]) -> Path | None:
+    """The run directory of ``config`` played by the arena of ``root`` (None when it failed)."""
+    out = folder / side / "runs" / Path(config).with_suffix("").as_posix().replace("/", "_")
+    shutil.rmtree(out, ignore_errors=True)
+    log = folder / side / (out.name + ".log")
+    started = time.perf_counter()
+    run_dir, cpu = play(root, config, out, options, log)
+    state = "ok" if run_dir else f"FAILED (log: {log})"
+    print(f"  {side} {revision}: {config}: {state}, {time.perf_counter() - started:.0f} s wall, {cpu:.0f} s CPU",
+          file=sys.stderr, flush=True)
+    return run_dir
+
+
 def compare(a: Path | None, b: Path | None, name: str) -> str:
     if a is None or b is None:
         return "run failed"
@@ -104,36 +121,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = configs(args.configs)
     shared = Path(os.environ.get("ARENA_SHARED") or ROOT.parent / "shared").resolve()
     folder = Path(tempfile.mkdtemp(prefix="byte-identity-")) if args.keep is None else args.keep.resolve()
-    rows, failed = [], False
+    failed = False
+    width = max(len(c) for c in chosen)
+    print(f"A = {args.a}, B = {args.b}, options: {' '.join(options) or '(none)'}")
+    print(f"{'config':<{width}}  {'file':<16}  result", flush=True)
     try:
-        runs: dict[tuple[str, str], Path | None] = {}
-        for side, revision in (("A", args.a), ("B", args.b)):
-            (folder / side).mkdir(parents=True, exist_ok=True)
-            (folder / side / "shared").unlink(missing_ok=True)
-            (folder / side / "shared").symlink_to(shared)
-            with tree(revision, folder / side) as root:  # a worktree's ../shared is the link made above
-                for config in chosen:
-                    out = folder / side / "runs" / Path(config).with_suffix("").as_posix().replace("/", "_")
-                    shutil.rmtree(out, ignore_errors=True)
-                    log = folder / side / (out.name + ".log")
-                    started = time.perf_counter()
-                    runs[side, config], cpu = play(root, config, out, options, log)
-                    state = "ok" if runs[side, config] else f"FAILED (log: {log})"
-                    print(f"{side} {revision}: {config}: {state}, {time.perf_counter() - started:.0f} s wall, "
-                          f"{cpu:.0f} s CPU", file=sys.stderr, flush=True)
-        for config in chosen:
-            for name in FILES:
-                verdict = compare(runs["A", config], runs["B", config], name)
-                failed |= verdict.startswith(("DIFFERENT", "run failed"))
-                rows.append((config, name, verdict))
+        with contextlib.ExitStack() as stack:
+            roots = {}
+            for side, revision in (("A", args.a), ("B", args.b)):
+                (folder / side).mkdir(parents=True, exist_ok=True)
+                (folder / side / "shared").unlink(missing_ok=True)
+                (folder / side / "shared").symlink_to(shared)  # a worktree's ../shared
+                roots[side] = stack.enter_context(tree(revision, folder / side))
+            for config in chosen:  # A then B per config, so that each row is printed as soon as it is known
+                runs = {side: played(roots[side], side, revision, config, folder, options)
+                        for side, revision in (("A", args.a), ("B", args.b))}
+                for name in FILES:
+                    verdict = compare(runs["A"], runs["B"], name)
+                    failed |= verdict.startswith(("DIFFERENT", "run failed"))
+                    print(f"{config:<{width}}  {name:<16}  {verdict}", flush=True)
     finally:
         if args.keep is None and not failed:
             shutil.rmtree(folder, ignore_errors=True)
-    width = max((len(c) for c, _, _ in rows), default=6)
-    print(f"A = {args.a}, B = {args.b}, options: {' '.join(options) or '(none)'}")
-    print(f"{'config':<{width}}  {'file':<16}  result")
-    for config, name, verdict in rows:
-        print(f"{config:<{width}}  {name:<16}  {verdict}")
     if failed:
         print(f"runs and logs kept in {folder}")
     return 1 if failed else 0
