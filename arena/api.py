@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,7 +50,7 @@ class Run:
     results; :func:`run` also says what it did (``already_finished``, ``resumed``, the reports
     it wrote)."""
 
-    record: RunDir = field(repr=False)
+    record: RunDir
     already_finished: bool = False  # run(): the run was finished before this call
     resumed: bool = False  # run(): an interrupted run was resumed
     reports: tuple[Path, ...] = ()  # run(): report.md and report.html, when written now

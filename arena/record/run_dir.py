@@ -44,6 +44,9 @@ class RunDir:
         self.path = Path(path)
         self._verified: Verified | None = None
 
+    def __repr__(self) -> str:
+        return f"RunDir({str(self.path)!r})"
+
     @classmethod
     def open(cls, path: str | Path, finished: bool = False) -> RunDir:
         """A verified run directory; ``finished``: one with ``scores.json``, else a usage error."""
