@@ -26,18 +26,19 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ConfigError, UsageError
+from arena.record.run_dir import RunDir
 from arena.specs.config import Experiment
 
 if TYPE_CHECKING:
     from arena.engine.backends import Backend
     from arena.engine.core import RunResult
-    from arena.engine.match import Round
+    from arena.record.rounds import Round
     from arena.specs.registry import Catalog
 
 logger = logging.getLogger(__name__)
@@ -45,15 +46,27 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class Run:
-    """A finished run directory and its results; :func:`run` also says what it did
-    (``already_finished``, ``resumed``, the reports it wrote)."""
+    """A finished run directory (its :class:`~arena.record.run_dir.RunDir`, verified) and its
+    results; :func:`run` also says what it did (``already_finished``, ``resumed``, the reports
+    it wrote)."""
 
-    run_dir: Path
-    manifest: dict[str, Any] = field(repr=False)
-    scores: dict[str, Any] = field(repr=False)
+    record: RunDir
     already_finished: bool = False  # run(): the run was finished before this call
     resumed: bool = False  # run(): an interrupted run was resumed
     reports: tuple[Path, ...] = ()  # run(): report.md and report.html, when written now
+
+    @property
+    def run_dir(self) -> Path:
+        return self.record.path
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        return self.record.manifest
+
+    @cached_property
+    def scores(self) -> dict[str, Any]:
+        """``scores.json`` as JSON values."""
+        return self.record.scores() or {}
 
     @property
     def signature(self) -> str:
@@ -97,17 +110,9 @@ class Run:
 
 
 def load_run(path: str | Path) -> Run:
-    """A finished run directory (of ``arena run``, ``arena tournament`` or :func:`run`)."""
-    from arena.engine import transcripts
-
-    run_dir = Path(path)
-    if not transcripts.is_finished(run_dir):
-        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    from arena.engine.verify import verify_run
-
-    manifest, _ = verify_run(run_dir)  # a damaged run is refused, naming file and line (streamed)
-    scores = transcripts.read_json(run_dir / transcripts.SCORES)
-    return Run(run_dir, manifest, scores)
+    """A finished run directory (of ``arena run``, ``arena tournament`` or :func:`run`); a damaged
+    run is refused, naming file and line (verified streamed)."""
+    return Run(RunDir.open(path, finished=True))
 
 
 def experiment_of(
@@ -193,14 +198,49 @@ def play(
     config's ``executor``) with the shipped catalog (or ``performers``), the game
     driving the engine when the experiment has a schedule or performers that observe or
     choose; the engine's :class:`~arena.engine.core.RunResult`."""
+    return _played(experiment, out, backend, address=address, num_cpus=num_cpus, progress=progress,
+                   performers=performers)[0]
+
+
+def _played(
+    experiment: Experiment, out: str | Path, backend: str | Backend | None, *, address: str | None = None,
+    num_cpus: int | None = None, progress: bool = False, performers: Catalog | None = None,
+) -> tuple[RunResult, RunDir]:
+    """:func:`play`, and the run directory it verified and scored."""
     from arena import engine
     from arena.game.play import driver_for
 
     chosen = catalog() if performers is None else performers
-    return engine.run(
+    result = engine.run(
         experiment, chosen, Path(out), experiment.executor if backend is None else backend,
         address=address, num_cpus=num_cpus, progress=progress, driver=driver_for(experiment, chosen, progress),
     )
+    record = RunDir(result.run_dir)
+    return finish(result, record, experiment), record
+
+
+def finish(result: RunResult, record: RunDir | None = None, experiment: Experiment | None = None) -> RunResult:
+    """Score a run the engine played (:func:`arena.engine.run`): ``scores.json``, the finished
+    marker, derived from its transcripts in one streamed pass (:func:`arena.stats.streamed.score_run`)
+    and written under the run's lock; a finished run's scores are read.  ``record``: the run's
+    :class:`~arena.record.run_dir.RunDir` to verify and read through (made here by default).  A run
+    in which no round was judged is not marked finished (:func:`arena.engine.no_rounds.check_judged`,
+    naming ``experiment``'s config, by default the run's own)."""
+    from dataclasses import replace
+
+    from arena.engine.no_rounds import check_judged
+    from arena.record import transcripts
+    from arena.record.store import RunStore
+    from arena.stats.streamed import compute_scores
+
+    record = RunDir(result.run_dir) if record is None else record
+    store = RunStore(result.run_dir)
+    with store.locked():
+        if not record.finished:
+            scores = compute_scores(record)
+            check_judged(record.experiment if experiment is None else experiment, scores)
+            transcripts.atomic_write_json(store.path(transcripts.SCORES), scores)
+    return replace(result, scores=record.scores())
 
 
 def prepare(
@@ -235,15 +275,15 @@ def run(
     played again.  ``report`` writes ``report.md`` and ``report.html`` (unless a finished
     run has them already).  ``arena run`` is this function."""
     experiment = experiment_of(config, john=john, zellig=zellig, claude=claude, options=options)
-    result = play(experiment, out, progress=progress)
+    result, record = _played(experiment, out, None, progress=progress)  # verified and scored in one reading
     reports: tuple[Path, ...] = ()
     if report:
         from arena.present.report import MARKDOWN, write_reports
 
         if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
             reports = tuple(write_reports([result.run_dir], cues=surface_cues()))
-    loaded = load_run(result.run_dir)
-    return Run(loaded.run_dir, loaded.manifest, loaded.scores, result.already_finished, result.resumed, reports)
+    record.verify()  # a finished run that was not scored now: verified here, before it is handed out
+    return Run(record, result.already_finished, result.resumed, reports)
 
 
 def cue_factories(names: Sequence[str] | None = None, strict: bool = True) -> dict[str, Callable[[], Any]]:

@@ -75,7 +75,7 @@ class ScoringClaude(Claude, Protocol):
     ``score`` returns per (source, target) the sum of natural-log token probabilities,
     the token count (end-of-sentence token included) and so their mean;
     ``translate`` returns 1-best translations (beam search).  ``judge`` must judge by
-    :func:`arena.engine.match.judgement_from_scores` over the candidates' scores in
+    :func:`arena.record.scoring_rule.judgement_from_scores` over the candidates' scores in
     ``convention`` (``mean`` or ``sum`` of log-probabilities): the arena relies on it to
     score deduplicated requests once per run and derive the judgements from them.
     """

@@ -84,23 +84,18 @@ from arena.specs.yamlio import MAX_JSON_BYTES, decode, iter_jsonl, load_json, lo
 from arena.text_policy import text_problem
 
 if TYPE_CHECKING:
-    from arena.engine.match import (
-        SCORE_CONVENTIONS,
-        ScoreConvention,
-        candidate_score,
-        corrupt_one,
-        judgement_from_scores,
-    )
+    from arena.engine.match import corrupt_one
     from arena.engine.progress import progress_bar
-    from arena.engine.transcripts import atomic_write_json, atomic_write_text
+    from arena.record.scoring_rule import SCORE_CONVENTIONS, ScoreConvention, candidate_score, judgement_from_scores
+    from arena.record.transcripts import atomic_write_json, atomic_write_text
 
 # what the engine lends performers, imported when first asked for: importing the engine
 # package costs a performer that does not need it a quarter of a second of CPU
 FROM_THE_ENGINE = {
-    "SCORE_CONVENTIONS": "arena.engine.match", "ScoreConvention": "arena.engine.match",
-    "candidate_score": "arena.engine.match", "corrupt_one": "arena.engine.match",
-    "judgement_from_scores": "arena.engine.match", "progress_bar": "arena.engine.progress",
-    "atomic_write_json": "arena.engine.transcripts", "atomic_write_text": "arena.engine.transcripts",
+    "SCORE_CONVENTIONS": "arena.record.scoring_rule", "ScoreConvention": "arena.record.scoring_rule",
+    "candidate_score": "arena.record.scoring_rule", "corrupt_one": "arena.engine.match",
+    "judgement_from_scores": "arena.record.scoring_rule", "progress_bar": "arena.engine.progress",
+    "atomic_write_json": "arena.record.transcripts", "atomic_write_text": "arena.record.transcripts",
 }
 
 

@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from arena.engine.manifest import validate
-from arena.engine.plan import models
 from arena.engine.resources import actor_count, resource_options
+from arena.record.order import models
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
 

@@ -129,7 +129,7 @@ def compare_johns(
     result = api.play(experiment, out, progress=progress)
     report = compare_run(result.run_dir, bootstrap_samples, pairs)
     report["run_dir"] = str(result.run_dir)
-    report["signature"] = result.scores.get("signature", "")
+    report["signature"] = (result.scores or {}).get("signature", "")
     return report
 
 
@@ -138,11 +138,12 @@ def compare_run(
 ) -> dict[str, Any]:
     """The comparison report of a finished run with one Zellig and one Claude; ``pairs``
     of John labels to test (all pairs by default)."""
-    from arena.engine import transcripts
+    from arena.record.run_dir import RunDir
     from arena.stats import aggregate
 
-    manifest, rounds, judgements, one_bests = aggregate.read_run(Path(run_dir))
-    scores = transcripts.read_json(Path(run_dir) / "scores.json")
+    run = RunDir.open(run_dir, finished=True)
+    manifest, rounds, judgements, one_bests = run.manifest, run.rounds, run.judgements, run.one_bests
+    scores = run.scores() or {}
     experiment = manifest["experiment"]
     ties = experiment.get("contrastive_ties", "wrong")
     by_claude = aggregate.join(rounds, judgements, one_bests, counted_only=True)

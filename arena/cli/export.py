@@ -65,9 +65,9 @@ def _records(args):
         if not rounds.exists():
             raise UsageError(f"{source}: no rounds.jsonl; not a (started) run directory")
         if (source / "manifest.json").exists():  # a run of arena: verified (damage refused, naming file and line)
-            from arena.engine.verify import load_run
+            from arena.record.run_dir import RunDir
 
-            load_run(source)
+            RunDir.open(source)
         return list(read_round_records(rounds))
     if not source.exists():
         raise UsageError(f"{source}: no such run directory or experiment file")

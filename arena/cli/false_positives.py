@@ -87,8 +87,8 @@ def run(args) -> int:
     import os
     import sys
 
-    from arena.engine import transcripts
     from arena.present import false_positives as present
+    from arena.record import transcripts
     from arena.stats import false_positives
 
     run_dir = Path(args.run_dir)

@@ -43,7 +43,7 @@ def calibrations(run_dir: Path, path: Path | None) -> dict[str, Any]:
     except (ValueError, KeyError, TypeError) as error:
         raise DataError(f"{path}: not a detector calibration ({error})", file=path, key="detectors",
                         hint="write one with: python experiments/bench/detectors.py --calibration FILE") from None
-    from arena.engine.verify import load_manifest
+    from arena.record.verify import load_manifest
 
     manifest = load_manifest(run_dir)  # damage is a DataError naming file and line
     result = {}

@@ -25,8 +25,8 @@ def add_arguments(parser) -> None:
 
 def one_bests(run_dir: Path) -> list:
     """The run's 1-bests (a :class:`UsageError` naming ``onebest.jsonl`` when there are none)."""
-    from arena.engine import transcripts
-    from arena.engine.match import OneBest
+    from arena.record import transcripts
+    from arena.record.rounds import OneBest
 
     path = run_dir / transcripts.ONEBEST
     records = [OneBest.from_json(record) for record in transcripts.read_jsonl(path)]
@@ -40,7 +40,7 @@ def one_bests(run_dir: Path) -> list:
 def detectors(run_dir: Path) -> dict[str, str]:
     """The detector behind each Zellig label of the run's manifest."""
     from arena.cli.fp_inputs import _labels, detector_of
-    from arena.engine.verify import load_manifest
+    from arena.record.verify import load_manifest
 
     result = {}
     for spec in load_manifest(run_dir).get("experiment", {}).get("zelligs", []):
@@ -60,7 +60,7 @@ def validate(args) -> int:
     if args.serve and args.name:
         raise UsageError("--serve and --name: label in the browser or in the terminal, not both", key="--name")
     if args.name is not None:
-        from arena.engine import people_store as store
+        from arena.record import people_store as store
 
         store.check_name(args.name)  # before anything is drawn
     run_dir = Path(args.run_dir)
@@ -101,7 +101,7 @@ def _serve(review, args) -> int:
 def label_in_terminal(review, name: str, run_dir: Path) -> int:
     """Label the pending items one by one: y present, n absent, s skip, q stop."""
     from arena.cli.play import read_key
-    from arena.engine import people_store as store
+    from arena.record import people_store as store
     from arena.text_policy import visible
 
     store.check_name(name)

@@ -54,7 +54,7 @@ def prepare(args):
 
 
 def run(args) -> int:
-    from arena.engine.people_store import check_name
+    from arena.record.people_store import check_name
 
     check_name(args.name)
     if args.rounds is not None and args.rounds < 1:

@@ -40,7 +40,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from arena.engine.people_store import check_name
+    from arena.record.people_store import check_name
 
     if args.serve:
         return serve_review(args)

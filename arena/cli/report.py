@@ -48,10 +48,10 @@ def run(args) -> int:
         from arena.cli import catalog
         from arena.present.report import misjudged_pairs
         from arena.run_tokens import compute_tokens
-        from arena.stats.run import load_run
+        from arena.stats.run import RunData
 
         for run_dir in args.run_dirs:
-            compute_tokens(Path(run_dir), misjudged_pairs(load_run(Path(run_dir))), catalog())
+            compute_tokens(Path(run_dir), misjudged_pairs(RunData.open(run_dir)), catalog())
     markdown, html = write_reports([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None,
                                    plots=not args.no_plots, cues=surface_cues())
     print(f"report: {markdown}, {html}")

@@ -22,9 +22,9 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     import json
 
-    from arena.engine import transcripts
     from arena.present.console import format_scores
-    from arena.stats.metrics import compute_scores
+    from arena.record import transcripts
+    from arena.stats.streamed import compute_scores
 
     run_dir = Path(args.run_dir)
     for name in (transcripts.MANIFEST, transcripts.ROUNDS):

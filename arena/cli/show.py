@@ -50,11 +50,12 @@ def highlight(reference: str, edits, color: bool) -> str:
 
 def run(args) -> int:
     from arena.present.tables import fmt
-    from arena.stats.aggregate import Outcome, join, read_run
+    from arena.record.run_dir import RunDir
+    from arena.stats.aggregate import Outcome, join
     from arena.text_policy import visible, visible_lines
 
-    run_dir = run_directory(args.run_dir)
-    _, rounds, judgements, one_bests = read_run(run_dir)
+    run = RunDir.open(run_directory(args.run_dir))
+    rounds, judgements, one_bests = run.rounds, run.judgements, run.one_bests
     color = not args.no_color and sys.stdout.isatty()
     chosen: list[tuple[str, Outcome]] = []
     matched = 0
@@ -66,7 +67,7 @@ def run(args) -> int:
                 matched += 1
                 if not args.limit or len(chosen) < args.limit:
                     chosen.append((claude, outcome))
-    views = token_views(run_dir, chosen) if args.tokens else {}
+    views = token_views(run.path, chosen) if args.tokens else {}
     for claude, outcome in chosen:
         r, j = outcome.round, outcome.judgement
         variant = r.variant

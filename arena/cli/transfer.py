@@ -71,11 +71,12 @@ def plan_text(experiment, plan, catalog) -> str:
 
 def run(args) -> int:
     from arena import api
-    from arena.engine import transcripts, validate
+    from arena.engine import validate
     from arena.game.judges import check_learn_from
     from arena.present.report import REPORT_DIR, write_reports
+    from arena.record import transcripts
     from arena.specs.transfer import PLAN_FILE, load_transfer
-    from arena.stats.run import load_finished
+    from arena.stats.run import RunData
     from arena.stats.transfer import transfer_matrix
 
     catalog = api.catalog()
@@ -94,7 +95,7 @@ def run(args) -> int:
         return 130
     run_dir = result.run_dir
     transcripts.atomic_write_json(run_dir / PLAN_FILE, plan.to_json())
-    data = load_finished(run_dir)
+    data = RunData.open(run_dir, finished=True)
     matrix, summary = transfer_matrix(data.outcomes, plan, data.samples)
     transcripts.atomic_write_json(run_dir / "transfer.json", matrix)
     transcripts.atomic_write_json(run_dir / "transfer-summary.json", summary)

@@ -13,16 +13,13 @@ presentation.  ``arena run`` and ``arena tournament`` are its two front ends
 - :mod:`arena.engine.manifest`: :func:`validate` checks an experiment without building
   anything; the run directory's name, the signature and the manifest.
 - :mod:`arena.engine.plan`: :func:`plan_experiment` (instances → corruptions →
-  rounds; the one static plan, :func:`~arena.engine.plan.planned_rounds`, held in memory)
-  and :func:`blocks` (one :class:`Block` per (seed, John, Zellig) for a static run, per
-  (seed, John, block) for a game).
+  rounds; the one static plan, :func:`~arena.engine.plan.planned_rounds`, held in memory); the blocks the rounds fall into are the record's order (:mod:`arena.record.order`).
 - :mod:`arena.engine.session`: the run's one :class:`Session`, which plays a list of
   blocks as one wave (:meth:`Session.play`) and assembles the transcripts.
 - :mod:`arena.engine.jobs` (the unit of work every backend runs), :mod:`arena.engine.match`
-  (rounds, pairs, judgements), :mod:`arena.engine.scoring` (deduplicated scoring),
-  :mod:`arena.engine.store` (the run directory: lock, plan check, cells),
-  :mod:`arena.engine.people_store` (people's transcripts in it) and
-  :mod:`arena.engine.transcripts` (the JSON lines files).
+  (rounds sampled, judged and resolved), :mod:`arena.engine.scoring` (deduplicated scoring).
+  What it writes is the record stage's (:mod:`arena.record`: the records, the run directory,
+  its transcripts, their verification).
 
 :mod:`arena.engine.ray_backend` is the only module that imports ``ray``;
 ``docs/ray-cluster.md`` shows cluster use.
@@ -34,12 +31,10 @@ from arena.engine.backends import BACKENDS, Backend, InProcessBackend, make_back
 from arena.engine.core import RunResult, prepare, run
 from arena.engine.driver import Driver
 from arena.engine.manifest import config_hash, run_dir_for, validate
-from arena.engine.plan import Block, Model, blocks, load_instances, models, plan, plan_experiment
+from arena.engine.plan import load_instances, plan, plan_experiment
 from arena.engine.session import Session
-from arena.engine.store import CELLS, RunBusy
 
 __all__ = [
-    "BACKENDS", "CELLS", "Backend", "Block", "Driver", "InProcessBackend", "Model", "RunBusy", "RunResult", "Session",
-    "blocks", "config_hash", "load_instances", "make_backend", "models", "plan", "plan_experiment", "prepare", "run",
-    "run_dir_for", "validate",
+    "BACKENDS", "Backend", "Driver", "InProcessBackend", "RunResult", "Session", "config_hash", "load_instances",
+    "make_backend", "plan", "plan_experiment", "prepare", "run", "run_dir_for", "validate",
 ]

@@ -46,7 +46,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from arena.engine import match
+from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_OK, Round
 from arena.specs.spec import BALANCE_CUES  # noqa: F401  (re-exported: the cues that can be balanced)
 
 T = TypeVar("T")
@@ -161,30 +161,30 @@ def balance_items(items: Sequence[T], cue: str, stratum: Callable[[T], Hashable]
     return [item for index, item in enumerate(items) if index in kept], result
 
 
-def _round_delta(r: match.Round) -> tuple[int, int]:
+def _round_delta(r: Round) -> tuple[int, int]:
     assert r.variant is not None
     return length_delta(r.instance.reference, r.variant.text)
 
 
-def _phenomenon(r: match.Round) -> str:
+def _phenomenon(r: Round) -> str:
     return r.variant.phenomenon if r.variant is not None else r.zellig
 
 
-def balance_rounds(rounds: Sequence[match.Round], balance: Mapping[str, Any]) -> list[match.Round]:
+def balance_rounds(rounds: Sequence[Round], balance: Mapping[str, Any]) -> list[Round]:
     """One (seed, John, Zellig) stream's rounds with the pairs the balance leaves out marked
     ``balanced_out`` (their order and ids unchanged); other statuses are left as they are."""
-    pairs = [r for r in rounds if r.status == match.STATUS_OK and r.variant is not None]
+    pairs = [r for r in rounds if r.status == STATUS_OK and r.variant is not None]
     if not pairs:
         return list(rounds)
     first = pairs[0]
     kept, _ = balance_items(pairs, str(balance["cue"]), _phenomenon, _round_delta, f"{first.seed}/{first.john}/{first.zellig}")
     keep = {r.id for r in kept}
-    return [dataclasses.replace(r, status=match.STATUS_BALANCED_OUT)
-            if r.status == match.STATUS_OK and r.variant is not None and r.id not in keep else r for r in rounds]
+    return [dataclasses.replace(r, status=STATUS_BALANCED_OUT)
+            if r.status == STATUS_OK and r.variant is not None and r.id not in keep else r for r in rounds]
 
 
-def summaries(rounds: Iterable[match.Round], balances: Mapping[str, Mapping[str, Any]],
-              key: Callable[[match.Round], tuple[str, str]] | None = None) -> dict[tuple[str, str], BalanceSummary]:
+def summaries(rounds: Iterable[Round], balances: Mapping[str, Mapping[str, Any]],
+              key: Callable[[Round], tuple[str, str]] | None = None) -> dict[tuple[str, str], BalanceSummary]:
     """Per table (``key`` of a round; default its Zellig and phenomenon), pooled over seeds: the
     balance's cost in n, from the transcripts (``ok`` and ``balanced_out`` rounds).  ``balances``:
     John label → its ``balance:``; rounds of other Johns are not counted."""
@@ -192,12 +192,12 @@ def summaries(rounds: Iterable[match.Round], balances: Mapping[str, Mapping[str,
     keep: dict[tuple[str, str], list[bool]] = defaultdict(list)
     cues: dict[tuple[str, str], str] = {}
     for r in rounds:
-        if r.john not in balances or r.variant is None or r.status not in (match.STATUS_OK, match.STATUS_BALANCED_OUT):
+        if r.john not in balances or r.variant is None or r.status not in (STATUS_OK, STATUS_BALANCED_OUT):
             continue
         if not r.counts:
             continue
         table = key(r) if key is not None else (r.zellig, _phenomenon(r))
         deltas[table].append(_round_delta(r))
-        keep[table].append(r.status == match.STATUS_OK)
+        keep[table].append(r.status == STATUS_OK)
         cues[table] = str(balances[r.john].get("cue"))
     return {table: summarize(cues[table], deltas[table], keep[table]) for table in deltas}

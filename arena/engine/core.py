@@ -1,8 +1,8 @@
-"""A run from start to end: open its directory, plan or resume, play, assemble, score.
+"""A run from start to end: open its directory, plan or resume, play, assemble.
 
 1. **Check** (:mod:`arena.engine.manifest`): every performer's name, params and
    resources, without building anything; the run directory ``OUT/<name>-<hash>`` and
-   its lock (:mod:`arena.engine.store`).
+   its lock (:mod:`arena.record.store`).
 2. **Plan** (:mod:`arena.engine.plan_stream`): instances a chunk at a time, corruptions
    as chunked jobs, rounds per seed, written to ``rounds.jsonl`` as they come (memory
    does not grow with the run), then the manifest with the plan's hash; the blocks read
@@ -12,8 +12,9 @@
    blocks' cells (one Claude model on one block each), a static run as one wave, a
    game one wave per block; then the 1-best translations of every source.
 4. **Assemble**: ``judgements.jsonl`` and ``onebest.jsonl`` from the cells (Claudes
-   in config order, inside them blocks in order), then ``scores.json`` (the finished
-   marker, :mod:`arena.stats.metrics`, streamed from the files: :mod:`arena.stats.streamed`).
+   in config order, inside them blocks in order), their line counts and digests in the
+   manifest.  The API then scores the run and writes ``scores.json``, the finished marker
+   (:func:`arena.api.finish`); the engine knows no statistics.
 
 The jobs are cut the same way whatever the backend and every job runs through
 :func:`arena.engine.jobs.run`, so runs on Ray and in process give byte-identical
@@ -30,15 +31,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine import match, plan_stream, transcripts, verify
+from arena.engine import plan_stream
 from arena.engine.backends import Backend, make_backend
 from arena.engine.driver import Driver
 from arena.engine.manifest import make_manifest, run_dir_for, validate
-from arena.engine.no_rounds import check_judged
-from arena.engine.plan import Block, blocks, plan_experiment
+from arena.engine.plan import plan_experiment
 from arena.engine.session import Session
-from arena.engine.store import RunStore
 from arena.errors import UsageError
+from arena.record import transcripts, verify
+from arena.record.order import Block, blocks
+from arena.record.rounds import Round
+from arena.record.store import RunStore
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog
 
@@ -48,7 +51,7 @@ logger = logging.getLogger(__name__)
 @dataclass
 class RunResult:
     run_dir: Path
-    scores: dict[str, Any]
+    scores: dict[str, Any] | None = None  # scores.json, once the API has scored the run (arena.api.finish)
     backend: str = ""
     cells: int = 0
     cells_before: int = 0  # cells finished by an earlier, interrupted session
@@ -61,7 +64,7 @@ class RunResult:
 
 def prepare(
     experiment: Experiment, catalog: Catalog, out: Path, progress: bool = True
-) -> tuple[Path, list[match.Round]]:
+) -> tuple[Path, list[Round]]:
     """A run's directory and its planned rounds, planning them (under the run's lock) if
     no run has yet; nothing is played.  People judge these rounds (``arena play``,
     ``arena serve``) before, during or after ``arena run`` plays the Claudes: a
@@ -83,7 +86,7 @@ def prepare(
                 store.write_plan((r.to_json() for r in rounds), make_manifest(experiment, signatures, backend=backend.name))
                 return store.run_dir, rounds
     _check_same_config(store, manifest, experiment)
-    return store.run_dir, [match.Round.from_json(r) for r in store.planned_rounds(manifest)]
+    return store.run_dir, [Round.from_json(r) for r in store.planned_rounds(manifest)]
 
 
 def run(
@@ -97,17 +100,16 @@ def run(
     progress: bool = True,
     driver: Driver | None = None,
 ) -> RunResult:
-    """Play (or resume) a run; return its run directory and scores.
+    """Play (or resume) a run and assemble its transcripts; return its run directory (the
+    API scores it: :func:`arena.api.finish`).
 
     ``backend`` is ``"in-process"``, ``"ray"`` (join ``address``/``RAY_ADDRESS``/
     ``ray.address`` or start a local Ray) or a backend object (which the caller closes).
     ``driver`` plans and plays the blocks (a game: :func:`arena.game.play.driver_for`);
     without one the static plan is played.  A finished run is returned as it is (after
     checking its transcripts against the plan), never overwritten; an unfinished one is
-    resumed.
+    resumed (one played to the end but not scored yet plays nothing and is assembled again).
     """
-    from arena.stats.metrics import compute_scores
-
     started = time.perf_counter()
     signatures = validate(experiment, catalog)
     store = RunStore(run_dir_for(experiment, Path(out)))
@@ -136,12 +138,8 @@ def run(
         session.assemble(the_blocks)
         store.record_written(verify.written(store.run_dir))
         cells, cells_before, work = len(the_blocks) * len(experiment.claudes), session.cells_before, session.work
-        del session, the_blocks  # scores are derived from the transcripts on disk: free the plan first
-        scores = compute_scores(store.run_dir)
-        check_judged(experiment, scores)  # no run without judged rounds is marked finished
-        transcripts.atomic_write_json(store.path(transcripts.SCORES), scores)
     return RunResult(
-        store.run_dir, scores, engine_backend.name, cells, cells_before, resumed=manifest is not None,
+        store.run_dir, None, engine_backend.name, cells, cells_before, resumed=manifest is not None,
         seconds=time.perf_counter() - started, work=work,
     )
 
@@ -153,7 +151,7 @@ def _check_same_config(store: RunStore, manifest: dict[str, Any], experiment: Ex
 
 def _repair(store: RunStore, manifest: dict[str, Any]) -> bool:
     """Whether a finished run's transcripts were damaged and removed for the engine to
-    rebuild them from ``cells/`` (:func:`arena.engine.verify.repair`); a plan that does not
+    rebuild them from ``cells/`` (:func:`arena.record.verify.repair`); a plan that does not
     match cannot be replayed and is refused."""
     if "plan" not in manifest:
         return False
@@ -163,17 +161,16 @@ def _repair(store: RunStore, manifest: dict[str, Any]) -> bool:
 
 def _finished(experiment: Experiment, store: RunStore, manifest: dict[str, Any]) -> RunResult:
     """A finished run as it is (its transcripts verified by :func:`_repair`)."""
-    scores = transcripts.read_json(store.path(transcripts.SCORES))
     if "plan" not in manifest:
         logger.warning("%s: finished by an earlier arena that recorded no plan; not checked", store.run_dir)
-        return RunResult(store.run_dir, scores, already_finished=True)
+        return RunResult(store.run_dir, already_finished=True)
     store.check_plan(manifest)
     path = store.path(transcripts.ROUNDS)
     if plan_stream.is_static(path):
         count = len(experiment.seeds) * len(experiment.johns) * len(experiment.zelligs)
     else:
-        count = len(blocks(experiment, [match.Round.from_json(r) for r in store.planned_rounds(manifest)]))
-    return RunResult(store.run_dir, scores, cells=count * len(experiment.claudes), already_finished=True)
+        count = len(blocks(experiment, [Round.from_json(r) for r in store.planned_rounds(manifest)]))
+    return RunResult(store.run_dir, cells=count * len(experiment.claudes), already_finished=True)
 
 
 def _static_plan(
@@ -189,7 +186,7 @@ def _static_plan(
     path = session.store.path(transcripts.ROUNDS)
     if manifest is not None:
         if not plan_stream.is_static(path):  # rounds that carry their blocks: held in memory, as a game plays them
-            return blocks(experiment, [match.Round.from_json(r) for r in session.store.planned_rounds(manifest)])
+            return blocks(experiment, [Round.from_json(r) for r in session.store.planned_rounds(manifest)])
         session.store.check_plan(manifest)
     else:
         begun = time.perf_counter()

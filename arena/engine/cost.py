@@ -18,9 +18,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.engine import match
 from arena.engine.calibration import Calibration, claude_key
 from arena.errors import ConfigError
+from arena.record.rounds import STATUS_OK
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, resolve
 from arena.specs.spec import PerformerSpec
@@ -66,7 +66,8 @@ def count_work(experiment: Experiment, catalog: Catalog, progress: bool = False)
     """Plan ``experiment`` in process (Johns and Zelligs only) and count each Claude model's work."""
     from arena.engine.backends import InProcessBackend
     from arena.engine.manifest import validate
-    from arena.engine.plan import blocks, models, plan_experiment
+    from arena.engine.plan import plan_experiment
+    from arena.record.order import blocks, models
 
     if experiment.schedule is not None:
         raise ConfigError(f"{experiment.where('schedule')}: a game is planned block by block while it is played; "
@@ -90,7 +91,7 @@ def count_work(experiment: Experiment, catalog: Catalog, progress: bool = False)
         if work.scoring and experiment.time_budget.claude_seconds_per_pair is None:
             pairs: dict[tuple[str, str], None] = {}  # what ScoreBook deduplicates
             for r in mine:
-                if r.status == match.STATUS_OK:
+                if r.status == STATUS_OK:
                     source = r.pair(model.spec.sees_source).source
                     for target in r.candidates or ():
                         work.requests += 1

@@ -4,7 +4,7 @@ run's blocks one at a time (the game, :class:`arena.game.play.Game`).
 The engine knows blocks, sessions and the run store; it knows nothing of schedules,
 phases, visibility or observers.  Without a driver it plays a run's static plan (every
 round planned up front) as one wave.  With one, it hands the driver the run's one
-:class:`~arena.engine.session.Session` (its backend and :class:`~arena.engine.store.RunStore`
+:class:`~arena.engine.session.Session` (its backend and :class:`~arena.record.store.RunStore`
 included) and the manifest; the driver plans each block from the pure, precomputed
 corruptions (:func:`arena.engine.plan.corrupt`), plays it with
 :meth:`Session.play <arena.engine.session.Session.play>`, reads the block's judgements
@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from arena.engine.match import Round
     from arena.engine.session import Session
+    from arena.record.rounds import Round
 
 
 @runtime_checkable
@@ -33,8 +33,8 @@ class Driver(Protocol):
 
     def play(self, session: Session, manifest: dict[str, Any]) -> list[Round]:
         """Play (or resume) every block through ``session``; write ``manifest`` before the
-        first block (:meth:`RunStore.write_manifest <arena.engine.store.RunStore.write_manifest>`)
+        first block (:meth:`RunStore.write_manifest <arena.record.store.RunStore.write_manifest>`)
         and the plan with it at the end (:meth:`RunStore.write_plan
-        <arena.engine.store.RunStore.write_plan>`); return every round in transcript order,
-        each carrying its block number (:func:`arena.engine.plan.blocks` regroups them)."""
+        <arena.record.store.RunStore.write_plan>`); return every round in transcript order,
+        each carrying its block number (:func:`arena.record.order.blocks` regroups them)."""
         ...

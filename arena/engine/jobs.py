@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from arena.engine import match
+from arena.record.rounds import Round
+from arena.record.scoring_rule import SCORE_CONVENTIONS
 from arena.records import Instance, RoundOutcome
 from arena.roles import Claude, ConditionalDetector, Detector, Observer, ScoringClaude, Zellig
 from arena.specs.registry import Catalog, build
@@ -81,7 +83,7 @@ class JudgeJob:
 
     spec: PerformerSpec
     label: str
-    rounds: tuple[match.Round, ...]
+    rounds: tuple[Round, ...]
     seconds_per_pair: float | None = None
 
     role = "claude"
@@ -142,9 +144,9 @@ def spec_key(role: str, spec: PerformerSpec) -> str:
 def describe(claude: Claude, label: str) -> ClaudeKind:
     if not isinstance(claude, ScoringClaude):
         return ClaudeKind(scoring=False, observes=isinstance(claude, Observer))
-    if claude.convention not in match.SCORE_CONVENTIONS:
+    if claude.convention not in SCORE_CONVENTIONS:
         raise ValueError(
-            f"Claude {label}: convention must be one of {', '.join(match.SCORE_CONVENTIONS)}, not {claude.convention!r}"
+            f"Claude {label}: convention must be one of {', '.join(SCORE_CONVENTIONS)}, not {claude.convention!r}"
         )
     return ClaudeKind(scoring=True, convention=claude.convention, observes=isinstance(claude, Observer))
 

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from arena.engine import transcripts
-from arena.engine.plan import models
 from arena.engine.resources import actor_count, resource_options
 from arena.errors import ConfigError, UsageError
+from arena.record import transcripts
+from arena.record.order import models
 from arena.roles import Untranslating
 from arena.specs.breakdowns import check_breakdowns
 from arena.specs.config import Experiment

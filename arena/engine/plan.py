@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import logging
 import random
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from arena.engine import balance, jobs, match
 from arena.engine.backends import Backend
 from arena.errors import DataError
+from arena.record.rounds import Round
 from arena.records import Instance, Variant
 from arena.roles import John, take
 from arena.specs.config import Experiment
@@ -31,54 +31,6 @@ from arena.specs.registry import Catalog, build
 from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
-
-@dataclass(frozen=True)
-class Block:
-    """Rounds played together: judged by every Claude, then observed.  ``name``
-    (``s<seed>-j<John index>-z<Zellig index>`` for a schedule-less run) names its cell
-    files; ``rounds`` are all its rounds in transcript order."""
-
-    name: str
-    seed: int
-    rounds: Sequence[match.Round]  # a tuple, or rounds read back from rounds.jsonl (arena.engine.plan_stream)
-
-    @property
-    def judged(self) -> Iterator[match.Round]:
-        """The rounds a Claude judges (all but the Zellig's not-applicable ones), in order."""
-        return (r for r in self.rounds if r.judged)
-
-
-@dataclass(frozen=True)
-class Model:
-    """One Claude model: a Claude, or one replica of it, and the seeds it plays."""
-
-    claude_index: int
-    spec: PerformerSpec  # with the replica's params
-    seeds: tuple[int, ...]
-    replica: int | None = None  # the seed of a replica; None for a Claude without replicas
-
-    @property
-    def name(self) -> str:
-        return self.spec.label if self.replica is None else f"{self.spec.label}#seed{self.replica}"
-
-    @property
-    def one_best_cell(self) -> str:
-        return f"onebest-c{self.claude_index}" + (f"-s{self.replica}" if self.replica is not None else "")
-
-    def cell(self, block: Block) -> str:
-        return f"{block.name}-c{self.claude_index}"
-
-
-def models(experiment: Experiment) -> list[Model]:
-    """The Claude models of an experiment, in config order (replicas in seed order)."""
-    result: list[Model] = []
-    for index, claude in enumerate(experiment.claudes):
-        if claude.replicas:
-            result.extend(Model(index, claude.for_seed(seed), (seed,), seed) for seed in experiment.seeds)
-        else:
-            result.append(Model(index, claude, experiment.seeds))
-    return result
-
 
 def load_instances(experiment: Experiment, catalog: Catalog) -> dict[str, list[Instance]]:
     """Every John's instances (on the driver), capped by ``max_instances``; ids must be unique."""
@@ -165,31 +117,6 @@ def plan(experiment: Experiment, corruptions: Mapping[tuple[str, str], Sequence[
     return list(planned_rounds(experiment, lambda john, zellig: corruptions[john, zellig]))
 
 
-def plan_experiment(experiment: Experiment, catalog: Catalog, backend: Backend, progress: bool = True) -> list[match.Round]:
+def plan_experiment(experiment: Experiment, catalog: Catalog, backend: Backend, progress: bool = True) -> list[Round]:
     """Instances, corruptions and rounds of an experiment (what ``rounds.jsonl`` holds)."""
     return plan(experiment, corrupt(experiment, load_instances(experiment, catalog), backend, progress))
-
-
-def blocks(experiment: Experiment, rounds: Sequence[match.Round]) -> list[Block]:
-    """A run's blocks, in transcript order: a schedule-less run's one per (seed, John,
-    Zellig); a game's (rounds that carry their block) one per
-    (seed, John, block)."""
-    if rounds and rounds[0].block is not None:
-        johns = {john.label: j for j, john in enumerate(experiment.johns)}
-        played: dict[tuple[int, str, int], list[match.Round]] = defaultdict(list)
-        for r in rounds:
-            played[r.seed, r.john, r.block or 0].append(r)
-        return [
-            Block(f"s{seed}-j{johns[john]}-b{number}", seed, tuple(items))
-            for (seed, john, number), items in played.items()
-        ]
-    groups: dict[tuple[int, str, str], list[match.Round]] = defaultdict(list)
-    for r in rounds:
-        groups[r.seed, r.john, r.zellig].append(r)
-    return [
-        Block(f"s{seed}-j{j}-z{z}", seed, tuple(groups.get((seed, john.label, zellig.label), ())))
-        for seed in experiment.seeds
-        for j, john in enumerate(experiment.johns)
-        for z, zellig in enumerate(experiment.zelligs)
-    ]
-

@@ -17,7 +17,7 @@ planner need.  A static run of ``arena run`` / ``arena tournament`` instead goes
    :func:`arena.engine.plan.planned_rounds`, one corruption at a time — the same rounds, so
    the same bytes, as the in-memory plan.
 
-:func:`stored_blocks` cuts ``rounds.jsonl`` into the run's :class:`~arena.engine.plan.Block` s
+:func:`stored_blocks` cuts ``rounds.jsonl`` into the run's :class:`~arena.record.order.Block` s
 without reading a round into memory: a static run's blocks are contiguous runs of lines,
 and each block's rounds (:class:`StoredRounds`) are parsed only while they are iterated.
 """
@@ -35,11 +35,14 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine import jobs, match, scan, transcripts
+from arena.engine import jobs, match
 from arena.engine.backends import Backend
-from arena.engine.plan import Block, planned_rounds
-from arena.engine.store import RunStore
+from arena.engine.plan import planned_rounds
 from arena.errors import DataError
+from arena.record import scan, transcripts
+from arena.record.order import Block
+from arena.record.rounds import Round
+from arena.record.store import RunStore
 from arena.records import Instance, Variant
 from arena.roles import John, take
 from arena.specs.config import Experiment
@@ -60,19 +63,19 @@ class StoredRounds:
     def __len__(self) -> int:
         return self.count
 
-    def __iter__(self) -> Iterator[match.Round]:
+    def __iter__(self) -> Iterator[Round]:
         if not self.count:
             return
         with open(self.path, "rb") as file:
             file.seek(self.offset)
             for _ in range(self.count):
-                yield match.Round.from_json(json.loads(file.readline()))
+                yield Round.from_json(json.loads(file.readline()))
 
 
 def stored_blocks(experiment: Experiment, path: Path) -> list[Block]:
     """A static run's blocks, one per (seed, John, Zellig) in config order (empty ones
     included), each reading its rounds from ``rounds.jsonl`` at ``path``; the same blocks
-    as :func:`arena.engine.plan.blocks` of the rounds held in memory."""
+    as :func:`arena.record.order.blocks` of the rounds held in memory."""
     spans: dict[tuple[Any, Any, Any], list[int]] = {}
     for _, record, offset in scan.iter_lines(path):
         key = (record.get("seed"), record.get("john"), record.get("zellig"))

@@ -6,7 +6,7 @@ collects all requests of the unfinished cells of one model, keeps each distinct 
 once, groups the targets by source (so a Claude that reuses the encoder output per
 source encodes each source once) and cuts the requests into chunks at source
 boundaries.  The judgements are then derived from the scores by the one rule every
-scoring Claude's ``judge`` uses (:func:`arena.engine.match.judgement_from_scores` in the
+scoring Claude's ``judge`` uses (:func:`arena.record.scoring_rule.judgement_from_scores` in the
 Claude's ``convention``).
 
 The scores of a pair are those of the chunk it was scored in: a model's floating-point
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from arena.engine.match import candidate_score, judgement_from_scores
+from arena.record.scoring_rule import candidate_score, judgement_from_scores
 from arena.records import Judgement, Pair, SequenceScore
 
 

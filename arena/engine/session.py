@@ -19,11 +19,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.engine import jobs, match, transcripts
+from arena.engine import jobs, match
 from arena.engine.backends import Backend
-from arena.engine.plan import Block, Model, models
 from arena.engine.scoring import ScoreBook
-from arena.engine.store import RunStore
+from arena.record import transcripts
+from arena.record.order import Block, Model, models
+from arena.record.rounds import STATUS_OK, JudgementRecord, OneBest, Round
+from arena.record.store import RunStore
 from arena.specs.config import Experiment
 from arena.specs.spec import PerformerSpec
 
@@ -67,7 +69,7 @@ class Session:
     def sources(self) -> list[str]:
         """The distinct sources of the wave's played rounds (for the 1-bests), read when first needed."""
         return list(dict.fromkeys(
-            r.instance.source for block in self.wave for r in block.rounds if r.status == match.STATUS_OK
+            r.instance.source for block in self.wave for r in block.rounds if r.status == STATUS_OK
         ))
 
     def _one_best_due(self, model: Model) -> bool:
@@ -127,13 +129,13 @@ class Session:
                             self.backend.release(model.spec)
                         self._activate()
 
-    def judgements(self, block: Block) -> dict[str, list[match.JudgementRecord]]:
+    def judgements(self, block: Block) -> dict[str, list[JudgementRecord]]:
         """The judgements of a played block per Claude (config order)."""
-        result: dict[str, list[match.JudgementRecord]] = {}
+        result: dict[str, list[JudgementRecord]] = {}
         for model in self.models:
             if block.seed in model.seeds:
                 path = self.store.cell_path(model.cell(block))
-                result[model.spec.label] = [match.JudgementRecord.from_json(j) for j in transcripts.read_jsonl(path)]
+                result[model.spec.label] = [JudgementRecord.from_json(j) for j in transcripts.read_jsonl(path)]
         return result
 
     def assemble(self, wave: Sequence[Block]) -> None:
@@ -163,7 +165,7 @@ class Session:
             else:
                 self.store.write_cell(model.one_best_cell, [])
 
-    def _finish(self, model: Model, block: Block, records: Sequence[match.JudgementRecord]) -> None:
+    def _finish(self, model: Model, block: Block, records: Sequence[JudgementRecord]) -> None:
         self.store.write_cell(model.cell(block), (r.to_json() for r in records))
         self.written.add(model.cell(block))
         self._bar.update(1)
@@ -183,7 +185,7 @@ class Session:
         Each job's callback submits the next, so memory holds :data:`WINDOW` parts."""
         for block in todo:
             parts = _parts(block.judged)
-            current: tuple[match.Round, ...] | None = next(parts)
+            current: tuple[Round, ...] | None = next(parts)
             upcoming = next(parts, None)
             if upcoming is None:  # the whole cell in one job
                 job = jobs.JudgeJob(model.spec, model.spec.label, current or (), budget)
@@ -204,7 +206,7 @@ class Session:
         callback(result)
         self._feed(model)
 
-    def _part_done(self, model: Model, block: Block, index: int, records: Sequence[match.JudgementRecord]) -> None:
+    def _part_done(self, model: Model, block: Block, index: int, records: Sequence[JudgementRecord]) -> None:
         cell = model.cell(block)
         self.store.write_cell_part(cell, index, (r.to_json() for r in records))
         self.parts[cell] -= 1
@@ -223,7 +225,7 @@ class Session:
         for block in todo:
             keys: set[tuple[str, str]] = set()
             for r in block.judged:
-                if r.status == match.STATUS_OK:
+                if r.status == STATUS_OK:
                     keys.update(book.add(r.pair(model.spec.sees_source).source, r.candidates or ()))
             missing[block.name] = len(keys)
             for key in keys:
@@ -313,16 +315,16 @@ class Session:
             for offset, (source, (translation, logprob, tokens)) in enumerate(zip(sources, results)):
                 flags = {label: flag for label in detectors  # None: the detector does not apply to this source
                          if (flag := verdicts[label][position][offset]) is not None}  # type: ignore[index]
-                one_best = match.OneBest(
+                one_best = OneBest(
                     model.spec.label, source, translation, logprob, tokens, flags, kind.convention, model.replica
                 )
                 records.append(one_best.to_json())
         self.store.write_cell(model.one_best_cell, records)
 
 
-def _parts(rounds: Iterable[match.Round]) -> Iterator[tuple[match.Round, ...]]:
+def _parts(rounds: Iterable[Round]) -> Iterator[tuple[Round, ...]]:
     """``rounds`` in tuples of :data:`JUDGE_ROUNDS` (at least one tuple, maybe empty)."""
-    chunk: list[match.Round] = []
+    chunk: list[Round] = []
     given = False
     for r in rounds:
         chunk.append(r)

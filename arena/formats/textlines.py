@@ -103,6 +103,6 @@ def write_lines(path: str | Path, lines: Iterable[str]) -> None:
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file and a rename."""
-    from arena.engine.transcripts import atomic_write_text
+    from arena.record.transcripts import atomic_write_text
 
     atomic_write_text(Path(path), text)

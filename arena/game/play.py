@@ -37,14 +37,17 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from arena.engine import jobs, match, transcripts
+from arena.engine import jobs
 from arena.engine.backends import Backend
-from arena.engine.plan import Block, cell_rounds, corrupt
+from arena.engine.plan import cell_rounds, corrupt
 from arena.engine.resources import actor_count
 from arena.engine.session import Session
-from arena.engine.store import RunStore
 from arena.errors import ConfigError, DataError
 from arena.game.visibility import shown
+from arena.record import transcripts
+from arena.record.order import Block
+from arena.record.rounds import STATUS_OK, JudgementRecord, Round
+from arena.record.store import RunStore
 from arena.records import Instance, RoundOutcome
 from arena.roles import Chooser, Observer, take
 from arena.specs.config import Experiment
@@ -54,7 +57,6 @@ from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
 
-OBSERVATIONS = "observations.jsonl"
 IMPLICIT = Schedule(preset("zero-observation"), preset="zero-observation")
 
 
@@ -138,7 +140,7 @@ class _Stream:
 
     @property
     def name(self) -> str:
-        """The block's name, as :func:`arena.engine.plan.blocks` gives it."""
+        """The block's name, as :func:`arena.record.order.blocks` gives it."""
         return f"s{self.seed}-j{self.index}-b{self.block}"
 
 
@@ -230,11 +232,11 @@ class Game:
         for spec in getattr(self.experiment, role + "s"):
             if spec.label == label:
                 return spec
-        raise DataError(f"{self.store.run_dir}: {OBSERVATIONS} names unknown {role} {label!r}")
+        raise DataError(f"{self.store.run_dir}: {transcripts.OBSERVATIONS} names unknown {role} {label!r}")
 
     # -- play ------------------------------------------------------------------------------
 
-    def play(self, session: Session, manifest: dict[str, Any]) -> list[match.Round]:
+    def play(self, session: Session, manifest: dict[str, Any]) -> list[Round]:
         """Play every block through ``session`` (replaying committed ones); write
         ``rounds.jsonl`` with the plan's hash and ``observations.jsonl``; return every
         round in transcript order."""
@@ -245,7 +247,7 @@ class Game:
         self.store.cells.mkdir(exist_ok=True)
         self._find_observers()
         session.hold = [spec.label for spec in self.observing_claudes]
-        rounds: list[match.Round] = []
+        rounds: list[Round] = []
         observations: list[str] = []
         with progress_bar(total=None, desc="game rounds", enabled=self.progress, unit="round") as bar:
             for seed in self.experiment.seeds:
@@ -269,7 +271,7 @@ class Game:
                         self.schedule.check_counted(played, cell, self.experiment.source or None,
                                                     self.experiment.key_lines.get(("schedule",)))
         self.store.write_plan([r.to_json() for r in rounds], manifest)
-        self.store.write_file(OBSERVATIONS, "".join(observations))
+        self.store.write_file(transcripts.OBSERVATIONS, "".join(observations))
         session.hold = ()
         return rounds
 
@@ -288,7 +290,7 @@ class Game:
         stream.taken += len(instances)
         return instances
 
-    def _replay(self, stream: _Stream) -> list[match.Round]:
+    def _replay(self, stream: _Stream) -> list[Round]:
         """Rebuild the state a committed block left: consume the same instances, count
         its rounds, replay what each observer was shown."""
         header = next(transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-block")))
@@ -303,16 +305,16 @@ class Game:
         for line in transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-observations")):
             spec = self._spec(line["role"], line["performer"])
             self._observe(line["role"], spec, [RoundOutcome.from_json(o) for o in line["outcomes"]])
-        return [match.Round.from_json(r) for r in transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-rounds"))]
+        return [Round.from_json(r) for r in transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-rounds"))]
 
-    def _plan(self, stream: _Stream, instances: Sequence[Instance]) -> tuple[list[match.Round], dict[str, int]]:
+    def _plan(self, stream: _Stream, instances: Sequence[Instance]) -> tuple[list[Round], dict[str, int]]:
         """The block's rounds: every Zellig's corruptions, variants chosen (by a Chooser)
         or drawn with the round's RNG, each round's phase; rounds past the end of its
         cell's schedule are not played."""
         john = stream.john.label
         only_this_john = dataclasses.replace(self.experiment, johns=(stream.john,))
         corruptions = corrupt(only_this_john, {john: instances}, self.backend, progress=False)
-        rounds: list[match.Round] = []
+        rounds: list[Round] = []
         played: dict[str, int] = {}
         for zellig_spec in self.experiment.zelligs:
             zellig = self.zelligs[zellig_spec.label]
@@ -333,7 +335,7 @@ class Game:
             stream.played[zellig_spec.label] = count
         return rounds, played
 
-    def _play_block(self, stream: _Stream) -> list[match.Round] | None:
+    def _play_block(self, stream: _Stream) -> list[Round] | None:
         instances = self._take(stream)
         if not instances:
             return None
@@ -341,7 +343,7 @@ class Game:
         self.store.write_cell(f"{stream.name}-rounds", (r.to_json() for r in rounds))
         block = Block(stream.name, stream.seed, tuple(rounds))
         self._session.play([block], one_best=False, quiet=True)
-        by_round: dict[str, dict[str, match.JudgementRecord]] = {}
+        by_round: dict[str, dict[str, JudgementRecord]] = {}
         for claude, records in self._session.judgements(block).items():
             for record in records:
                 by_round.setdefault(record.round, {})[claude] = record
@@ -354,19 +356,19 @@ class Game:
         return rounds
 
     def _observations(
-        self, stream: _Stream, rounds: Sequence[match.Round], by_round: dict[str, dict[str, match.JudgementRecord]]
+        self, stream: _Stream, rounds: Sequence[Round], by_round: dict[str, dict[str, JudgementRecord]]
     ) -> list[dict[str, Any]]:
         """What each observer is shown of a block, as the lines of ``observations.jsonl``
         (round-tripped through JSON, so a replay hands over exactly the same records)."""
         played = [r for r in rounds if r.judged]
-        viewers: list[tuple[str, PerformerSpec, list[match.Round]]] = []
+        viewers: list[tuple[str, PerformerSpec, list[Round]]] = []
         if isinstance(self.johns[stream.john.label], Observer):
             viewers.append(("john", stream.john, played))
         for spec in self.experiment.zelligs:
             if isinstance(self.zelligs[spec.label], Observer):
                 viewers.append(("zellig", spec, [r for r in played if r.zellig == spec.label]))
         for spec in self.observing_claudes:
-            viewers.append(("claude", spec, [r for r in played if r.status == match.STATUS_OK]))
+            viewers.append(("claude", spec, [r for r in played if r.status == STATUS_OK]))
         lines = []
         for role, spec, seen in viewers:
             outcomes = [

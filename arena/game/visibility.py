@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from arena.engine import match
+from arena.record.rounds import JudgementRecord, Round
 from arena.records import RoundOutcome
 from arena.specs.schedule import Phase
 from arena.specs.spec import PerformerSpec
@@ -31,9 +31,9 @@ class _Base(TypedDict):
 def shown(
     role: str,
     label: str,
-    round_: match.Round,
+    round_: Round,
     phase: Phase,
-    judgements: dict[str, match.JudgementRecord],
+    judgements: dict[str, JudgementRecord],
     claude: PerformerSpec | None = None,
 ) -> RoundOutcome:
     """What performer ``label`` of ``role`` may see of a played round (see

@@ -10,7 +10,7 @@ person in the run directory::
     RUN/people/NAME/replay/             the corruptions as a LingEval97 test set and a
                                         config that replays them against the run's Claudes
 
-The files are the run's (:mod:`arena.engine.people_store`: names, paths, one record per
+The files are the run's (:mod:`arena.record.people_store`: names, paths, one record per
 key under a lock), and so is what the scores read of them (:mod:`arena.stats.agreement`:
 Cohen's / Fleiss' kappa and the majority vote, the ``human`` Claude). This package is
 the people's side:

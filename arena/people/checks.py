@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.engine import people_store as store
+from arena.record import people_store as store
 
 CHECKS = "checks.jsonl"
 

@@ -72,7 +72,7 @@ class LiveScorer:
     def evaluate(self, source: str, reference: str, text: str, phenomenon: str | None) -> dict[str, Any]:
         """Per Claude the scores of reference and edit and whether the edit fooled it; the
         detector's verdict on the edit (and on the reference, for comparison)."""
-        from arena.engine.match import candidate_score
+        from arena.record.scoring_rule import candidate_score
 
         results = []
         with self._lock:

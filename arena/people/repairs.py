@@ -18,7 +18,7 @@ that the ``mt-reference`` John applies (``repairs: FILE``,
 on a machine reference that has changed since is *stale*: not applied, and up for review
 again): a decision is
 written under a lock beside the file (``.NAME.lock``, threads and processes) after
-re-reading it, and the file is replaced whole by rename (:func:`arena.engine.transcripts.atomic_write_text`),
+re-reading it, and the file is replaced whole by rename (:func:`arena.record.transcripts.atomic_write_text`),
 so two people at once, or a browser and a terminal, never lose or duplicate a decision
 and a reader never sees half a line; the second decision on an id is refused and the
 first stands.  In the browser, a reference shown to one person is held for them for
@@ -34,10 +34,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.engine import people_store as store
-from arena.engine.transcripts import atomic_write_text, dumps_line
 from arena.errors import UsageError
 from arena.formats.repairs import ACTIONS, KEEP_CHANGED, Flagged, current, read_repairs
+from arena.record import people_store as store
+from arena.record.transcripts import atomic_write_text, dumps_line
 from arena.records import Instance
 from arena.text_policy import text_problem
 

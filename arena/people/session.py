@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from arena.edits import variant_from_text
-from arena.engine import match, transcripts
-from arena.engine import people_store as store
-from arena.engine.match import JudgementRecord, Round
+from arena.engine import match
 from arena.errors import UsageError
+from arena.record import people_store as store
+from arena.record import transcripts
+from arena.record.rounds import STATUS_ZELLIG_TIMEOUT, JudgementRecord, Round
 from arena.records import Instance, Judgement
 from arena.specs.yamlio import load_json
 
@@ -74,7 +75,7 @@ class ClaudeSession:
         for r in self.rounds:
             if r.id in done:
                 continue
-            if r.status == match.STATUS_ZELLIG_TIMEOUT:
+            if r.status == STATUS_ZELLIG_TIMEOUT:
                 self.file.write_once(match.resolve(r, self.label, None, False).to_json())
                 continue
             return r

@@ -179,8 +179,8 @@ class SessionStore:
 
     def _update(self, change: Any) -> None:
         """Apply ``change`` to the signed-in sessions, re-read and written whole under the lock file."""
-        from arena.engine.people_store import lock_file
-        from arena.engine.transcripts import atomic_write_text
+        from arena.record.people_store import lock_file
+        from arena.record.transcripts import atomic_write_text
 
         if self.path is None:
             with self._lock:

@@ -15,7 +15,7 @@ and the items come in a shuffled order.  The files, beside the run::
 
 ``sample.json`` is written once (a second ``--validate`` with another ``N`` or seed is refused: the
 labels refer to the first draw).  A label is written once per item, whoever gives it, under a lock
-(:func:`arena.engine.people_store.lock_file`) after re-reading the file, which is replaced whole by rename;
+(:func:`arena.record.people_store.lock_file`) after re-reading the file, which is replaced whole by rename;
 a second label for an item is refused and the first stands.  :func:`validations` turns the labels
 into the counts of :class:`arena.stats.fp_validation.Validation` that ``arena false-positives`` then
 corrects with (:mod:`arena.stats.fp_validation`).
@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine import people_store as store
-from arena.engine import transcripts
-from arena.engine.match import OneBest
 from arena.errors import DataError, UsageError
+from arena.record import people_store as store
+from arena.record import transcripts
+from arena.record.rounds import OneBest
 from arena.stats.fp_validation import Validation
 
 DIRECTORY = "validation"

@@ -6,7 +6,7 @@ the run's model Claudes and the other people on the same rounds).  JSON API:
 ``GET /api/next`` (the person's next round; the server notes when it showed it, so
 the time budget is measured server-side) and ``POST /api/judge`` (``{"round": ID,
 "choice": 0|1}``).  A judgement is written once per (round, person) under the
-person's lock (:mod:`arena.engine.people_store`); a second submission gets 409 and changes
+person's lock (:mod:`arena.record.people_store`); a second submission gets 409 and changes
 nothing.
 
 Security: the CLI listens on 127.0.0.1 unless told otherwise; off loopback an access
@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
-from arena.engine import people_store as store
-from arena.engine.match import Round
 from arena.people.session import ClaudeSession, summary
+from arena.record import people_store as store
+from arena.record.rounds import Round
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 BODY_DEPTH = 4  # the API takes flat objects: {"round": ..., "choice": ...}

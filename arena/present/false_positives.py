@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.engine import transcripts
+from arena.record import transcripts
 from arena.stats import fp_adjust
 from arena.stats.false_positive_records import (
     ClusteredRate,

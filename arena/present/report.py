@@ -1,7 +1,7 @@
 """``report.md`` and a self-contained ``report.html`` of a run (or of several, side by side).
 
 What a report shows is *rendered*, never re-aggregated here: the run is read once
-(:func:`arena.stats.run.load_finished`); the numbers come from its typed ``scores.json``
+(:meth:`arena.stats.run.RunData.open`); the numbers come from its typed ``scores.json``
 (:mod:`arena.stats.results`) and its leaderboards (:mod:`arena.stats.leaderboards`), the
 tables from the section renderers of :mod:`arena.present.sections`, the plots from
 :mod:`arena.present.plots`, the misjudged pairs from the transcripts.  Sections: the
@@ -27,15 +27,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.engine import transcripts
 from arena.errors import UsageError
 from arena.present.console import format_leaderboards, mean_std
 from arena.present.cues import SurfaceCues, with_surface_cues
 from arena.present.sections import ReportInput, sections, table
 from arena.present.tables import fmt
 from arena.present.transfer import transfer_heatmap, transfer_sections
+from arena.record import transcripts
 from arena.stats.results import Scores, from_json, to_json
-from arena.stats.run import RunData, load_finished
+from arena.stats.run import RunData
 
 MARKDOWN = "report.md"
 HTML = "report.html"
@@ -47,7 +47,7 @@ def report_input(run_dir: Path) -> ReportInput:
     """A finished run read once, with its typed scores (``scores.json``) and leaderboards."""
     from arena.stats.leaderboards import build
 
-    run = load_finished(run_dir)
+    run = RunData.open(run_dir, finished=True)
     scores = from_json(Scores, transcripts.read_json(run.run_dir / transcripts.SCORES))
     return ReportInput(run, scores, build(run))
 

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import UsageError
-from arena.specs.yamlio import load_json
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards, SignTest, Standing
 from arena.stats.registry import MetricValue
@@ -72,9 +71,7 @@ def _scalars(prefix: str, meta: Mapping[str, Any]) -> dict[str, Any]:
 
 def round_rows(run: RunData | Path) -> list[dict[str, Any]]:
     """One record per judged round × Claude (see the module docstring)."""
-    from arena.stats.run import load_run
-
-    run = run if isinstance(run, RunData) else load_run(Path(run))
+    run = run if isinstance(run, RunData) else RunData.open(run)
     run_dir = run.run_dir
     rows = []
     for claude, outcomes in run.outcomes.items():
@@ -179,13 +176,11 @@ def frame(rows: Iterable[Mapping[str, Any]]):
 
 def tables(run_dir: Path) -> dict[str, Any]:
     """The three tables of a finished run as pandas DataFrames (the run read once)."""
-    from arena.engine import transcripts
     from arena.stats.leaderboards import build
     from arena.stats.results import from_json
-    from arena.stats.run import load_finished
 
-    run = load_finished(Path(run_dir))
-    scores = from_json(Scores, load_json(run.run_dir / transcripts.SCORES))
+    run = RunData.open(run_dir, finished=True)
+    scores = from_json(Scores, run.record.scores() or {})
     data = {
         "rounds": frame(round_rows(run)),
         "cells": frame(cell_rows(scores)),
@@ -216,7 +211,7 @@ def write_tables(run_dir: Path, out: Path, format: str, force: bool = False) -> 
     """Write ``rounds``, ``cells`` and ``leaderboards`` of a run (and ``tokens`` where the run
     has stored token views) into ``out`` as ``NAME.csv``, ``NAME.parquet`` or ``NAME.jsonl``;
     returns the paths."""
-    from arena.engine import transcripts
+    from arena.record import transcripts
 
     if format not in TIDY_FORMATS:
         raise UsageError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")

@@ -60,25 +60,42 @@ def _performer(spec: Mapping[str, Any], signatures: Mapping[str, str]) -> str:
     return text + (f"+model.{model}" if model else "")
 
 
-def data_digests(rounds: Iterable[Mapping[str, Any]]) -> dict[str, str]:
-    """Per John, the digest of the instances of the rounds (each instance once, in
-    order of first appearance); ``rounds`` are ``rounds.jsonl`` records."""
-    # streamed: the SHA-256 of the JSON list of a John's instances, one instance at a time (the
-    # same text json.dumps writes for the whole list), so memory holds ids, not instances
-    seen: dict[str, set[str]] = {}
-    hashes: dict[str, Any] = {}
-    for record in rounds:
+class DataDigests:
+    """:func:`data_digests` fed one ``rounds.jsonl`` record at a time (:meth:`add`), so that a
+    reader passing over the rounds for something else computes it in the same pass."""
+
+    def __init__(self) -> None:
+        # streamed: the SHA-256 of the JSON list of a John's instances, one instance at a time (the
+        # same text json.dumps writes for the whole list), so memory holds ids, not instances
+        self.seen: dict[str, set[str]] = {}
+        self.hashes: dict[str, Any] = {}
+
+    def add(self, record: Mapping[str, Any]) -> None:
         instance = record["instance"]
-        ids = seen.setdefault(record["john"], set())
+        ids = self.seen.setdefault(record["john"], set())
         if instance["id"] in ids:
-            continue
-        hashed = hashes.setdefault(record["john"], hashlib.sha256(b"["))
+            return
+        hashed = self.hashes.setdefault(record["john"], hashlib.sha256(b"["))
         text = json.dumps(instance, sort_keys=True, ensure_ascii=False, default=str)
         hashed.update(((", " if ids else "") + text).encode("utf-8"))
         ids.add(instance["id"])
-    for hashed in hashes.values():
-        hashed.update(b"]")
-    return {john: hashed.hexdigest()[:DIGEST_LENGTH] for john, hashed in hashes.items()}
+
+    def digests(self) -> dict[str, str]:
+        result = {}
+        for john, hashed in self.hashes.items():
+            final = hashed.copy()
+            final.update(b"]")
+            result[john] = final.hexdigest()[:DIGEST_LENGTH]
+        return result
+
+
+def data_digests(rounds: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Per John, the digest of the instances of the rounds (each instance once, in
+    order of first appearance); ``rounds`` are ``rounds.jsonl`` records."""
+    digests = DataDigests()
+    for record in rounds:
+        digests.add(record)
+    return digests.digests()
 
 
 def _schedule(experiment: Mapping[str, Any]) -> str:
@@ -116,13 +133,15 @@ def signed_config(experiment: Mapping[str, Any]) -> dict[str, Any]:
     return config
 
 
-def run_signature(manifest: Mapping[str, Any], rounds: Iterable[Mapping[str, Any]]) -> str:
-    """The one-line signature of a run from its manifest and its ``rounds.jsonl`` records."""
+def run_signature(manifest: Mapping[str, Any], rounds: Iterable[Mapping[str, Any]] = (),
+                  data: Mapping[str, str] | None = None) -> str:
+    """The one-line signature of a run from its manifest and its ``rounds.jsonl`` records (or
+    their :func:`data_digests`, ``data``, computed already)."""
     from arena.version import __version__
 
     experiment = manifest["experiment"]
     signatures = manifest.get("signatures", {})
-    data = data_digests(rounds)
+    data = data_digests(rounds) if data is None else data
     johns = []
     for spec in experiment["johns"]:
         text = _performer(spec, signatures.get("johns", {}))

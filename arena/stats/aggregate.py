@@ -17,13 +17,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from arena.engine.match import JudgementRecord, OneBest, Round
 from arena.errors import DataError
+from arena.record.rounds import JudgementRecord, OneBest, Round
 
 # -- resampling statistics over per-instance outcomes ----------------------------------------
 
@@ -187,18 +186,6 @@ class Outcome:
         if scores is None or self.round.corrupted is None or len(scores) != 2:
             return None
         return scores[1 - self.round.corrupted], scores[self.round.corrupted]
-
-
-def read_run(run_dir: Path) -> tuple[dict, list[Round], list[JudgementRecord], list[OneBest]]:
-    """A run's manifest and transcripts, verified first (:mod:`arena.engine.verify`
-    refuses a damaged run naming file and line)."""
-    from arena.engine.verify import load_run
-
-    run = load_run(run_dir)
-    rounds = [Round.from_json(r) for r in run.rounds]
-    judgements = [JudgementRecord.from_json(j) for j in run.judgements]
-    one_bests = [OneBest.from_json(o) for o in run.one_bests]
-    return run.manifest, rounds, judgements, one_bests
 
 
 def join(

@@ -17,8 +17,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import match
-from arena.engine import people_store as store
-from arena.engine.match import JudgementRecord, Round
+from arena.record import people_store as store
+from arena.record.rounds import (
+    RESOLVED_ABSTAIN,
+    RESOLVED_BY_CLAUDE,
+    RESOLVED_TIE,
+    STATUS_ZELLIG_TIMEOUT,
+    JudgementRecord,
+    Round,
+)
 from arena.stats.aggregate import cohen_kappa, fleiss_kappa
 
 HUMAN = "human"  # the majority vote's Claude label
@@ -71,16 +78,16 @@ def majority_vote(rounds: Sequence[Round], records: Sequence[JudgementRecord]) -
         given = votes.get(r.id, [])
         if len(given) < 2:
             continue
-        if r.status == match.STATUS_ZELLIG_TIMEOUT:
+        if r.status == STATUS_ZELLIG_TIMEOUT:
             result.append(match.resolve(r, HUMAN, None, False))
             continue
         said = [v.claude_choice for v in given if v.claude_choice is not None]
         counts = sorted(((said.count(k), k) for k in set(said)), reverse=True)
         if counts and (len(counts) == 1 or counts[0][0] > counts[1][0]):
             choice = counts[0][1]
-            result.append(JudgementRecord(r.id, HUMAN, choice, choice, match.RESOLVED_BY_CLAUDE, choice == r.corrupted))
+            result.append(JudgementRecord(r.id, HUMAN, choice, choice, RESOLVED_BY_CLAUDE, choice == r.corrupted))
             continue
         coin = match.coin_rng(r.seed, r.instance.id, r.zellig, HUMAN, r.id).randrange(2)
-        how = match.RESOLVED_TIE if counts else match.RESOLVED_ABSTAIN
+        how = RESOLVED_TIE if counts else RESOLVED_ABSTAIN
         result.append(JudgementRecord(r.id, HUMAN, coin, None, how, coin == r.corrupted))
     return result

@@ -1,5 +1,5 @@
-"""What a run's scores share however they are computed (:func:`arena.stats.metrics.score_transcripts`
-from records in memory, :mod:`arena.stats.streamed` from columns): the breakdown keys of an
+"""What a run's scores share however they are computed (:mod:`arena.stats.streamed` from columns,
+the in-memory reference of ``tests/arena/stats/oracle.py`` from records): the breakdown keys of an
 outcome, a Claude's label, mean ± std over seeds, and the paired tests between Claudes and
 between Zelligs from each cell's S tally."""
 

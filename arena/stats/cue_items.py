@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.balance import summaries
-from arena.engine.match import STATUS_BALANCED_OUT
 from arena.errors import DataError, UsageError
+from arena.record.rounds import STATUS_BALANCED_OUT
 
 OWN_PHENOMENON = "own"  # the pairs John's label for a pair without a phenomenon column
 
@@ -121,7 +121,8 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
     with what the balance cost in ``balance``), and each Claude's correctness on them; Claudes whose catalog name is in
     ``baselines`` (chance, oracle, the surface cues themselves) are left out of the comparison.
     ``run_dir`` may also be the run's records already read (:class:`arena.stats.run.RunData`)."""
-    from arena.engine import transcripts
+    from arena.record import transcripts
+    from arena.record.run_dir import RunDir
     from arena.stats import aggregate
 
     if isinstance(run_dir, Path):
@@ -129,9 +130,10 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
             if not (run_dir / name).is_file():
                 raise UsageError(f"{run_dir}: no {name}; not a run directory", file=run_dir,
                                  hint="give the directory 'arena run' or 'arena tournament' printed")
-        manifest, rounds, judgements, one_bests = aggregate.read_run(run_dir)
+        run: Any = RunDir.open(run_dir)
     else:
-        manifest, rounds, judgements, one_bests = run_dir.manifest, run_dir.rounds, run_dir.judgements, run_dir.one_bests
+        run = run_dir
+    manifest, rounds, judgements, one_bests = run.manifest, run.rounds, run.judgements, run.one_bests
     left_out = _labels_of(manifest, baselines)
     balances = _balances(manifest)
 

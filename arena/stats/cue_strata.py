@@ -25,8 +25,8 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from arena.engine.match import NOT_JUDGED, STATUS_OK
 from arena.length_cue import LengthCue
+from arena.record.rounds import NOT_JUDGED, STATUS_OK
 from arena.stats import cue_kinds
 from arena.stats.cue_items import CueItem
 
@@ -39,17 +39,23 @@ class Collector:
     """The pairs of a run's rounds, per table, as they are read (one record at a time)."""
 
     def __init__(self, balanced_johns: Collection[str] = ()) -> None:
-        self.balanced = set(balanced_johns)
-        self.tables: dict[tuple[str, str], list[CueItem]] = defaultdict(list)
+        self.balanced = set(balanced_johns)  # may be set after the rounds are read (the streamed scores)
+        self.pairs: list[tuple[str, str, str, str, str, str, str]] = []
 
     def add(self, round_id: str, john: str, zellig: str, instance: str, phenomenon: str | None, status: str,
             counts: bool, candidates: Sequence[str] | None, corrupted: int | None) -> None:
         if status in NOT_JUDGED or not counts or candidates is None or corrupted is None or len(candidates) != 2:
             return
-        table = f"{zellig} (balanced John {john})" if john in self.balanced else zellig
-        phenomenon = phenomenon if phenomenon is not None else zellig
-        self.tables[table, phenomenon].append(CueItem(round_id, instance, "", candidates[1 - corrupted],
-                                                      candidates[corrupted], table, phenomenon))
+        self.pairs.append((round_id, john, zellig, instance, phenomenon if phenomenon is not None else zellig,
+                           candidates[1 - corrupted], candidates[corrupted]))
+
+    def tables(self) -> dict[tuple[str, str], list[CueItem]]:
+        """The pairs per (table, phenomenon); a balanced John's pairs form tables of their own."""
+        tables: dict[tuple[str, str], list[CueItem]] = defaultdict(list)
+        for round_id, john, zellig, instance, phenomenon, correct, incorrect in self.pairs:
+            table = f"{zellig} (balanced John {john})" if john in self.balanced else zellig
+            tables[table, phenomenon].append(CueItem(round_id, instance, "", correct, incorrect, table, phenomenon))
+        return tables
 
     def add_record(self, record: Mapping[str, Any]) -> None:
         """A line of ``rounds.jsonl``."""
@@ -59,7 +65,7 @@ class Collector:
                  bool(record.get("counts", True)), record.get("candidates"), record.get("corrupted"))
 
     def add_round(self, r: Any) -> None:
-        """A :class:`arena.engine.match.Round`."""
+        """A :class:`arena.record.rounds.Round`."""
         self.add(r.id, r.john, r.zellig, r.instance.id, r.variant.phenomenon if r.variant is not None else None,
                  r.status, r.counts, r.candidates, r.corrupted)
 
@@ -69,7 +75,7 @@ class Collector:
         from arena.stats.cues import score_cue
 
         result: dict[str, float] = {}
-        for items in self.tables.values():
+        for items in self.tables().values():
             if not cue_kinds.enough(len(items)):
                 continue
             scores = [score_cue(name, factory(), factory, items, FOLDS, SEED) for name, factory in NUISANCE.items()]

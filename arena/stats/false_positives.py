@@ -50,8 +50,8 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine import transcripts
-from arena.engine.match import OneBest
+from arena.record import transcripts
+from arena.record.rounds import OneBest
 from arena.stats import aggregate, fp_adjust, outcome_tests
 from arena.stats.aggregate import mean_std, ratio_variance, wilson_ci
 from arena.stats.false_positive_records import (
@@ -225,8 +225,8 @@ def pool_one_bests(
     it is done, so an interrupted pool resumes and a finished one is read back).  Runs in this process,
     one model at a time."""
     from arena.engine import jobs
-    from arena.engine.plan import models
     from arena.engine.progress import progress_bar
+    from arena.record.order import models
 
     directory = Path(run_dir) / "report" / f"{POOL_PREFIX}{pool_digest(sources)}"
     cache = jobs.PerformerCache(catalog)
@@ -279,9 +279,9 @@ def build(run_dir: Path, pool: Mapping[tuple[str, int | None], Sequence[OneBest]
     """The report of a run or tournament directory (its transcripts so far); ``calibrations`` (by
     Zellig label), ``cues`` (by Zellig label and phenomenon) and ``validations`` (by Claude and Zellig
     label): see :mod:`arena.stats.fp_adjust`."""
-    from arena.stats.run import load_run
+    from arena.stats.run import RunData
 
-    run = load_run(Path(run_dir))
+    run = RunData.open(run_dir)
     outcomes = aggregate.join(run.rounds, run.judgements, run.one_bests)
     outcome_tests.check_margin(margin, "margin")
     rows = fp_adjust.adjust(report_rows(run.experiment, outcomes, run.one_bests, pool, alpha, margin), calibrations,

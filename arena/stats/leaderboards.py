@@ -193,7 +193,7 @@ def _versus(groups: Mapping[str, Sequence[Outcome]], upper: str, lower: str | No
 
 
 MIN_JUDGED = 30  # rounds a Claude that abstains must have answered in each of its cells to be ranked
-ABSTAINED = ("abstain", "late")  # arena.engine.match.RESOLVED_ABSTAIN, RESOLVED_LATE: a coin chose
+ABSTAINED = ("abstain", "late")  # arena.record.rounds.RESOLVED_ABSTAIN, RESOLVED_LATE: a coin chose
 
 
 def abstentions(outcomes: Sequence[Outcome]) -> tuple[int, str | None]:

@@ -1,10 +1,11 @@
-"""A run directory read once: manifest, transcripts, the people's judgements, the signature.
+"""A run directory read once into memory: its records, the people's judgements, the signature.
 
-Everything derived from a finished run — ``scores.json`` (:mod:`arena.stats.metrics`),
-the leaderboards (:mod:`arena.stats.leaderboards`), the reports and exports
-(:mod:`arena.present`, :mod:`arena.present.tidy`) — starts from one :class:`RunData`,
-so the report path reads ``rounds.jsonl`` and ``judgements.jsonl`` once, and every
-place prints the one signature of :func:`arena.specs.signature.run_signature`.
+Everything derived from a finished run in memory — the leaderboards
+(:mod:`arena.stats.leaderboards`), the reports and exports (:mod:`arena.present`,
+:mod:`arena.present.tidy`) — starts from one :class:`RunData`, the run's
+:class:`~arena.record.run_dir.RunDir` (verified, then read once) with the people who judged
+its rounds, so the report path reads ``rounds.jsonl`` and ``judgements.jsonl`` once, and
+every place prints the one signature of :func:`arena.specs.signature.run_signature`.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from arena.engine import transcripts
-from arena.engine.match import JudgementRecord, OneBest, Round
-from arena.errors import UsageError
+from arena.record.rounds import JudgementRecord, OneBest, Round
+from arena.record.run_dir import RunDir
 from arena.stats.aggregate import Outcome, join
 
 
@@ -24,12 +24,39 @@ from arena.stats.aggregate import Outcome, join
 class RunData:
     """The records of one run directory, as read from disk."""
 
-    run_dir: Path
-    manifest: dict[str, Any]
-    rounds: tuple[Round, ...]
-    judgements: tuple[JudgementRecord, ...]  # the Claudes' (judgements.jsonl)
-    one_bests: tuple[OneBest, ...]
+    record: RunDir
     people: tuple[JudgementRecord, ...] = ()  # people who judged its rounds (RUN/people/)
+
+    @classmethod
+    def open(cls, run_dir: str | Path, finished: bool = False) -> RunData:
+        """A run directory (finished or not; ``finished``: a usage error unless it has
+        ``scores.json``) read once, verified first: a damaged run is a
+        :class:`~arena.errors.DataError` naming file and line (:mod:`arena.record.verify`)."""
+        from arena.record import people_store as store
+
+        record = RunDir.open(run_dir, finished=finished)
+        return cls(record, tuple(store.read_judgements(record.path)))
+
+    @property
+    def run_dir(self) -> Path:
+        return self.record.path
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        return self.record.manifest
+
+    @property
+    def rounds(self) -> tuple[Round, ...]:
+        return self.record.rounds
+
+    @property
+    def judgements(self) -> tuple[JudgementRecord, ...]:
+        """The Claudes' (``judgements.jsonl``)."""
+        return self.record.judgements
+
+    @property
+    def one_bests(self) -> tuple[OneBest, ...]:
+        return self.record.one_bests
 
     @property
     def experiment(self) -> dict[str, Any]:
@@ -58,28 +85,3 @@ class RunData:
 
         judgements = [*self.judgements, *self.people, *agreement.majority_vote(self.rounds, self.people)]
         return dict(join(self.rounds, judgements, self.one_bests, counted_only=True))
-
-
-def load_run(run_dir: Path) -> RunData:
-    """Read a run directory (finished or not) once, verified first: a damaged run is a
-    :class:`~arena.errors.DataError` naming file and line (:mod:`arena.engine.verify`)."""
-    from arena.engine import people_store as store
-    from arena.engine.verify import load_run as load_verified
-
-    run_dir = Path(run_dir)
-    run = load_verified(run_dir)
-    return RunData(
-        run_dir=run_dir,
-        manifest=run.manifest,
-        rounds=tuple(Round.from_json(r) for r in run.rounds),
-        judgements=tuple(JudgementRecord.from_json(j) for j in run.judgements),
-        one_bests=tuple(OneBest.from_json(o) for o in run.one_bests),
-        people=tuple(store.read_judgements(run_dir)),
-    )
-
-
-def load_finished(run_dir: Path) -> RunData:
-    """:func:`load_run` of a finished run (one with ``scores.json``); a usage error otherwise."""
-    if not transcripts.is_finished(Path(run_dir)):
-        raise UsageError(f"{run_dir}: not a finished run (no {transcripts.SCORES}); finish or resume it first")
-    return load_run(run_dir)

@@ -1,44 +1,47 @@
 """``scores.json`` in one streamed pass, in memory that grows by a few dozen bytes a round.
 
-:func:`arena.stats.metrics.score_transcripts` is the reference: it joins every round with
-its judgements as :class:`~arena.stats.aggregate.Outcome` objects (several kilobytes a
-round) and groups them.  :func:`score_run` computes the same numbers, byte for byte, from
-the run directory without holding records:
+This is the one path to a run's scores, whether the run is held in memory or not
+(``arena run``, ``arena tournament``, ``arena score``, :func:`arena.api.run`).  It computes,
+byte for byte, what the in-memory reference (``tests/arena/stats/oracle.py``: every round
+joined with its judgements as :class:`~arena.stats.aggregate.Outcome` objects, several
+kilobytes a round, then grouped) computes, from the run directory without holding records,
+each line of a transcript decoded at most twice:
 
-1. the run is verified in streamed passes (:func:`arena.engine.verify.verify_run`), which
-   index the judged rounds (:mod:`arena.engine.scan`);
-2. one pass over ``rounds.jsonl`` (which also feeds the run signature's data digest)
-   keeps per (John, Zellig, seed) what yield and generative rate need: per round its
-   instance, status, candidate count and source as fixed-width columns;
-3. one pass over ``judgements.jsonl``, each judgement with its round read at the offset the
+1. the run is verified in streamed passes (:class:`arena.record.run_dir.RunDir`), which index
+   the judged rounds (:mod:`arena.record.scan`); the same pass over ``rounds.jsonl`` feeds
+   the run signature's data digest and keeps per (John, Zellig, seed) what yield and
+   generative rate need: per round its instance, status, candidate count and source as
+   fixed-width columns;
+2. one pass over ``judgements.jsonl``, each judgement with its round read at the offset the
    index recorded, builds each outcome once, evaluates every registered metric on it and
    keeps per (John, Zellig, Claude, seed) only columns: instance digest, S's value, how it was
    resolved, phase, the breakdown keys as small codes, each metric's value and counts;
-4. the cells are summarised from the columns with the aggregation core's own
+3. the cells are summarised from the columns with the aggregation core's own
    :class:`~arena.stats.aggregate.Tally` (per-instance sums accumulated in the same order,
    so the same floats, the same bootstrap draws and the same CIs).
 
-Instances are told apart by a 64-bit digest of (John, instance id) (:func:`arena.engine.scan.key_hash`).
+Instances are told apart by a 64-bit digest of (John, instance id) (:func:`arena.record.scan.key_hash`).
 A registered metric's ``counts`` are evaluated one round at a time and summed, so they must be
 sums over rounds (the built-in ``ties`` is).
 """
 
 from __future__ import annotations
 
-import json
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 
-from arena.engine import scan, transcripts
-from arena.engine.match import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
+from arena.record import scan, transcripts
+from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
+from arena.record.run_dir import RunDir
+from arena.specs.signature import DataDigests
 from arena.stats import cells, cue_strata, registry
 from arena.stats.aggregate import Outcome, Tally
-from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield
+from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield, to_json
 
 NO_PHASE = -(1 << 62)
 
@@ -142,12 +145,21 @@ def tally(instances: np.ndarray, values: np.ndarray) -> Tally:
 class _Run:
     """The streamed passes over one run directory."""
 
-    def __init__(self, run_dir: Path, manifest: dict[str, Any], index: scan.RoundsIndex) -> None:
-        self.run_dir, self.manifest, self.index = run_dir, manifest, index
-        self.experiment = manifest["experiment"]
+    def __init__(self, record: RunDir) -> None:
+        self.record = record
+        self.round_cells: dict[tuple[str, str, int], _RoundCell] = {}
+        self.data = DataDigests()
+        self.metrics = registry.metrics()
+        # the pairs of the rounds for the cue strata of S net of cues, read in the verification's pass;
+        # which Johns are balanced is known from the manifest once that pass is done
+        self.cue_pairs = cue_strata.Collector() if registry.uses_cue_strata(self.metrics) else None
+        record.verify(self._round)  # one pass over rounds.jsonl: verified, indexed, and kept as columns
+        self.manifest = record.manifest
+        self.experiment = self.manifest["experiment"]
         self.ties = self.experiment.get("contrastive_ties", "wrong")
         self.samples = int(self.experiment.get("bootstrap_samples", 1000))
-        self.metrics = registry.metrics()
+        if self.cue_pairs is not None:
+            self.cue_pairs.balanced = set(cue_strata.balanced_johns(self.manifest))
         self.context = registry.Context(self.ties)
         self.breakdowns: dict[str, Any] = {
             "phenomenon": cells.phenomenon_key, "distance": cells.meta_bin_key("distance"),
@@ -156,38 +168,32 @@ class _Run:
         }
         self.codes = {name: _Codes() for name in self.breakdowns}
         self.resolutions = _Codes()
-        self.round_cells: dict[tuple[str, str, int], _RoundCell] = {}
         self.cells: dict[tuple[str, str, str, int], _OutcomeCell] = {}
         self.one_bests: dict[tuple[str, int | None], dict[int, OneBest]] = defaultdict(dict)
-        self.cue_pairs = (cue_strata.Collector(cue_strata.balanced_johns(manifest))
-                          if registry.uses_cue_strata(self.metrics) else None)
 
-    def rounds(self) -> Any:
-        """``rounds.jsonl``'s records, one at a time, each kept as a round cell's columns."""
-        for _, record, _ in scan.iter_lines(self.run_dir / transcripts.ROUNDS):
-            key = (record["john"], record["zellig"], record["seed"])
-            cell = self.round_cells.get(key)
-            if cell is None:
-                cell = self.round_cells[key] = _RoundCell()
-            cell.add(record)
-            if self.cue_pairs is not None:
-                self.cue_pairs.add_record(record)
-            yield record
+    def _round(self, record: dict[str, Any]) -> None:
+        """One record of ``rounds.jsonl``, kept as its round cell's columns and in the data digest."""
+        key = (record["john"], record["zellig"], record["seed"])
+        cell = self.round_cells.get(key)
+        if cell is None:
+            cell = self.round_cells[key] = _RoundCell()
+        cell.add(record)
+        self.data.add(record)
+        if self.cue_pairs is not None:
+            self.cue_pairs.add_record(record)
 
-    def judgements(self, models: Sequence[tuple[str, Sequence[int]]]) -> None:
+    def judgements(self) -> None:
         if self.cue_pairs is not None:
             self.context = registry.Context(self.ties, self.cue_pairs.strata())
-        for _, record, _ in scan.iter_lines(self.run_dir / transcripts.ONEBEST):
+        if not (self.record.path / transcripts.JUDGEMENTS).exists():  # not judged yet: no outcomes, no 1-bests read
+            return
+        for record in self.record.lines(transcripts.ONEBEST):
             best = OneBest.from_json(record)
             self.one_bests[best.claude, best.seed][scan.key_hash(best.source)] = best
-        lines = scan.iter_lines(self.run_dir / transcripts.JUDGEMENTS)
-        with open(self.run_dir / transcripts.ROUNDS, "rb") as file:
-            reader = _Reader(file)
-            for _, seeds in models:
-                for position in self.index.expected(seeds):
-                    _, judgement, _ = next(lines)
-                    self._add(Round.from_json(reader.read(int(self.index.offsets[position]))),
-                              JudgementRecord.from_json(judgement))
+        for round_record, judgements in self.record.judged():  # each round decoded and built once
+            round_ = Round.from_json(round_record)
+            for judgement in judgements:
+                self._add(round_, JudgementRecord.from_json(judgement))
 
     def _add(self, round_: Round, judgement: JudgementRecord) -> None:
         source = scan.key_hash(round_.instance.source)
@@ -214,20 +220,6 @@ class _Run:
 
     def one_bests_of(self, claude: str, seed: int) -> dict[int, OneBest]:
         return self.one_bests.get((claude, seed)) or self.one_bests.get((claude, None), {})
-
-
-class _Reader:
-    """Lines of ``rounds.jsonl`` at recorded offsets, read on without seeking when they follow."""
-
-    def __init__(self, file: BinaryIO) -> None:
-        self.file, self.at = file, 0
-
-    def read(self, offset: int) -> dict[str, Any]:
-        if offset != self.at:
-            self.file.seek(offset)
-        line = self.file.readline()
-        self.at = offset + len(line)
-        return json.loads(line)
 
 
 def summarise(columns: Mapping[str, Any], rows: np.ndarray, run: _Run, samples: int) -> Summary:
@@ -318,37 +310,32 @@ def _cell(run: _Run, key: tuple[str, str, str, int], game: Mapping[str, Any] | N
     )
 
 
-def score_run(run_dir: Path) -> Scores:
-    """The typed scores of a run directory, streamed (equal to
-    :func:`arena.stats.metrics.score_run`'s reference computation)."""
-    from arena.engine.plan import models
-    from arena.engine.verify import verify_run
+def score_run(run: RunDir | Path) -> Scores:
+    """The typed scores of a run directory (a path, or a :class:`RunDir` read already), streamed."""
     from arena.specs.signature import run_signature
 
-    run_dir = Path(run_dir)
-    manifest, index = verify_run(run_dir, index=True)
-    assert index is not None
-    run = _Run(run_dir, manifest, index)
-    signature = run_signature(manifest, run.rounds())
-    experiment = run.experiment
-    if (run_dir / transcripts.JUDGEMENTS).exists():
-        from arena.engine.verify import _experiment
-
-        run.judgements([(m.spec.label, m.seeds) for m in models(_experiment(run_dir, manifest))])
-    claudes = [c.get("alias") or cells.claude_label(c) for c in experiment["claudes"]]
+    streamed = _Run(run if isinstance(run, RunDir) else RunDir(run))
+    manifest = streamed.manifest
+    signature = run_signature(manifest, data=streamed.data.digests())
+    streamed.judgements()
+    claudes = [c.get("alias") or cells.claude_label(c) for c in streamed.experiment["claudes"]]
     counted: dict[tuple[str, str, str, int], Tally] = {}
     game = manifest.get("game")
-    scored = tuple(_cell(run, (john, zellig, claude, seed), game, counted)
-                   for (john, zellig, seed) in run.round_cells for claude in claudes)
-    for key in run.cells:  # outcomes of a Claude the config does not name: counted, as the reference does
+    scored = tuple(_cell(streamed, (john, zellig, claude, seed), game, counted)
+                   for (john, zellig, seed) in streamed.round_cells for claude in claudes)
+    for key in streamed.cells:  # outcomes of a Claude the config does not name: counted, as the reference does
         if key not in counted:
-            columns = run.cells[key].columns()
+            columns = streamed.cells[key].columns()
             rows = np.flatnonzero(columns["counted"])
             if len(rows):
                 counted[key] = tally(columns["instances"][rows], columns["correct"][rows])
     return Scores(
-        signature, run.ties, scored, cells.over_seeds(scored),
-        Paired(cells.paired_claudes(counted, claudes, run.samples), cells.paired_zelligs(counted, run.samples)),
+        signature, streamed.ties, scored, cells.over_seeds(scored),
+        Paired(cells.paired_claudes(counted, claudes, streamed.samples), cells.paired_zelligs(counted, streamed.samples)),
         signatures=manifest.get("signatures", {}),
     )
 
+
+def compute_scores(run: RunDir | Path) -> dict[str, Any]:
+    """``scores.json`` of a run directory, derived from its transcripts (as JSON values)."""
+    return to_json(score_run(run))

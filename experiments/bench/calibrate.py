@@ -93,7 +93,7 @@ def calibrate_claude(spec, instances, pairs: int, sources: int, beam: int) -> di
 
 def driver_run(folder: Path, limit: int, zelligs: int, seeds: list[int], bootstrap: int) -> tuple[float, int, int]:
     """CPU seconds of one in-process run less its planning, its judged rounds and its cells."""
-    from arena.engine import run
+    from arena.api import play
     from arena.engine.cost import count_work
     from arena.specs.config import experiment_from_dict
     from performers.catalog import CATALOG
@@ -110,7 +110,7 @@ def driver_run(folder: Path, limit: int, zelligs: int, seeds: list[int], bootstr
     experiment = experiment_from_dict(config)
     work = count_work(experiment, CATALOG)
     started = time.process_time()
-    run(experiment, CATALOG, folder, "in-process", progress=False)
+    play(experiment, folder, "in-process", performers=CATALOG)
     return time.process_time() - started - work.plan_seconds, work.judged, work.cells
 
 
@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     os.chdir(REPO)  # configs name data relative to the repository root
     os.environ.setdefault("ARENA_PROGRESS", "0")
     from arena.engine import calibration
-    from arena.engine.plan import load_instances, models
+    from arena.engine.plan import load_instances
+    from arena.record.order import models
     from arena.specs.config import load_experiment
     from performers.catalog import CATALOG
 

@@ -42,13 +42,13 @@ def pieces(run_dir: Path) -> dict[str, float]:
     """CPU seconds of scoring, leaderboards and the report's S net of cues table on ``run_dir``."""
     from arena.present import cues as present
     from arena.stats import cue_items, cues, leaderboards, streamed
-    from arena.stats.run import load_run
+    from arena.stats.run import RunData
     from performers.catalog import NOT_COMPARED_WITH_CUES
     from performers.claude.edit_words import EditWordsClaude
     from performers.claude.length import LengthClaude
 
     times = {"scores.json": cpu(lambda: streamed.score_run(run_dir))[0]}
-    run = load_run(run_dir)
+    run = RunData.open(run_dir)
     times["leaderboards"] = cpu(lambda: leaderboards.build(run))[0]
     data = cue_items.from_run(run, NOT_COMPARED_WITH_CUES)
     tables = cues.audit(data, {"length": LengthClaude, "edit-words": EditWordsClaude}) if data.items else []

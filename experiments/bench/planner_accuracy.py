@@ -30,12 +30,12 @@ CONFIGS = ["experiments/tournament/smoke.yaml", "experiments/tournament/distil-l
 _PLAY = """
 import json, sys, time
 from pathlib import Path
-from arena.engine import run
+from arena.api import play
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
 experiment = load_experiment(sys.argv[1])
 cpu, wall = time.process_time(), time.perf_counter()
-result = run(experiment, CATALOG, Path(sys.argv[2]), "in-process", progress=False)
+result = play(experiment, Path(sys.argv[2]), "in-process", performers=CATALOG)
 print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "work": result.work}))
 """
 

@@ -34,7 +34,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from arena.engine import run, transcripts  # noqa: E402
+from arena.api import play  # noqa: E402
+from arena.record import transcripts  # noqa: E402
 from arena.specs.config import load_experiment  # noqa: E402
 from performers.catalog import CATALOG  # noqa: E402
 
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
 
     started = time.perf_counter()
-    local = run(experiment, CATALOG, out / "in-process", "in-process", progress=False)
+    local = play(experiment, out / "in-process", "in-process", performers=CATALOG)
     local_seconds = time.perf_counter() - started
     print(f"in process:  {local_seconds:8.1f} s")
 
@@ -84,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     backend = RayBackend(CATALOG, experiment.ray, num_cpus=args.num_cpus)
     startup = time.perf_counter() - started
     try:
-        on_ray = run(experiment, CATALOG, out / "ray", backend, progress=False)
+        on_ray = play(experiment, out / "ray", backend, performers=CATALOG)
     finally:
         backend.close()
     ray_seconds = time.perf_counter() - started

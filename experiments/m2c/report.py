@@ -16,7 +16,7 @@ from pathlib import Path
 
 from arena.stats.aggregate import join
 from arena.stats.metrics import summarise
-from arena.stats.run import load_run
+from arena.stats.run import RunData
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by", default="dimension", help="variant meta key to group by (default: dimension)")
     parser.add_argument("--samples", type=int, default=1000, help="bootstrap samples for the CIs")
     args = parser.parse_args(argv)
-    run = load_run(args.run)
+    run = RunData.open(args.run)
     print(run.signature)
     print(f"{'claude':10s} {args.by:18s} {'rounds':>6s} {'S':>6s} {'accuracy':>8s}  95% CI (bootstrap over instances)")
     for claude, outcomes in join(run.rounds, run.judgements, run.one_bests).items():

@@ -105,7 +105,7 @@ def judgements_from_scores(
 ) -> list[Judgement]:
     """Judgements for ``pairs`` given the scores of their candidates, flattened in pair
     order (all candidates of pair 0, then pair 1, …), by the arena's one rule
-    (:func:`arena.engine.match.judgement_from_scores`)."""
+    (:func:`arena.record.scoring_rule.judgement_from_scores`)."""
     judgements, position = [], 0
     for pair in pairs:
         chosen = scores[position : position + len(pair.candidates)]

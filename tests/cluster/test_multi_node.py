@@ -22,10 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import CELLS, run
-from arena.engine import transcripts as tr
+from arena.record import transcripts as tr
+from arena.record.store import CELLS
 from arena.specs.config import RayOptions, load_experiment
 from performers.catalog import CATALOG
+from tests.arena.engine.helpers import run
 from tests.cluster.helpers import HERE
 
 pytestmark = pytest.mark.cluster

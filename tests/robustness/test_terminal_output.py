@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import transcripts
 from arena.present.tables import render
+from arena.record import transcripts
 from arena.text_policy import json_visible, visible, visible_lines
 from tests.robustness.helpers import invoke, write_experiment, write_testset
 

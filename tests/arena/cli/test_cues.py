@@ -230,7 +230,7 @@ def test_validate_refuses_a_fitted_cue_claude_no_round_teaches(tmp_path, capsys,
 
 
 def test_a_claude_that_abstained_is_not_ranked():
-    from arena.engine.match import JudgementRecord, Round
+    from arena.record.rounds import JudgementRecord, Round
     from arena.records import Instance, Variant
     from arena.stats.aggregate import Outcome
     from arena.stats.leaderboards import leaderboards

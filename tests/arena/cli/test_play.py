@@ -11,12 +11,12 @@ import pexpect
 import pytest
 
 from arena.edits import apply_edits
-from arena.engine import run as run_engine
-from arena.engine import transcripts
-from arena.engine.match import Round
+from arena.record import transcripts
+from arena.record.rounds import Round
 from arena.records import Edit
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
+from tests.arena.engine.helpers import run as run_engine
 from tests.arena.people.helpers import arena_command, arena_env, default_sigint, write_config
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine import match
 from arena.engine.balance import (
     BalanceSummary,
     balance_rounds,
@@ -14,6 +13,7 @@ from arena.engine.balance import (
     length_delta,
     summaries,
 )
+from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, Round
 from arena.records import Instance, Variant
 
 
@@ -82,11 +82,11 @@ def test_summary(summary, balanced, words):
     assert summary.to_json()["balanced"] is balanced
 
 
-def _round(index: int, corrupted_text: str | None, status: str = match.STATUS_OK, john: str = "j") -> match.Round:
+def _round(index: int, corrupted_text: str | None, status: str = STATUS_OK, john: str = "j") -> Round:
     instance = Instance(f"i{index}", "src", "Die Börse fällt.")
     variant = Variant(instance.id, corrupted_text, "placeholder_ding") if corrupted_text is not None else None
     candidates = (instance.reference, corrupted_text) if corrupted_text is not None else None
-    return match.Round(f"1|{john}|z|i{index}|0", 1, john, "z", instance, variant, candidates,
+    return Round(f"1|{john}|z|i{index}|0", 1, john, "z", instance, variant, candidates,
                        1 if candidates else None, status)
 
 
@@ -96,13 +96,13 @@ def test_balance_rounds_marks_what_it_leaves_out():
         _round(1, "Die Ding fällt."),  # shorter by 1
         _round(2, "Die Börsen fällt."),  # longer by 1
         _round(3, "Die Börse fällt!"),  # equal
-        _round(4, None, match.STATUS_NOT_APPLICABLE),
+        _round(4, None, STATUS_NOT_APPLICABLE),
     ]
     balanced = balance_rounds(rounds, {"cue": "length"})
     assert [r.id for r in balanced] == [r.id for r in rounds]  # order and ids unchanged
     statuses = [r.status for r in balanced]
-    assert statuses.count(match.STATUS_BALANCED_OUT) == 1 and statuses[0:2].count(match.STATUS_OK) == 1
-    assert statuses[2:] == [match.STATUS_OK, match.STATUS_OK, match.STATUS_NOT_APPLICABLE]
+    assert statuses.count(STATUS_BALANCED_OUT) == 1 and statuses[0:2].count(STATUS_OK) == 1
+    assert statuses[2:] == [STATUS_OK, STATUS_OK, STATUS_NOT_APPLICABLE]
     assert [r.judged for r in balanced].count(False) == 2  # the balanced-out and the not-applicable round
     assert balance_rounds(rounds, {"cue": "length"}) == balanced  # deterministic
 

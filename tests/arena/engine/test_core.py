@@ -6,10 +6,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import main
-from arena.engine import Driver, Session, blocks, match, plan_experiment, run, transcripts
+from arena.engine import Driver, Session, plan_experiment
+from arena.record import transcripts
+from arena.record.order import blocks
+from arena.record.rounds import Round
 from arena.specs.config import Experiment, load_experiment
 from performers.catalog import CATALOG
-from tests.arena.engine.helpers import HERE
+from tests.arena.engine.helpers import HERE, run
 from tests.arena.engine.test_engine import contents, write_config
 
 
@@ -25,7 +28,7 @@ class BlockByBlock:
     def manifest(self) -> dict[str, Any]:
         return {}
 
-    def play(self, session: Session, manifest: dict[str, Any]) -> list[match.Round]:
+    def play(self, session: Session, manifest: dict[str, Any]) -> list[Round]:
         session.store.write_manifest(manifest)
         rounds = plan_experiment(self.experiment, CATALOG, session.backend, progress=False)
         for block in blocks(self.experiment, rounds):

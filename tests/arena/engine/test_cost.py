@@ -8,14 +8,14 @@ import json
 import pytest
 
 from arena.cli import main
-from arena.engine import calibration, run
+from arena.engine import calibration
 from arena.engine.calibration import Calibration, claude_key
 from arena.engine.cost import ModelWork, WorkPlan, count_work, estimate
 from arena.errors import DataError
 from arena.specs.config import load_experiment
 from arena.specs.spec import PerformerSpec
 from performers.catalog import CATALOG
-from tests.arena.engine.helpers import HERE
+from tests.arena.engine.helpers import HERE, run
 from tests.arena.engine.test_engine import write_config
 
 CLAUDES = f"[random, {{name: '{HERE}:HashScorer', alias: hash}}, {{name: '{HERE}:HashScorer', alias: blind, sees: {{source: false}}}}]"

@@ -8,15 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import CELLS, match, run, transcripts
+from arena.engine import match
 from arena.engine.resources import actor_count, resource_options
 from arena.engine.scoring import ScoreBook
+from arena.record import transcripts
+from arena.record.rounds import Round
+from arena.record.store import CELLS
 from arena.records import Pair
 from arena.specs.config import Experiment, experiment_from_dict, load_experiment
 from arena.specs.registry import build
 from arena.specs.spec import PerformerSpec
 from performers.catalog import CATALOG
-from tests.arena.engine.helpers import HERE, InterruptibleClaude
+from tests.arena.engine.helpers import HERE, InterruptibleClaude, run
 
 TRANSCRIPTS = (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST)
 
@@ -73,7 +76,7 @@ def test_score_book_deduplicates_and_cuts_chunks_at_source_boundaries():
 def own_judgements(experiment: Experiment, run_dir: Path) -> list[dict]:
     """Every Claude's own ``judge`` on all judged rounds in one call (the naive way),
     in the engine's transcript order."""
-    rounds = [match.Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
+    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
     records = []
     for spec in experiment.claudes:
         claude = build("claude", spec, CATALOG)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from arena.engine import match
+from arena.record.rounds import RESOLVED_LATE, JudgementRecord, Round
 from arena.records import Instance
 from arena.roles import Clocked
 from performers.claude.score_cache import ScoreCache
@@ -15,15 +16,15 @@ from tests.performers.claude.fake_scorer import FakeScoringClaude
 PAIRS = 4  # rounds per judge call; the fake scores 2 candidates per round, one batch each
 
 
-def rounds() -> list[match.Round]:
+def rounds() -> list[Round]:
     result = []
     for i in range(PAIRS):
         instance = Instance(f"i{i}", f"source {i}", f"gut {i}")
-        result.append(match.Round(f"r{i}", 1, "john", "zellig", instance, None, (f"gut {i}", f"schlecht {i}"), 1))
+        result.append(Round(f"r{i}", 1, "john", "zellig", instance, None, (f"gut {i}", f"schlecht {i}"), 1))
     return result
 
 
-def hows(records: list[match.JudgementRecord]) -> set[str]:
+def hows(records: list[JudgementRecord]) -> set[str]:
     return {record.resolved_by for record in records}
 
 
@@ -41,8 +42,8 @@ def test_lateness_is_the_same_with_a_cold_and_a_warm_cache(tmp_path, delay, budg
     warm = FakeScoringClaude(cache=str(cache), batch=1, delay=delay)
     second = match.judge_rounds(warm, "fake", rounds(), seconds_per_pair=budget)
     assert warm.scored == []  # the second Claude computed nothing: every score came from the cache
-    assert (match.RESOLVED_LATE in hows(first)) is late
-    assert (match.RESOLVED_LATE in hows(second)) is late
+    assert (RESOLVED_LATE in hows(first)) is late
+    assert (RESOLVED_LATE in hows(second)) is late
     assert warm.replayed_seconds() >= (2 * PAIRS * delay * 0.9 if late else 0.0)
 
 
@@ -71,4 +72,4 @@ def test_an_unpriced_entry_is_computed_again_and_then_priced(tmp_path):
 def test_a_claude_without_a_cache_is_not_clocked_twice(tmp_path):
     claude = FakeScoringClaude(cache=False, batch=1, delay=0.0)
     records = match.judge_rounds(claude, "fake", rounds(), seconds_per_pair=5.0)
-    assert match.RESOLVED_LATE not in hows(records) and claude.replayed_seconds() == 0.0
+    assert RESOLVED_LATE not in hows(records) and claude.replayed_seconds() == 0.0

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import run as run_engine
-from arena.engine import transcripts
+from arena.record import transcripts
 from arena.records import Judgement
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
+from tests.arena.engine.helpers import run as run_engine
 
 HERE = "tests.arena.engine.test_match"
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine import blocks, plan_experiment, plan_stream, run, session, store, transcripts
+from arena.engine import plan_experiment, plan_stream, session
 from arena.errors import DataError
+from arena.record import store, transcripts
+from arena.record.order import blocks
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
-from tests.arena.engine.helpers import HERE
+from tests.arena.engine.helpers import HERE, run
 from tests.arena.engine.test_engine import contents, write_config
 
 CLAUDES = f"[random, oracle, {{name: '{HERE}:HashScorer', alias: hash}}]"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import CELLS, run
+from arena.record.store import CELLS
 from arena.specs.config import RayOptions, load_experiment
 from performers.catalog import CATALOG
-from tests.arena.engine.helpers import HERE
+from tests.arena.engine.helpers import HERE, run
 from tests.arena.engine.test_engine import contents, write_config
 
 pytest.importorskip("ray")

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.engine import RunBusy, run, transcripts
-from arena.engine.store import LOCK, RunStore
+from arena.record import transcripts
+from arena.record.store import LOCK, RunBusy, RunStore
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
-from tests.arena.engine.helpers import HERE
+from tests.arena.engine.helpers import HERE, run
 
 REPO = Path(__file__).resolve().parents[3]
 FILES = (transcripts.ROUNDS, transcripts.JUDGEMENTS)

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from arena import api
-from arena.engine import match, transcripts
+from arena.engine import match
 from arena.game import play as game
 from arena.game import visibility
+from arena.record import transcripts
+from arena.record.rounds import JudgementRecord, Round
 from arena.records import Instance, Variant
 from arena.specs.config import load_experiment
 from arena.specs.schedule import Phase
@@ -78,7 +80,7 @@ def test_a_game_is_byte_identical_when_replayed(played):
 
 def test_rounds_carry_phase_block_and_count_and_follow_the_schedule(played):
     _, result, _ = played
-    rounds = [match.Round.from_json(r) for r in transcripts.read_jsonl(result.run_dir / "rounds.jsonl")]
+    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(result.run_dir / "rounds.jsonl")]
     for (seed, zellig) in {(r.seed, r.zellig) for r in rounds}:
         cell = [r for r in rounds if (r.seed, r.zellig) == (seed, zellig) and r.judged]
         assert [r.phase for r in cell[:10]] == [0] * 6 + [1] * 4
@@ -88,7 +90,7 @@ def test_rounds_carry_phase_block_and_count_and_follow_the_schedule(played):
 
 def test_s_leaves_out_observation_phases_and_the_timeline_covers_all(played):
     _, result, _ = played
-    rounds = [match.Round.from_json(r) for r in transcripts.read_jsonl(result.run_dir / "rounds.jsonl")]
+    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(result.run_dir / "rounds.jsonl")]
     for cell in result.scores["cells"]:
         played_rounds = [r for r in rounds if (r.john, r.zellig, r.seed) == (cell["john"], cell["zellig"], cell["seed"])
                          and r.judged]
@@ -187,9 +189,9 @@ def test_a_chooser_picks_the_offered_variants_with_the_round_rng():
 )
 def test_shown_by_role_and_transparency(role, transparent, visible, hidden):
     instance = Instance("i", "The house.", "Das Haus.", {"origin": "x"})
-    round_ = match.Round("r", 1, "j", "z", instance, Variant("i", "Das Ding.", "p"), ("Das Haus.", "Das Ding."), 1,
+    round_ = Round("r", 1, "j", "z", instance, Variant("i", "Das Ding.", "p"), ("Das Haus.", "Das Ding."), 1,
                          phase=0, block=0, counts=False)
-    judgements = {name: match.JudgementRecord("r", name, choice, choice, "claude", choice == 1, (0.1, 0.2))
+    judgements = {name: JudgementRecord("r", name, choice, choice, "claude", choice == 1, (0.1, 0.2))
                   for name, choice in (("a", 1), ("b", 0))}
     phase = Phase(5, frozenset({role}) if transparent else frozenset(), False)
     outcome = visibility.shown(role, "a", round_, phase, judgements, PerformerSpec("x") if role == "claude" else None)
@@ -206,10 +208,10 @@ def test_shown_by_role_and_transparency(role, transparent, visible, hidden):
 
 def test_a_fluency_claude_is_shown_no_source():
     instance = Instance("i", "The house.", "Das Haus.", {"genre": "news"})
-    round_ = match.Round("r", 1, "j", "z", instance, None, ("Das Haus.", "Das Ding."), 1)
+    round_ = Round("r", 1, "j", "z", instance, None, ("Das Haus.", "Das Ding."), 1)
     assert round_.pair(sees_source=False).source == "" and round_.pair(sees_source=False).meta == {}
     assert round_.pair(sees_metadata=True).meta == {"genre": "news"}
-    record = match.JudgementRecord("r", "a", 1, 1, "claude", True)
+    record = JudgementRecord("r", "a", 1, 1, "claude", True)
     outcome = visibility.shown("claude", "a", round_, Phase(1), {"a": record}, PerformerSpec("x", sees={"source": False}))
     assert outcome.source == ""
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import re
 
-from arena.engine import run as run_engine
-from arena.engine import transcripts
-from arena.engine.match import Round
 from arena.people.web import Arena, create_app
 from arena.present.console import format_leaderboards
+from arena.record import transcripts
+from arena.record.rounds import Round
 from arena.specs.config import load_experiment
 from arena.stats.aggregate import cohen_kappa
 from arena.stats.leaderboards import build
 from arena.stats.results import to_json
-from arena.stats.run import load_run
+from arena.stats.run import RunData
 from performers.catalog import CATALOG
+from tests.arena.engine.helpers import run as run_engine
 from tests.arena.people.helpers import planned, write_config
 
 ORIGIN = "http://127.0.0.1:8765"
@@ -48,7 +48,7 @@ def test_two_people_and_the_toy_claude_in_one_leaderboard(tmp_path, distil_dir):
     result = run_engine(load_experiment(config), CATALOG, tmp_path / "runs", progress=False)
     assert result.run_dir == run_dir and [Round.from_json(r).id for r in
                                           transcripts.read_jsonl(run_dir / transcripts.ROUNDS)] == order
-    run = load_run(run_dir)
+    run = RunData.open(run_dir)
     typed = build(run)
     boards = to_json(typed)
     rows = {row["claude"]: row for row in boards["claudes"]}

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine import RunBusy, match, prepare, run_dir_for
-from arena.engine import run as run_engine
-from arena.engine.store import RunStore
+from arena.engine import prepare, run_dir_for
 from arena.people.session import ClaudeSession, summary
+from arena.record.rounds import RESOLVED_FREE, RESOLVED_LATE, STATUS_NOT_APPLICABLE, STATUS_ZELLIG_TIMEOUT, Round
+from arena.record.store import RunBusy, RunStore
 from arena.records import Instance, Variant
 from arena.specs.config import load_experiment
 from performers.catalog import CATALOG
+from tests.arena.engine.helpers import run as run_engine
 from tests.arena.people.helpers import planned, write_config
 
 
@@ -32,14 +33,14 @@ def test_people_read_a_planned_run_while_the_engine_holds_its_lock(tmp_path, dis
 def test_free_points_are_recorded_without_being_shown_and_answers_are_checked(tmp_path):
     instance = Instance("i1", "The cat.", "Die Katze.")
     variant = Variant("i1", "Das Katze.", "np_agreement")
-    timeout = match.Round("1|j|z|i0|0", 1, "j", "z", Instance("i0", "A.", "B."), None, ("B.", "B."), 0,
-                          match.STATUS_ZELLIG_TIMEOUT)
-    played = match.Round("1|j|z|i1|0", 1, "j", "z", instance, variant, ("Das Katze.", "Die Katze."), 0)
-    skipped = match.Round("1|j|z|i2|-", 1, "j", "z", Instance("i2", "C.", "D."), None, None, None,
-                          match.STATUS_NOT_APPLICABLE)
+    timeout = Round("1|j|z|i0|0", 1, "j", "z", Instance("i0", "A.", "B."), None, ("B.", "B."), 0,
+                          STATUS_ZELLIG_TIMEOUT)
+    played = Round("1|j|z|i1|0", 1, "j", "z", instance, variant, ("Das Katze.", "Die Katze."), 0)
+    skipped = Round("1|j|z|i2|-", 1, "j", "z", Instance("i2", "C.", "D."), None, None, None,
+                          STATUS_NOT_APPLICABLE)
     session = ClaudeSession(tmp_path, "ann", [timeout, played, skipped], seconds_per_pair=5)
     assert session.next_round() == played
-    assert session.done()[timeout.id]["resolved_by"] == match.RESOLVED_FREE
+    assert session.done()[timeout.id]["resolved_by"] == RESOLVED_FREE
     assert session.progress() == (1, 2)
     for bad in (2, -1, True, "0"):
         with pytest.raises(ValueError, match="not a candidate index"):
@@ -47,7 +48,7 @@ def test_free_points_are_recorded_without_being_shown_and_answers_are_checked(tm
     with pytest.raises(KeyError, match="unknown round"):
         session.answer(skipped.id, 0, 1.0)
     record, written = session.answer(played.id, 0, 6.0)  # past the budget
-    assert written and record["resolved_by"] == match.RESOLVED_LATE and record["seconds"] == 6.0
+    assert written and record["resolved_by"] == RESOLVED_LATE and record["seconds"] == 6.0
     assert session.answer(played.id, 1, 1.0) == (record, False)
     assert session.next_round() is None
 

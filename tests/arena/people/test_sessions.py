@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import people_store as store
 from arena.errors import DataError
 from arena.people.live import LiveScorer
 from arena.people.repair_web import repair_app
@@ -21,6 +20,7 @@ from arena.people.repairs import RepairReview
 from arena.people.sessions import SessionStore, csrf_token
 from arena.people.web import Arena, create_app
 from arena.people.zellig_web import ZelligArena, blueprint
+from arena.record import people_store as store
 from performers.catalog import CATALOG
 from tests.arena.people.helpers import client_with, planned, session_id, write_config
 from tests.arena.people.test_repairs import flagged

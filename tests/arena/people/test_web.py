@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from arena.engine import people_store as store
 from arena.people.web import Arena, create_app, is_loopback
+from arena.record import people_store as store
 from tests.arena.people.helpers import client_with, planned, session_id, write_config
 
 HOST = "127.0.0.1:8765"

@@ -10,8 +10,8 @@ import threading
 
 import pytest
 
-from arena.engine import people_store as store
 from arena.people.web import Arena, create_app
+from arena.record import people_store as store
 from tests.arena.people.helpers import planned, write_config
 
 

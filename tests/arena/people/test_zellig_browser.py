@@ -12,9 +12,9 @@ import urllib.request
 import pytest
 import yaml
 
-from arena.engine import people_store as store
 from arena.people import checks
 from arena.people.web import Arena, create_app
+from arena.record import people_store as store
 from tests.arena.people.helpers import planned, write_config
 from tests.arena.people.test_web_browser import browser
 
@@ -98,9 +98,9 @@ def test_live_scores_submit_check_and_replay(server):
         driver.quit()
     print(f"live scores on screen {seen_after:.2f} s after the last key (browser debounce 0.2 s included)")
 
-    from arena.engine import run as run_engine
     from arena.specs.config import load_experiment
     from performers.catalog import CATALOG
+    from tests.arena.engine.helpers import run as run_engine
 
     data = yaml.safe_load(open(config, encoding="utf-8"))
     data["claudes"] = ["random"]

@@ -12,13 +12,13 @@ from arena.present.console import format_leaderboards, versus
 from arena.present.plots import FEW_ROUNDS
 from arena.stats.leaderboards import SignTest, VersusNext, build
 from arena.stats.results import Bootstrap
-from arena.stats.run import load_run
+from arena.stats.run import RunData
 from tests.arena.stats.runs import finished_run
 
 
 @pytest.fixture(scope="module")
 def boards(tmp_path_factory, distil_dir):
-    return build(load_run(finished_run(tmp_path_factory.mktemp("console"), distil_dir)))
+    return build(RunData.open(finished_run(tmp_path_factory.mktemp("console"), distil_dir)))
 
 
 def with_rounds(boards, rounds: int):

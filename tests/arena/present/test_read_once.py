@@ -5,26 +5,23 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from arena.engine import transcripts, verify
 from arena.present import tidy
 from arena.present.report import write_reports
+from arena.record import transcripts
+from arena.record.run_dir import RunDir
 from tests.arena.stats.runs import finished_run
 
 
 def test_report_and_exports_read_each_transcript_once(tmp_path, distil_dir, monkeypatch):
     run_dir = finished_run(tmp_path, distil_dir)
     reads: Counter = Counter()
-    originals = {module: module.read_jsonl if module is transcripts else module.read_lines
-                 for module in (transcripts, verify)}
+    original = RunDir.lines
 
-    def counting(module):
-        def read(path: Path):
-            reads[Path(path).name] += 1
-            return originals[module](path)
-        return read
+    def counting(self: RunDir, name: str):
+        reads[Path(name).name] += 1
+        return original(self, name)
 
-    monkeypatch.setattr(transcripts, "read_jsonl", counting(transcripts))
-    monkeypatch.setattr(verify, "read_lines", counting(verify))  # a run is read verified
+    monkeypatch.setattr(RunDir, "lines", counting)  # a run's records are read through its RunDir, verified
     write_reports([run_dir], plots=False)
     assert reads[transcripts.ROUNDS] == 1 and reads[transcripts.JUDGEMENTS] == 1
     reads.clear()

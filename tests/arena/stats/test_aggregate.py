@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.engine.match import JudgementRecord, Round
+from arena.record.rounds import JudgementRecord, Round
 from arena.records import Instance
 from arena.stats.aggregate import Outcome, Tally, accurate, over_seeds, paired_bootstrap
 from arena.stats.metrics import summarise

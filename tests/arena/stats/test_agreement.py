@@ -6,8 +6,14 @@ import math
 
 import pytest
 
-from arena.engine import match
-from arena.engine.match import JudgementRecord
+from arena.record.rounds import (
+    RESOLVED_ABSTAIN,
+    RESOLVED_BY_CLAUDE,
+    RESOLVED_LATE,
+    RESOLVED_TIE,
+    JudgementRecord,
+    Round,
+)
 from arena.records import Instance, Variant
 from arena.stats.aggregate import cohen_kappa, fleiss_kappa
 from arena.stats.agreement import HUMAN, agreement, majority_vote
@@ -44,17 +50,17 @@ def test_fleiss_kappa_refuses_what_it_cannot_measure(ratings):
         fleiss_kappa(ratings)
 
 
-def rounds(n: int) -> list[match.Round]:
+def rounds(n: int) -> list[Round]:
     result = []
     for i in range(n):
         instance = Instance(f"i{i}", "source", "Die Katze.")
         variant = Variant(instance.id, "Das Katze.", "np_agreement")
-        result.append(match.Round(f"1|j|z|i{i}|0", 1, "j", "z", instance, variant, ("Das Katze.", "Die Katze."), 0))
+        result.append(Round(f"1|j|z|i{i}|0", 1, "j", "z", instance, variant, ("Das Katze.", "Die Katze."), 0))
     return result
 
 
-def said(person: str, round_: match.Round, choice: int | None) -> JudgementRecord:
-    how = match.RESOLVED_LATE if choice is None else match.RESOLVED_BY_CLAUDE
+def said(person: str, round_: Round, choice: int | None) -> JudgementRecord:
+    how = RESOLVED_LATE if choice is None else RESOLVED_BY_CLAUDE
     final = 1 if choice is None else choice
     return JudgementRecord(round_.id, f"person:{person}", final, choice, how, final == round_.corrupted)
 
@@ -70,8 +76,8 @@ def test_majority_vote_of_three_two_and_one_people():
     votes = {v.round: v for v in majority_vote(rs, records)}
     assert set(votes) == {rs[0].id, rs[1].id, rs[3].id}
     assert votes[rs[0].id].claude == HUMAN and votes[rs[0].id].choice == 0 and votes[rs[0].id].correct
-    assert votes[rs[1].id].resolved_by == match.RESOLVED_TIE and votes[rs[1].id].claude_choice is None
-    assert votes[rs[3].id].resolved_by == match.RESOLVED_ABSTAIN
+    assert votes[rs[1].id].resolved_by == RESOLVED_TIE and votes[rs[1].id].claude_choice is None
+    assert votes[rs[3].id].resolved_by == RESOLVED_ABSTAIN
     assert majority_vote(rs, records) == majority_vote(rs, records)  # seeded coins
 
 

@@ -81,7 +81,7 @@ def test_left_out_rounds_and_balanced_johns():
     records[1] = {**records[1], "counts": False}
     for record in records:
         collector.add_record(record)
-    ((table, phenomenon), items), = collector.tables.items()
+    ((table, phenomenon), items), = collector.tables().items()
     assert table == "deletion (balanced John j)" and phenomenon == "deletion" and len(items) == 38
 
 
@@ -89,8 +89,9 @@ def test_scores_json_carries_it_streamed_and_in_memory_alike(tmp_path):
     """A run on Ding pairs (the length cue strong, wrong on enough pairs): every cell has S net of cues
     with its interval, and the streamed scores equal the in-memory reference."""
     from arena.cli import main
-    from arena.stats import metrics, schema
+    from arena.stats import schema, streamed
     from arena.stats.results import to_json
+    from tests.arena.stats.oracle import score_run_in_memory
     from tests.conftest import DATA, require_shared
 
     distil = require_shared(DATA / "distil-lingeval")
@@ -110,6 +111,6 @@ bootstrap_samples: 50
         assert cell["s_net_of_cues"] is not None and len(cell["s_net_of_cues_ci95"]) == 2, cell["claude"]
         low, high = cell["s_net_of_cues_ci95"]
         assert low <= cell["s_net_of_cues"] <= high
-    assert to_json(metrics.score_run_in_memory(run_dir)) == to_json(metrics.score_run(run_dir))
+    assert to_json(score_run_in_memory(run_dir)) == to_json(streamed.score_run(run_dir))
     report = (run_dir / "report.md").read_text(encoding="utf-8")
     assert "S net of cues" in report and "cue-neutral" not in report

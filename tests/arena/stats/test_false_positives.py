@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from arena.cli import main
-from arena.engine.match import JudgementRecord, OneBest, Round
+from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
 from arena.stats import aggregate, false_positives, outcome_tests
 from arena.stats.aggregate import greater_p_value, ratio_variance, wilson_ci

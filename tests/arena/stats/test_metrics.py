@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.engine.match import JudgementRecord, OneBest, Round
+from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
 from arena.stats.aggregate import bootstrap_ci, contrastive_correct, paired_bootstrap
-from arena.stats.metrics import score_transcripts
 from arena.stats.results import to_json
+from tests.arena.stats.oracle import score_transcripts
 
 EXPERIMENT = {"claudes": [{"name": "a", "params": {}}, {"name": "b", "params": {}}], "contrastive_ties": "wrong",
               "bootstrap_samples": 200}

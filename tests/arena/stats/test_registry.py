@@ -11,8 +11,8 @@ from arena.present.console import format_leaderboards, format_scores
 from arena.present.tidy import tables
 from arena.stats import registry, schema
 from arena.stats.leaderboards import build
-from arena.stats.metrics import compute_scores
-from arena.stats.run import load_run
+from arena.stats.run import RunData
+from arena.stats.streamed import compute_scores
 from tests.arena.stats.runs import finished_run
 
 # the whole of a new metric: the margin by which the correct candidate outscores the corrupted one
@@ -66,7 +66,7 @@ def test_in_scores_json_and_its_schema(run_dir, registered):
 def test_on_the_console_and_in_the_leaderboards(run_dir, registered):
     text = format_scores(compute_scores(run_dir))
     assert "marg" in text.splitlines()[0] and "cwords" in text.splitlines()[0]
-    boards = build(load_run(run_dir))
+    boards = build(RunData.open(run_dir))
     (nmt,) = [e for e in boards.claudes if e.claude == "nmt"]
     assert nmt.standing.metrics[-1].name == "margin"
     board = format_leaderboards(boards).splitlines()

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from arena.cli import main
-from arena.engine import scan, transcripts
 from arena.errors import DataError
+from arena.record import scan, transcripts
 from arena.stats.aggregate import Tally
-from arena.stats.metrics import score_run, score_run_in_memory
 from arena.stats.results import to_json
-from arena.stats.streamed import tally
+from arena.stats.streamed import score_run, tally
 from tests.arena.engine.helpers import HERE
 from tests.arena.engine.test_engine import write_config
+from tests.arena.stats.oracle import score_run_in_memory
 from tests.arena.stats.runs import GAME, finished_run
 
 

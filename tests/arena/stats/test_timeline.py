@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine.match import JudgementRecord, Round
 from arena.present import plots
 from arena.present.plots import game_curves
+from arena.record.rounds import JudgementRecord, Round
 from arena.records import Instance
 from arena.stats.aggregate import Outcome
 from arena.stats.results import Cell, Paired, Scores, Summary, Window, Yield

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from arena.engine.match import judgement_from_scores
+from arena.record.scoring_rule import judgement_from_scores
 from arena.records import Pair, RoundOutcome
 from performers.claude import edit_features as ef
 from performers.claude.edit_aware import EditAwareClaude

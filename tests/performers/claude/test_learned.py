@@ -3,7 +3,7 @@ then a logistic model fitted on transparent rounds only."""
 
 from __future__ import annotations
 
-from arena.engine.match import judgement_from_scores
+from arena.record.scoring_rule import judgement_from_scores
 from arena.records import Pair, RoundOutcome
 from performers.claude.learned import LearnedClaude, fit_logistic
 from tests.arena.engine.helpers import HashScorer

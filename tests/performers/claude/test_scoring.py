@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine.match import judgement_from_scores
+from arena.record.scoring_rule import judgement_from_scores
 from arena.records import Judgement, Pair, SequenceScore
 from performers.claude.score_cache import ScoreCache
 from tests.performers.claude.fake_scorer import FakeScoringClaude, fake_score

@@ -6,7 +6,7 @@ Round ids never become paths.  Every write takes a lock per person that holds ac
 threads (the web server) and processes (``arena play`` and ``arena serve`` side by
 side): it re-reads the person's file, returns the existing record when the key is
 already there (an idempotent submission) and otherwise rewrites it, the record added,
-with the run's atomic writer (:func:`arena.engine.transcripts.atomic_write_jsonl`: the whole file replaced by
+with the run's atomic writer (:func:`arena.record.transcripts.atomic_write_jsonl`: the whole file replaced by
 rename, fsynced), so a file is never seen half-written and a kill loses nothing written.
 """
 
@@ -20,9 +20,9 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.engine import transcripts
-from arena.engine.match import JudgementRecord
 from arena.errors import UsageError
+from arena.record import transcripts
+from arena.record.rounds import JudgementRecord
 
 PEOPLE_DIR = "people"
 JUDGEMENTS = "judgements.jsonl"

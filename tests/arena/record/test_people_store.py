@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from arena.engine import people_store as store
+from arena.record import people_store as store
 
 
 @pytest.mark.parametrize("name", ["ann", "Ann-2", "x_y", "a" * 32, "0"])

@@ -9,14 +9,14 @@ fixed-width NumPy columns, never as records:
   its line — 32 bytes a judged round;
 - :meth:`RoundsIndex.expected` gives, per Claude model, the positions of the judged rounds in
   the order the engine writes their judgements (models in config order, then blocks in order,
-  then rounds in plan order), as :func:`arena.engine.plan.blocks` and
-  :func:`arena.engine.verify.expected_judgements` define it;
+  then rounds in plan order), as :func:`arena.record.order.blocks` and
+  :func:`arena.record.verify.expected_judgements` define it;
 - :func:`judgements_match` checks ``judgements.jsonl`` against that order one line at a time.
 
 Digests stand in for ids: two different ids share a 64-bit digest with a probability of about
 ``n² / 2⁶⁵`` (3·10⁻⁸ for a million rounds).  A check that sees anything unexpected (a repeated
 digest, a foreign seed, a line out of order) is not trusted to name the problem: the verifier
-then re-reads the run the exact way (:mod:`arena.engine.verify`), which names file and line.
+then re-reads the run the exact way (:mod:`arena.record.verify`), which names file and line.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,7 @@ class RoundsIndex:
     blocks: np.ndarray  # int64 rank of its block in the engine's order (-1: in no block)
     offsets: np.ndarray  # int64 byte offset of its line
     doubtful: bool  # a repeated id digest, a foreign seed or an unreadable round: check the exact way
+    unreadable: tuple[int, Exception] | None = None  # the line and error where the reader handed each round failed
 
     def expected(self, seeds: Sequence[int]) -> np.ndarray:
         """Positions (into the judged rounds) of the judgements of a Claude model playing
@@ -100,12 +101,13 @@ class RoundsIndex:
         return mine[np.argsort(self.blocks[mine], kind="stable")]
 
 
-def scan_rounds(path: Path, experiment: Any) -> RoundsIndex:
+def scan_rounds(path: Path, experiment: Any, each: Callable[[dict[str, Any]], None] | None = None) -> RoundsIndex:
     """Index ``rounds.jsonl`` in one pass (``experiment``: the run's
-    :class:`~arena.specs.config.Experiment`).  Blocks as :func:`arena.engine.plan.blocks`
+    :class:`~arena.specs.config.Experiment`), handing each record to ``each`` (the first
+    record it fails on is recorded as ``unreadable`` and the index marked doubtful).  Blocks as :func:`arena.record.order.blocks`
     cuts them: a game's (rounds that carry their block) one per (seed, John, block) in
     first-seen order; a static run's one per (seed, John, Zellig) in config order."""
-    from arena.engine.match import NOT_JUDGED
+    from arena.record.rounds import NOT_JUDGED
 
     static = {
         (seed, john.label, zellig.label): rank
@@ -119,8 +121,14 @@ def scan_rounds(path: Path, experiment: Any) -> RoundsIndex:
     count = 0
     doubtful = False
     allowed = set(experiment.seeds)
-    for _, record, offset in iter_lines(path):
+    unreadable: tuple[int, Exception] | None = None
+    for number, record, offset in iter_lines(path):
         count += 1
+        if each is not None and unreadable is None:
+            try:
+                each(record)
+            except (KeyError, TypeError, ValueError, AttributeError) as error:
+                unreadable, doubtful = (number, error), True
         identifier, seed = record.get("round"), record.get("seed")
         digest = key_hash(identifier)
         all_ids.append(digest)
@@ -147,7 +155,7 @@ def scan_rounds(path: Path, experiment: Any) -> RoundsIndex:
     del every, all_ids
     return RoundsIndex(
         count, _column(ids, np.uint64), _column(seeds, np.int64), _column(ranks, np.int64),
-        _column(offsets, np.int64), doubtful,
+        _column(offsets, np.int64), doubtful, unreadable,
     )
 
 

@@ -32,8 +32,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.engine import transcripts
 from arena.errors import ArenaError, DataError, UsageError
+from arena.record import transcripts
 
 logger = logging.getLogger(__name__)
 
@@ -176,7 +176,7 @@ class RunStore:
 
     def record_written(self, written: dict[str, Any]) -> None:
         """Record in the manifest the line counts and digests of the files a finished run
-        wrote (:func:`arena.engine.verify.written`), which readers then check."""
+        wrote (:func:`arena.record.verify.written`), which readers then check."""
         manifest = self.manifest() or {}
         transcripts.atomic_write_json(self.path(transcripts.MANIFEST), {**manifest, "written": written})
 

@@ -8,8 +8,9 @@ A run writes one directory::
     onebest.jsonl      per scoring Claude and distinct source: its 1-best translation,
                        score and detector verdicts (discrepancy, generative rate)
     scores.json        derived from the above; rebuilt by ``arena score RUN``
+    observations.jsonl a game's: what each observing performer was shown, block by block
     cells/             the engine's work in progress, one file per finished cell
-    .lock              held by the process writing the run (:mod:`arena.engine.store`)
+    .lock              held by the process writing the run (:mod:`arena.record.store`)
 
 JSON lines keep German readable (``ensure_ascii=False``).  Every file is written
 atomically (temporary file + rename); ``judgements.jsonl`` and ``onebest.jsonl`` are
@@ -36,6 +37,7 @@ ROUNDS = "rounds.jsonl"
 JUDGEMENTS = "judgements.jsonl"
 ONEBEST = "onebest.jsonl"
 SCORES = "scores.json"
+OBSERVATIONS = "observations.jsonl"  # a game's: what each observer was shown
 
 
 def dumps_line(record: Any) -> str:

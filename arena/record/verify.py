@@ -1,9 +1,9 @@
 """A run directory's transcripts, verified before anything reads them.
 
 Every verb that reads a run (``score``, ``leaderboard``, ``report``, ``export``, ``show``,
-``false-positives``, ``compare-johns``; :func:`arena.stats.aggregate.read_run` and the
-library's :func:`arena.api.load_run`) goes through :func:`load_run`, which refuses a
-damaged run with a :class:`~arena.errors.DataError` naming the file, the line and what is
+``false-positives``, ``compare-johns``; the library's :func:`arena.api.load_run`) reads it
+through :class:`arena.record.run_dir.RunDir`, which calls :func:`verify_run` first: a
+damaged run is refused with a :class:`~arena.errors.DataError` naming the file, the line and what is
 wrong, before anything is computed or written (``scores.json`` stays as it was):
 
 - ``manifest.json`` must be a JSON object with the experiment it played;
@@ -29,13 +29,17 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena.engine import scan, transcripts
 from arena.errors import ArenaError, DataError
+from arena.record import scan, transcripts
+from arena.record.rounds import Round
+
+if TYPE_CHECKING:
+    from arena.specs.config import Experiment
 
 logger = logging.getLogger(__name__)
 
@@ -45,13 +49,13 @@ REPAIR = "re-run 'arena run' on the config to rebuild it from cells/, or delete 
 
 
 @dataclass(frozen=True)
-class LoadedRun:
-    """A verified run: its manifest and the records of its transcripts (plain JSON)."""
+class Verified:
+    """What verifying a run found: its manifest, the experiment it records, and the index of
+    its judged rounds (the judgements' order, for the streamed aggregation)."""
 
     manifest: dict[str, Any]
-    rounds: list[dict[str, Any]]
-    judgements: list[dict[str, Any]]
-    one_bests: list[dict[str, Any]]
+    experiment: Experiment
+    index: scan.RoundsIndex
 
 
 def sha256(data: bytes) -> str:
@@ -107,7 +111,9 @@ def check_plan(run_dir: Path, manifest: dict[str, Any]) -> None:
         )
 
 
-def _experiment(run_dir: Path, manifest: dict[str, Any]):
+def experiment_of(run_dir: Path, manifest: dict[str, Any]) -> Experiment:
+    """The :class:`~arena.specs.config.Experiment` a run's manifest records; one that cannot be
+    read is a :class:`DataError` naming the manifest."""
     from arena.specs.config import experiment_from_dict
 
     path = Path(run_dir) / transcripts.MANIFEST
@@ -121,10 +127,9 @@ def _experiment(run_dir: Path, manifest: dict[str, Any]):
 
 def expected_judgements(experiment, rounds: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
     """``(round id, Claude label)`` of every judgement the engine writes, in its order."""
-    from arena.engine import match
-    from arena.engine.plan import blocks, models
+    from arena.record.order import blocks, models
 
-    parsed = [match.Round.from_json(r) for r in rounds]
+    parsed = [Round.from_json(r) for r in rounds]
     the_blocks = blocks(experiment, parsed)
     return [(r.id, m.spec.label) for m in models(experiment) for b in the_blocks if b.seed in m.seeds for r in b.judged]
 
@@ -195,29 +200,33 @@ def check_written(run_dir: Path, manifest: dict[str, Any]) -> None:
                         f"edited); {REPAIR}", file=path, line=line)
 
 
-def verify_run(run_dir: str | Path, index: bool = False) -> tuple[dict[str, Any], scan.RoundsIndex | None]:
+def verify_run(run_dir: str | Path, each_round: Callable[[dict[str, Any]], None] | None = None) -> Verified:
     """Verify a run directory (see the module docstring) in one streamed pass over each file,
-    memory bounded by fixed-width columns (:mod:`arena.engine.scan`); a damaged run is a
-    :class:`DataError` naming file and line.  Returns the manifest and, with ``index``, the
-    rounds' index (the judgements' order, for the streamed aggregation)."""
+    memory bounded by fixed-width columns (:mod:`arena.record.scan`); a damaged run is a
+    :class:`DataError` naming file and line.  ``each_round`` is handed every record of
+    ``rounds.jsonl`` in the same pass (so that a reader decodes each line once for both)."""
     run_dir = Path(run_dir)
     manifest = load_manifest(run_dir)
     check_plan(run_dir, manifest)
     rounds_path = run_dir / transcripts.ROUNDS
     try:
-        experiment = _experiment(run_dir, manifest)
+        experiment = experiment_of(run_dir, manifest)
     except DataError:
         for _ in scan.iter_lines(rounds_path):  # a damaged line of the rounds is named first
             pass
         raise
-    rounds = scan.scan_rounds(rounds_path, experiment)
+    rounds = scan.scan_rounds(rounds_path, experiment, each_round)
     judgements_path = run_dir / transcripts.JUDGEMENTS
     judging = judgements_path.exists() or transcripts.is_finished(run_dir)
-    from arena.engine.plan import models
+    from arena.record.order import models
 
     labels = [(model.spec.label, model.seeds) for model in models(experiment)]
     if rounds.doubtful or (judging and not scan.judgements_match(judgements_path, rounds, labels)):
         _check_exactly(run_dir, experiment)  # names the damage (or finds a digest collision harmless)
+    if rounds.unreadable is not None:
+        line, error = rounds.unreadable
+        raise DataError(f"a round cannot be read ({type(error).__name__}: {error}); delete {run_dir} to start the "
+                        "run over", file=rounds_path, line=line)
     one_best_path = run_dir / transcripts.ONEBEST
     known = {claude.label for claude in experiment.claudes}
     for number, record, _ in scan.iter_lines(one_best_path):
@@ -225,7 +234,7 @@ def verify_run(run_dir: str | Path, index: bool = False) -> tuple[dict[str, Any]
             raise DataError(f"names Claude {record.get('claude')!r}, which is not in the run; {REPAIR}",
                             file=one_best_path, line=number, key="claude")
     check_written(run_dir, manifest)
-    return manifest, rounds if index else None
+    return Verified(manifest, experiment, rounds)
 
 
 def _check_exactly(run_dir: Path, experiment: Any) -> None:
@@ -236,7 +245,7 @@ def _check_exactly(run_dir: Path, experiment: Any) -> None:
     judgements_path = run_dir / transcripts.JUDGEMENTS
     judgements = read_lines(judgements_path)
     if judgements_path.exists() or transcripts.is_finished(run_dir):
-        from arena.engine.plan import models
+        from arena.record.order import models
 
         by_id = {record.get("round"): record for _, record in rounds}
         seeds_of: dict[str, set[int]] = {}
@@ -248,19 +257,6 @@ def _check_exactly(run_dir: Path, experiment: Any) -> None:
             raise DataError(f"a round cannot be read ({type(error).__name__}: {error}); delete {run_dir} to start the "
                             "run over", file=rounds_path) from None
         check_judgements(judgements_path, judgements, expected, by_id, seeds_of)
-
-
-def load_run(run_dir: str | Path) -> LoadedRun:
-    """Read and verify a run directory (see the module docstring; verified by
-    :func:`verify_run` before anything is read); a damaged run is a :class:`DataError`
-    naming file and line."""
-    run_dir = Path(run_dir)
-    manifest, _ = verify_run(run_dir)
-    return LoadedRun(
-        manifest,
-        *([record for _, record in read_lines(run_dir / name)]
-          for name in (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST)),
-    )
 
 
 def repair(run_dir: Path) -> bool:

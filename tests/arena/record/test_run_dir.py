@@ -1,0 +1,120 @@
+"""RunDir, the one reader of a run: verified before anything is read, the same records streamed or
+in memory, each transcript line decoded at most twice while the run is verified and scored, and a
+round the scores cannot read refused as damage (not a traceback)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from arena.api import finish, load_run
+from arena.engine.core import RunResult
+from arena.errors import DataError, UsageError
+from arena.record import transcripts
+from arena.record.run_dir import RunDir
+from tests.arena.stats.runs import GAME, finished_run
+
+
+def kind(record: object) -> str:
+    if isinstance(record, dict) and "instance" in record:
+        return transcripts.ROUNDS
+    if isinstance(record, dict) and "resolved_by" in record:
+        return transcripts.JUDGEMENTS
+    if isinstance(record, dict) and "translation" in record:
+        return transcripts.ONEBEST
+    return "other"
+
+
+def lines(run_dir: Path, name: str) -> int:
+    if not (run_dir / name).exists():
+        return 0
+    return sum(1 for line in (run_dir / name).read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+@pytest.mark.parametrize("extra", ["", GAME])
+def test_each_line_is_decoded_at_most_twice_while_the_run_is_verified_and_scored(tmp_path, distil_dir, monkeypatch,
+                                                                                  extra):
+    run_dir = finished_run(tmp_path, distil_dir, extra)
+    written = (run_dir / transcripts.SCORES).read_bytes()
+    (run_dir / transcripts.SCORES).unlink()
+    decoded: Counter[str] = Counter()
+    loads = json.loads
+
+    def counting(text, *args, **kwargs):
+        record = loads(text, *args, **kwargs)
+        decoded[kind(record)] += 1
+        return record
+
+    monkeypatch.setattr(json, "loads", counting)
+    record = RunDir(run_dir)
+    result = finish(RunResult(run_dir), record)
+    record.verify()  # what arena.api.run hands out: verified already, not read again
+    monkeypatch.setattr(json, "loads", loads)
+    assert (run_dir / transcripts.SCORES).read_bytes() == written  # the same scores.json as the run wrote
+    assert result.scores == json.loads(written)
+    for name in (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST):
+        assert 0 < decoded[name] <= 2 * lines(run_dir, name), (name, decoded)
+
+
+def test_the_records_are_the_same_streamed_and_in_memory(tmp_path, distil_dir):
+    run_dir = finished_run(tmp_path, distil_dir, GAME)
+    run = RunDir.open(run_dir, finished=True)
+    assert [r.to_json() for r in run.rounds] == list(run.lines(transcripts.ROUNDS))
+    assert [j.to_json() for j in run.judgements] == list(run.lines(transcripts.JUDGEMENTS))
+    assert [o.to_json() for o in run.one_bests] == list(run.lines(transcripts.ONEBEST))
+    assert len(run.observations) == lines(run_dir, transcripts.OBSERVATIONS)
+    judged = list(run.judged())
+    assert all(j["round"] == r["round"] for r, js in judged for j in js)  # each judgement with its own round
+    for label, _ in run.models():  # each model's judgements in its own order, none left out
+        assert [j for _, js in judged for j in js if j["claude"] == label] == \
+            [j for j in run.lines(transcripts.JUDGEMENTS) if j["claude"] == label]
+    assert sum(len(js) for _, js in judged) == lines(run_dir, transcripts.JUDGEMENTS)
+    assert [label for label, _ in run.models()] == ["nmt", "chance"]
+    assert run.cells() and all(path.parent.name == "cells" for path in run.cells())
+    assert run.scores() == json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+    assert load_run(run_dir).scores == run.scores()
+
+
+def _rewrite_round(run_dir: Path, change) -> None:
+    """Change the first round of ``rounds.jsonl`` and record the changed file as the plan (damage that
+    the plan's digest cannot see)."""
+    path = run_dir / transcripts.ROUNDS
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    record = json.loads(lines[0])
+    change(record)
+    lines[0] = transcripts.dumps_line(record)
+    path.write_text("".join(lines), encoding="utf-8")
+    manifest = json.loads((run_dir / transcripts.MANIFEST).read_text(encoding="utf-8"))
+    manifest["plan"]["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (run_dir / transcripts.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+
+
+@pytest.mark.parametrize("change, refused", [
+    (lambda record: None, False),  # intact: must not fire
+    (lambda record: record["instance"].update(meta={"note": "x"}), False),  # a harmless change: must not fire
+    (lambda record: record["instance"].pop("source"), True),  # the scores need each round's source
+    (lambda record: record.pop("john"), True),
+])
+def test_a_round_the_scores_cannot_read_is_refused_naming_the_file(tmp_path, distil_dir, change, refused):
+    run_dir = finished_run(tmp_path, distil_dir)
+    (run_dir / transcripts.SCORES).unlink()
+    _rewrite_round(run_dir, change)
+    if refused:
+        with pytest.raises(DataError) as error:
+            finish(RunResult(run_dir))
+        assert Path(error.value.file or "").name == transcripts.ROUNDS
+        assert not (run_dir / transcripts.SCORES).exists()
+    else:
+        assert finish(RunResult(run_dir)).scores
+
+
+def test_an_unfinished_run_is_not_handed_out_as_finished(tmp_path, distil_dir):
+    run_dir = finished_run(tmp_path, distil_dir)
+    (run_dir / transcripts.SCORES).unlink()
+    with pytest.raises(UsageError, match="not a finished run"):
+        RunDir.open(run_dir, finished=True)
+    assert RunDir.open(run_dir).scores() is None
