@@ -56,6 +56,9 @@ from performers.claude import edit_features as ef
 from performers.claude.signature_em import SignatureEM
 from performers.nested import build_nested
 
+# the grammar checks a run may leave out (performers.claude.edit_grammar.GRAMMAR)
+GrammarCheck = Literal["np-disagree", "verb-disagree", "genitive-after-dative", "verb-subject-soft"]
+
 logger = logging.getLogger(__name__)
 
 UNLABELED = ("em", "none")
@@ -79,7 +82,7 @@ class EditAwareClaude:
 
     def __init__(self, claude: NestedScoringClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
                  unlabeled: Literal["em", "none"] = "em", one_best: bool = True,
-                 target_lm: bool = False, grammar: bool = False, grammar_without: list[str] | None = None):
+                 target_lm: bool = False, grammar: bool = False, grammar_without: list[GrammarCheck] | None = None):
         if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
             raise ConfigError(f"l2 must be a positive number, not {l2!r}")
         if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:

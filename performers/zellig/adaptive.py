@@ -48,7 +48,7 @@ from typing import Annotated, Literal
 
 from annotated_types import MinLen
 
-from arena.sdk import ConfigError, FinitePositiveFloat, Instance, NestedZellig, RoundOutcome, Variant
+from arena.sdk import ConfigError, FinitePositiveFloat, Instance, Name, NestedZellig, RoundOutcome, Variant
 from performers.nested import build_nested
 from performers.zellig.contextual import LogisticPosterior, candidate_features
 
@@ -82,7 +82,7 @@ class AdaptiveZellig:
         strategy: Literal["contextual", "thompson", "uniform"] = "contextual",
         arms: Literal["phenomenon+frequency", "phenomenon"] = "phenomenon+frequency",
         l2: FinitePositiveFloat = 1.0,
-        learn_from: list[str] | None = None,
+        learn_from: Annotated[list[Name], MinLen(1)] | None = None,
     ):
         if isinstance(zelligs, str) or not isinstance(zelligs, list) or not zelligs:
             raise ConfigError("zelligs must be a non-empty list of Zellig SPECs, e.g. [placeholder-ding, clause-omission]")

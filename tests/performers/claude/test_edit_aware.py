@@ -166,3 +166,13 @@ def test_grammar_without_ablates_only_the_named_checks(without, zeroed, monkeypa
 )
 def test_edit_kind(first, second, kind):
     assert ef.edit_kind(ef.word_diff(first, second)) == kind
+
+
+def test_grammar_check_names_match_the_analysis():
+    """The declared names a run may leave out are exactly the analysis' checks."""
+    from typing import get_args
+
+    from performers.claude.edit_aware import GrammarCheck
+    from performers.claude.edit_grammar import GRAMMAR
+
+    assert get_args(GrammarCheck) == GRAMMAR
