@@ -127,9 +127,12 @@ def run(args) -> int:
     paths = present.write(run_dir, report, plot=not args.no_plot)
     if args.json:
         from arena.stats.results import to_json
+        from arena.text_policy import json_visible
 
-        print(json.dumps(to_json(report), ensure_ascii=False, indent=2))
+        print(json_visible(json.dumps(to_json(report), ensure_ascii=False, indent=2)))
     else:
-        print(present.format_markdown(report) if args.markdown else present.format_text(report))
+        from arena.text_policy import visible_lines
+
+        print(visible_lines(present.format_markdown(report) if args.markdown else present.format_text(report)))
         print("report: " + ", ".join(str(path) for path in paths.values()), file=sys.stderr)
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from arena.cli import add_verb
 from arena.errors import UsageError
+from arena.text_policy import json_visible, visible
 
 EXAMPLES = """
   arena template --spec ../shared/data/m2c/m2c_de.json --template negation1 --all
@@ -74,9 +75,9 @@ def run(args) -> int:
                 if args.json:
                     record = {"template": name, "draw": draw.to_json(), "features": space.features(draw)}
                     record.update(zip(("source", "reference") if pairs else ("text",), texts))
-                    print(json.dumps(record, ensure_ascii=False))
+                    print(json_visible(json.dumps(record, ensure_ascii=False)))
                 else:
-                    print("\t".join(texts))
+                    print("\t".join(visible(text) for text in texts))
     except TemplateError as error:
         raise UsageError(str(error)) from None
     except BrokenPipeError:  # e.g. piped into head

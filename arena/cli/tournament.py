@@ -116,7 +116,9 @@ def plan(args, experiment) -> int:
     work = count_work(experiment, catalog(), progress=not args.no_progress)
     result = estimate(work, calibration, catalog()) if calibration is not None else None
     if args.json:
-        print(json.dumps(to_json(work, result), indent=1, ensure_ascii=False))
+        from arena.text_policy import json_visible
+
+        print(json_visible(json.dumps(to_json(work, result), indent=1, ensure_ascii=False)))
     else:
         print(format_plan(work, result, calibration))
     return 0
