@@ -26,21 +26,13 @@ from typing import Any
 
 from arena.formats.repairs import Flagged
 from arena.people.repairs import RepairReview
-from arena.people.web import base_app, body, fail, sign_in, signed_in_person
+from arena.people.web import body, fail, one_page_app, sign_in, signed_in_person
 
 
 def repair_app(review: RepairReview, title: str, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> Any:
     """The app of ``arena repair --serve``: the ``/repair/`` pages, ``/`` leading there."""
-    from flask import redirect, url_for
-
-    app = base_app(title, token, allowed_hosts, sessions=review.patch.with_name(f".{review.patch.name}.sessions.json"))
-    app.register_blueprint(blueprint(review, title))
-
-    @app.get("/")
-    def index():
-        return redirect(url_for("repair.index"))
-
-    return app
+    return one_page_app(blueprint(review, title), title, token, allowed_hosts,
+                        review.patch.with_name(f".{review.patch.name}.sessions.json"))
 
 
 def blueprint(review: RepairReview, title: str) -> Any:

@@ -18,22 +18,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.people.validation import LABEL_VALUES, ValidationReview, sessions_path, shown
-from arena.people.web import base_app, body, fail, sign_in, signed_in_person
+from arena.people.web import body, fail, one_page_app, sign_in, signed_in_person
 
 
 def validation_app(review: ValidationReview, title: str, token: str | None = None,
                    allowed_hosts: Sequence[str] = ()) -> Any:
     """The app of ``arena false-positives --validate N --serve``: the ``/validate/`` pages, ``/`` leading there."""
-    from flask import redirect, url_for
-
-    app = base_app(title, token, allowed_hosts, sessions=sessions_path(review.run_dir))
-    app.register_blueprint(blueprint(review, title))
-
-    @app.get("/")
-    def index():
-        return redirect(url_for("validate.index"))
-
-    return app
+    return one_page_app(blueprint(review, title), title, token, allowed_hosts, sessions_path(review.run_dir))
 
 
 def blueprint(review: ValidationReview, title: str) -> Any:

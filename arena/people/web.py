@@ -82,6 +82,21 @@ def create_app(arena: Arena, token: str | None = None, allowed_hosts: Sequence[s
     return app
 
 
+def one_page_app(pages: Any, title: str, token: str | None, allowed_hosts: Sequence[str], sessions: Path) -> Any:
+    """A :func:`base_app` serving one blueprint of pages (the repair and validation pages),
+    ``/`` leading to its index."""
+    from flask import redirect, url_for
+
+    app = base_app(title, token, allowed_hosts, sessions=sessions)
+    app.register_blueprint(pages)
+
+    @app.get("/")
+    def index():
+        return redirect(url_for(f"{pages.name}.index"))
+
+    return app
+
+
 def base_app(title: str, token: str | None = None, allowed_hosts: Sequence[str] = (),
              sessions: Path | None = None) -> Any:
     """What every page of ``arena serve`` shares: server-side sessions (kept in the file
