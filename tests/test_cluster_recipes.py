@@ -82,7 +82,7 @@ def test_ray_up_stages_the_checkout_and_offers_the_gpus():
     gpus = sum(t["resources"].get("GPU", 0) * t["min_workers"] for t in config["available_node_types"].values())
     assert gpus >= gpus_asked(TOURNAMENT) > 0
     commands = " ".join(config["setup_commands"])
-    assert "pip install -q -e /data/arena" in commands and "/data/shared" in commands and "/data/models" in commands
+    assert "pip install -q --no-deps -e /data/arena" in commands and config["docker"]["container_name"] and "/data/shared" in commands and "/data/models" in commands
     assert IN_CLUSTER.split("/data/arena/")[1] in RAY_UP.read_text(encoding="utf-8")
 
 
