@@ -91,12 +91,16 @@ def test_a_run_with_abstaining_claudes(tmp_path, distil_dir, capsys):
     means = {s["claude"]: s for s in scores["over_seeds"]}
     assert means["none"]["S_mean"] is None and means["none"]["S_std"] is None
     assert means["never"]["S_mean"] == pytest.approx(np.mean([c["S"] for c in cells.values() if c["claude"] == "never"]))
-    assert "none" in console and "Traceback" not in console
+    header, *lines = [line for line in console.splitlines() if line.startswith(("john", "distil"))][:7]
+    assert header.split()[4:7] == ["rounds", "judged", "S"]  # the rounds S counts, beside all the rounds
+    assert {line.split()[2]: line.split()[6] for line in lines}["none"] == "-"  # S of a cell judged nowhere
+    assert "- ± -" not in console
     report = next(run_dir.glob("report*.md"), None)
-    assert report is not None and "none" in report.read_text(encoding="utf-8")
+    assert report is not None and "| judged |" in report.read_text(encoding="utf-8")
     assert main(["export", str(run_dir), "--format", "csv", "--out", str(tmp_path / "tables")]) == 0
     rows = list(csv.DictReader((tmp_path / "tables" / "cells.csv").open(encoding="utf-8")))
-    assert {row["S"] for row in rows if row["claude"] == "none"} == {""}
+    assert {(row["S"], row["judged"]) for row in rows if row["claude"] == "none"} == {("", "0")}
+    assert all(int(row["judged"]) < int(row["rounds"]) for row in rows if row["claude"] == "some")
     assert all(float(row["S"]) >= 0 for row in rows if row["claude"] != "none")
     assert main(["score", str(run_dir)]) == 0
     assert "Traceback" not in capsys.readouterr().out
