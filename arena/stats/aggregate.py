@@ -323,9 +323,10 @@ def over_seeds(
 ) -> tuple[int, float | None, float | None]:
     """The number of seeds and the mean ± sample std of the per-seed rate of ``value``."""
     rates = [Tally.of(items, value).rate() for items in group(outcomes, lambda o: o.round.seed).values()]
-    if not rates:
-        return 0, None, None
-    return (len(rates), *mean_std([r for r in rates if r is not None]))
+    defined = [r for r in rates if r is not None]  # a seed the Claude judged no round of has no rate
+    if not defined:
+        return len(rates), None, None
+    return (len(rates), *mean_std(defined))
 
 
 def group(outcomes: Sequence[Outcome], key: Callable[[Outcome], Hashable | None]) -> dict[Any, list[Outcome]]:

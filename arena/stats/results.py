@@ -76,7 +76,7 @@ class Summary:
     @property
     def judged(self) -> int:
         """The rounds S counts: all but those the Claude abstained on or answered late."""
-        return sum(n for how, n in self.resolved_by.items() if judged(how))
+        return self.rounds - sum(n for how, n in self.resolved_by.items() if not judged(how))
 
     def metric(self, name: str) -> MetricValue | None:
         return next((m for m in self.metrics if m.name == name), None)

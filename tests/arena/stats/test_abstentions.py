@@ -104,4 +104,11 @@ def test_a_run_with_abstaining_claudes(tmp_path, distil_dir, capsys):
     assert all(float(row["S"]) >= 0 for row in rows if row["claude"] != "none")
     assert main(["score", str(run_dir)]) == 0
     assert "Traceback" not in capsys.readouterr().out
+    assert main(["leaderboard", str(run_dir)]) == 0
+    board = capsys.readouterr().out
+    assert "not ranked: none: abstained on 80 of 80 rounds; answered 0 of cell" in board
+    some = sum(c["rounds"] - c["resolved_by"].get("abstain", 0) for c in cells.values() if c["claude"] == "some")
+    claudes = board.split("\n\n")[0].splitlines()[3:6]
+    assert [line.split()[:3] for line in claudes] == [["1", "never", "80"], ["-", "some", str(some)],
+                                                      ["-", "none", "0*"]]  # the rounds S counts
     assert np.isfinite([c["S"] for c in cells.values() if c["claude"] != "none"]).all()
