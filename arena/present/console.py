@@ -30,15 +30,18 @@ def _shorts() -> list[str]:
 
 
 def cells_table(scores: Scores, width: int = 32) -> str:
-    """One row per (John, Zellig, Claude, seed)."""
+    """One row per (John, Zellig, Claude, seed); with a column ``judged`` (the rounds S counts) when a
+    Claude abstained or answered late on some round."""
+    abstained = any(c.summary.judged != c.summary.rounds for c in scores.cells)
     rows = [
         [shorten(c.john, width), shorten(c.zellig, width), shorten(c.claude, width), c.seed, c.summary.rounds,
-         c.summary.S, fmt_ci(c.summary.S_ci95), *_values(c.summary),
+         *([c.summary.judged] if abstained else []), c.summary.S, fmt_ci(c.summary.S_ci95), *_values(c.summary),
          c.generative_rate.rate if c.generative_rate else None, c.yield_.share]
         for c in scores.cells
     ]
-    headers = ["john", "zellig", "claude", "seed", "rounds", "S", "S 95% CI", *_shorts(), "gen.rate", "yield"]
-    return render(headers, rows, align="lllrrrl" + "r" * len(registry.metrics()) + "rr")
+    headers = ["john", "zellig", "claude", "seed", "rounds", *(["judged"] if abstained else []), "S", "S 95% CI",
+               *_shorts(), "gen.rate", "yield"]
+    return render(headers, rows, align="lllrr" + "r" * abstained + "rl" + "r" * len(registry.metrics()) + "rr")
 
 
 def seeds_table(scores: Scores, width: int = 32) -> str:
@@ -47,7 +50,7 @@ def seeds_table(scores: Scores, width: int = 32) -> str:
     for e in scores.over_seeds:
         means = {m.name: f"{fmt(m.mean)} ± {fmt(m.std)}" for m in e.metrics}
         rows.append([shorten(e.john, width), shorten(e.zellig, width), shorten(e.claude, width), e.seeds,
-                     f"{fmt(e.S_mean)} ± {fmt(e.S_std)}", *[means.get(m.name, "-") for m in names]])
+                     mean_std(e.S_mean, e.S_std), *[means.get(m.name, "-") for m in names]])
     headers = ["john", "zellig", "claude", "seeds", "S mean ± std", *[f"{m.short} mean ± std" for m in names]]
     return render(headers, rows, align="lllrl" + "l" * len(names))
 

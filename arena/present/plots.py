@@ -45,11 +45,11 @@ def _pyplot():
 
 
 def _s_matrix(scores: Scores, john: str) -> tuple[list[str], list[str], dict[tuple[int, int], tuple[OverSeeds, int]]]:
-    """Zelligs, Claudes and per (Zellig, Claude) index the cell over seeds with its total rounds."""
+    """Zelligs, Claudes and per (Zellig, Claude) index the cell over seeds with its total rounds judged."""
     rounds: dict[tuple[str, str], int] = defaultdict(int)
     for cell in scores.cells:
         if cell.john == john:
-            rounds[cell.zellig, cell.claude] += cell.summary.rounds
+            rounds[cell.zellig, cell.claude] += cell.summary.judged
     entries = [e for e in scores.over_seeds if e.john == john]
     zelligs = list(dict.fromkeys(e.zellig for e in entries))
     claudes = list(dict.fromkeys(e.claude for e in entries))
@@ -74,7 +74,7 @@ def s_heatmap(scores: Scores, path: Path) -> Path:
 
 def s_heatmap_figure(scores: Scores):
     """Heat map(s) of S per Zellig × Claude, one panel per John, from ``scores.json``
-    (mean over seeds, ± std with several seeds, n = rounds); cells with fewer than
+    (mean over seeds, ± std with several seeds, n = rounds the Claude judged); cells with fewer than
     :data:`FEW_ROUNDS` rounds are grey and hatched, not coloured as results."""
     plt = _pyplot()
     johns = list(dict.fromkeys(e.john for e in scores.over_seeds)) or ["(no rounds)"]
@@ -102,7 +102,7 @@ def s_heatmap_figure(scores: Scores):
                 ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#e0e0e0", hatch="///",
                                            edgecolor="#9a9a9a", linewidth=0))
             text = "-" if s_mean is None or s_mean != s_mean else f"{s_mean:.2f}"
-            if entry.seeds > 1 and not few:
+            if entry.seeds > 1 and not few and entry.S_std is not None:
                 text += f" ±{entry.S_std:.2f}"
             text += f"\nn={n}" + (" (too few)" if few else "")
             ax.text(j, i, text, ha="center", va="center", fontsize=8, color="#555555" if few else "black")

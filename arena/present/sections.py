@@ -77,16 +77,21 @@ def cell_tables(data: ReportInput) -> Section:
     scores = data.scores
     metric_headers = [h for m in registry.metrics() for h in ([m.label, f"{m.short}. 95% CI"] if m.ci else [m.label])]
     metric_align = "".join("rl" if m.ci else "r" for m in registry.metrics())
-    rows = [[c.john, c.zellig, c.claude, c.seed, few(c.summary.rounds), c.summary.S, fmt_ci(c.summary.S_ci95),
+    abstained = any(c.summary.judged != c.summary.rounds for c in scores.cells)  # then a column: the rounds S counts
+    rows = [[c.john, c.zellig, c.claude, c.seed, few(c.summary.rounds), *([few(c.summary.judged)] if abstained else []),
+             c.summary.S, fmt_ci(c.summary.S_ci95),
              *_with_ci(c.summary), c.generative_rate.rate if c.generative_rate else None, c.yield_.share]
             for c in scores.cells]
     tables = [table(
         "S and contrastive accuracy per cell",
-        ["John", "Zellig", "Claude", "seed", "rounds", "S", "S 95% CI", *metric_headers, "gen. rate", "yield"],
+        ["John", "Zellig", "Claude", "seed", "rounds", *(["judged"] if abstained else []), "S", "S 95% CI",
+         *metric_headers, "gen. rate", "yield"],
         rows,
         f"95% bootstrap CIs resample instances; contrastive ties count as {scores.contrastive_ties}; "
-        f"'(few)' marks cells with fewer than {FEW_ROUNDS} rounds, whose numbers are not reliable.",
-        align="lllrrrl" + metric_align + "rr",
+        f"'(few)' marks cells with fewer than {FEW_ROUNDS} rounds, whose numbers are not reliable."
+        + (" S counts only the rounds the Claude judged ('judged'): those it abstained on or answered late are "
+           "left out ('-': it judged none)." if abstained else ""),
+        align="lllrr" + "r" * abstained + "rl" + metric_align + "rr",
     )]
     if any(e.seeds > 1 for e in scores.over_seeds):
         names = [m for m in registry.metrics() if m.over_seeds]

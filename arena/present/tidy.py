@@ -112,7 +112,7 @@ def cell_rows(scores: Scores) -> list[dict[str, Any]]:
         rate, summary = c.generative_rate, c.summary
         rows.append({
             "john": c.john, "zellig": c.zellig, "claude": c.claude, "seed": c.seed,
-            "rounds": summary.rounds, "correct": summary.correct, "S": summary.S,
+            "rounds": summary.rounds, "judged": summary.judged, "correct": summary.correct, "S": summary.S,
             "S_low": _ci(summary.S_ci95, 0), "S_high": _ci(summary.S_ci95, 1),
             **metric_columns(summary.metrics, registry.metrics()),
             "generative_rate": rate.rate if rate else None, "generative_detected": rate.detected if rate else None,

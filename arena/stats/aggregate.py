@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from arena.errors import DataError
-from arena.record.rounds import JudgementRecord, OneBest, Round
+from arena.record.rounds import RESOLVED_ABSTAIN, RESOLVED_LATE, JudgementRecord, OneBest, Round
 
 # -- resampling statistics over per-instance outcomes ----------------------------------------
 
@@ -212,9 +212,20 @@ def join(
 
 # -- per-round values -----------------------------------------------------------------------
 
-def correct(outcome: Outcome) -> float:
-    """1 when the Claude's final choice is the corrupted candidate (S counts these)."""
-    return float(outcome.judgement.correct)
+UNJUDGED = frozenset({RESOLVED_ABSTAIN, RESOLVED_LATE})  # resolutions of rounds S leaves out: the Claude did not judge
+
+
+def judged(resolved_by: str) -> bool:
+    """Whether a round resolved this way counts toward S: the Claude chose (or its exactly equal scores
+    were split by a coin, or the Zellig's timeout gave a free point); an abstention or a late answer
+    is recorded (``rounds``, ``resolved_by``) but left out of S, its CI and every test built on S."""
+    return resolved_by not in UNJUDGED
+
+
+def correct(outcome: Outcome) -> float | None:
+    """1 when the Claude's final choice is the corrupted candidate (S counts these); ``None`` on a
+    round the Claude did not judge (:func:`judged`)."""
+    return float(outcome.judgement.correct) if judged(outcome.judgement.resolved_by) else None
 
 
 def contrastive_correct(correct: float, corrupted: float, ties: str) -> float:
@@ -312,9 +323,10 @@ def over_seeds(
 ) -> tuple[int, float | None, float | None]:
     """The number of seeds and the mean ± sample std of the per-seed rate of ``value``."""
     rates = [Tally.of(items, value).rate() for items in group(outcomes, lambda o: o.round.seed).values()]
-    if not rates:
-        return 0, None, None
-    return (len(rates), *mean_std([r for r in rates if r is not None]))
+    defined = [r for r in rates if r is not None]  # a seed the Claude judged no round of has no rate
+    if not defined:
+        return len(rates), None, None
+    return (len(rates), *mean_std(defined))
 
 
 def group(outcomes: Sequence[Outcome], key: Callable[[Outcome], Hashable | None]) -> dict[Any, list[Outcome]]:

@@ -62,7 +62,8 @@ def over_seeds(cells: Sequence[Cell]) -> tuple[OverSeeds, ...]:
         groups[cell.john, cell.zellig, cell.claude].append(cell)
     result = []
     for (john, zellig, claude), items in groups.items():
-        s_mean, s_std = mean_std([c.summary.S for c in items if c.summary.S is not None])
+        judged = [c.summary.S for c in items if c.summary.S is not None]
+        s_mean, s_std = mean_std(judged) if judged else (None, None)
         means = registry.over_seeds([c.summary.metrics for c in items])
         result.append(OverSeeds(john, zellig, claude, len(items), s_mean, s_std, means))
     return tuple(result)

@@ -165,7 +165,9 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
         for outcome in outcomes:
             if outcome.round.id not in kept:
                 continue
-            claudes[label][outcome.round.id] = aggregate.correct(outcome)
+            found = aggregate.correct(outcome)
+            if found is not None:  # a round the Claude abstained on is left out, as in its S
+                claudes[label][outcome.round.id] = found
             if outcome.scores is not None:
                 contrastive[label][outcome.round.id] = float(outcome.scores[0] > outcome.scores[1])
     return CueInput(items, dict(skipped), dict(claudes), dict(contrastive), kind="run",

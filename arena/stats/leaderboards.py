@@ -193,17 +193,16 @@ def _versus(groups: Mapping[str, Sequence[Outcome]], upper: str, lower: str | No
 
 
 MIN_JUDGED = 30  # rounds a Claude that abstains must have answered in each of its cells to be ranked
-ABSTAINED = ("abstain", "late")  # arena.record.rounds.RESOLVED_ABSTAIN, RESOLVED_LATE: a coin chose
 
 
 def abstentions(outcomes: Sequence[Outcome]) -> tuple[int, str | None]:
     """How many rounds the Claude abstained on, and why it is not ranked: it abstained and answered
     fewer than :data:`MIN_JUDGED` rounds of some cell (John, Zellig, seed)."""
-    abstained = sum(1 for o in outcomes if o.judgement.resolved_by in ABSTAINED)
+    abstained = sum(1 for o in outcomes if not aggregate.judged(o.judgement.resolved_by))
     if not abstained:
         return 0, None
     cells = aggregate.group(outcomes, lambda o: (o.round.john, o.round.zellig, o.round.seed))
-    judged = {cell: sum(1 for o in items if o.judgement.resolved_by not in ABSTAINED) for cell, items in cells.items()}
+    judged = {cell: sum(1 for o in items if aggregate.judged(o.judgement.resolved_by)) for cell, items in cells.items()}
     (john, zellig, seed), least = min(judged.items(), key=lambda kv: kv[1])
     if least >= MIN_JUDGED:
         return abstained, None

@@ -2,9 +2,11 @@
 
 Per cell (John, Zellig, Claude, seed):
 
-- **S** (Smith 2012): share of judged rounds in which the Claude's final choice (after
-  seeded coins for ties, abstentions and late answers; free points for Zellig
-  timeouts) is the corrupted candidate; 95% bootstrap CI resampling instances.
+- **S** (Smith 2012): share of the rounds the Claude judged in which its final choice (after
+  seeded coins for exact score ties; free points for Zellig timeouts) is the corrupted
+  candidate; 95% bootstrap CI resampling instances.  Rounds it abstained on or answered
+  late are counted in ``rounds`` and ``resolved_by`` but not in S (the one rule:
+  :func:`arena.stats.aggregate.judged`); S is ``None`` when it judged none.
 - **contrastive accuracy**: share of rounds whose correct candidate scores higher than
   the corrupted one; exact ties follow the experiment's ``contrastive_ties`` policy
   (``wrong`` by default, recorded in ``scores.json``).  Only for scoring Claudes.

@@ -90,7 +90,7 @@ class Metric:
     leaderboard: bool = True  # in the leaderboard entries and the Claudes' board
     over_seeds: bool = True  # mean ± std over seeds
     counts: Mapping[str, Callable[[Sequence[Outcome]], int]] = field(default_factory=dict)  # written beside it
-    # (instance keys, S values, per-round values, bootstrap samples) of the defined rounds -> (value, CI,
+    # (instance keys, S values, per-round values, bootstrap samples) of the defined rounds the Claude judged -> (value, CI,
     # why undefined); replaces the pooled rate
     aggregate: Callable[[Sequence[Hashable], np.ndarray, np.ndarray, int],
                         tuple[float | None, tuple[float, float] | None, str | None]] | None = None
@@ -99,12 +99,13 @@ class Metric:
     def summarise(self, outcomes: Sequence[Outcome], context: Context, samples: int) -> MetricValue | None:
         """The metric of a group of rounds; ``None`` when no round defines it."""
         if self.aggregate is not None:
-            defined = [(o, v) for o in outcomes if (v := self.value(o, context)) is not None]
+            defined = [(o, s, v) for o in outcomes
+                       if (v := self.value(o, context)) is not None and (s := correct(o)) is not None]
             if not defined:
                 return None
-            value, ci95, note = self.aggregate([instance_key(o) for o, _ in defined],
-                                               np.array([correct(o) for o, _ in defined], dtype=float),
-                                               np.array([v for _, v in defined], dtype=float), samples)
+            value, ci95, note = self.aggregate([instance_key(o) for o, _, _ in defined],
+                                               np.array([s for _, s, _ in defined], dtype=float),
+                                               np.array([v for _, _, v in defined], dtype=float), samples)
             return MetricValue(self.name, value, ci95, self.ci, (), note)
         if self.ci:
             tally = Tally.of(outcomes, lambda o: self.value(o, context))

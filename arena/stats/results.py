@@ -31,9 +31,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.stats.aggregate import judged
 from arena.stats.registry import MeanStd, MetricValue, parse_means, parse_metric_values
 
-SCHEMA_VERSION = 2  # of scores.json: raise on any change a reader of an older file would trip over
+SCHEMA_VERSION = 3  # of scores.json: raise on any change a reader of an older file would trip over
+# 3: S (and its CI, the tests and means built on it) counts only the rounds the Claude judged: abstentions and
+#    late answers stay in ``rounds``/``resolved_by``; S is null in a cell the Claude judged no round of
 
 
 def _omit(when: str, empty: Callable[[], Any] = tuple) -> Any:
@@ -60,7 +63,8 @@ def _means(data: Mapping[str, Any]) -> tuple[MeanStd, ...]:
 @dataclass(frozen=True)
 class Summary:
     """S of a group of rounds with its CI, how the rounds were resolved, and every
-    registered metric that is defined on at least one of them."""
+    registered metric that is defined on at least one of them.  ``rounds`` counts every round,
+    S and ``correct`` only those the Claude judged (:attr:`judged`)."""
 
     rounds: int
     S: float | None
@@ -68,6 +72,11 @@ class Summary:
     correct: int
     resolved_by: Mapping[str, int]
     metrics: tuple[MetricValue, ...] = field(default=(), metadata=_flatten(_metrics))
+
+    @property
+    def judged(self) -> int:
+        """The rounds S counts: all but those the Claude abstained on or answered late."""
+        return self.rounds - sum(n for how, n in self.resolved_by.items() if not judged(how))
 
     def metric(self, name: str) -> MetricValue | None:
         return next((m for m in self.metrics if m.name == name), None)
@@ -154,8 +163,8 @@ class OverSeeds:
     zellig: str
     claude: str
     seeds: int
-    S_mean: float
-    S_std: float
+    S_mean: float | None  # None: the Claude judged no round of any seed
+    S_std: float | None
     metrics: tuple[MeanStd, ...] = field(default=(), metadata=_flatten(_means))
 
 

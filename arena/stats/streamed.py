@@ -40,7 +40,7 @@ from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STAT
 from arena.record.run_dir import RunDir
 from arena.specs.signature import DataDigests
 from arena.stats import cells, cue_strata, registry
-from arena.stats.aggregate import Outcome, Tally
+from arena.stats.aggregate import Outcome, Tally, judged
 from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield, to_json
 
 NO_PHASE = -(1 << 62)
@@ -106,7 +106,7 @@ class _OutcomeCell:
 
     def __init__(self, keys: Sequence[str], metrics: Sequence[registry.Metric]) -> None:
         self.instances, self.correct, self.resolved = array("Q"), array("d"), array("b")
-        self.counted, self.phase = array("b"), array("q")
+        self.judged, self.counted, self.phase = array("b"), array("b"), array("q")
         self.keys = {name: array("i") for name in keys}
         self.values = {m.name: array("d") for m in metrics}
         self.defined = {m.name: array("b") for m in metrics}
@@ -118,7 +118,8 @@ class _OutcomeCell:
 
         return {
             "instances": column(self.instances, np.uint64), "correct": column(self.correct, np.float64),
-            "resolved": column(self.resolved, np.int8), "counted": column(self.counted, np.int8).astype(bool),
+            "resolved": column(self.resolved, np.int8), "judged": column(self.judged, np.int8).astype(bool),
+            "counted": column(self.counted, np.int8).astype(bool),
             "phase": column(self.phase, np.int64),
             "keys": {k: column(v, np.int32) for k, v in self.keys.items()},
             "values": {k: column(v, np.float64) for k, v in self.values.items()},
@@ -140,6 +141,13 @@ def tally(instances: np.ndarray, values: np.ndarray) -> Tally:
     sums = np.bincount(dense, weights=values, minlength=len(order)).astype(float)
     counts = np.bincount(dense, minlength=len(order)).astype(int)
     return Tally(tuple(unique[order].tolist()), sums, counts)
+
+
+def s_tally(columns: Mapping[str, Any], rows: np.ndarray) -> Tally:
+    """S's :class:`Tally` of the outcomes at ``rows``: over the rounds the Claude judged
+    (:func:`arena.stats.aggregate.judged`), as :meth:`Tally.of` with its default value."""
+    kept = rows[columns["judged"][rows]]
+    return tally(columns["instances"][kept], columns["correct"][kept])
 
 
 class _Run:
@@ -207,6 +215,7 @@ class _Run:
         cell.instances.append(scan.key_hash(round_.john, round_.instance.id))
         cell.correct.append(float(judgement.correct))
         cell.resolved.append(self.resolutions.code(judgement.resolved_by))
+        cell.judged.append(judged(judgement.resolved_by))
         cell.counted.append(bool(round_.counts))
         cell.phase.append(NO_PHASE if round_.phase is None else round_.phase)
         for name, key_of in self.breakdowns.items():
@@ -224,11 +233,13 @@ class _Run:
 
 def summarise(columns: Mapping[str, Any], rows: np.ndarray, run: _Run, samples: int) -> Summary:
     """:func:`arena.stats.metrics.summarise` of the outcomes at ``rows`` of a cell's columns."""
-    s = tally(columns["instances"][rows], columns["correct"][rows])
+    s = s_tally(columns, rows)
     resolved = Counter(run.resolutions.names[c] for c in columns["resolved"][rows].tolist())
     metrics = []
     for metric in run.metrics:
         defined = rows[columns["defined"][metric.name][rows]]
+        if metric.aggregate is not None:
+            defined = defined[columns["judged"][defined]]  # S's values: of the rounds the Claude judged
         values = columns["values"][metric.name][defined]
         if metric.aggregate is not None:
             if not len(values):
@@ -272,7 +283,7 @@ def timeline(columns: Mapping[str, Any], rows: np.ndarray, window: int, epsilon:
     cut = []
     for start in range(0, len(rows), window):
         chunk = rows[start : start + window]
-        chunk_tally = tally(columns["instances"][chunk], columns["correct"][chunk])
+        chunk_tally = s_tally(columns, chunk)
         phases = columns["phase"][chunk]
         cut.append(Window(
             first=start + 1, last=start + len(chunk), rounds=len(chunk),
@@ -292,7 +303,7 @@ def _cell(run: _Run, key: tuple[str, str, str, int], game: Mapping[str, Any] | N
     played = np.arange(len(columns["correct"]))
     rows = played[columns["counted"]]
     if len(rows):
-        counted[key] = tally(columns["instances"][rows], columns["correct"][rows])
+        counted[key] = s_tally(columns, rows)
     round_cell = run.round_cells[john, zellig, seed]
     breakdowns = run.experiment.get("breakdowns")
     return Cell(
@@ -328,7 +339,7 @@ def score_run(run: RunDir | Path) -> Scores:
             columns = streamed.cells[key].columns()
             rows = np.flatnonzero(columns["counted"])
             if len(rows):
-                counted[key] = tally(columns["instances"][rows], columns["correct"][rows])
+                counted[key] = s_tally(columns, rows)
     return Scores(
         signature, streamed.ties, scored, cells.over_seeds(scored),
         Paired(cells.paired_claudes(counted, claudes, streamed.samples), cells.paired_zelligs(counted, streamed.samples)),

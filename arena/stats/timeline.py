@@ -44,10 +44,15 @@ def convergence(windows: Sequence[Window], epsilon: float) -> Convergence | None
         return None
     final = windows[-1].S
     settled = len(windows) - 1
-    while settled > 0 and abs(windows[settled - 1].S - final) <= epsilon:  # type: ignore[operator]
+    while settled > 0 and _within(windows[settled - 1].S, final, epsilon):
         settled -= 1
     return Convergence(epsilon=epsilon, final_S=final, rounds=windows[settled - 1].last if settled else 0,
                        window=settled)
+
+
+def _within(s: float | None, final: float | None, epsilon: float) -> bool:
+    """Whether a window's S is within ``epsilon`` of the final S (never for a window the Claude judged none of)."""
+    return s is not None and final is not None and abs(s - final) <= epsilon
 
 
 def timeline(outcomes: Sequence[Outcome], window: int, epsilon: float, samples: int = 1000) -> Timeline:

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from arena.specs.transfer import TransferPlan
-from arena.stats.aggregate import DEFAULT_SEED, Outcome, bootstrap_ci, paired_bootstrap
+from arena.stats.aggregate import DEFAULT_SEED, Outcome, bootstrap_ci, correct, paired_bootstrap
 
 Cluster = tuple[int, str, str]  # seed, John, instance id
 
@@ -44,8 +44,10 @@ def _found(outcomes: Mapping[str, Sequence[Outcome]]) -> dict[tuple[str, str], d
     table: dict[tuple[str, str], dict[Cluster, list[float]]] = defaultdict(dict)
     for claude, items in outcomes.items():
         for o in items:
+            if (found := correct(o)) is None:  # abstained or late: not judged, left out as in S
+                continue
             key = (o.round.seed, o.round.john, o.round.instance.id)
-            table[claude, o.round.zellig].setdefault(key, []).append(float(o.judgement.correct))
+            table[claude, o.round.zellig].setdefault(key, []).append(found)
     return table
 
 
@@ -159,7 +161,7 @@ def trend(outcomes: Mapping[str, Sequence[Outcome]], plan: TransferPlan, family:
     paired: dict[int, list[float]] = defaultdict(list)
     per_cell = []
     for claude in plan.tuned_against:
-        items = outcomes.get(claude, ())
+        items = [o for o in outcomes.get(claude, ()) if correct(o) is not None]  # the rounds it judged, as S
         mine = [o for o in items if o.round.zellig == plan.alias(family, claude)]
         base = {(o.round.seed, o.round.john, o.round.instance.id): float(o.judgement.correct)
                 for o in items if o.round.zellig == plan.bases[family]}

@@ -155,3 +155,18 @@ def run(*args, **kwargs):
     from arena import api, engine
 
     return api.finish(engine.run(*args, **kwargs))
+
+
+class AbstainingClaude:
+    """A Claude that abstains (``Judgement(None)``, no scores) on a share of the pairs, chosen by a
+    hash of the source (``share: 1``: on every pair), and picks a candidate by a hash on the others."""
+
+    version = "1"
+
+    def __init__(self, share: float = 0.5):
+        self.share = share
+
+    def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
+        return [Judgement(None) if _unit("abstain", pair.source) < self.share
+                else Judgement(int(_unit("pick", pair.source, *pair.candidates) * len(pair.candidates)))
+                for pair in pairs]
