@@ -25,6 +25,7 @@ Chen & Goodman (1998) for interpolated Kneser–Ney.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -63,12 +64,19 @@ def corpus_path(corpus: str | os.PathLike | None) -> Path:
     return path
 
 
-def corpus_lines(corpus: Path) -> list[str]:
+def corpus_lines(corpus: Path) -> tuple[str, ...]:
     """The corpus's lines: UTF-8, with at least one word (else a :class:`~arena.errors.DataError`
-    naming the file, and the line of a bad byte)."""
+    naming the file, and the line of a bad byte).  Read once per process and file version: the
+    check before a run (:meth:`TargetLMClaude.check_params`) and the build share one read."""
+    stat = corpus.stat()
+    return _corpus_lines(str(corpus.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=1)
+def _corpus_lines(corpus: str, mtime_ns: int, size: int) -> tuple[str, ...]:
     from arena.sdk import read_lines
 
-    lines = read_lines(corpus, allow_empty=True)
+    lines = tuple(read_lines(Path(corpus), allow_empty=True))
     if not any(line.split() for line in lines):
         raise DataError("target-lm: the training corpus has no words", file=corpus, key="corpus",
                         hint="give params.corpus: a German text file, one sentence per line")
