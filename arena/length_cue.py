@@ -13,7 +13,7 @@ see the same cue.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from arena.logistic import fit_logistic
 from arena.records import Judgement, Pair
@@ -36,51 +36,39 @@ def difference(pair: Pair) -> list[float]:
     return [float(chars_b - chars_a), float(tokens_b - tokens_a)]
 
 
-def fit(pairs: Sequence[Pair], corrupted: Sequence[int], l2: float = L2,
-        features: Callable[[Pair], list[float]] = difference) -> list[float]:
+def fit(pairs: Sequence[Pair], corrupted: Sequence[int], l2: float = L2) -> list[float]:
     """The weights of the two features, fitted on labelled pairs (both candidate orders)."""
     rows, labels = [], []
     for pair, answer in zip(pairs, corrupted):
-        row = features(pair)
+        row = difference(pair)
         rows += [row, [-value for value in row]]
         labels += [answer, 1 - answer]
     return fit_logistic(rows, labels, l2)
 
 
-def margin(weights: Sequence[float], pair: Pair, features: Callable[[Pair], list[float]] = difference) -> float:
+def margin(weights: Sequence[float], pair: Pair) -> float:
     """Positive: the second candidate looks corrupted; negative: the first; 0: no cue."""
-    return sum(w * f for w, f in zip(weights, features(pair)))
+    return sum(w * f for w, f in zip(weights, difference(pair)))
 
 
 class LengthCue:
     """The length cue as a fittable judge (:class:`arena.roles.Fittable`) for the cue audit
-    (:func:`arena.stats.cues.score_cue`); unfitted it abstains.  ``features``: a memo of each pair's
-    features (by the pair object's id) that the fold models of one audit share, so that a pair's
-    lengths are counted once, not once per fold; it must not outlive the pairs."""
+    (:func:`arena.stats.cues.score_cue`); unfitted it abstains."""
 
     name = "length"
 
-    def __init__(self, l2: float = L2, features: dict[int, list[float]] | None = None) -> None:
+    def __init__(self, l2: float = L2) -> None:
         self.l2 = l2
         self.weights: list[float] | None = None
-        self.memo = features
-
-    def features(self, pair: Pair) -> list[float]:
-        if self.memo is None:
-            return difference(pair)
-        found = self.memo.get(id(pair))
-        if found is None:
-            found = self.memo[id(pair)] = difference(pair)
-        return found
 
     def fit(self, pairs: Sequence[Pair], corrupted: Sequence[int]) -> None:
-        self.weights = fit(pairs, corrupted, self.l2, self.features)
+        self.weights = fit(pairs, corrupted, self.l2)
 
     def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
         if self.weights is None:
             return [Judgement(None) for _ in pairs]
         result = []
         for pair in pairs:
-            m = margin(self.weights, pair, self.features)
+            m = margin(self.weights, pair)
             result.append(Judgement(None if m == 0 else int(m > 0), (m / 2, -m / 2)))
         return result

@@ -21,7 +21,6 @@ neutral control is a John with ``balance: {cue: length}``.
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
@@ -79,7 +78,7 @@ class Collector:
         for items in self.tables().values():
             if not cue_kinds.enough(len(items)):
                 continue
-            scores = [score_cue(name, factory(), factory, items, FOLDS, SEED) for name, factory in _shared(NUISANCE)]
+            scores = [score_cue(name, factory(), factory, items, FOLDS, SEED) for name, factory in NUISANCE.items()]
             strong = [s for s in scores if cue_kinds.is_strong(s.ci)]
             if not strong:
                 continue
@@ -87,13 +86,6 @@ class Collector:
             for item, hit, tie in zip(items, cue.hits, cue.ties):
                 result[item.id] = 0.5 if tie else hit
         return result
-
-
-def _shared(cues: Mapping[str, Callable[[], Any]]) -> list[tuple[str, Callable[[], Any]]]:
-    """The cues' factories for one table: the length cue's fold models share one memo of the
-    pairs' features (:class:`arena.length_cue.LengthCue`), discarded with the table's audit."""
-    return [(name, functools.partial(LengthCue, features={}) if factory is LengthCue else factory)
-            for name, factory in cues.items()]
 
 
 def balanced_johns(manifest: Mapping[str, Any]) -> list[str]:
