@@ -35,11 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import UsageError
-from arena.formats.repairs import ACTIONS, KEEP_CHANGED, Flagged, current, read_repairs
+from arena.formats.repairs import ACTIONS, Flagged, current, decision_problem, read_repairs
 from arena.record import people_store as store
 from arena.record.transcripts import atomic_write_text, dumps_line
 from arena.records import Instance
-from arena.text_policy import text_problem
 
 COUNTED = {"fix": "fixed", "keep": "kept", "reject": "rejected"}  # the summary's name of each action
 MAX_REFERENCE = 2000  # characters of a fixed reference
@@ -52,25 +51,21 @@ def repair_record(instance: Instance, action: str, reviewer: str, reference: str
     takes no text or the machine reference unchanged (:class:`UsageError` otherwise)."""
     if action not in ACTIONS:
         raise UsageError(f"action must be fix, keep or reject, not {action!r}", key="action")
-    if action == "keep" and reference is not None and reference.strip() != instance.reference:
-        raise UsageError(KEEP_CHANGED, key="reference")
     record: dict[str, Any] = {"id": instance.id, "action": action, "was": instance.reference,
                               "reviewer": store.check_name(reviewer),
                               "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    text = reference.strip() if isinstance(reference, str) else reference
+    if action == "fix" and isinstance(text, str) and len(text) > MAX_REFERENCE:
+        raise UsageError(f"the corrected reference must be one line of at most {MAX_REFERENCE} characters",
+                         key="reference")
+    problem = decision_problem({**record, "reference": text})  # what the patch file's reader refuses too
+    if problem is not None:
+        raise UsageError(problem, key="reference")
     if action == "fix":
-        if not isinstance(reference, str) or not reference.strip():
-            raise UsageError("a fix needs the corrected reference", key="reference")
-        reference = reference.strip()
-        if len(reference) > MAX_REFERENCE:
-            raise UsageError(f"the corrected reference must be one line of at most {MAX_REFERENCE} characters",
-                             key="reference")
-        problem = text_problem(reference)
-        if problem is not None:  # NUL, ESC, a line break, an RTL override, only a zero-width space
-            raise UsageError(f"the corrected reference {problem}", key="reference")
-        if reference == instance.reference:
+        if text == instance.reference:
             raise UsageError("the corrected reference is the machine reference unchanged: keep it instead "
                              "(the flag is wrong), or skip or reject it", key="reference")
-        record["reference"] = reference
+        record["reference"] = text
     return record
 
 
