@@ -145,7 +145,7 @@ def run(args) -> int:
 def run_own_pairs(args, out) -> int:
     """``--pairs FILE``: one row per pair (see :mod:`arena.pairs_api`) into ``--out``."""
     from arena.formats.pairs import read_pairs
-    from arena.formats.score_table import table_format, write_table
+    from arena.formats.tables import format_of, write_rows
     from arena.pairs_api import score_rows, scoring_claude
 
     if args.pairs is None:
@@ -155,7 +155,7 @@ def run_own_pairs(args, out) -> int:
     if args.score != "mean":
         raise UsageError("--score applies to --format scores files; --pairs writes both sums and means",
                          key="--score")
-    kind = "tsv" if out is None else table_format(out)
+    kind = "tsv" if out is None else format_of(out, key="--out")
     pairs = read_pairs(args.pairs, args.columns)
     from arena.cli import catalog
 
@@ -163,7 +163,7 @@ def run_own_pairs(args, out) -> int:
                             overrides={"batch_tokens": args.batch_tokens, "device": args.device, "dtype": args.dtype})
     log.info("scoring %d pairs of %s", len(pairs), args.pairs)
     rows = score_rows(pairs, claude, tokens=args.tokens)
-    write_table(rows, out, kind)
+    write_rows(rows, out, kind)
     if out is not None:
         log.info("wrote %d rows to %s", len(rows), out)
     return 0

@@ -37,14 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import DataError, UsageError
-from arena.formats.delimited import DELIMITERS, delimited_rows
-from arena.specs.yamlio import MAX_JSON_BYTES, iter_jsonl, load_json
+from arena.formats.tables import FORMATS, Rows, format_of
+from arena.specs.yamlio import load_json
 from arena.text_policy import text_problem
 
 TEXT_COLUMNS = ("source", "correct", "incorrect")
 ID_COLUMN = "id"
 PHENOMENON_COLUMN = "phenomenon"  # the one metadata column arena gives a meaning to
-SUFFIXES = (".tsv", ".csv", ".jsonl", ".ndjson", ".parquet")
 
 
 @dataclass(frozen=True)
@@ -89,14 +88,11 @@ def parse_columns(text: str | Mapping[str, str] | None, *, where: str = "--colum
 
 
 def pair_format(path: Path) -> str:
-    """The format of ``path``: ``tsv``, ``csv``, ``jsonl``, ``parquet`` or ``hf-datasets``."""
+    """The format of ``path``: ``tsv``, ``csv``, ``jsonl``, ``parquet`` (:mod:`arena.formats.tables`)
+    or ``hf-datasets``."""
     if path.is_dir():
         return "hf-datasets"
-    suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
-        raise UsageError(f"cannot tell the format of {path.name!r} from its suffix", file=path,
-                         hint=f"name it {', '.join('*' + s for s in SUFFIXES)}, or give a datasets directory")
-    return {".ndjson": "jsonl"}.get(suffix, suffix[1:])
+    return format_of(path, file=path, or_else=", or give a datasets directory")
 
 
 def read_pairs(path: str | Path, columns: str | Mapping[str, str] | None = None) -> list[OwnPair]:
@@ -106,13 +102,7 @@ def read_pairs(path: str | Path, columns: str | Mapping[str, str] | None = None)
         raise DataError("no such file or directory", file=path)
     mapping = parse_columns(columns)
     kind = pair_format(path)
-    if kind in ("tsv", "csv"):
-        rows = delimited_rows(_read_text(path), DELIMITERS[kind], path)
-    elif kind == "jsonl":
-        rows = iter_jsonl(path)
-    else:
-        table = _parquet_table(path) if kind == "parquet" else _datasets_table(path)
-        rows = ((index + 1, row) for index, row in enumerate(table))
+    rows: Rows = (enumerate(_datasets_table(path), 1) if kind == "hf-datasets" else FORMATS[kind].read(path))
     return pairs_from_rows(rows, mapping, file=str(path), stem=path.stem if path.is_file() else path.name)
 
 
@@ -201,10 +191,10 @@ def column_names(path: str | Path) -> set[str] | None:
     path = Path(path)
     kind = pair_format(path)
     if kind in ("tsv", "csv"):
-        first = next(iter(delimited_rows(_read_text(path), DELIMITERS[kind], path)), None)
+        first = next(iter(FORMATS[kind].read(path)), None)
         return set(first[1]) if first is not None else set()
     if kind == "jsonl":
-        return {str(key) for _, row in iter_jsonl(path) if isinstance(row, Mapping) for key in row}
+        return {str(key) for _, row in FORMATS[kind].read(path) if isinstance(row, Mapping) for key in row}
     if kind == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -245,31 +235,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     return str(value)
-
-
-def _read_text(path: Path) -> str:
-    """The file as text (UTF-8, a byte-order mark dropped); bad bytes are a DataError naming the line."""
-    try:
-        if path.stat().st_size > MAX_JSON_BYTES:
-            raise DataError(f"{path.stat().st_size:,} bytes; a pairs file holds at most {MAX_JSON_BYTES:,}", file=path)
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise DataError("is a directory, not a file", file=path) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise DataError(f"not UTF-8 ({error.reason} at byte {error.start})", file=path, line=line) from None
-
-
-def _parquet_table(path: Path) -> list[dict[str, Any]]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        return pq.read_table(path).to_pylist()
-    except (pa.ArrowException, OSError) as error:
-        raise DataError(f"not a Parquet file: {error}", file=path) from None
 
 
 def _datasets_table(path: Path) -> list[dict[str, Any]]:

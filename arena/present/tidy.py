@@ -211,7 +211,7 @@ def write_tables(run_dir: Path, out: Path, format: str, force: bool = False) -> 
     """Write ``rounds``, ``cells`` and ``leaderboards`` of a run (and ``tokens`` where the run
     has stored token views) into ``out`` as ``NAME.csv``, ``NAME.parquet`` or ``NAME.jsonl``;
     returns the paths."""
-    from arena.record import transcripts
+    from arena.formats.tables import FORMATS
 
     if format not in TIDY_FORMATS:
         raise UsageError(f"unknown tidy format {format!r}; formats: {', '.join(TIDY_FORMATS)}")
@@ -223,13 +223,5 @@ def write_tables(run_dir: Path, out: Path, format: str, force: bool = False) -> 
         raise UsageError(f"{existing[0]} exists; pass --force to overwrite ({len(existing)} file(s) would be replaced)")
     out.mkdir(parents=True, exist_ok=True)
     for name, path in paths.items():
-        table = data[name]
-        if format == "csv":
-            transcripts.atomic_write_text(path, table.to_csv(index=False))
-        elif format == "jsonl":
-            transcripts.atomic_write_text(path, table.to_json(orient="records", lines=True, force_ascii=False))
-        else:
-            temporary = path.with_name(f".{path.name}.partial")
-            table.to_parquet(temporary, index=False)
-            temporary.replace(path)
+        FORMATS[format].write(data[name], path)
     return paths

@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--no-model", action="store_true", help="skip scoring with the toy model")
     args = parser.parse_args()
 
-    from arena.formats.score_table import delimited_text
+    from arena.formats.tables import delimited as delimited_text
     from arena.text_policy import json_visible, visible_lines
 
     data = rows(args.limit, args.hostile)

@@ -10,7 +10,7 @@ import pytest
 from arena.errors import DataError
 from arena.formats.delimited import delimited_rows, delimited_text
 from arena.formats.pairs import read_pairs
-from arena.formats.score_table import delimited_text as score_table_text
+from arena.formats.tables import delimited as score_table_text
 
 HOSTILE = [
     {"source": 'He said "yes".', "correct": 'Er sagte "ja".', "incorrect": 'Er sagten "ja".', "phenomenon": "agr"},
