@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import importlib
-import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,46 +123,29 @@ def resolve(role: str, name: str, catalog: Catalog, where: str = "") -> type:
 
 
 def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog: Catalog | None = None) -> None:
-    """Check ``params`` against the constructor of ``cls`` without building anything:
-    unknown names, missing required names, and each value against the parameter's
-    declared type, range and existing path (:mod:`arena.specs.typecheck`); with a
-    ``catalog``, nested performer specs too.  Raises ``ValueError``."""
-    from arena.specs.typecheck import check_value, nested_markers, type_hints
+    """Check ``params`` against the constructor of ``cls`` without building anything, in one
+    pydantic validation built from its signature (:func:`arena.specs.typecheck.params_adapter`):
+    unknown names, missing required names, and each value against the parameter's declared
+    type, range, choices and existing path; with a ``catalog``, the nested performer specs the
+    validation collected too; then the class's own rules over several params
+    (:class:`arena.roles.ParamsChecked`).  Raises :class:`ConfigError` naming the parameter."""
+    from pydantic import ValidationError
+
+    from arena.specs.typecheck import Performer, params_adapter
 
     prefix = f"{where}: " if where else ""
-    signature = inspect.signature(cls)
-    accepted = [
-        name
-        for name, parameter in signature.parameters.items()
-        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
-    ]
-    takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
-    unknown = [key for key in params if key not in accepted]
-    if unknown and not takes_any:
-        raise ConfigError(
-            f"{prefix}{cls.__name__} has no parameter(s) {', '.join(sorted(unknown))}; "
-            f"allowed: {', '.join(accepted) or '(none)'}"
-        )
-    missing = [
-        name
-        for name, parameter in signature.parameters.items()
-        if name in accepted and parameter.default is parameter.empty and name not in params
-    ]
-    if missing:
-        raise ConfigError(f"{prefix}{cls.__name__} needs parameter(s) {', '.join(missing)}")
-    hints = type_hints(cls)
-    for key, value in params.items():
-        if key not in hints:
-            continue
-        problem = check_value(value, hints[key])
-        if problem:
-            raise ConfigError(f"{prefix}{cls.__name__} parameter '{key}' {problem}")
-        if catalog is not None:
-            for marker, nested in nested_markers(value, hints[key]):
-                from arena.specs.spec import spec_from_mapping
+    declared = params_adapter(cls)
+    nested: list[tuple[str, Performer, Any]] = []
+    try:
+        declared.adapter.validate_python(dict(params), context={"nested": nested})
+    except ValidationError as error:
+        raise _params_error(cls, params, declared, error.errors(include_url=False), prefix) from None
+    if catalog is not None:
+        from arena.specs.spec import spec_from_mapping
 
-                inner = f"{prefix}{cls.__name__} parameter '{key}'"
-                validate(marker.role, spec_from_mapping(nested, where=inner), catalog, where=inner, needs=marker.needs)
+        for key, marker, spec in nested:
+            inner = f"{prefix}{cls.__name__} parameter '{key}'"
+            validate(marker.role, spec_from_mapping(spec, where=inner), catalog, where=inner, needs=marker.needs)
 
     from arena.roles import ParamsChecked
 
@@ -171,6 +153,25 @@ def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog:
         problem = cls.check_params(dict(params))
         if problem:
             raise ConfigError(f"{prefix}{cls.__name__}: {problem}")
+
+
+def _params_error(cls: type, params: Mapping[str, Any], declared: Any, errors: list[Any], prefix: str) -> ConfigError:
+    """The one message for pydantic's findings on a constructor's params: the unknown names,
+    else the missing ones, else the first refused parameter (in the order the config gives them)."""
+    from arena.specs.typecheck import problem_of
+
+    unknown = sorted(str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden")
+    if unknown:
+        return ConfigError(f"{prefix}{cls.__name__} has no parameter(s) {', '.join(unknown)}; "
+                           f"allowed: {', '.join(declared.accepted) or '(none)'}")
+    missing = [str(e["loc"][0]) for e in errors if e["type"] == "missing"]
+    if missing:
+        return ConfigError(f"{prefix}{cls.__name__} needs parameter(s) {', '.join(missing)}")
+    refused = {e["loc"][0] for e in errors}
+    key = next(name for name in params if name in refused)
+    mine = [e for e in errors if e["loc"][0] == key]
+    problem = problem_of(mine, params[key], declared.annotations[key])
+    return ConfigError(f"{prefix}{cls.__name__} parameter '{key}' {problem}")
 
 
 def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "", needs: tuple[str, ...] = ()) -> type:
