@@ -185,7 +185,7 @@ def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "", 
 
 # the method each role's protocol needs (arena.roles: John, Zellig, Claude)
 ROLE_METHODS = {"john": "instances", "zellig": "corrupt", "claude": "judge"}
-NEEDS = {"score": "a scoring Claude", "translate": "a Claude that translates"}
+NEEDS = {"score": "a scoring Claude", "translate": "a Claude that translates", "detect": "a Zellig with a detector"}
 
 
 def check_role(role: str, cls: Any, where: str, needs: tuple[str, ...] = ()) -> None:

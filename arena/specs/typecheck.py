@@ -215,8 +215,11 @@ def describe(annotation: Any) -> str:
             for name, symbol in (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<")):
                 if hasattr(extra, name):
                     words.append(f"{symbol} {getattr(extra, name)}")
-            if getattr(extra, "min_length", None):
-                words.insert(0, "a non-empty" if extra.min_length == 1 else f"(at least {extra.min_length} long)")
+            if getattr(extra, "min_length", None) == 1:  # "a string" → "a non-empty string"
+                article, _, noun = words[0].partition(" ")
+                words[0] = f"a non-empty {noun}" if article in ("a", "an") and noun else f"a non-empty {words[0]}"
+            elif getattr(extra, "min_length", None):
+                words.append(f"(at least {extra.min_length} long)")
             if isinstance(extra, MustExist):
                 words.append(f"naming an existing {extra.kind}" if extra.kind != "path" else "naming an existing path")
         return " ".join(words)
@@ -274,3 +277,18 @@ def nested_performers(value: Any, annotation: Any) -> list[tuple[str, Any]]:
     except ValidationError:
         pass
     return [(marker.role, spec) for _, marker, spec in nested]
+
+
+def check_fields(record: Any) -> None:
+    """Each field of a dataclass instance against its declared type (for a record of options
+    that more than one front end builds, e.g. the CLI and a performer); a :class:`ConfigError`
+    naming the first field refused."""
+    from arena.errors import ConfigError
+
+    import dataclasses
+
+    hints = type_hints(type(record))
+    for name in (field.name for field in dataclasses.fields(record)):
+        problem = check_value(getattr(record, name), hints.get(name, Any))
+        if problem:
+            raise ConfigError(f"{name} {problem}")
