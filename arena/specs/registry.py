@@ -13,10 +13,13 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError, ConfigError
 from arena.specs.spec import PerformerSpec
+
+if TYPE_CHECKING:
+    from arena.specs.signature import Signature
 
 ROLE_TITLES = {"john": "John", "zellig": "Zellig", "claude": "Claude"}
 
@@ -225,26 +228,36 @@ def version_of(cls_or_obj: Any) -> str:
     return str(getattr(cls_or_obj, "version", "0"))
 
 
-def signature(role: str, spec: PerformerSpec, catalog: Catalog, beam: int | None = None) -> str:
-    """``name@version(key=value,…)``, as printed with every score; a performer whose
-    class is :class:`~arena.roles.Fingerprinted` adds ``+model.DIGEST`` (over every
-    model replica, if the spec has replicas), and, with ``beam`` (the run decodes
-    1-bests with this Claude), one that is :class:`~arena.roles.Decoding` adds
-    ``+decoder.`` and its decoder (``ctranslate2-4.8.5/float32/beam5/lp1``)."""
+def performer_signature(role: str, spec: PerformerSpec, catalog: Catalog, beam: int | None = None) -> Signature:
+    """What produced a performer's numbers (:class:`~arena.specs.signature.Signature`), as printed
+    with every score: name, version and params; a performer whose class is
+    :class:`~arena.roles.Fingerprinted` adds the digest of its model (over every model replica, if
+    the spec has replicas), and, with ``beam`` (the run decodes 1-bests with this Claude), one that
+    is :class:`~arena.roles.Decoding` adds its decoder (``ctranslate2-4.8.5/float32/beam5/lp1``);
+    a Claude that does not see the default adds its visibility, a balanced John its cue."""
     from arena.roles import Decoding, Fingerprinted
+    from arena.specs.signature import Decoder, Signature, digest
 
     cls = resolve(role, spec.name, catalog)
-    inner = ",".join(f"{key}={value}" for key, value in sorted(spec.params.items()))
-    text = f"{spec.name}@{version_of(cls)}({inner})"
+    model = decoder = None
     if isinstance(cls, Fingerprinted):
-        from arena.specs.signature import digest
-
         replicas = [spec.for_seed(seed) for seed in sorted(spec.replicas)] or [spec]
         prints = [cls.fingerprint(dict(replica.params)) for replica in replicas]
-        text += f"+model.{prints[0] if len(prints) == 1 else digest(prints)}"
+        model = prints[0] if len(prints) == 1 else digest(prints)
     if beam is not None and isinstance(cls, Decoding):
-        text += f"+decoder.{cls.decoder_signature(dict(spec.params), beam)}"
-    # a Claude's visibility when it is not the default (sees the source, not the metadata)
-    text += f"[sees:{spec.visibility}]" if spec.sees else ""
-    # a John's balance changes which pairs are scored
-    return text + (f"[balance:{spec.balance['cue']}]" if spec.balance else "")
+        text = cls.decoder_signature(dict(spec.params), beam)
+        try:
+            decoder = Decoder.parse(text)
+        except ValueError as error:
+            raise ConfigError(f"{spec.label}: {cls.__name__}.decoder_signature gave {error}") from None
+    return Signature(
+        spec.name, version_of(cls), ",".join(f"{key}={value}" for key, value in sorted(spec.params.items())),
+        model, decoder,
+        spec.visibility if spec.sees else None,  # a Claude's visibility when it is not the default
+        spec.balance["cue"] if spec.balance else None,  # a John's balance changes which pairs are scored
+    )
+
+
+def signature(role: str, spec: PerformerSpec, catalog: Catalog, beam: int | None = None) -> str:
+    """The text of :func:`performer_signature`, as ``manifest.json`` and calibrations store it."""
+    return str(performer_signature(role, spec, catalog, beam))

@@ -38,7 +38,7 @@ import inspect
 import math
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -156,11 +156,11 @@ def type_hints(target: Any) -> dict[str, Any]:
         return {}
 
 
-def _config(**extra: Any) -> Any:
+def _config(extra: Any = None) -> Any:
     from pydantic import ConfigDict
 
     # strict: no coercion ("3" is no int); .nan and .inf are no number a config can mean
-    return ConfigDict(strict=True, arbitrary_types_allowed=True, allow_inf_nan=False, **extra)
+    return ConfigDict(strict=True, arbitrary_types_allowed=True, allow_inf_nan=False, extra=extra)
 
 
 @functools.cache
@@ -200,7 +200,7 @@ def params_adapter(cls: Any) -> Params:
             annotations[name]]
         for name in accepted
     }
-    params = TypedDict(f"{getattr(cls, '__name__', 'Performer')}Params", fields)  # type: ignore[operator]
+    params = TypedDict(f"{getattr(cls, '__name__', 'Performer')}Params", fields)  # type: ignore[misc]
     params.__pydantic_config__ = _config(extra="allow" if takes_any else "forbid")  # type: ignore[attr-defined]
     return Params(tuple(accepted), annotations, TypeAdapter(params))
 
@@ -243,7 +243,7 @@ def describe(annotation: Any) -> str:
     )
 
 
-def problem_of(errors: list[Mapping[str, Any]], value: Any, annotation: Any) -> str:
+def problem_of(errors: Sequence[Mapping[str, Any]], value: Any, annotation: Any) -> str:
     """One phrase for pydantic's ``errors`` about ``value`` (declared ``annotation``): a marker's
     own phrase, else a number that is not finite, else what the declaration admits."""
     for error in errors:
@@ -283,9 +283,9 @@ def check_fields(record: Any) -> None:
     """Each field of a dataclass instance against its declared type (for a record of options
     that more than one front end builds, e.g. the CLI and a performer); a :class:`ConfigError`
     naming the first field refused."""
-    from arena.errors import ConfigError
-
     import dataclasses
+
+    from arena.errors import ConfigError
 
     hints = type_hints(type(record))
     for name in (field.name for field in dataclasses.fields(record)):
