@@ -194,7 +194,8 @@ def params_adapter(cls: Any) -> Params:
     accepted = [name for name, parameter in signature.parameters.items() if parameter.kind in keyword]
     takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
     hints = type_hints(cls)
-    annotations = {name: hints.get(name, Any) for name in accepted}
+    # an annotation pydantic cannot validate (a user's class it knows no schema for) is not checked
+    annotations = {name: hints.get(name, Any) if _validatable(hints.get(name, Any)) else Any for name in accepted}
     fields = {
         name: (Required if signature.parameters[name].default is inspect.Parameter.empty else NotRequired)[
             annotations[name]]
@@ -203,6 +204,14 @@ def params_adapter(cls: Any) -> Params:
     params = TypedDict(f"{getattr(cls, '__name__', 'Performer')}Params", fields)  # type: ignore[misc]
     params.__pydantic_config__ = _config(extra="allow" if takes_any else "forbid")  # type: ignore[attr-defined]
     return Params(tuple(accepted), annotations, TypeAdapter(params))
+
+
+def _validatable(annotation: Any) -> bool:
+    try:
+        _adapter(annotation)
+    except Exception:  # pydantic's schema errors for what it cannot validate
+        return False
+    return True
 
 
 def describe(annotation: Any) -> str:
