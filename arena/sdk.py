@@ -79,6 +79,7 @@ from arena.specs.typecheck import (
     Performer,
     PositiveFloat,
     PositiveInt,
+    check_fields,
 )
 from arena.specs.yamlio import MAX_JSON_BYTES, decode, iter_jsonl, load_json, load_yaml, loads_json, yaml_key_lines
 from arena.text_policy import text_problem
@@ -114,7 +115,7 @@ __all__ = [
     "apply_edits", "diff_edits", "make_variant", "shared_affixes", "variant_from_text",
     "require", "fit_logistic", "length_cue",
     # parameters, nested performers, YAML/JSON
-    "Check", "ExistingDir", "ExistingFile", "FinitePositiveFloat", "MustExist", "Name", "NestedClaude",
+    "Check", "check_fields", "ExistingDir", "ExistingFile", "FinitePositiveFloat", "MustExist", "Name", "NestedClaude",
     "NestedJohn", "NestedScoringClaude", "NestedTranslatingClaude", "NestedZellig", "NonNegativeFloat", "Performer", "PositiveFloat", "PositiveInt",
     "Catalog", "build", "resolve", "signature", "validate", "parse_spec", "spec_from_mapping",
     "MAX_JSON_BYTES", "decode", "iter_jsonl", "load_json", "load_yaml", "loads_json", "yaml_key_lines",

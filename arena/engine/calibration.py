@@ -56,9 +56,9 @@ class Calibration:
         """The rates of a Claude signature, else of one with the same ``name@version``."""
         if key in self.claudes:
             return self.claudes[key]
-        stem = key.split("(", 1)[0]
+        stem = _stem(key)
         for known, rates in self.claudes.items():
-            if known.split("(", 1)[0] == stem:
+            if _stem(known) == stem:
                 self.loose.append(key)
                 return rates
         return None
@@ -67,6 +67,16 @@ class Calibration:
         return {"format": FORMAT, "date": self.date, "machine": self.machine,
                 "driver": {"per_round": self.driver_per_round, "per_cell": self.driver_per_cell},
                 "claudes": self.claudes}
+
+
+def _stem(key: str) -> str:
+    """``name@version`` of a Claude's signature; a key that is no signature is its own stem."""
+    from arena.specs.signature import Signature
+
+    try:
+        return Signature.parse(key).stem
+    except ValueError:
+        return key
 
 
 def load(path: Path | None = None) -> Calibration | None:

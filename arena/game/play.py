@@ -57,7 +57,7 @@ from arena.specs.spec import PerformerSpec
 
 logger = logging.getLogger(__name__)
 
-IMPLICIT = Schedule(preset("zero-observation"), preset="zero-observation")
+IMPLICIT = Schedule(phases=preset("zero-observation"), preset="zero-observation")
 
 
 def schedule_of(experiment: Experiment, catalog: Catalog) -> Schedule | None:

@@ -121,12 +121,22 @@ def _timeline_part(scores: Scores) -> list[str]:
 SCORE_PARTS: list[Callable[[Scores], list[str]]] = [_seeds_part, _phenomena_part, _meta_part, _timeline_part]
 
 
+def _name(signature: str) -> str:
+    """The performer's name in its signature (:class:`arena.specs.signature.Signature`)."""
+    from arena.specs.signature import Signature
+
+    try:
+        return Signature.parse(signature).name
+    except ValueError:  # not a signature: nothing to leave out
+        return ""
+
+
 def signature_lines(signature: str, signatures: Any) -> list[str]:
     """The run's signature and each performer's, as every console output ends."""
     lines = [f"signature: {signature}"]
     for role, entries in signatures.items():
         for label, text in entries.items():
-            lines.append(f"  {role[:-1]} {label} = {text}" if label != text.split("@")[0] else f"  {role[:-1]} {text}")
+            lines.append(f"  {role[:-1]} {label} = {text}" if label != _name(text) else f"  {role[:-1]} {text}")
     return lines
 
 

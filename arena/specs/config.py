@@ -20,17 +20,17 @@ allowed keys.  ``--set key=value`` overrides use dotted keys (``seeds=[1,2]``,
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 from annotated_types import Ge, Gt
+from pydantic import Field
 
 from arena.errors import ConfigError
 from arena.specs.schedule import Schedule, parse_schedule
-from arena.specs.spec import PerformerSpec, parse_value, spec_from_mapping
+from arena.specs.spec import Omitted, PerformerSpec, dumper, parse_value, spec_from_mapping
 from arena.specs.typecheck import PositiveInt, check_value, type_hints
 from arena.specs.yamlio import check_yaml_texts, load_yaml, yaml_key_lines
 
@@ -103,25 +103,18 @@ class Experiment:
     executor: ExecutorName = "in-process"
     time_budget: TimeBudget = field(default_factory=TimeBudget)
     ray: RayOptions = field(default_factory=RayOptions)
-    schedule: Schedule | None = None  # the game's observation schedule (arena/specs/schedule.py)
-    allow_empty: bool = False  # record a run without judged rounds instead of refusing it
-    source: str = ""  # the file it was loaded from
+    # the game's observation schedule (arena/specs/schedule.py); left out of the JSON when there is
+    # none, as ``allow_empty`` when false, so that configs without them keep their hash and run directory
+    schedule: Annotated[Schedule | None, Omitted] = None
+    allow_empty: Annotated[bool, Omitted] = False  # record a run without judged rounds instead of refusing it
+    source: Annotated[str, Field(exclude=True)] = ""  # the file it was loaded from
     # the line of each key path of that file (``SET``: given by --set), for messages (see ``where``)
-    key_lines: Mapping[tuple[str, ...], int] = field(default_factory=dict, compare=False, repr=False)
+    key_lines: Annotated[Mapping[tuple[str, ...], int], Field(exclude=True)] = field(
+        default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        for role in ("johns", "zelligs", "claudes"):
-            data[role] = [spec.to_json() for spec in getattr(self, role)]
-        data.pop("source")
-        data.pop("key_lines")
-        if self.schedule is None:
-            data.pop("schedule")  # schedule-less configs keep their hash and run directory
-        else:
-            data["schedule"] = self.schedule.to_json()
-        if not self.allow_empty:
-            data.pop("allow_empty")  # configs without the key keep their hash and run directory
-        return data
+        """The resolved config as ``manifest.json`` records it (pydantic's serialisation)."""
+        return dumper(Experiment)(self)
 
     def where(self, *keys: str) -> str:
         """``file:line`` of a key path (``"johns", "0"``) of the config, for messages;

@@ -10,14 +10,16 @@ from __future__ import annotations
 import difflib
 import hashlib
 import importlib
-import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError, ConfigError
 from arena.specs.spec import PerformerSpec
+
+if TYPE_CHECKING:
+    from arena.specs.signature import Signature
 
 ROLE_TITLES = {"john": "John", "zellig": "Zellig", "claude": "Claude"}
 
@@ -124,46 +126,29 @@ def resolve(role: str, name: str, catalog: Catalog, where: str = "") -> type:
 
 
 def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog: Catalog | None = None) -> None:
-    """Check ``params`` against the constructor of ``cls`` without building anything:
-    unknown names, missing required names, and each value against the parameter's
-    declared type, range and existing path (:mod:`arena.specs.typecheck`); with a
-    ``catalog``, nested performer specs too.  Raises ``ValueError``."""
-    from arena.specs.typecheck import check_value, nested_markers, type_hints
+    """Check ``params`` against the constructor of ``cls`` without building anything, in one
+    pydantic validation built from its signature (:func:`arena.specs.typecheck.params_adapter`):
+    unknown names, missing required names, and each value against the parameter's declared
+    type, range, choices and existing path; with a ``catalog``, the nested performer specs the
+    validation collected too; then the class's own rules over several params
+    (:class:`arena.roles.ParamsChecked`).  Raises :class:`ConfigError` naming the parameter."""
+    from pydantic import ValidationError
+
+    from arena.specs.typecheck import Performer, params_adapter
 
     prefix = f"{where}: " if where else ""
-    signature = inspect.signature(cls)
-    accepted = [
-        name
-        for name, parameter in signature.parameters.items()
-        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
-    ]
-    takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
-    unknown = [key for key in params if key not in accepted]
-    if unknown and not takes_any:
-        raise ConfigError(
-            f"{prefix}{cls.__name__} has no parameter(s) {', '.join(sorted(unknown))}; "
-            f"allowed: {', '.join(accepted) or '(none)'}"
-        )
-    missing = [
-        name
-        for name, parameter in signature.parameters.items()
-        if name in accepted and parameter.default is parameter.empty and name not in params
-    ]
-    if missing:
-        raise ConfigError(f"{prefix}{cls.__name__} needs parameter(s) {', '.join(missing)}")
-    hints = type_hints(cls)
-    for key, value in params.items():
-        if key not in hints:
-            continue
-        problem = check_value(value, hints[key])
-        if problem:
-            raise ConfigError(f"{prefix}{cls.__name__} parameter '{key}' {problem}")
-        if catalog is not None:
-            for marker, nested in nested_markers(value, hints[key]):
-                from arena.specs.spec import spec_from_mapping
+    declared = params_adapter(cls)
+    nested: list[tuple[str, Performer, Any]] = []
+    try:
+        declared.adapter.validate_python(dict(params), context={"nested": nested})
+    except ValidationError as error:
+        raise _params_error(cls, params, declared, error.errors(include_url=False), prefix) from None
+    if catalog is not None:
+        from arena.specs.spec import spec_from_mapping
 
-                inner = f"{prefix}{cls.__name__} parameter '{key}'"
-                validate(marker.role, spec_from_mapping(nested, where=inner), catalog, where=inner, needs=marker.needs)
+        for key, marker, spec in nested:
+            inner = f"{prefix}{cls.__name__} parameter '{key}'"
+            validate(marker.role, spec_from_mapping(spec, where=inner), catalog, where=inner, needs=marker.needs)
 
     from arena.roles import ParamsChecked
 
@@ -171,6 +156,25 @@ def check_params(cls: type, params: Mapping[str, Any], where: str = "", catalog:
         problem = cls.check_params(dict(params))
         if problem:
             raise ConfigError(f"{prefix}{cls.__name__}: {problem}")
+
+
+def _params_error(cls: type, params: Mapping[str, Any], declared: Any, errors: list[Any], prefix: str) -> ConfigError:
+    """The one message for pydantic's findings on a constructor's params: the unknown names,
+    else the missing ones, else the first refused parameter (in the order the config gives them)."""
+    from arena.specs.typecheck import problem_of
+
+    unknown = sorted(str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden")
+    if unknown:
+        return ConfigError(f"{prefix}{cls.__name__} has no parameter(s) {', '.join(unknown)}; "
+                           f"allowed: {', '.join(declared.accepted) or '(none)'}")
+    missing = [str(e["loc"][0]) for e in errors if e["type"] == "missing"]
+    if missing:
+        return ConfigError(f"{prefix}{cls.__name__} needs parameter(s) {', '.join(missing)}")
+    refused = {e["loc"][0] for e in errors}
+    key = next(name for name in params if name in refused)
+    mine = [e for e in errors if e["loc"][0] == key]
+    problem = problem_of(mine, params[key], declared.annotations[key])
+    return ConfigError(f"{prefix}{cls.__name__} parameter '{key}' {problem}")
 
 
 def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "", needs: tuple[str, ...] = ()) -> type:
@@ -184,7 +188,7 @@ def validate(role: str, spec: PerformerSpec, catalog: Catalog, where: str = "", 
 
 # the method each role's protocol needs (arena.roles: John, Zellig, Claude)
 ROLE_METHODS = {"john": "instances", "zellig": "corrupt", "claude": "judge"}
-NEEDS = {"score": "a scoring Claude", "translate": "a Claude that translates"}
+NEEDS = {"score": "a scoring Claude", "translate": "a Claude that translates", "detect": "a Zellig with a detector"}
 
 
 def check_role(role: str, cls: Any, where: str, needs: tuple[str, ...] = ()) -> None:
@@ -224,26 +228,36 @@ def version_of(cls_or_obj: Any) -> str:
     return str(getattr(cls_or_obj, "version", "0"))
 
 
-def signature(role: str, spec: PerformerSpec, catalog: Catalog, beam: int | None = None) -> str:
-    """``name@version(key=value,…)``, as printed with every score; a performer whose
-    class is :class:`~arena.roles.Fingerprinted` adds ``+model.DIGEST`` (over every
-    model replica, if the spec has replicas), and, with ``beam`` (the run decodes
-    1-bests with this Claude), one that is :class:`~arena.roles.Decoding` adds
-    ``+decoder.`` and its decoder (``ctranslate2-4.8.5/float32/beam5/lp1``)."""
+def performer_signature(role: str, spec: PerformerSpec, catalog: Catalog, beam: int | None = None) -> Signature:
+    """What produced a performer's numbers (:class:`~arena.specs.signature.Signature`), as printed
+    with every score: name, version and params; a performer whose class is
+    :class:`~arena.roles.Fingerprinted` adds the digest of its model (over every model replica, if
+    the spec has replicas), and, with ``beam`` (the run decodes 1-bests with this Claude), one that
+    is :class:`~arena.roles.Decoding` adds its decoder (``ctranslate2-4.8.5/float32/beam5/lp1``);
+    a Claude that does not see the default adds its visibility, a balanced John its cue."""
     from arena.roles import Decoding, Fingerprinted
+    from arena.specs.signature import Decoder, Signature, digest
 
     cls = resolve(role, spec.name, catalog)
-    inner = ",".join(f"{key}={value}" for key, value in sorted(spec.params.items()))
-    text = f"{spec.name}@{version_of(cls)}({inner})"
+    model = decoder = None
     if isinstance(cls, Fingerprinted):
-        from arena.specs.signature import digest
-
         replicas = [spec.for_seed(seed) for seed in sorted(spec.replicas)] or [spec]
         prints = [cls.fingerprint(dict(replica.params)) for replica in replicas]
-        text += f"+model.{prints[0] if len(prints) == 1 else digest(prints)}"
+        model = prints[0] if len(prints) == 1 else digest(prints)
     if beam is not None and isinstance(cls, Decoding):
-        text += f"+decoder.{cls.decoder_signature(dict(spec.params), beam)}"
-    # a Claude's visibility when it is not the default (sees the source, not the metadata)
-    text += f"[sees:{spec.visibility}]" if spec.sees else ""
-    # a John's balance changes which pairs are scored
-    return text + (f"[balance:{spec.balance['cue']}]" if spec.balance else "")
+        text = cls.decoder_signature(dict(spec.params), beam)
+        try:
+            decoder = Decoder.parse(text)
+        except ValueError as error:
+            raise ConfigError(f"{spec.label}: {cls.__name__}.decoder_signature gave {error}") from None
+    return Signature(
+        spec.name, version_of(cls), ",".join(f"{key}={value}" for key, value in sorted(spec.params.items())),
+        model, decoder,
+        spec.visibility if spec.sees else None,  # a Claude's visibility when it is not the default
+        spec.balance["cue"] if spec.balance else None,  # a John's balance changes which pairs are scored
+    )
+
+
+def signature(role: str, spec: PerformerSpec, catalog: Catalog, beam: int | None = None) -> str:
+    """The text of :func:`performer_signature`, as ``manifest.json`` and calibrations store it."""
+    return str(performer_signature(role, spec, catalog, beam))

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
+
+from pydantic import PlainSerializer
 
 from arena.errors import ConfigError
 
@@ -46,34 +48,38 @@ DEFAULT_BLOCK_SIZE = 50
 DEFAULT_EPSILON = 0.05
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Phase:
     """``rounds`` rounds per cell (``None``: the rest), transparent to the roles in
-    ``transparent``, counting toward S when ``counts``."""
+    ``transparent``, counting toward S when ``counts``.  The fields are in the order of
+    the JSON that records them (``manifest.json``, pydantic's serialisation)."""
 
-    rounds: int | None
-    transparent: frozenset[str] = frozenset()
-    counts: bool = True
     name: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "rounds": self.rounds,
-            "transparent": sorted(self.transparent),
-            "counts": self.counts,
-        }
+    rounds: int | None
+    transparent: Annotated[frozenset[str], PlainSerializer(sorted)] = frozenset()
+    counts: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Schedule:
-    """The phases of a game and how it is cut into blocks and timeline windows."""
+    """The phases of a game and how it is cut into blocks and timeline windows (``window``:
+    rounds per timeline window, the block size when not given).  The fields are in the order
+    of the JSON that records them (``manifest.json``, the game's report, pydantic's serialisation)."""
 
-    phases: tuple[Phase, ...]
+    preset: str | None = None
     block_size: int = DEFAULT_BLOCK_SIZE
     window: int | None = None
     epsilon: float = DEFAULT_EPSILON
-    preset: str | None = None
+    phases: tuple[Phase, ...]
+
+    def __post_init__(self) -> None:
+        if self.window is None:
+            object.__setattr__(self, "window", self.block_size)
+
+    def to_json(self) -> dict[str, Any]:
+        from arena.specs.spec import dumper
+
+        return dumper(Schedule)(self)
 
     @property
     def window_size(self) -> int:
@@ -123,19 +129,10 @@ class Schedule:
             start += phase.rounds
         return None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "preset": self.preset,
-            "block_size": self.block_size,
-            "window": self.window_size,
-            "epsilon": self.epsilon,
-            "phases": [phase.to_json() for phase in self.phases],
-        }
-
 
 def preset(name: str, rounds: tuple[int, ...] = ()) -> tuple[Phase, ...]:
     """Smith's named schedules (§7) as phases; ``rounds`` are the observation rounds."""
-    evaluation = Phase(None, frozenset(), True, "evaluation")
+    evaluation = Phase(rounds=None, name="evaluation")
     if name == "zero-observation":
         if rounds:
             raise ConfigError("zero-observation takes no rounds")
@@ -145,13 +142,13 @@ def preset(name: str, rounds: tuple[int, ...] = ()) -> tuple[Phase, ...]:
         example = "semi-supervised:100+300" if expected == 2 else f"{name}:200"
         raise ConfigError(f"{name} needs {expected} round count(s), e.g. {example}")
     if name == "supervised":
-        return (Phase(rounds[0], frozenset({"claude"}), False, "supervised observation"), evaluation)
+        return (Phase(rounds=rounds[0], transparent=frozenset({"claude"}), counts=False, name="supervised observation"), evaluation)
     if name == "unsupervised":
-        return (Phase(rounds[0], frozenset(), False, "unsupervised observation"), evaluation)
+        return (Phase(rounds=rounds[0], counts=False, name="unsupervised observation"), evaluation)
     if name == "semi-supervised":
         return (
-            Phase(rounds[0], frozenset({"claude"}), False, "supervised observation"),
-            Phase(rounds[1], frozenset(), False, "unsupervised observation"),
+            Phase(rounds=rounds[0], transparent=frozenset({"claude"}), counts=False, name="supervised observation"),
+            Phase(rounds=rounds[1], counts=False, name="unsupervised observation"),
             evaluation,
         )
     raise ConfigError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
@@ -176,7 +173,7 @@ def parse_schedule(value: Any, path: str = "<config>", lines: Mapping[tuple[str,
     name = value.get("preset")
     if name is not None:
         phases, label = _preset_phases(value, name, fail)
-        return Schedule(phases, block_size, window, epsilon, label)
+        return Schedule(phases=phases, block_size=block_size, window=window, epsilon=epsilon, preset=label)
     if "rounds" in value:
         fail(("rounds",), "is the observation rounds of a 'preset'; with 'phases' give rounds per phase")
     raw_phases = value.get("phases")
@@ -186,7 +183,7 @@ def parse_schedule(value: Any, path: str = "<config>", lines: Mapping[tuple[str,
     phases = tuple(_phase(raw, ("phases", str(number)), number == last, fail) for number, raw in enumerate(raw_phases))
     if not any(phase.counts and phase.rounds != 0 for phase in phases):
         fail(("phases",), "has no evaluation phase (a phase with counts: true and rounds > 0 or null); S would be empty")
-    return Schedule(phases, block_size, window, epsilon)
+    return Schedule(phases=phases, block_size=block_size, window=window, epsilon=epsilon)
 
 
 class _Failure:
@@ -266,7 +263,7 @@ def _phase(raw: Any, key: tuple[str, ...], last: bool, fail: _Failure) -> Phase:
     label = raw.get("name", "evaluation" if counts else "observation")
     if not isinstance(label, str):
         fail((*key, "name"), "must be a string")
-    return Phase(rounds, frozenset(transparent), counts, label)
+    return Phase(rounds=rounds, transparent=frozenset(transparent), counts=counts, name=label)
 
 
 def _positive_int(value: Any) -> bool:

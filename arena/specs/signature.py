@@ -31,10 +31,102 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 DIGEST_LENGTH = 8
+_DECODER = re.compile(r"^(?P<backend>[^-/]+)-(?P<version>[^/]+)/(?P<compute>[^/]+)/beam(?P<beam>\d+)(?:/lp(?P<lp>[^/]+))?$")
+
+
+@dataclass(frozen=True)
+class Decoder:
+    """The decoder of a Claude's 1-bests (:class:`arena.roles.Decoding`): ``backend`` (``ctranslate2``,
+    ``generate``, ``incremental``) and the ``version`` of the package that runs it, the
+    ``compute`` type, the ``beam`` and the ``length_penalty`` (``None`` where the search has
+    none); ``str()`` is ``backend-version/compute/beamN/lpX`` as signatures print it."""
+
+    backend: str
+    version: str
+    compute: str
+    beam: int
+    length_penalty: float | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.backend}-{self.version}/{self.compute}/beam{self.beam}"
+        return text + (f"/lp{self.length_penalty:g}" if self.length_penalty is not None else "")
+
+    @classmethod
+    def parse(cls, text: str) -> Decoder:
+        """The decoder a ``decoder_signature`` names; a ``ValueError`` for text of another shape."""
+        match = _DECODER.match(text)
+        if match is None:
+            raise ValueError(f"{text!r} is not a decoder signature (backend-version/compute/beamN[/lpX])")
+        lp = match["lp"]
+        return cls(match["backend"], match["version"], match["compute"], int(match["beam"]),
+                   None if lp is None else float(lp))
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What produced a performer's numbers, as :func:`arena.specs.registry.performer_signature`
+    signs it: ``str()`` is ``name@version(params)`` (``params``: ``key=value`` sorted, as signed),
+    then ``+model.`` and the ``model`` digest (a :class:`~arena.roles.Fingerprinted` class),
+    ``+decoder.`` and the :class:`Decoder` (a :class:`~arena.roles.Decoding` one whose 1-bests the
+    run decodes), ``[sees:VISIBILITY]`` (a Claude that does not see the default) and
+    ``[balance:CUE]`` (a balanced John); ``manifest.json`` stores that text."""
+
+    name: str
+    version: str
+    params: str = ""
+    model: str | None = None
+    decoder: Decoder | None = None
+    sees: str | None = None
+    balance: str | None = None
+
+    @property
+    def stem(self) -> str:
+        """``name@version``: the same performer whatever its params."""
+        return f"{self.name}@{self.version}"
+
+    def _suffix(self) -> str:
+        return ((f"+decoder.{self.decoder}" if self.decoder is not None else "")
+                + (f"[sees:{self.sees}]" if self.sees else "") + (f"[balance:{self.balance}]" if self.balance else ""))
+
+    def __str__(self) -> str:
+        model = f"+model.{self.model}" if self.model is not None else ""
+        return f"{self.stem}({self.params}){model}{self._suffix()}"
+
+    def in_run_signature(self) -> str:
+        """The performer's part of the run's one-line signature: ``name@version``, and for a
+        performer with a model, ``+model.`` and all that follows it in :meth:`__str__`."""
+        return self.stem + (f"+model.{self.model}{self._suffix()}" if self.model is not None else "")
+
+    @classmethod
+    def parse(cls, text: str) -> Signature:
+        """The signature whose ``str()`` is ``text`` (a ``manifest.json`` entry), read from the end:
+        the bracketed visibility and balance, the decoder, the model digest, then the params."""
+        rest, balance = _bracket(text, "balance")
+        rest, sees = _bracket(rest, "sees")
+        decoder = model = None
+        at = rest.rfind("+decoder.")
+        if at >= 0 and ")" not in rest[at:]:
+            rest, decoder = rest[:at], Decoder.parse(rest[at + len("+decoder."):])
+        at = rest.rfind("+model.")
+        if at >= 0 and ")" not in rest[at:]:
+            rest, model = rest[:at], rest[at + len("+model."):]
+        head, _, params = rest.partition("(")
+        if not params.endswith(")"):
+            raise ValueError(f"{text!r} is not a performer signature (name@version(params)…)")
+        name, _, version = head.rpartition("@")
+        return cls(name, version, params[:-1], model, decoder, sees, balance)
+
+
+def _bracket(text: str, key: str) -> tuple[str, str | None]:
+    """``text`` without a trailing ``[key:VALUE]``, and ``VALUE`` (``None`` when there is none)."""
+    match = re.search(rf"\[{key}:([^\[\]]*)\]$", text)
+    return (text[: match.start()], match[1]) if match else (text, None)
 
 
 def digest(value: Any, length: int = DIGEST_LENGTH) -> str:
@@ -51,13 +143,11 @@ def _label(spec: Mapping[str, Any]) -> str:
 
 def _performer(spec: Mapping[str, Any], signatures: Mapping[str, str]) -> str:
     """``alias=name@version`` (+ model digest) from a performer's entry in the manifest's
-    signatures (``name@version(params)+model.…``)."""
-    full = signatures.get(_label(spec), spec["name"])
-    name_version = full.split("(", 1)[0]
-    model = full.rsplit("+model.", 1)[1] if "+model." in full else None
+    signatures (``name@version(params)+model.…``, a :class:`Signature`)."""
+    full = signatures.get(_label(spec))
+    signed = Signature.parse(full).in_run_signature() if full is not None else spec["name"]
     alias = spec.get("alias")
-    text = f"{alias}={name_version}" if alias and alias != spec["name"] else name_version
-    return text + (f"+model.{model}" if model else "")
+    return f"{alias}={signed}" if alias and alias != spec["name"] else signed
 
 
 class DataDigests:

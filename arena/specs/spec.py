@@ -15,11 +15,14 @@ bool, ``[1,2]`` a list, anything else a string).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field, PlainSerializer
 
 from arena.errors import ConfigError
 
@@ -37,25 +40,39 @@ SEES_DEFAULT = {"source": True, "metadata": False}
 _CLASS_PATH = re.compile(r"^(?:[\w.~/\\-]+\.py|[A-Za-z_][\w.]*):[A-Za-z_]\w*$")
 
 
+def _empty(value: Any) -> bool:
+    return not value
+
+
+# in a spec's JSON (manifest.json, the config hash) a key that is not set is left out
+Omitted = Field(exclude_if=_empty)
+
+
+def _seed_keys(replicas: Mapping[int, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {str(seed): dict(params) for seed, params in replicas.items()}  # JSON keys: the seeds as text
+
+
 @dataclass(frozen=True)
 class PerformerSpec:
     """A performer to build: ``name`` (catalog entry or ``module:Class``) and the
-    keyword arguments of its constructor."""
+    keyword arguments of its constructor.  :meth:`to_json` is pydantic's serialisation of
+    the fields, without those that are not set."""
 
     name: str
     params: Mapping[str, Any] = field(default_factory=dict)
-    alias: str | None = None
-    resources: Mapping[str, Any] = field(default_factory=dict)
+    alias: Annotated[str | None, Omitted] = None
+    resources: Annotated[Mapping[str, Any], Omitted] = field(default_factory=dict)
     # seed -> params overriding ``params`` for that seed: model replicas (e.g. the same
     # architecture trained with different seeds); the label stays the same for all
-    replicas: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    replicas: Annotated[Mapping[int, Mapping[str, Any]], Omitted, PlainSerializer(_seed_keys)] = field(
+        default_factory=dict)
     # what a Claude sees besides the candidates (Smith §4.3): the source (adequacy; without
     # it, fluency: the targets are scored with an empty source) and the John's metadata m_n;
     # only keys that differ from SEES_DEFAULT are stored
-    sees: Mapping[str, bool] = field(default_factory=dict)
+    sees: Annotated[Mapping[str, bool], Omitted] = field(default_factory=dict)
     # a John's ``balance: {cue: length}``: subsample the pairs so that the cue sits at chance
     # (:mod:`arena.engine.balance`); empty: no balancing
-    balance: Mapping[str, Any] = field(default_factory=dict)
+    balance: Annotated[Mapping[str, Any], Omitted] = field(default_factory=dict)
 
     @property
     def sees_source(self) -> bool:
@@ -83,18 +100,7 @@ class PerformerSpec:
         return f"{self.name}:{inner}{balanced}"
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name, "params": dict(self.params)}
-        if self.alias:
-            data["alias"] = self.alias
-        if self.resources:
-            data["resources"] = dict(self.resources)
-        if self.replicas:
-            data["replicas"] = {str(seed): dict(params) for seed, params in self.replicas.items()}
-        if self.sees:
-            data["sees"] = dict(self.sees)
-        if self.balance:
-            data["balance"] = dict(self.balance)
-        return data
+        return dumper(PerformerSpec)(self)
 
     def for_seed(self, seed: int) -> PerformerSpec:
         """The spec of the replica that plays ``seed`` (this spec when there are no
@@ -107,6 +113,15 @@ class PerformerSpec:
             self.name, {**self.params, **self.replicas[seed]}, self.label, self.resources, sees=self.sees,
             balance=self.balance,
         )
+
+
+@functools.cache
+def dumper(cls: type) -> Any:
+    """pydantic's serialiser of a config dataclass (``dump_python``: tuples stay tuples and
+    numbers as given, so that ``json.dumps`` writes what the config said), built once."""
+    from pydantic import TypeAdapter
+
+    return functools.partial(TypeAdapter(cls).dump_python, warnings=False)
 
 
 def _short(value: Any) -> str:

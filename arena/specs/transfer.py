@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +53,10 @@ class TransferPlan:
     cells: dict[str, tuple[str, str | None]]
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "cells": {k: list(v) for k, v in self.cells.items()}}
+        """``transfer-plan.json`` (pydantic's serialisation, in the JSON types)."""
+        from arena.specs.spec import dumper
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TransferPlan:
-        return cls(tuple(data["claudes"]), tuple(data["tuned_against"]), tuple(data["zelligs"]),
-                   tuple(data["seeds"]), dict(data["bases"]), {k: (v[0], v[1]) for k, v in data["cells"].items()})
+        return dumper(TransferPlan)(self, mode="json")
 
     def alias(self, family: str, claude: str) -> str:
         return f"{family}@{claude}"

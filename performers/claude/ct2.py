@@ -36,16 +36,11 @@ from performers.claude.token_ids import token_ids
 
 log = logging.getLogger(__name__)
 
-COMPUTE_TYPES = ("default", "auto", "int8", "int8_float32", "int8_float16", "int8_bfloat16", "int16",
-                 "float32", "float16", "bfloat16")
 
 
-def _checked_device(ctranslate2: Any, compute_type: str, batch_tokens: Any, device: str) -> str:
-    """Check ``compute_type`` and ``batch_tokens``; resolve ``device=auto`` and check a CUDA device is there."""
-    if compute_type not in COMPUTE_TYPES:
-        raise ConfigError(f"compute_type must be one of {', '.join(COMPUTE_TYPES)}, not {compute_type!r}")
-    if not isinstance(batch_tokens, int) or batch_tokens < 16:
-        raise ConfigError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
+def _checked_device(ctranslate2: Any, device: str) -> str:
+    """Resolve ``device=auto`` and check a CUDA device is there (``compute_type`` and
+    ``batch_tokens`` are checked by their annotations before the Claude is built)."""
     if device == "auto":
         device = "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
     if device.startswith("cuda") and ctranslate2.get_cuda_device_count() == 0:
@@ -108,7 +103,7 @@ class CTranslate2Claude(ScoringClaude):
         from performers.claude.ct2_convert import is_ct2_dir
         from performers.claude.engine_settings import loading_bars
 
-        device = _checked_device(ctranslate2, compute_type, batch_tokens, device)
+        device = _checked_device(ctranslate2, device)
         self.model_name, self.compute_type, self.device, self.batch_tokens = str(model), compute_type, device, batch_tokens
         self.source_prefix, self.source_lang, self.target_lang = source_prefix or "", source_lang, target_lang
         self.exact = bool(exact)

@@ -43,7 +43,6 @@ from typing import Any, Literal
 
 from arena.sdk import (
     Clocked,
-    ConfigError,
     FinitePositiveFloat,
     Judgement,
     NestedScoringClaude,
@@ -61,7 +60,6 @@ GrammarCheck = Literal["np-disagree", "verb-disagree", "genitive-after-dative", 
 
 logger = logging.getLogger(__name__)
 
-UNLABELED = ("em", "none")
 
 
 class EditAwareClaude:
@@ -83,18 +81,7 @@ class EditAwareClaude:
     def __init__(self, claude: NestedScoringClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20,
                  unlabeled: Literal["em", "none"] = "em", one_best: bool = True,
                  target_lm: bool = False, grammar: bool = False, grammar_without: list[GrammarCheck] | None = None):
-        if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
-            raise ConfigError(f"l2 must be a positive number, not {l2!r}")
-        if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:
-            raise ConfigError(f"min_examples must be an integer ≥ 1, not {min_examples!r}")
-        if unlabeled not in UNLABELED:
-            raise ConfigError(f"unlabeled must be one of {', '.join(UNLABELED)}, not {unlabeled!r}")
-        for key, value in (("one_best", one_best), ("target_lm", target_lm), ("grammar", grammar)):
-            if not isinstance(value, bool):
-                raise ConfigError(f"{key} must be true or false, not {value!r}", key=key)
         self.base_spec, self.base = build_nested("claude", claude, where="edit-aware: claude")
-        if not callable(getattr(self.base, "score", None)):
-            raise ConfigError(f"edit-aware: claude {self.base_spec.label} does not score; give a scoring Claude")
         self.l2, self.min_examples, self.unlabeled, self.one_best = float(l2), min_examples, unlabeled, one_best
         self.rows: list[list[float]] = []  # one per pair seen, second-minus-first
         self.sides: list[tuple[list[str], list[str]]] = []
@@ -104,10 +91,6 @@ class EditAwareClaude:
         self._margin_scale = 0.0
         from performers.claude.edit_grammar import GRAMMAR
 
-        unknown = sorted(set(grammar_without or ()) - set(GRAMMAR))
-        if unknown or (grammar_without is not None and not isinstance(grammar_without, list)):
-            raise ConfigError(f"grammar_without names {unknown or grammar_without!r}; checks: {', '.join(GRAMMAR)}",
-                              key="grammar_without")
         self.grammar = grammar
         self.grammar_kept = [name not in set(grammar_without or ()) for name in GRAMMAR]
         self.lm: Any = None

@@ -83,9 +83,8 @@ def block_budget(batch_tokens: int, config, element_bytes: int) -> int:
 
 
 def batch_budget(batch_tokens: int | None, device: str) -> int:
-    """A checked token budget per batch, or the device's default when ``None``."""
-    if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 16):
-        raise ConfigError(f"batch_tokens must be an integer >= 16, not {batch_tokens!r}")
+    """The token budget per batch (``BatchTokens``, checked by its annotation), or the device's
+    default when ``None``."""
     return batch_tokens or default_batch_tokens(device)
 
 

@@ -73,11 +73,8 @@ class EnsembleClaude(ScoringClaude):
         super().__init__(convention=settings.convention, cache=settings.cache, progress=settings.progress)
         from performers.claude.seq2seq_engine import Seq2SeqEngine
 
-        if isinstance(models, str) or not isinstance(models, (list, tuple)) or not models:
-            raise ConfigError("models must be a non-empty list of model names or directories, e.g. models=[a,b]")
+        # one positive weight per model: the annotations and check_params, before the Claude is built
         weights = [1.0] * len(models) if weights is None else list(weights)
-        if len(weights) != len(models) or any(not isinstance(w, (int, float)) or w <= 0 for w in weights):
-            raise ConfigError(f"weights must be {len(models)} positive numbers, not {weights!r}")
         total = float(sum(weights))
         self.weights = [w / total for w in weights]
         # every member reads the first model's tokenizer unless another is named

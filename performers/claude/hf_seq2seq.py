@@ -45,7 +45,6 @@ from performers.claude.scoring import ScoringClaude, distinct_token_scores
 
 log = logging.getLogger(__name__)
 
-DECODERS = ("auto", "ctranslate2", "generate")
 # the Claude's dtype as a CTranslate2 compute type
 CT2_COMPUTE_TYPES = {"float32": "float32", "bfloat16": "bfloat16", "float16": "float16"}
 
@@ -87,8 +86,6 @@ class HFSeq2SeqClaude(ScoringClaude):
         super().__init__(convention=settings.convention, cache=settings.cache, progress=settings.progress)
         from performers.claude.seq2seq_engine import Seq2SeqEngine
 
-        if settings.decoder not in DECODERS:
-            raise ConfigError(f"decoder must be one of {', '.join(DECODERS)}, not {settings.decoder!r}")
         self.decoder = settings.decoder
         self._ct2: Any = None  # the CTranslate2 decoder, built on first use; False where there is none
 

@@ -73,13 +73,7 @@ class LearnedClaude:
     consults = "claude"  # the param naming the model it consults (arena.game.judges)
 
     def __init__(self, claude: NestedScoringClaude, l2: FinitePositiveFloat = 1.0, min_examples: PositiveInt = 20):
-        if isinstance(l2, bool) or not isinstance(l2, (int, float)) or l2 <= 0:
-            raise ConfigError(f"l2 must be a positive number, not {l2!r}")
-        if isinstance(min_examples, bool) or not isinstance(min_examples, int) or min_examples < 1:
-            raise ConfigError(f"min_examples must be an integer ≥ 1, not {min_examples!r}")
         self.base_spec, self.base = build_nested("claude", claude, where="learned: claude")
-        if not callable(getattr(self.base, "score", None)):
-            raise ConfigError(f"learned: claude {self.base_spec.label} does not score; give a scoring Claude")
         self.l2 = float(l2)
         self.min_examples = min_examples
         self.convention = getattr(self.base, "convention", "mean")

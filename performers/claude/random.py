@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from arena.sdk import ConfigError, Judgement, Pair
+from arena.sdk import Judgement, Pair
 
 
 class RandomClaude:
@@ -18,8 +18,6 @@ class RandomClaude:
     version = "1"
 
     def __init__(self, seed: int = 0):
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ConfigError(f"seed must be an integer, not {seed!r}")
         self.seed = seed
 
     def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:

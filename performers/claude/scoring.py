@@ -42,8 +42,16 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from arena.sdk import SCORE_CONVENTIONS as CONVENTIONS
-from arena.sdk import ConfigError, Judgement, Pair, SequenceScore, TokenScores, candidate_score, judgement_from_scores
+from arena.sdk import (
+    ConfigError,
+    Judgement,
+    Pair,
+    ScoreConvention,
+    SequenceScore,
+    TokenScores,
+    candidate_score,
+    judgement_from_scores,
+)
 
 log = logging.getLogger(__name__)
 
@@ -92,12 +100,6 @@ COMMIT_SECONDS = 10.0
 # chunk at a time, so memory stays bounded from a thousand to millions of pairs; large
 # enough that sorting by length and grouping by source lose nothing measurable
 CHUNK_REQUESTS = 8192
-
-
-def check_convention(convention: str) -> str:
-    if convention not in CONVENTIONS:
-        raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
-    return convention
 
 
 def judgements_from_scores(
@@ -175,8 +177,9 @@ class ScoringClaude:
     # how many distinct requests make a progress bar worth showing
     progress_threshold = 64
 
-    def __init__(self, *, convention: str = "mean", cache: bool | str | None = True, progress: bool = True) -> None:
-        self.convention = check_convention(convention)
+    def __init__(self, *, convention: ScoreConvention = "mean", cache: bool | str | None = True,
+                 progress: bool = True) -> None:
+        self.convention = convention  # declared by the subclass's annotation, checked before it is built
         self.progress = bool(progress)
         self._cache_setting = cache
         self._cache: Any = None

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from arena.sdk import ConfigError, Instance, Name, NestedJohn, RoundOutcome
+from arena.sdk import Instance, Name, NestedJohn, RoundOutcome
 from performers.nested import build_nested
 
 
@@ -37,10 +37,6 @@ class AdaptiveJohn:
     version = "1"
 
     def __init__(self, john: NestedJohn, key: Name = "origin", seed: int = 1):
-        if not isinstance(key, str) or not key:
-            raise ConfigError(f"key must be an instance metadata key such as origin, not {key!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ConfigError(f"seed must be an integer, not {seed!r}")
         self.base_spec, self.base = build_nested("john", john, where="adaptive: john")
         self.key = key
         self.seed = seed

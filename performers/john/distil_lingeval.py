@@ -67,8 +67,6 @@ class DistilLingEvalJohn:
         self.error_type, _, kind = name.partition(".")
         self.phenomenon = phenomenon or self.error_type
         self.reference_kind = {"human": "human", "mt": "machine"}.get(kind, "unknown")
-        if limit is not None and (not isinstance(limit, int) or limit < 1):
-            raise ConfigError(f"limit must be a positive integer, not {limit!r}")
         self.limit = limit
         self.skip_empty = skip_empty
 

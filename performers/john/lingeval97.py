@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-from arena.sdk import ConfigError, ExistingFile, Instance, PositiveInt, read_lingeval97, take
+from arena.sdk import ExistingFile, Instance, PositiveInt, read_lingeval97, take
 
 
 class LingEval97John:
@@ -37,10 +37,6 @@ class LingEval97John:
         limit: PositiveInt | None = None,
     ):
         self.path = Path(path)
-        if reference_kind not in ("human", "machine"):
-            raise ConfigError(f"reference_kind must be 'human' or 'machine', not {reference_kind!r}")
-        if limit is not None and (not isinstance(limit, int) or limit < 1):
-            raise ConfigError(f"limit must be a positive integer, not {limit!r}")
         self.reference_kind = reference_kind
         self.types = set(types) if types else None
         self.limit = limit

@@ -240,22 +240,10 @@ class MTReferenceJohn:
         progress: bool = True,
         repairs: Annotated[str, Check(repairs_problem)] | None = None,
     ):
-        problem = self.check_params({"outputs": outputs, "claude": claude, "systems": systems})
-        if problem:
-            raise ConfigError(problem)
-        if missing not in MISSING_POLICIES:
-            raise ConfigError(f"missing must be one of {', '.join(MISSING_POLICIES)}, not {missing!r}")
-        if systems is not None:
-            if isinstance(systems, str):
-                systems = [systems]
-            if not isinstance(systems, list) or not systems or not all(isinstance(s, str) and s for s in systems):
-                raise ConfigError("systems must be a non-empty list of system names, e.g. [google, microsoft]")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ConfigError(f"seed must be an integer, not {seed!r}")
-        if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
-            raise ConfigError(f"beam must be a positive integer, not {beam!r}")
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ConfigError(f"batch_size must be a positive integer, not {batch_size!r}")
+        # the params' types and ranges (their annotations) and the rules over several of them
+        # (check_params) are checked by the registry before the John is built
+        if isinstance(systems, str):
+            systems = [systems]
         self.john_spec = john
         self.outputs = MTOutputs(outputs, systems) if outputs is not None else None
         self.systems = systems

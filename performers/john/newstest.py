@@ -123,8 +123,6 @@ class NewstestJohn:
     ):
         self.directory = Path(dir)
         self.years = parse_years(years)
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ConfigError(f"limit must be a positive integer, not {limit!r}")
         self.limit = limit
         self.source_language = source_language
         self.target_language = target_language

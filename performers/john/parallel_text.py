@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.sdk import ConfigError, DataError, ExistingFile, Instance, PositiveInt, read_lines, take
+from arena.sdk import DataError, ExistingFile, Instance, PositiveInt, read_lines, take
 
 logger = logging.getLogger(__name__)
 
@@ -50,10 +50,6 @@ class ParallelTextJohn:
         limit: PositiveInt | None = None,
         meta: dict[str, Any] | None = None,
     ):
-        if reference_kind not in ("human", "machine"):
-            raise ConfigError(f"reference_kind must be 'human' or 'machine', not {reference_kind!r}")
-        if limit is not None and (not isinstance(limit, int) or limit < 1):
-            raise ConfigError(f"limit must be a positive integer, not {limit!r}")
         self.source = Path(source)
         self.reference = Path(reference)
         self.origin = origin or self.source.stem

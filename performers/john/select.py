@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from annotated_types import Gt, Le
 
 from arena.sdk import Instance, Name, Performer, PositiveInt
 from performers.john.selection import select
-from performers.john.selection_records import Selected, Selection, SelectionOptions
+from performers.john.selection_records import Dedup, Selected, Selection, SelectionOptions
 
 
 def selected_instance(item: Selected, seed: int) -> Instance:
@@ -54,7 +54,7 @@ class SelectJohn:
         cap: PositiveInt | None = None,
         seed: int = 1,
         stratify: Name | None = "origin",
-        dedup: Literal["source", "pair", "none"] = "source",
+        dedup: Dedup = "source",
         min_words: PositiveInt | None = None,
         max_words: PositiveInt | None = None,
         variants_per_instance: PositiveInt | None = 1,

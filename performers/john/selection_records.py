@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from arena.sdk import ConfigError, Instance, Variant
+from annotated_types import Gt, Le
+
+from arena.sdk import ConfigError, Instance, Name, PositiveInt, Variant, check_fields
 from performers.john.validation import Check
 
-DEDUP_MODES = ("source", "pair", "none")
+Dedup = Literal["source", "pair", "none"]
 NO_STRATUM = "(none)"
 
 # exclusive reasons, in the order they are decided
@@ -33,49 +35,30 @@ REASONS = (
 class SelectionOptions:
     """How :func:`select` chooses (see the module docstring)."""
 
-    cap: int | None = None
+    cap: PositiveInt | None = None
     seed: int = 1
-    stratify: str | None = "origin"
-    dedup: str = "source"
-    min_words: int | None = None
-    max_words: int | None = None
-    variants_per_instance: int | None = 1
+    stratify: Name | None = "origin"
+    dedup: Dedup = "source"
+    min_words: PositiveInt | None = None
+    max_words: PositiveInt | None = None
+    variants_per_instance: PositiveInt | None = 1
     validate: bool = True
-    phenomena: tuple[str, ...] | None = None
-    max_phrase_words: int = 5
-    min_overlap: float = 0.5
-    prefilter: str | None = None
+    phenomena: tuple[Name, ...] | None = None
+    max_phrase_words: PositiveInt = 5
+    min_overlap: Annotated[float, Gt(0), Le(1)] = 0.5
+    prefilter: Name | None = None
 
     def __post_init__(self) -> None:
-        for name in ("cap", "min_words", "max_words", "variants_per_instance"):
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise ConfigError(f"{name} must be a positive integer or null, not {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise ConfigError(f"seed must be an integer, not {self.seed!r}")
-        if self.dedup not in DEDUP_MODES:
-            raise ConfigError(f"dedup must be one of {', '.join(DEDUP_MODES)}, not {self.dedup!r}")
+        if isinstance(self.phenomena, list):
+            object.__setattr__(self, "phenomena", tuple(self.phenomena))
+        check_fields(self)  # the declared types and ranges above; built by the CLI and the select John
         if self.min_words is not None and self.max_words is not None and self.min_words > self.max_words:
             raise ConfigError(f"min_words ({self.min_words}) is larger than max_words ({self.max_words})")
-        if self.stratify is not None and (not isinstance(self.stratify, str) or not self.stratify):
-            raise ConfigError("stratify must be a metadata key (e.g. origin) or null")
-        if not isinstance(self.validate, bool):
-            raise ConfigError(f"validate must be true or false, not {self.validate!r}")
-        if isinstance(self.max_phrase_words, bool) or not isinstance(self.max_phrase_words, int) or self.max_phrase_words < 1:
-            raise ConfigError(f"max_phrase_words must be a positive integer, not {self.max_phrase_words!r}")
-        if not isinstance(self.min_overlap, (int, float)) or not 0 < self.min_overlap <= 1:
-            raise ConfigError(f"min_overlap must be a number in (0, 1], not {self.min_overlap!r}")
         if self.prefilter is not None:
-            if not isinstance(self.prefilter, str) or not self.prefilter:
-                raise ConfigError("prefilter must be a regular expression (a string) or null")
             try:
                 re.compile(self.prefilter)
             except re.error as error:
                 raise ConfigError(f"prefilter {self.prefilter!r} is not a valid regular expression: {error}") from None
-        if self.phenomena is not None:
-            if isinstance(self.phenomena, str) or not all(isinstance(p, str) and p for p in self.phenomena):
-                raise ConfigError("phenomena must be a list of phenomenon labels")
-            object.__setattr__(self, "phenomena", tuple(self.phenomena))
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -47,12 +47,6 @@ class TemplateJohn:
         from performers.m2c.pairs import load_pairs
         from performers.m2c.registry import load_plugins
 
-        if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
-            raise ConfigError(f"n must be a positive integer (pairs per template) or unset for all, not {n!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ConfigError(f"seed must be an integer, not {seed!r}")
-        if templates is not None and (not isinstance(templates, list) or not all(isinstance(t, str) for t in templates)):
-            raise ConfigError("templates must be a list of template names")
         try:
             load_plugins(plugins or ())
             self.pairs = load_pairs(spec)

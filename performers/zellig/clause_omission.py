@@ -49,7 +49,7 @@ from typing import Annotated
 
 from annotated_types import Gt, Le
 
-from arena.sdk import ConfigError, Edit, Instance, Variant, make_variant
+from arena.sdk import Edit, Instance, Variant, make_variant
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
 from performers.zellig.spans import capitalise
 
@@ -132,11 +132,7 @@ class ClauseOmissionZellig:
         detect_ratio: Annotated[float, Gt(0), Le(2)] = 0.7,
         backend: str = DEFAULT_BACKEND,
     ) -> None:
-        if not isinstance(clauses, bool) or not isinstance(split_after_periods, bool):
-            raise ConfigError("clauses and split_after_periods must be true or false")
         self.split_after_periods = split_after_periods
-        if not 0 < float(detect_ratio) <= 2:
-            raise ConfigError(f"detect_ratio must be in (0, 2], got {detect_ratio!r}")
         self.clauses = clauses
         self.detect_ratio = float(detect_ratio)
         self.backend = backend

@@ -18,7 +18,7 @@ from typing import Annotated
 
 from annotated_types import Ge
 
-from arena.sdk import ConfigError, ExistingFile, Instance, Variant, make_variant
+from arena.sdk import ExistingFile, Instance, Variant, make_variant
 from performers.german.analysis import DEFAULT_BACKEND, analyze
 from performers.german.compounds import split_compound
 from performers.german.frequency import frequency_meta, training_counts
@@ -44,8 +44,6 @@ class CompoundZellig:
     version = "1"
 
     def __init__(self, min_segments: Annotated[int, Ge(2)] = 3, training_corpus: ExistingFile | None = None, backend: str = DEFAULT_BACKEND):
-        if not isinstance(min_segments, int) or min_segments < 2:
-            raise ConfigError(f"min_segments must be an integer >= 2, got {min_segments!r}")
         self.min_segments = min_segments
         self.backend = backend
         self.counts = training_counts(training_corpus)

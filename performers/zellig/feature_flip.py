@@ -22,7 +22,6 @@ spirit of LingEval97's ``np_agreement`` and ``subj_verb_agreement`` categories
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from arena.sdk import ConfigError, ExistingFile, Instance, Name, Variant, variant_from_text
@@ -40,12 +39,6 @@ class FeatureFlipZellig:
     version = "2"  # 2: edits from arena.edits version 2 (rapidfuzz alignment, docs/exports.md)
 
     def __init__(self, dimensions: list[Name] | None = None, spec: ExistingFile | None = None, plugins: list[Name] | None = None):
-        if dimensions is not None and (
-            not isinstance(dimensions, list) or not all(isinstance(d, str) and d for d in dimensions)
-        ):
-            raise ConfigError("dimensions must be a list of dimension names such as [GENDER, NUMBER]")
-        if spec is not None and not Path(spec).is_file():
-            raise ConfigError(f"feature-flip: spec file {spec} does not exist")
         self.dimensions = tuple(dimensions) if dimensions else None
         self.spec = spec
         self.plugins = list(plugins or ())

@@ -30,10 +30,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from arena.sdk import ConfigError, Instance, NestedScoringClaude, NestedZellig, ScoreConvention, Variant
+from arena.sdk import Instance, NestedScoringClaude, NestedZellig, ScoreConvention, Variant
 from performers.nested import build_nested
-
-CONVENTIONS = ("mean", "sum")
 
 
 class ModelGuidedZellig:
@@ -45,8 +43,6 @@ class ModelGuidedZellig:
     consults = "model"  # the param naming the model it consults (arena.game.judges)
 
     def __init__(self, base: NestedZellig, model: NestedScoringClaude, convention: ScoreConvention = "mean"):
-        if convention not in CONVENTIONS:
-            raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
         self.convention = convention
         self.base_spec, self.base = build_nested("zellig", base, where="model-guided: base")
         self.model_spec = model

@@ -56,8 +56,6 @@ class MTSystemZellig:
             raise ConfigError("mt-system: 'outputs' needs a 'system', e.g. system=google")
         if claude is not None and system is not None:
             raise ConfigError("mt-system: 'system' names an output file; it does not go with 'claude'")
-        if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
-            raise ConfigError(f"beam must be a positive integer, not {beam!r}")
         self.outputs = MTOutputs(outputs, [system]) if outputs is not None and isinstance(system, str) else None
         self.system = system
         self.claude_spec = claude

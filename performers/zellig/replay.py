@@ -28,9 +28,8 @@ class ReplayZellig:
 
     version = "2"  # 2: edits from arena.edits version 2 (rapidfuzz alignment, docs/exports.md)
 
-    def __init__(self, phenomena: list[Name] | None = None, detector: Annotated[str, Performer("zellig")] | None = None):
-        if phenomena is not None and (not isinstance(phenomena, list) or not all(isinstance(p, str) for p in phenomena)):
-            raise ConfigError("phenomena must be a list of phenomenon labels")
+    def __init__(self, phenomena: list[Name] | None = None,
+                 detector: Annotated[str, Performer("zellig", ("detect",))] | None = None):
         self.phenomena = set(phenomena) if phenomena else None
         self.detector_spec = detector
         self._detector = None
@@ -38,9 +37,8 @@ class ReplayZellig:
             from arena.sdk import parse_spec, validate
             from performers.catalog import CATALOG
 
-            cls = validate("zellig", parse_spec(detector, where="replay detector"), CATALOG, where="replay detector")
-            if not callable(getattr(cls, "detect", None)):
-                raise ConfigError(f"replay detector {detector!r} has no detect() method")
+            cls = validate("zellig", parse_spec(detector, where="replay detector"), CATALOG, where="replay detector",
+                           needs=("detect",))
             # offered only when configured: the arena asks a Zellig for a generative
             # rate exactly when it has a callable `detect` (and counts only the sources
             # a detector `applies` to when it has that too)

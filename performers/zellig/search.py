@@ -36,7 +36,6 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from arena.sdk import (
-    ConfigError,
     Detector,
     Edit,
     Instance,
@@ -48,9 +47,6 @@ from arena.sdk import (
 )
 from performers.nested import build_nested
 from performers.zellig.placeholder_ding import DING_FORMS
-
-METHODS = ("beam", "greedy")
-CONVENTIONS = ("mean", "sum")
 
 State = tuple[Edit, ...]
 
@@ -71,13 +67,6 @@ class SearchZellig:
 
     def __init__(self, base: NestedZellig, model: NestedScoringClaude, method: Literal["beam", "greedy"] = "beam", beam_width: PositiveInt = 3,
                  max_edits: PositiveInt = 2, budget: PositiveInt = 40, convention: Literal["mean", "sum"] = "mean"):
-        if method not in METHODS:
-            raise ConfigError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
-        if convention not in CONVENTIONS:
-            raise ConfigError(f"convention must be one of {', '.join(CONVENTIONS)}, not {convention!r}")
-        for name, value in (("beam_width", beam_width), ("max_edits", max_edits), ("budget", budget)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{name} must be an integer ≥ 1, not {value!r}")
         self.method, self.beam_width, self.max_edits = method, beam_width, max_edits
         self.budget, self.convention = budget, convention
         self.base_spec, self.base = build_nested("zellig", base, where="search: base")

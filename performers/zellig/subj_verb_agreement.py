@@ -48,10 +48,11 @@ verb, and the reading used (``tense``, ``mood``, ``person``, ``number`` before t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Literal
 
-from arena.sdk import ConfigError, Edit, ExistingFile, Instance, Variant, make_variant
+from annotated_types import Ge, Lt
+
+from arena.sdk import Edit, ExistingFile, Instance, Variant, make_variant
 from performers.german import inflection as inf
 from performers.german import verb_inflection as verb_inf
 from performers.german.analysis import DEFAULT_BACKEND, Analysis, Token, analyze
@@ -67,6 +68,7 @@ __all__ = ["PHENOMENON", "SubjVerbAgreementZellig", "disagreeing_verbs", "noun_n
 PHENOMENON = "subj_verb_agreement"
 DEFAULT_MODEL_THRESHOLD = 0.995  # chosen on lines 0-3599, see the docstring
 DetectorKind = Literal["rules", "rules+model"]
+ModelThreshold = Annotated[float, Ge(0.5), Lt(1)]  # the verb-number model's probability that decides
 
 
 def number_swaps(
@@ -104,30 +106,13 @@ class SubjVerbAgreementZellig:
 
     def __init__(
         self, training_corpus: ExistingFile | None = None, include_sie: bool = True, backend: str = DEFAULT_BACKEND,
-        detector: DetectorKind = "rules+model", model_threshold: float = DEFAULT_MODEL_THRESHOLD,
+        detector: DetectorKind = "rules+model", model_threshold: ModelThreshold = DEFAULT_MODEL_THRESHOLD,
     ) -> None:
-        if not isinstance(include_sie, bool):
-            raise ConfigError(f"include_sie must be true or false, got {include_sie!r}")
-        problem = self.check_params({"detector": detector, "model_threshold": model_threshold})
-        if problem:
-            raise ConfigError(problem, key="detector" if "detector" in problem else "model_threshold")
         self.backend = backend
         self.include_sie = include_sie
         self.counts = training_counts(training_corpus)
         self.model_threshold = float(model_threshold)
         self.detector = detector
-
-    @classmethod
-    def check_params(cls, params: Mapping[str, Any]) -> str | None:
-        """:class:`arena.roles.ParamsChecked`: ``detector`` is ``rules`` or ``rules+model`` and
-        ``model_threshold`` a number in [0.5, 1)."""
-        detector = params.get("detector", "rules+model")
-        if detector not in ("rules", "rules+model"):
-            return f"subj-verb-agreement: detector must be rules or rules+model, not {detector!r}"
-        threshold = params.get("model_threshold", DEFAULT_MODEL_THRESHOLD)
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.5 <= threshold < 1:
-            return f"subj-verb-agreement: model_threshold must be a number in [0.5, 1), not {threshold!r}"
-        return None
 
     def _keep(self, analysis: Analysis, subject: Subject | None) -> bool:
         """With ``include_sie=False``, skip verbs whose subject is the ambiguous *sie* (subj_adequacy)."""

@@ -19,7 +19,7 @@ from typing import Annotated
 
 from annotated_types import Ge
 
-from arena.sdk import ConfigError, ExistingFile, Instance, Variant, make_variant
+from arena.sdk import ExistingFile, Instance, Variant, make_variant
 from performers.german.analysis import DEFAULT_BACKEND, Token, analyze
 from performers.german.frequency import frequency_meta, training_counts, zipf
 from performers.zellig.spans import replace_token
@@ -54,8 +54,6 @@ class TransliterationZellig:
         training_corpus: ExistingFile | None = None,
         backend: str = DEFAULT_BACKEND,
     ) -> None:
-        if min_length < 3:
-            raise ConfigError(f"min_length must be at least 3, got {min_length!r}")
         self.max_zipf = float(max_zipf)
         self.max_count = int(max_count)
         self.min_length = min_length

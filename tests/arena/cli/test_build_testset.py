@@ -79,7 +79,7 @@ def test_machine_reference_test_set_is_validated(corpus, tmp_path, capsys):
     [
         (["--zellig", "no-such-zellig"], "unknown Zellig 'no-such-zellig'"),
         (["--zellig", ZELLIG, "--variants-per-instance", "0"], "--variants-per-instance"),
-        (["--zellig", ZELLIG, "--cap", "0"], "cap must be a positive integer"),
+        (["--zellig", ZELLIG, "--cap", "0"], "cap must be an integer ≥ 1 or null, not 0"),
         (["--zellig", ZELLIG, "--prefilter", "("], "not a valid regular expression"),
     ],
 )

@@ -193,7 +193,7 @@ def test_shown_by_role_and_transparency(role, transparent, visible, hidden):
                          phase=0, block=0, counts=False)
     judgements = {name: JudgementRecord("r", name, choice, choice, "claude", choice == 1, (0.1, 0.2))
                   for name, choice in (("a", 1), ("b", 0))}
-    phase = Phase(5, frozenset({role}) if transparent else frozenset(), False)
+    phase = Phase(rounds=5, transparent=frozenset({role}) if transparent else frozenset(), counts=False)
     outcome = visibility.shown(role, "a", round_, phase, judgements, PerformerSpec("x") if role == "claude" else None)
     assert outcome.transparent == transparent and not outcome.counts
     for key in visible:
@@ -212,7 +212,7 @@ def test_a_fluency_claude_is_shown_no_source():
     assert round_.pair(sees_source=False).source == "" and round_.pair(sees_source=False).meta == {}
     assert round_.pair(sees_metadata=True).meta == {"genre": "news"}
     record = JudgementRecord("r", "a", 1, 1, "claude", True)
-    outcome = visibility.shown("claude", "a", round_, Phase(1), {"a": record}, PerformerSpec("x", sees={"source": False}))
+    outcome = visibility.shown("claude", "a", round_, Phase(rounds=1), {"a": record}, PerformerSpec("x", sees={"source": False}))
     assert outcome.source == ""
 
 

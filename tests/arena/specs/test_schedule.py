@@ -42,7 +42,7 @@ def test_presets_and_phases(value, phases):
 
 
 def test_phase_of_counts_rounds_per_cell():
-    schedule = Schedule((Phase(2, frozenset({"claude"}), False), Phase(3)), block_size=4)
+    schedule = Schedule(phases=(Phase(rounds=2, transparent=frozenset({"claude"}), counts=False), Phase(rounds=3)), block_size=4)
     assert [schedule.phase_of(i) for i in range(6)] == [0, 0, 1, 1, 1, None]
     assert schedule.total == 5 and schedule.window_size == 4
     assert parse_schedule("supervised:2").phase_of(10**6) == 1  # the last phase is open-ended

@@ -155,3 +155,43 @@ def test_model_digest_follows_the_model_files(tmp_path):
     assert hub.split("+model.")[1] != other.split("+model.")[1]
     # performers without a model have no model digest
     assert performer_signature("claude", parse_spec("random:seed=3"), CATALOG) == "random@1(seed=3)"
+
+
+SIGNATURE_TEXTS = [  # (text, name, version, model, decoder, run-signature part)
+    ("random@1(seed=2)", "random", "1", None, None, "random@1"),
+    ("toy-en-de@1()+model.8d679640+decoder.generate-5.24.0/float32/beam5/lp1", "toy-en-de", "1", "8d679640",
+     "generate-5.24.0/float32/beam5/lp1", "toy-en-de@1+model.8d679640+decoder.generate-5.24.0/float32/beam5/lp1"),
+    ("ens@1(models=[a,b])+model.ab12cd34+decoder.incremental-2.13.0+cpu/float32/beam4[sees:fluency]", "ens", "1",
+     "ab12cd34", "incremental-2.13.0+cpu/float32/beam4", "ens@1+model.ab12cd34+decoder.incremental-2.13.0+cpu/float32/beam4[sees:fluency]"),
+    # a param that looks like a suffix is a param; without a model the run signature names name@version only
+    ("x.y:Claude@2(a=b+model.c,d=(e)[sees:fluency+metadata]", "x.y:Claude", "2", None, None, "x.y:Claude@2"),
+    ("distil-lingeval@1(dir=d)[balance:length]", "distil-lingeval", "1", None, None, "distil-lingeval@1"),
+]
+
+
+@pytest.mark.parametrize("text, name, version, model, decoder, in_run", SIGNATURE_TEXTS)
+def test_a_signature_reads_back_to_the_same_text(text, name, version, model, decoder, in_run):
+    from arena.specs.signature import Signature
+
+    signature = Signature.parse(text)
+    assert str(signature) == text
+    assert (signature.name, signature.version, signature.model) == (name, version, model)
+    assert (None if signature.decoder is None else str(signature.decoder)) == decoder
+    assert signature.in_run_signature() == in_run
+
+
+@pytest.mark.parametrize("text", ["random", "random@1(seed=2", "t@1()+decoder.generate/float32"])
+def test_text_that_is_no_signature_is_refused(text):
+    from arena.specs.signature import Signature
+
+    with pytest.raises(ValueError, match="is not a"):
+        Signature.parse(text)
+
+
+def test_the_decoder_has_typed_fields():
+    from arena.specs.signature import Decoder
+
+    decoder = Decoder.parse("ctranslate2-4.8.5/int8/beam5/lp0.6")
+    assert (decoder.backend, decoder.version, decoder.compute, decoder.beam, decoder.length_penalty) == (
+        "ctranslate2", "4.8.5", "int8", 5, 0.6)
+    assert str(decoder) == "ctranslate2-4.8.5/int8/beam5/lp0.6"

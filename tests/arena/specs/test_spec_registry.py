@@ -1,7 +1,11 @@
 from __future__ import annotations
 
-import pytest
+from typing import Annotated, Literal
 
+import pytest
+from annotated_types import Ge, MinLen
+
+from arena.errors import ConfigError
 from arena.specs.registry import Catalog, build, check_params, resolve, signature
 from arena.specs.spec import PerformerSpec, parse_spec
 
@@ -64,3 +68,45 @@ def test_module_class_path_bypasses_catalog():
 
 def test_signature():
     assert signature("claude", PerformerSpec("random", {"seed": 2}), CATALOG) == "random@1(seed=2)"
+
+
+PositiveIntParam = Annotated[int, Ge(1)]
+ModeParam = Literal["a", "b"]
+NameParam = Annotated[str, MinLen(1)]
+
+
+class Declared:
+    """A performer whose params say everything in their annotations (no checks in the constructor)."""
+
+    def __init__(self, n: PositiveIntParam = 1, mode: ModeParam = "a", names: list[NameParam] | None = None,
+                 rate: float = 0.5, thing: Opaque | None = None):
+        self.n = n
+
+    def judge(self, pairs):
+        return []
+
+
+class Opaque:  # a class of the user's: an instance of it is what the annotation admits
+    def __init__(self, *args) -> None: ...
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"n": 0}, "Declared parameter 'n' must be an integer ≥ 1, not 0"),
+    ({"n": True}, "Declared parameter 'n' must be an integer ≥ 1, not True"),
+    ({"mode": "c"}, "Declared parameter 'mode' must be one of a, b, not 'c'"),
+    ({"names": ["x", ""]}, "Declared parameter 'names' must be a list of a non-empty string or null, not ['x', '']"),
+    ({"rate": float("nan")}, "Declared parameter 'rate' must be a finite number, not nan"),
+    ({"mode": "c", "n": 0}, "parameter 'mode'"),  # the first refused in the order the config gives them
+    ({"thing": "anything"}, "Declared parameter 'thing' must be Opaque or null, not 'anything'"),
+    ({"m": 1, "x": 2}, "Declared has no parameter(s) m, x; allowed: n, mode, names, rate, thing"),
+])
+def test_params_are_refused_by_their_annotations(params, message):
+    with pytest.raises(ConfigError) as caught:
+        check_params(Declared, params)
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("params", [{}, {"n": 3, "mode": "b", "names": ["x"], "rate": 2}, {"rate": 0}, {"names": None},
+                                    {"thing": Opaque()}])
+def test_declared_params_pass(params):
+    check_params(Declared, params)  # an int where a float is declared, null where it is allowed: accepted

@@ -6,6 +6,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.record.scoring_rule import ScoreConvention
 from performers.claude.scoring import ScoringClaude
 
 
@@ -31,7 +32,7 @@ FIXED = {
 class FakeScoringClaude(ScoringClaude):
     version = "1"
 
-    def __init__(self, convention: str = "mean", cache: Any = False, batch: int = 4, delay: float = 0.0,
+    def __init__(self, convention: ScoreConvention = "mean", cache: Any = False, batch: int = 4, delay: float = 0.0,
                  name: str = "fake", interrupt_after: int | None = None) -> None:
         super().__init__(convention=convention, cache=cache, progress=False)
         self.batch, self.delay, self.name = batch, delay, name

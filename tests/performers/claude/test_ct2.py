@@ -8,6 +8,7 @@ from performers.claude.ct2 import CTranslate2Claude
 from performers.claude.toy_en_de import MODEL_DIR
 from performers.claude.toy_en_de_ct2 import ToyEnDeCT2Claude
 from tests.conftest import SHARED, require_shared
+from tests.performers.built import built
 
 
 @pytest.fixture(scope="module")
@@ -78,8 +79,8 @@ def test_ct2_directory_needs_a_tokenizer(toy):
 
 
 def test_bad_compute_type():
-    with pytest.raises(ValueError, match="compute_type"):
-        ToyEnDeCT2Claude(compute_type="int4")
+    with pytest.raises(ValueError, match="parameter 'compute_type' must be one of default, auto, int8"):
+        built(ToyEnDeCT2Claude, compute_type="int4")
 
 
 @pytest.mark.parametrize("name", ["marian"])

@@ -17,6 +17,7 @@ from performers.claude import edit_features as ef
 from performers.claude.edit_aware import EditAwareClaude
 from performers.claude.signature_em import SignatureEM
 from tests.arena.engine.helpers import HashScorer
+from tests.performers.built import built
 
 BASE = "tests.arena.engine.helpers:HashScorer"
 NOUNS = ["Haus", "Auto", "Buch", "Kind", "Boot", "Bild", "Dorf", "Feld", "Glas", "Heft", "Jahr", "Land", "Lied",
@@ -136,8 +137,8 @@ def test_em_keeps_known_answers_and_ignores_rare_keys():
 def test_params_are_checked():
     for bad in ({"l2": 0}, {"min_examples": 0}, {"unlabeled": "self"}, {"one_best": "yes"}, {"target_lm": 1},
                 {"grammar": "yes"}, {"grammar_without": ["np"]}, {"grammar_without": "np-disagree"}):
-        with pytest.raises(ValueError):
-            EditAwareClaude(BASE, **bad)
+        with pytest.raises(ValueError, match=f"parameter '{next(iter(bad))}' must be"):
+            built(EditAwareClaude, claude=BASE, **bad)
 
 
 @pytest.mark.parametrize(("without", "zeroed"), [

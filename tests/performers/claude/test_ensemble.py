@@ -8,6 +8,7 @@ import pytest
 
 from performers.claude.ensemble import EnsembleClaude
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
+from tests.performers.built import built
 
 PAIRS = (["Hello.", "Two dogs are running.", "Hello."], ["Hallo.", "Zwei Hunde laufen.", "Hallo Welt."])
 
@@ -69,13 +70,14 @@ def test_toy_greedy_equals_transformers(triples):
     [
         ({"models": []}, "non-empty list"),
         ({"models": "a"}, "non-empty list"),
-        ({"models": ["a", "b"], "weights": [1]}, "weights"),
-        ({"models": ["a"], "weights": [-1]}, "weights"),
+        ({"models": ["a", "b"], "weights": [1]}, "'weights' gives 1 weight"),
+        ({"models": ["a"], "weights": [-1]}, "parameter 'weights' must be a list of a number > 0"),
     ],
 )
-def test_bad_params(params, message):
+def test_bad_params(params, message, monkeypatch):
+    monkeypatch.setenv("ARENA_SKIP_MODEL_CHECK", "1")  # the models named need not exist to be refused
     with pytest.raises(ValueError, match=message):
-        EnsembleClaude(cache=False, **params)
+        built(EnsembleClaude, cache=False, **params)
 
 
 def test_members_must_share_a_vocabulary(tiny):

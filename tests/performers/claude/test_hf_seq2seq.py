@@ -9,6 +9,7 @@ import pytest
 
 from performers.claude.hf_seq2seq import HFSeq2SeqClaude
 from performers.claude.seq2seq_engine import Seq2SeqEngine
+from tests.performers.built import built
 from tests.performers.claude.tiny_models import SEQ2SEQ
 
 # "prefix-bucketed": the prefix engine without per-row positions (follower batches of one shared length)
@@ -186,7 +187,7 @@ def test_bad_params(tiny, params, message):
     if params.get("device", "").startswith("cuda") and torch.cuda.is_available():
         pytest.skip("CUDA is available here")
     with pytest.raises(ValueError, match=message):
-        HFSeq2SeqClaude(str(tiny("marian")), cache=False, **params)
+        built(HFSeq2SeqClaude, model=str(tiny("marian")), cache=False, **params)
 
 
 def test_missing_model():

@@ -15,6 +15,7 @@ import pytest
 from arena.record.scoring_rule import judgement_from_scores
 from arena.records import Judgement, Pair, SequenceScore
 from performers.claude.score_cache import ScoreCache
+from tests.performers.built import built
 from tests.performers.claude.fake_scorer import FakeScoringClaude, fake_score
 
 REPO = Path(__file__).resolve().parents[3]
@@ -86,8 +87,8 @@ def test_score_checks_input(sources, targets, error):
 
 
 def test_bad_params():
-    with pytest.raises(ValueError, match="convention"):
-        FakeScoringClaude(convention="max")
+    with pytest.raises(ValueError, match="parameter 'convention' must be one of mean, sum, not 'max'"):
+        built(FakeScoringClaude, convention="max")
     with pytest.raises(ValueError, match="beam"):
         FakeScoringClaude().translate(["a"], beam=0)
 

@@ -11,6 +11,7 @@ import pytest
 from arena.records import Pair
 from arena.specs.conformance import assert_conforms, check_claude
 from performers.claude.toy_en_de import MODEL_DIR, ToyEnDeClaude
+from tests.performers.built import built
 
 SHIPPED = ("config.json", "generation_config.json", "model.safetensors", "source.spm", "target.spm",
            "tokenizer_config.json", "vocab.json", "card.md")
@@ -94,8 +95,8 @@ def test_one_best_decoder_is_ctranslate2_when_the_model_converts(toy):
     assert toy.translation_settings()["decoder"].endswith("/float32")
     generate = ToyEnDeClaude(cache=False, progress=False, decoder="generate")
     assert "decoder" not in generate.translation_settings()  # another cache key
-    with pytest.raises(ValueError, match="decoder must be one of auto, ctranslate2, generate"):
-        ToyEnDeClaude(cache=False, progress=False, decoder="fairseq")
+    with pytest.raises(ValueError, match="parameter 'decoder' must be one of auto, ctranslate2, generate"):
+        built(ToyEnDeClaude, cache=False, progress=False, decoder="fairseq")
 
 
 def test_ctranslate2_one_best_agrees_with_generate(toy, triples):

@@ -9,6 +9,7 @@ from arena.specs.conformance import assert_conforms, check_john
 from performers.john.mt_reference import MTReferenceJohn, normalise, pick_system
 from performers.john.translation_cache import TranslationCache
 from tests.conftest import DATA
+from tests.performers.built import built
 from tests.performers.john import fakes
 
 FAKE = "tests.performers.john.fakes"
@@ -117,17 +118,18 @@ def test_bad_output_files_are_rejected_with_file_and_line(corpus, damage, messag
     "params, message",
     [
         ({}, "exactly one source"),
-        ({"outputs": "x", "claude": "random"}, "exactly one source"),
+        ({"outputs": ".", "claude": f"{FAKE}:EchoTranslator"}, "exactly one source"),
         ({"claude": f"{FAKE}:EchoTranslator", "systems": ["google"]}, "does not go with 'claude'"),
-        ({"claude": f"{FAKE}:EchoTranslator", "missing": "ignore"}, "missing must be one of"),
-        ({"claude": f"{FAKE}:EchoTranslator", "beam": 0}, "beam"),
+        ({"claude": f"{FAKE}:EchoTranslator", "missing": "ignore"}, "parameter 'missing' must be one of skip, error"),
+        ({"claude": f"{FAKE}:EchoTranslator", "beam": 0}, "parameter 'beam' must be an integer ≥ 1, not 0"),
         ({"claude": f"{FAKE}:EchoTranslator", "john": "no-such-john"}, "unknown John 'no-such-john'"),
     ],
 )
-def test_bad_params(params, message):
-    params = {"john": "newstest:dir=x", **params}
-    with pytest.raises((ValueError, TypeError), match=message):
-        MTReferenceJohn(**params)
+def test_bad_params(params, message, corpus):
+    news, _ = corpus
+    params = {"john": f"newstest:dir={news},years=2009", **params}
+    with pytest.raises(ValueError, match=message):
+        built(MTReferenceJohn, **params)
 
 
 def test_claude_translations_are_cached(corpus, tmp_path):

@@ -6,6 +6,7 @@ from arena.errors import ConfigError
 from arena.specs.conformance import assert_conforms, check_john
 from performers.john.newstest import NewstestJohn, parse_years
 from tests.conftest import DATA
+from tests.performers.built import built
 
 
 @pytest.mark.parametrize(
@@ -85,8 +86,8 @@ def test_missing_year_is_reported_before_any_work(tmp_path):
 
 
 def test_bad_limit():
-    with pytest.raises(ValueError, match="limit"):
-        NewstestJohn("x", limit=0)
+    with pytest.raises(ValueError, match="parameter 'limit' must be an integer ≥ 1 or null, not 0"):
+        built(NewstestJohn, dir=".", limit=0)
 
 
 def test_real_newstest(data_dir):

@@ -199,13 +199,13 @@ def test_validation_of_machine_references():
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"cap": 0}, "cap must be a positive integer"),
-        ({"dedup": "text"}, "dedup must be one of"),
+        ({"cap": 0}, "cap must be an integer ≥ 1 or null, not 0"),
+        ({"dedup": "text"}, "dedup must be one of source, pair, none, not 'text'"),
         ({"min_words": 5, "max_words": 2}, "larger than max_words"),
         ({"prefilter": "("}, "not a valid regular expression"),
-        ({"min_overlap": 2}, "min_overlap"),
+        ({"min_overlap": 2}, "min_overlap must be a number > 0 ≤ 1, not 2"),
         ({"seed": "1"}, "seed must be an integer"),
-        ({"phenomena": "polarity"}, "list of phenomenon labels"),
+        ({"phenomena": "polarity"}, "phenomena must be a list of a non-empty string or null"),
     ],
 )
 def test_bad_options(options, message):

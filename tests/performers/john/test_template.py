@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from performers.john.template import TemplateJohn
+from tests.performers.built import built
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLE = str(REPO / "experiments" / "m2c" / "en_de.yaml")
@@ -48,12 +49,12 @@ def test_all_pairs_of_a_template():
 @pytest.mark.parametrize(
     "params,message",
     [
-        ({"n": 0}, "n must be a positive integer"),
-        ({"seed": "x"}, "seed must be an integer"),
+        ({"n": 0}, "parameter 'n' must be an integer ≥ 1 or null, not 0"),
+        ({"seed": "x"}, "parameter 'seed' must be an integer, not 'x'"),
         ({"templates": ["nope"]}, "no template 'nope'"),
-        ({"spec": "missing.yaml"}, "file not found"),
+        ({"spec": "missing.yaml"}, "parameter 'spec' names no file: missing.yaml"),
     ],
 )
 def test_bad_params(params, message):
     with pytest.raises(ValueError, match=message):
-        TemplateJohn(**{"spec": EXAMPLE, **params})
+        built(TemplateJohn, **{"spec": EXAMPLE, **params})

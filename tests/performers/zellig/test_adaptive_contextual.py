@@ -13,6 +13,7 @@ from arena.edits import apply_edits
 from arena.records import Edit, Instance, RoundOutcome, Variant
 from performers.zellig.adaptive import AdaptiveZellig
 from performers.zellig.contextual import LogisticPosterior, candidate_features
+from tests.performers.built import built
 
 REFERENCE = "Der Mann kaufte gestern das alte Haus am See."
 
@@ -77,5 +78,5 @@ def test_features_and_posterior_are_deterministic():
     model.fit()
     assert model.sample(random.Random(1)) == model.sample(random.Random(1))
     assert model.logit(model.mean, [1.0, 0.0]) > 0 > model.logit(model.mean, [0.0, 0.0])
-    with pytest.raises(ValueError, match="l2"):
-        AdaptiveZellig(["placeholder-ding"], l2=0)
+    with pytest.raises(ValueError, match="parameter 'l2' must be a number > 0 < inf, not 0"):
+        built(AdaptiveZellig, zelligs=["placeholder-ding"], l2=0)

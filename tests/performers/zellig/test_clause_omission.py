@@ -6,6 +6,7 @@ import pytest
 
 from arena.errors import ConfigError
 from performers.zellig.clause_omission import ClauseOmissionZellig
+from tests.performers.built import built
 from tests.performers.zellig.helpers import candidates
 
 
@@ -61,7 +62,7 @@ def test_detect(zellig, text, source, expected):
 
 
 def test_bad_params():
-    with pytest.raises(ConfigError):
-        ClauseOmissionZellig(clauses="yes")
-    with pytest.raises(ValueError):
-        ClauseOmissionZellig(detect_ratio=0)
+    with pytest.raises(ConfigError, match="parameter 'clauses' must be a boolean"):
+        built(ClauseOmissionZellig, clauses="yes")
+    with pytest.raises(ConfigError, match="parameter 'detect_ratio' must be a number > 0 ≤ 2, not 0"):
+        built(ClauseOmissionZellig, detect_ratio=0)

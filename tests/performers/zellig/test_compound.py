@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from performers.zellig.compound import CompoundZellig, swap_first_segments
+from tests.performers.built import built
 from tests.performers.zellig.helpers import candidates
 
 
@@ -42,5 +43,5 @@ def test_metadata(zellig):
 
 
 def test_bad_params():
-    with pytest.raises(ValueError):
-        CompoundZellig(min_segments=1)
+    with pytest.raises(ValueError, match="parameter 'min_segments' must be an integer ≥ 2, not 1"):
+        built(CompoundZellig, min_segments=1)

@@ -10,6 +10,7 @@ from arena.edits import apply_edits
 from arena.records import Instance
 from performers.john.template import TemplateJohn
 from performers.zellig.feature_flip import FeatureFlipZellig
+from tests.performers.built import built
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLE = str(REPO / "experiments" / "m2c" / "en_de.yaml")
@@ -104,7 +105,7 @@ def test_works_on_single_language_spec_files(data_dir):
 
 
 def test_bad_params():
-    with pytest.raises(ValueError):
-        FeatureFlipZellig(dimensions="GENDER")
-    with pytest.raises(ValueError):
-        FeatureFlipZellig(spec="missing.yaml")
+    with pytest.raises(ValueError, match="parameter 'dimensions' must be a list of a non-empty string or null"):
+        built(FeatureFlipZellig, dimensions="GENDER")
+    with pytest.raises(ValueError, match="parameter 'spec' names no file: missing.yaml"):
+        built(FeatureFlipZellig, spec="missing.yaml")

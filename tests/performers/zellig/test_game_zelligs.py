@@ -13,6 +13,7 @@ from performers.zellig.adaptive import AdaptiveZellig
 from performers.zellig.model_guided import ModelGuidedZellig
 from performers.zellig.mt_system import MTSystemZellig
 from tests.arena.engine.helpers import HashScorer
+from tests.performers.built import built
 
 SCORER = "tests.arena.engine.helpers:HashScorer"
 
@@ -54,8 +55,8 @@ def test_adaptive_zellig_offers_every_member_candidate_and_a_uniform_strategy():
     assert {v.phenomenon for v in variants} == {"placeholder_ding", "clause_omission"}
     picks = {variants[zellig.choose(instance, variants, random.Random(n))].phenomenon for n in range(40)}
     assert picks == {"placeholder_ding", "clause_omission"}
-    with pytest.raises(ValueError, match="strategy"):
-        AdaptiveZellig(["placeholder-ding"], strategy="greedy")
+    with pytest.raises(ValueError, match="parameter 'strategy' must be one of contextual, thompson, uniform"):
+        built(AdaptiveZellig, zelligs=["placeholder-ding"], strategy="greedy")
 
 
 def test_model_guided_offers_the_candidate_the_model_scores_highest():
@@ -92,9 +93,10 @@ def test_mt_system_can_translate_with_a_claude():
 
 @pytest.mark.parametrize(
     "params, message",
-    [({}, "exactly one source"), ({"outputs": "/x", "claude": SCORER}, "exactly one source"),
-     ({"claude": SCORER, "system": "google"}, "does not go with"), ({"claude": SCORER, "beam": 0}, "beam")],
+    [({}, "exactly one source"), ({"outputs": ".", "claude": SCORER}, "exactly one source"),
+     ({"claude": SCORER, "system": "google"}, "does not go with"),
+     ({"claude": SCORER, "beam": 0}, "parameter 'beam' must be an integer ≥ 1, not 0")],
 )
 def test_mt_system_params_are_checked(params, message):
     with pytest.raises(ValueError, match=message):
-        MTSystemZellig(**params)
+        built(MTSystemZellig, **params)

@@ -12,6 +12,7 @@ from performers.zellig.model_guided import ModelGuidedZellig
 from performers.zellig.placeholder_ding import DING_FORMS, PlaceholderDingZellig
 from performers.zellig.search import SearchZellig
 from tests.arena.engine.helpers import HashScorer
+from tests.performers.built import built
 
 SCORER = "tests.arena.engine.helpers:HashScorer"
 INSTANCES = [
@@ -60,5 +61,5 @@ def test_a_move_that_breaks_the_phenomenon_is_not_offered():
 
 def test_params_are_checked():
     for bad in ({"method": "random"}, {"budget": 0}, {"max_edits": 0}, {"beam_width": True}, {"convention": "x"}):
-        with pytest.raises(ValueError):
-            SearchZellig("placeholder-ding", SCORER, **bad)
+        with pytest.raises(ValueError, match=f"parameter '{next(iter(bad))}' must be"):
+            built(SearchZellig, base="placeholder-ding", model=SCORER, **bad)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 
 from arena.errors import ConfigError
+from arena.specs.registry import build
+from arena.specs.spec import PerformerSpec
+from performers.catalog import CATALOG
 from performers.zellig.subj_verb_agreement import SubjVerbAgreementZellig
 from tests.performers.zellig.german_checks import corrupt, texts
 
@@ -40,8 +43,8 @@ def test_sie_subjects_are_optional():
     reference = "Sie war müde."
     assert "Sie waren müde." in texts(SubjVerbAgreementZellig(), reference)
     assert corrupt(SubjVerbAgreementZellig(include_sie=False), reference) == []
-    with pytest.raises(ConfigError):
-        SubjVerbAgreementZellig(include_sie="no")
+    with pytest.raises(ConfigError, match="parameter 'include_sie' must be a boolean"):
+        build("zellig", PerformerSpec("subj-verb-agreement", {"include_sie": "no"}), CATALOG)
 
 
 @pytest.mark.parametrize("reference", ["Gut gemacht!", "Ein schöner Tag.", ""])
