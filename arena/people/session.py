@@ -151,19 +151,6 @@ def check_phenomenon(value: Any) -> str:
     return value
 
 
-def _from_working_dir(path: Path) -> str:
-    """``path`` as a config names it: relative to the working directory, from which configs'
-    paths are read (``runs/x/people/ana/replay/testset.json``), where it lies below it; a
-    run directory elsewhere keeps its absolute path."""
-    import os
-
-    absolute = Path(path).resolve()
-    try:
-        return absolute.relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return os.fspath(absolute)
-
-
 class ZelligSession:
     """One person corrupting a run's instances."""
 
@@ -226,11 +213,13 @@ class ZelligSession:
         config = {
             "name": f"{experiment['name']}-{self.name}-zellig",
             "description": f"{self.name}'s corruptions of {self.run_dir.name}, replayed against its Claudes",
-            "johns": [{"name": "lingeval97", "alias": "people", "params": {"path": _from_working_dir(testset)}}],
+            # the test set beside this file, read from here wherever the config is run from
+            "johns": [{"name": "lingeval97", "alias": "people", "params": {"path": testset.name}}],
             "zelligs": [{"name": "replay", "alias": store.label(self.name)}]
             + [z for z in experiment["zelligs"] if z["name"] != "replay"],
             "claudes": experiment["claudes"],
             "seeds": experiment["seeds"],
+            "relative_paths": "config",
         }
         for key in ("contrastive_ties", "bootstrap_samples", "discrepancy", "generative_rate", "beam"):
             if key in experiment:

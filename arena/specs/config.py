@@ -36,6 +36,7 @@ from arena.specs.yamlio import check_yaml_texts, load_yaml, yaml_key_lines
 
 TiePolicy = Literal["wrong", "correct", "half"]
 ExecutorName = Literal["in-process", "ray"]
+RelativeTo = Literal["working-directory", "config"]
 TIE_POLICIES = get_args(TiePolicy)
 Seconds = Annotated[float, Gt(0)]
 # Ray refuses an object store below 75 MiB (ray_constants.OBJECT_STORE_MINIMUM_MEMORY_BYTES)
@@ -84,6 +85,9 @@ class Experiment:
     ``allow_empty: true`` records a run in which no round was judged (no instance, no
     applicable corruption, a balance that kept nothing); without it such a run stops with
     exit 2 and the reason, and is not marked finished (:mod:`arena.engine.no_rounds`).
+    ``relative_paths: config`` reads the performers' relative paths that name a file or
+    directory beside the config from the config's directory instead of the working directory
+    (files arena writes, such as a person's ``replay.yaml``, say so, and run from anywhere).
     """
 
     name: str
@@ -107,6 +111,8 @@ class Experiment:
     # none, as ``allow_empty`` when false, so that configs without them keep their hash and run directory
     schedule: Annotated[Schedule | None, Omitted] = None
     allow_empty: Annotated[bool, Omitted] = False  # record a run without judged rounds instead of refusing it
+    # where performers' relative paths are read from: resolved when loaded, so never written (configs keep their hash)
+    relative_paths: Annotated[RelativeTo, Field(exclude=True)] = "working-directory"
     source: Annotated[str, Field(exclude=True)] = ""  # the file it was loaded from
     # the line of each key path of that file (``SET``: given by --set), for messages (see ``where``)
     key_lines: Annotated[Mapping[tuple[str, ...], int], Field(exclude=True)] = field(
@@ -194,6 +200,28 @@ def _performers(value: Any, role: str, path: str, lines: Mapping) -> tuple[Perfo
     )
 
 
+def _beside(value: Any, base: Path) -> Any:
+    """Performer entries with each relative path in their params that names a file or directory
+    in ``base`` (the config's directory) made absolute; other values as they are."""
+    if isinstance(value, list):
+        return [_beside(item, base) for item in value]
+    if isinstance(value, str):  # a SPEC string
+        from arena.specs.spec import parse_spec
+
+        value = parse_spec(value).to_json()
+    if not isinstance(value, Mapping) or not isinstance(value.get("params"), Mapping):
+        return value
+    return {**value, "params": {name: _resolved(item, base) for name, item in value["params"].items()}}
+
+
+def _resolved(value: Any, base: Path) -> Any:
+    if isinstance(value, list):
+        return [_resolved(item, base) for item in value]
+    if isinstance(value, str) and value and not Path(value).is_absolute() and (base / value).exists():
+        return str((base / value).resolve())
+    return value
+
+
 def _nested(cls: type, value: Any, key: str, path: str, lines: Mapping) -> Any:
     if value is None:
         return cls()
@@ -239,6 +267,12 @@ def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | Non
     for required in ("name", "johns", "zelligs", "claudes"):
         if required not in values:
             raise ConfigError(f"{path}: missing key '{required}'")
+    if data.get("relative_paths") == "config" and Path(path).is_file():
+        base = Path(path).resolve().parent
+        for role in _PERFORMER_KEYS:
+            if role in values:
+                key, value = values[role]
+                values[role] = (key, _beside(value, base))
     kwargs: dict[str, Any] = {"source": path, "key_lines": dict(lines)}
     for target, (key, value) in values.items():
         kwargs[target] = _experiment_field(target, key, value, path, lines)

@@ -8,6 +8,7 @@ import json
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 import yaml
@@ -104,8 +105,9 @@ def test_live_scores_submit_check_and_replay(server):
 
     data = yaml.safe_load(open(config, encoding="utf-8"))
     data["claudes"] = ["random"]
-    (tmp_path / "replay.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
-    result = run_engine(load_experiment(tmp_path / "replay.yaml"), CATALOG, tmp_path / "replayed", progress=False)
+    copy = Path(config).with_name("replay-random.yaml")  # beside the test set it names (relative_paths: config)
+    copy.write_text(yaml.safe_dump(data), encoding="utf-8")
+    result = run_engine(load_experiment(copy), CATALOG, tmp_path / "replayed", progress=False)
     rounds = [json.loads(line) for line in (result.run_dir / "rounds.jsonl").read_text(encoding="utf-8").splitlines()]
     assert any(r["variant"] and r["variant"]["text"] == edit for r in rounds)  # the submission is a round
 
