@@ -140,7 +140,7 @@ class Experiment:
 SINGULAR = {"john": "johns", "zellig": "zelligs", "claude": "claudes", "seed": "seeds"}
 _ALLOWED = sorted({f.name for f in fields(Experiment)} - {"source", "key_lines"} | set(SINGULAR))
 _NESTED = {"time_budget": TimeBudget, "ray": RayOptions}
-_EXPERIMENT_TYPES = type_hints(Experiment)
+_EXPERIMENT_TYPES = {**type_hints(Experiment), "relative_paths": RelativeTo}  # a value is checked without its exclusion
 EXECUTORS = get_args(ExecutorName)
 _PERFORMER_KEYS = ("john", "johns", "zellig", "zelligs", "claude", "claudes")
 
