@@ -38,8 +38,10 @@ from arena.specs.config import Experiment
 if TYPE_CHECKING:
     from arena.engine.backends import Backend
     from arena.engine.core import RunResult
+    from arena.record.manifest import Manifest
     from arena.record.rounds import Round
     from arena.specs.registry import Catalog
+    from arena.stats.results import Scores
 
 logger = logging.getLogger(__name__)
 
@@ -60,17 +62,21 @@ class Run:
         return self.record.path
 
     @property
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self) -> Manifest:
+        """``manifest.json`` (:class:`arena.record.manifest.Manifest`)."""
         return self.record.manifest
 
     @cached_property
-    def scores(self) -> dict[str, Any]:
-        """``scores.json`` as JSON values."""
-        return self.record.scores() or {}
+    def scores(self) -> Scores:
+        """``scores.json`` as typed results (:class:`arena.stats.results.Scores`, read and validated by
+        pydantic); ``arena.stats.results.dump(run.scores)`` gives its JSON values back."""
+        from arena.stats.results import Scores, load
+
+        return load(Scores, self.record.scores())
 
     @property
     def signature(self) -> str:
-        return self.scores.get("signature", "")
+        return self.scores.signature
 
     @cached_property
     def _tables(self) -> dict[str, Any]:

@@ -47,7 +47,7 @@ def calibrations(run_dir: Path, path: Path | None) -> dict[str, Any]:
 
     manifest = load_manifest(run_dir)  # damage is a DataError naming file and line
     result = {}
-    for spec in manifest.get("experiment", {}).get("zelligs", []):
+    for spec in manifest.experiment.get("zelligs", []):
         detector = detector_of(spec)
         if detector in measured:
             for label in _labels(spec):
