@@ -360,7 +360,9 @@ def audit_cues(path: str | Path, format: str | None = None, cues: Sequence[str] 
     if kinds:
         names = [n for n in names if cue_kinds.kind_of(n) in kinds]
     data = cue_items.load(format, path, NOT_COMPARED_WITH_CUES)
-    return [table.to_json() for table in audit.audit(data, cue_factories(names), folds=folds, seed=seed)]
+    from arena.stats.typed import dump
+
+    return [dump(table.record()) for table in audit.audit(data, cue_factories(names), folds=folds, seed=seed)]
 
 
 def performer(role: str, spec: str | Mapping[str, Any]):
