@@ -76,15 +76,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="score-cost-"))
     try:
         with contextlib.ExitStack() as stack:
-            roots = {"A": stack.enter_context(tree(args.a, folder / "a")), "B": stack.enter_context(tree(args.b, folder / "b"))}
-            for side, root in roots.items():  # the trees read the shared data as ../shared
+            roots = {"A": stack.enter_context(tree(args.a, folder / "a")),
+                     "B": stack.enter_context(tree(args.b, folder / "b"))}
+            for root in roots.values():  # the trees read the shared data as ../shared
                 link = root.parent / "shared"
                 if root != ROOT and not link.exists():
                     link.symlink_to(Path(os.environ.get("ARENA_SHARED") or ROOT.parent / "shared").resolve())
             options = [item for pair in (("--set", s) for s in args.set) for item in pair]
             source = args.run.resolve() if args.run else quickstart(roots["B"], folder, options)
             copies = {side: folder / f"run-{side}" for side in roots}
-            for side, copy in copies.items():
+            for copy in copies.values():
                 shutil.copytree(source, copy)
             times: dict[str, list[tuple[float, float]]] = {side: [] for side in roots}
             for _ in range(args.repeat):
