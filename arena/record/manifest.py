@@ -64,7 +64,7 @@ class Manifest(BaseModel):
     can change numbers, the code's commit, the backend, a game's schedule (with collusion and
     judges), the plan and the files written."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", json_schema_serialization_defaults_required=True)
 
     experiment: dict[str, Any]  # the resolved config (arena.specs.config.Experiment.to_json)
     config_file: str | None = None

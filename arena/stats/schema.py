@@ -3,7 +3,8 @@
 :func:`scores_schema` is pydantic's schema of :class:`arena.stats.results.Scores` as it is
 written (:func:`arena.stats.typed.schema`: the keys of every registered metric included; a
 metric registered outside the package still validates, a summary admits further number, null or
-interval keys); :func:`manifest_schema` that of :class:`arena.record.manifest.Manifest`.  They are
+interval keys); :func:`manifest_schema` that of :class:`arena.record.manifest.Manifest` (a pydantic
+model).  They are
 checked in as ``docs/scores.schema.json`` and ``docs/manifest.schema.json``; rewrite them after a
 change to the types with::
 
@@ -36,8 +37,7 @@ def scores_schema() -> dict[str, Any]:
 
 def manifest_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of ``manifest.json``."""
-    return {"$schema": DRAFT, **Manifest.model_json_schema(by_alias=True, mode="serialization"),
-            "title": "arena manifest.json"}
+    return {"$schema": DRAFT, **schema(Manifest), "title": "arena manifest.json"}
 
 
 def validate(data: Mapping[str, Any], of: str = "scores.schema.json") -> None:

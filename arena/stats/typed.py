@@ -139,7 +139,6 @@ class _Schema(GenerateJsonSchema):
         cls = schema["cls"]
         if not issubclass(cls, Result):
             return value
-        assert "$ref" not in value, value
         _describe(cls, value, self.mode)
         return value
 
@@ -169,19 +168,7 @@ def _describe(cls: type, target: dict[str, Any], mode: JsonSchemaMode) -> None:
                 target["additionalProperties"] = flat.get("additionalProperties", True)
         required = [name for name in required if name != key]
     target["properties"] = merged
-    omitted = {key for key, value in properties.items() if key in _omitted(cls, hints)}
-    target["required"] = [name for name in required if name not in omitted]
-
-
-def _omitted(cls: type, hints: Mapping[str, Any]) -> set[str]:
-    """The JSON keys of the fields left out when empty or ``None``."""
-    keys = set()
-    for item in dataclasses.fields(cls):
-        marks = typing.get_args(hints[item.name])[1:] if typing.get_origin(hints[item.name]) is typing.Annotated else ()
-        if any(getattr(m, "exclude_if", None) is not None for m in marks):
-            alias = next((m.alias for m in marks if getattr(m, "alias", None)), None)
-            keys.add(alias or item.name)
-    return keys
+    target["required"] = required
 
 
 def schema(cls: Any, mode: JsonSchemaMode = "serialization") -> dict[str, Any]:
