@@ -14,7 +14,7 @@ What the JSON looks like is declared on the fields:
   (``model_validator(mode="before")``).  The registered metrics (a tuple of
   :class:`~arena.stats.registry.MetricValue` or :class:`~arena.stats.registry.MeanStd`) are
   flattened the same way; their keys depend on the registry
-  (:func:`arena.stats.registry.parse_metric_values`, :func:`arena.stats.registry.metric_properties`).
+  (their ``parse_flat`` and ``flat_properties``: :func:`arena.stats.registry.parse_metric_values`).
 
 Objects are closed (``additionalProperties: false``) except where registered metrics are
 flattened: there a key of a metric registered elsewhere is admitted (a number, null or an
@@ -93,9 +93,15 @@ def _layout(cls: Any) -> _Layout:
             inner = _inner(hints[item.name])
             flat[item.name] = getattr(inner, "parse_flat", None)
             continue
-        aliases = [m.alias for m in typing.get_args(hints[item.name])[1:] if getattr(m, "alias", None)]
-        keys.add(aliases[0] if aliases else item.name)
+        keys.add(_alias(hints[item.name]) or item.name)
     return _Layout(frozenset(keys), flat)
+
+
+def _alias(hint: Any) -> str | None:
+    """The JSON key an ``Annotated[T, Field(alias=...)]`` field is written under."""
+    if typing.get_origin(hint) is not typing.Annotated:
+        return None
+    return next((m.alias for m in typing.get_args(hint)[1:] if getattr(m, "alias", None)), None)
 
 
 def _inner(hint: Any) -> Any:
@@ -111,8 +117,8 @@ def adapter(cls: Any) -> TypeAdapter[Any]:
 
 
 def dump(value: Any) -> Any:
-    """A typed result (or a mapping or sequence of them) as JSON values, in field order; tuples stay
-    tuples (``json.dumps`` writes them as lists)."""
+    """A typed result as JSON values, in field order; tuples stay tuples (``json.dumps`` writes them
+    as lists), floats and ints as they are."""
     return adapter(cast(Any, type(value))).dump_python(value, by_alias=True)
 
 
