@@ -52,7 +52,7 @@ def pydantic_import(root: Path, run_dir: Path) -> int:
     """Cumulative microseconds ``import pydantic`` takes in the verb's process (0: not imported)."""
     done = subprocess.run([sys.executable, "-X", "importtime", "-c", SCORE, "score", str(run_dir)], cwd=root,
                           env=_env(root), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
-    found = re.search(r"^import time:\s+\d+ \|\s+(\d+) \| pydantic$", done.stderr, re.MULTILINE)
+    found = re.search(r"^import time:\s+\d+ \|\s+(\d+) \|\s+pydantic$", done.stderr, re.MULTILINE)
     return int(found.group(1)) if found else 0
 
 
