@@ -30,7 +30,8 @@ from arena.stats.aggregate import judged
 from arena.stats.registry import MeanStd, MetricValue
 from arena.stats.typed import FLAT, OMIT_EMPTY, OMIT_NONE, Result, dump, load
 
-__all__ = ["SCHEMA_VERSION", "dump", "load"]  # with the result types below
+__all__ = ["SCHEMA_VERSION", "Summary", "Yield", "GenerativeRate", "Window", "Convergence", "Timeline", "Cell",
+           "OverSeeds", "Bootstrap", "ClaudePair", "ZelligPair", "Paired", "CueRow", "Scores", "dump", "load"]
 
 SCHEMA_VERSION = 3  # of scores.json: raise on any change a reader of an older file would trip over
 # 3: S (and its CI, the tests and means built on it) counts only the rounds the Claude judged: abstentions and
