@@ -10,7 +10,7 @@ process (``-X importtime``, cumulative microseconds of ``pydantic``; 0 when the 
 import it).  The run is the quickstart unless ``--run`` names one::
 
     python experiments/bench/score_cost.py --a "$(git merge-base main HEAD)" --set max_instances=20
-    python experiments/bench/score_cost.py --run runs/quickstart-1234567890 --repeat 9
+    python experiments/bench/score_cost.py --run runs/quickstart-100a898585 --repeat 9
 """
 
 from __future__ import annotations
