@@ -89,10 +89,6 @@ class Manifest(BaseModel):
     def with_written(self, written: dict[str, Written]) -> Manifest:
         return self.model_copy(update={"written": written})
 
-    @property
-    def arena_version(self) -> str | None:
-        return self.versions.get("arena")
-
     def judge_labels(self) -> dict[tuple[str, str], str]:
         """``(zellig, claude) → self/held-out`` as recorded (:mod:`arena.game.judges`)."""
         return {(entry.zellig, entry.claude): entry.judge for entry in self.judges or ()}
