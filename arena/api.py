@@ -70,9 +70,9 @@ class Run:
     def scores(self) -> Scores:
         """``scores.json`` as typed results (:class:`arena.stats.results.Scores`, read and validated by
         pydantic); ``arena.stats.results.dump(run.scores)`` gives its JSON values back."""
-        from arena.stats.results import Scores, load
+        from arena.stats.results import read_scores
 
-        return load(Scores, self.record.scores())
+        return read_scores(self.record.scores(), self.run_dir / "scores.json")
 
     @property
     def signature(self) -> str:

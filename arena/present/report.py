@@ -34,7 +34,7 @@ from arena.present.sections import ReportInput, sections, table
 from arena.present.tables import fmt
 from arena.present.transfer import transfer_heatmap, transfer_sections
 from arena.record import transcripts
-from arena.stats.results import Scores, dump, load
+from arena.stats.results import dump, read_scores
 from arena.stats.run import RunData
 
 MARKDOWN = "report.md"
@@ -48,7 +48,8 @@ def report_input(run_dir: Path) -> ReportInput:
     from arena.stats.leaderboards import build
 
     run = RunData.open(run_dir, finished=True)
-    scores = load(Scores, transcripts.read_json(run.run_dir / transcripts.SCORES))
+    path = run.run_dir / transcripts.SCORES
+    scores = read_scores(transcripts.read_json(path), path)
     return ReportInput(run, scores, build(run))
 
 

@@ -22,16 +22,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any, cast
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
+from arena.errors import DataError
 from arena.stats.aggregate import judged
 from arena.stats.registry import MeanStd, MetricValue
 from arena.stats.typed import FLAT, OMIT_EMPTY, OMIT_NONE, Result, dump, load
 
 __all__ = ["SCHEMA_VERSION", "Summary", "Yield", "GenerativeRate", "Window", "Convergence", "Timeline", "Cell",
-           "OverSeeds", "Bootstrap", "ClaudePair", "ZelligPair", "Paired", "CueRow", "Scores", "dump", "load"]
+           "OverSeeds", "Bootstrap", "ClaudePair", "ZelligPair", "Paired", "CueRow", "Scores", "dump", "load",
+           "read_scores"]
 
 SCHEMA_VERSION = 3  # of scores.json: raise on any change a reader of an older file would trip over
 # 3: S (and its CI, the tests and means built on it) counts only the rounds the Claude judged: abstentions and
@@ -216,3 +219,16 @@ class Scores(Result):
     cues: Annotated[tuple[CueRow, ...], OMIT_EMPTY] = ()
     signatures: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     schema_version: Annotated[int, Field(json_schema_extra={"const": SCHEMA_VERSION})] = SCHEMA_VERSION
+
+
+def read_scores(data: Any, path: Path | str) -> Scores:
+    """``scores.json`` (its JSON values ``data``, read from ``path``) as typed results; one that does
+    not fit is a :class:`~arena.errors.DataError` naming the file and the first key that does not
+    (keys this arena does not know, e.g. of a metric no longer registered, are ignored)."""
+    try:
+        return cast(Scores, load(Scores, data))
+    except ValidationError as error:
+        first = error.errors()[0]
+        key = ".".join(str(part) for part in first["loc"]) or None
+        raise DataError(f"not the scores of a run ({key or 'the file'}: {first['msg']}); re-derive it with "
+                        "'arena score RUN'", file=str(path), key=key) from None

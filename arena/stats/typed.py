@@ -46,7 +46,9 @@ OPEN: dict[str, Any] = {"anyOf": [{"type": ["number", "null"]}, INTERVAL]}
 class Result:
     """The base of a typed result: a frozen dataclass that pydantic serialises, reads and describes."""
 
-    __pydantic_config__ = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
+    # a key this arena does not know is ignored when read (as a reader of an older file would); the
+    # schema still closes every object that has no registered metrics (:func:`_describe`)
+    __pydantic_config__ = ConfigDict(extra="ignore", json_schema_serialization_defaults_required=True)
 
     @model_serializer(mode="wrap")
     def _flatten(self, handler: SerializerFunctionWrapHandler) -> Any:
@@ -171,10 +173,11 @@ def _describe(cls: type, target: dict[str, Any], mode: JsonSchemaMode) -> None:
             merged.update(flat["properties"])
             required += flat.get("required", [])
             if flat.get("additionalProperties") is not False:
-                target["additionalProperties"] = flat.get("additionalProperties", True)
+                target["additionalProperties"] = flat["additionalProperties"]
         required = [name for name in required if name != key]
     target["properties"] = merged
     target["required"] = required
+    target.setdefault("additionalProperties", False)
 
 
 def schema(cls: Any, mode: JsonSchemaMode = "serialization") -> dict[str, Any]:

@@ -11,8 +11,9 @@ import jsonschema
 import pydantic
 import pytest
 
+from arena.errors import DataError
 from arena.stats import schema
-from arena.stats.results import SCHEMA_VERSION, Bootstrap, Cell, Scores, Summary, Yield, dump, load
+from arena.stats.results import SCHEMA_VERSION, Bootstrap, Cell, Scores, Summary, Yield, dump, load, read_scores
 from tests.arena.stats.runs import GAME, finished_run
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "scores.schema.json"
@@ -50,6 +51,15 @@ def test_a_scores_json_that_does_not_fit_is_refused(scores):
     data["cells"][0]["rounds"] = "many"
     with pytest.raises(pydantic.ValidationError):
         load(Scores, data)
+    with pytest.raises(DataError) as caught:  # what the verbs and Run.scores read: exit 2, naming file and key
+        read_scores(data, "RUN/scores.json")
+    assert caught.value.key == "cells.0.summary.rounds" and "RUN/scores.json" in str(caught.value)
+
+
+def test_keys_this_arena_does_not_know_are_ignored_when_read(scores):
+    data = copy.deepcopy(scores)
+    data["later"], data["cells"][0]["later_metric"] = 1, 0.5
+    assert dump(read_scores(data, "scores.json")) == dump(read_scores(scores, "scores.json"))
 
 
 def _set(path: str, value):
