@@ -38,8 +38,10 @@ from arena.specs.config import Experiment
 if TYPE_CHECKING:
     from arena.engine.backends import Backend
     from arena.engine.core import RunResult
+    from arena.record.manifest import Manifest
     from arena.record.rounds import Round
     from arena.specs.registry import Catalog
+    from arena.stats.results import Scores
 
 logger = logging.getLogger(__name__)
 
@@ -60,17 +62,21 @@ class Run:
         return self.record.path
 
     @property
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self) -> Manifest:
+        """``manifest.json`` (:class:`arena.record.manifest.Manifest`)."""
         return self.record.manifest
 
     @cached_property
-    def scores(self) -> dict[str, Any]:
-        """``scores.json`` as JSON values."""
-        return self.record.scores() or {}
+    def scores(self) -> Scores:
+        """``scores.json`` as typed results (:class:`arena.stats.results.Scores`, read and validated by
+        pydantic); ``arena.stats.results.dump(run.scores)`` gives its JSON values back."""
+        from arena.stats.results import read_scores
+
+        return read_scores(self.record.scores(), self.run_dir / "scores.json")
 
     @property
     def signature(self) -> str:
-        return self.scores.get("signature", "")
+        return self.scores.signature
 
     @cached_property
     def _tables(self) -> dict[str, Any]:
@@ -354,7 +360,9 @@ def audit_cues(path: str | Path, format: str | None = None, cues: Sequence[str] 
     if kinds:
         names = [n for n in names if cue_kinds.kind_of(n) in kinds]
     data = cue_items.load(format, path, NOT_COMPARED_WITH_CUES)
-    return [table.to_json() for table in audit.audit(data, cue_factories(names), folds=folds, seed=seed)]
+    from arena.stats.typed import dump
+
+    return [dump(table.record()) for table in audit.audit(data, cue_factories(names), folds=folds, seed=seed)]
 
 
 def performer(role: str, spec: str | Mapping[str, Any]):

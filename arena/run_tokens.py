@@ -27,10 +27,12 @@ TOKENS_FILE = Path("report") / "tokens.jsonl"
 
 def claude_specs(run_dir: Path) -> dict[str, Any]:
     """The run's Claude specs by label, from its manifest."""
+    from arena.record.manifest import parse
     from arena.specs.spec import spec_from_mapping
 
-    manifest = load_json(Path(run_dir) / "manifest.json")
-    specs = [spec_from_mapping(entry, where="manifest claudes") for entry in manifest["experiment"]["claudes"]]
+    path = Path(run_dir) / "manifest.json"
+    manifest = parse(load_json(path), path)
+    specs = [spec_from_mapping(entry, where="manifest claudes") for entry in manifest.experiment["claudes"]]
     return {spec.label: spec for spec in specs}
 
 

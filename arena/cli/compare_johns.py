@@ -144,7 +144,7 @@ def compare_run(
     run = RunDir.open(run_dir, finished=True)
     manifest, rounds, judgements, one_bests = run.manifest, run.rounds, run.judgements, run.one_bests
     scores = run.scores() or {}
-    experiment = manifest["experiment"]
+    experiment = manifest.experiment
     ties = experiment.get("contrastive_ties", "wrong")
     by_claude = aggregate.join(rounds, judgements, one_bests, counted_only=True)
     if len(by_claude) != 1 or len({r.zellig for r in rounds}) != 1 or len({r.seed for r in rounds}) != 1:

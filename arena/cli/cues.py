@@ -141,7 +141,9 @@ def run(args) -> int:
     cue_balance.attach(tables, data)
     print(present.console(tables, data.skipped, cue_balance.emptied(data)))
     if args.json:
-        objects = [table.to_json() for table in tables]
+        from arena.stats.typed import dump
+
+        objects = [dump(table.record()) for table in tables]
         Path(args.json).write_text(json.dumps(objects[0] if len(objects) == 1 else objects, indent=2,
                                               ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"json: {args.json}")

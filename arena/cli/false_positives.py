@@ -109,10 +109,11 @@ def run(args) -> int:
     pool = None
     if args.pool_sources is not None:
         from arena.cli import catalog
+        from arena.record.verify import load_manifest
         from arena.specs.config import experiment_from_dict
 
-        manifest = transcripts.read_json(run_dir / transcripts.MANIFEST)
-        experiment = experiment_from_dict(manifest["experiment"], path=str(run_dir / transcripts.MANIFEST))
+        manifest = load_manifest(run_dir)
+        experiment = experiment_from_dict(manifest.experiment, path=str(run_dir / transcripts.MANIFEST))
         sources = _pool_sources(args.pool_sources, args.pool_limit)
         progress = not args.no_progress and os.environ.get("ARENA_PROGRESS", "1") != "0"
         pool = false_positives.pool_one_bests(run_dir, experiment, sources, catalog(), progress=progress)
@@ -126,10 +127,10 @@ def run(args) -> int:
         print(f"note: {run_dir} is not finished; this report covers the transcripts so far", file=sys.stderr)
     paths = present.write(run_dir, report, plot=not args.no_plot)
     if args.json:
-        from arena.stats.results import to_json
+        from arena.stats.results import dump
         from arena.text_policy import json_visible
 
-        print(json_visible(json.dumps(to_json(report), ensure_ascii=False, indent=2)))
+        print(json_visible(json.dumps(dump(report), ensure_ascii=False, indent=2)))
     else:
         from arena.text_policy import visible_lines
 

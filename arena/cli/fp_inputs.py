@@ -30,6 +30,7 @@ def detector_of(zellig: dict[str, Any]) -> str | None:
 def calibrations(run_dir: Path, path: Path | None) -> dict[str, Any]:
     """Calibration by Zellig label of the run (alias, else the label the transcripts use)."""
     from arena.stats.rogan_gladen import Calibration
+    from arena.stats.typed import load
 
     if path is None and not default_calibration().is_file():
         logger.warning("no detector calibration at %s: generative rates are not corrected", default_calibration())
@@ -39,7 +40,7 @@ def calibrations(run_dir: Path, path: Path | None) -> dict[str, Any]:
         raise UsageError(f"{path}: no such calibration file", file=path, key="--calibration")
     try:
         table = load_json(path)["detectors"]  # bounded; damage is a DataError with file and line
-        measured = {name: Calibration.from_json(entry) for name, entry in table.items()}
+        measured = {name: load(Calibration, entry) for name, entry in table.items()}
     except (ValueError, KeyError, TypeError) as error:
         raise DataError(f"{path}: not a detector calibration ({error})", file=path, key="detectors",
                         hint="write one with: python experiments/bench/detectors.py --calibration FILE") from None
@@ -47,7 +48,7 @@ def calibrations(run_dir: Path, path: Path | None) -> dict[str, Any]:
 
     manifest = load_manifest(run_dir)  # damage is a DataError naming file and line
     result = {}
-    for spec in manifest.get("experiment", {}).get("zelligs", []):
+    for spec in manifest.experiment.get("zelligs", []):
         detector = detector_of(spec)
         if detector in measured:
             for label in _labels(spec):

@@ -43,7 +43,7 @@ def detectors(run_dir: Path) -> dict[str, str]:
     from arena.record.verify import load_manifest
 
     result = {}
-    for spec in load_manifest(run_dir).get("experiment", {}).get("zelligs", []):
+    for spec in load_manifest(run_dir).experiment.get("zelligs", []):
         for label in _labels(spec):
             result[label] = detector_of(spec) or label
     return result

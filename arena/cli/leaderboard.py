@@ -29,13 +29,13 @@ def run(args) -> int:
 
     from arena.present.console import format_leaderboards
     from arena.present.report import report_input, write_report_dir
-    from arena.stats.results import to_json
+    from arena.stats.results import dump
 
     data = report_input(Path(args.run_dir))
     paths = write_report_dir(data, plots=not args.no_plots)
     from arena.text_policy import json_visible
 
-    print(json_visible(json.dumps(to_json(data.boards), ensure_ascii=False, indent=2)) if args.json
+    print(json_visible(json.dumps(dump(data.boards), ensure_ascii=False, indent=2)) if args.json
           else format_leaderboards(data.boards))
     if not args.json:
         print("report: " + ", ".join(str(path) for path in paths.values()))

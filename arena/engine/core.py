@@ -39,6 +39,7 @@ from arena.engine.plan import plan_experiment
 from arena.engine.session import Session
 from arena.errors import UsageError
 from arena.record import transcripts, verify
+from arena.record.manifest import Manifest
 from arena.record.order import Block, blocks
 from arena.record.rounds import Round
 from arena.record.store import RunStore
@@ -144,24 +145,24 @@ def run(
     )
 
 
-def _check_same_config(store: RunStore, manifest: dict[str, Any], experiment: Experiment) -> None:
-    if manifest.get("experiment") != json.loads(json.dumps(experiment.to_json())):
+def _check_same_config(store: RunStore, manifest: Manifest, experiment: Experiment) -> None:
+    if manifest.experiment != json.loads(json.dumps(experiment.to_json())):
         raise UsageError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
 
 
-def _repair(store: RunStore, manifest: dict[str, Any]) -> bool:
+def _repair(store: RunStore, manifest: Manifest) -> bool:
     """Whether a finished run's transcripts were damaged and removed for the engine to
     rebuild them from ``cells/`` (:func:`arena.record.verify.repair`); a plan that does not
     match cannot be replayed and is refused."""
-    if "plan" not in manifest:
+    if manifest.plan is None:
         return False
     store.check_plan(manifest)
     return verify.repair(store.run_dir)
 
 
-def _finished(experiment: Experiment, store: RunStore, manifest: dict[str, Any]) -> RunResult:
+def _finished(experiment: Experiment, store: RunStore, manifest: Manifest) -> RunResult:
     """A finished run as it is (its transcripts verified by :func:`_repair`)."""
-    if "plan" not in manifest:
+    if manifest.plan is None:
         logger.warning("%s: finished by an earlier arena that recorded no plan; not checked", store.run_dir)
         return RunResult(store.run_dir, already_finished=True)
     store.check_plan(manifest)
@@ -177,7 +178,7 @@ def _static_plan(
     experiment: Experiment,
     catalog: Catalog,
     session: Session,
-    manifest: dict[str, Any] | None,
+    manifest: Manifest | None,
     signatures: dict[str, dict[str, str]],
 ) -> list[Block]:
     """A static run's blocks: planned into ``rounds.jsonl`` now (streamed,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from arena.engine.session import Session
+    from arena.record.manifest import Manifest
     from arena.record.rounds import Round
 
 
@@ -31,7 +32,7 @@ class Driver(Protocol):
         """Entries ``manifest.json`` records beside the engine's (e.g. the game's schedule)."""
         ...
 
-    def play(self, session: Session, manifest: dict[str, Any]) -> list[Round]:
+    def play(self, session: Session, manifest: Manifest) -> list[Round]:
         """Play (or resume) every block through ``session``; write ``manifest`` before the
         first block (:meth:`RunStore.write_manifest <arena.record.store.RunStore.write_manifest>`)
         and the plan with it at the end (:meth:`RunStore.write_plan

@@ -14,6 +14,7 @@ from typing import Any
 from arena.engine.resources import actor_count, resource_options
 from arena.errors import ConfigError, UsageError
 from arena.record import transcripts
+from arena.record.manifest import Manifest
 from arena.record.order import models
 from arena.roles import Untranslating
 from arena.specs.breakdowns import check_breakdowns
@@ -83,16 +84,12 @@ def check_name(experiment: Experiment) -> None:
         )
 
 
-def make_manifest(experiment: Experiment, signatures: dict[str, dict[str, str]], **extra: Any) -> dict[str, Any]:
-    """What ``manifest.json`` records: resolved config, performer signatures, versions, commit.
+def make_manifest(experiment: Experiment, signatures: dict[str, dict[str, str]], **extra: Any) -> Manifest:
+    """What ``manifest.json`` records: resolved config, performer signatures, versions, commit,
+    and ``extra`` (the backend, a driver's entries: :meth:`arena.engine.driver.Driver.manifest`).
     The run's one-line signature needs the played instances; it is derived with the scores
     (:func:`arena.specs.signature.run_signature`), not written here."""
-    return {
-        "experiment": experiment.to_json(),
-        "config_file": experiment.source,
-        "config_hash": config_hash(experiment),
-        "signatures": signatures,
-        "versions": transcripts.package_versions(),
-        "git_commit": transcripts.git_commit(),
-        **extra,
-    }
+    return Manifest(
+        experiment=experiment.to_json(), config_file=experiment.source, config_hash=config_hash(experiment),
+        signatures=signatures, versions=transcripts.package_versions(), git_commit=transcripts.git_commit(), **extra,
+    )

@@ -40,6 +40,7 @@ from arena.engine.backends import Backend
 from arena.engine.plan import planned_rounds
 from arena.errors import DataError
 from arena.record import scan, transcripts
+from arena.record.manifest import Manifest
 from arena.record.order import Block
 from arena.record.rounds import Round
 from arena.record.store import RunStore
@@ -101,7 +102,7 @@ def is_static(path: Path) -> bool:
 
 
 def write_plan(experiment: Experiment, catalog: Catalog, backend: Backend, store: RunStore,
-               manifest: dict[str, Any], progress: bool = True) -> int:
+               manifest: Manifest, progress: bool = True) -> int:
     """Plan a static run into ``rounds.jsonl`` and its manifest (see the module docstring);
     returns the number of rounds.  The caller holds the run's lock: a spool folder left by a
     killed planner is removed first."""
@@ -115,8 +116,8 @@ def write_plan(experiment: Experiment, catalog: Catalog, backend: Backend, store
             logger.info("John %s: %d instances", spec.label, count)
         rounds = planned_rounds(experiment, lambda john, zellig: _read_spool(spools[john, zellig]))
         store.write_plan((r.to_json() for r in rounds), manifest)
-    plan = (store.manifest() or {}).get("plan", {})
-    return int(plan.get("rounds", 0))
+    written = store.manifest()
+    return written.plan.rounds if written is not None and written.plan is not None else 0
 
 
 def _instances(experiment: Experiment, catalog: Catalog, spec: Any) -> Iterator[list[Instance]]:

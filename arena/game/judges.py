@@ -19,10 +19,10 @@ finds anywhere in the Zellig's params (nested specs) — and ``held-out`` otherw
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from arena.errors import ConfigError
+from arena.record.manifest import Manifest
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, resolve
 from arena.specs.spec import PerformerSpec, spec_from_mapping
@@ -98,6 +98,6 @@ def judge_labels(experiment: Experiment, catalog: Catalog) -> list[dict[str, str
     return result
 
 
-def labels_of(manifest: Mapping[str, Any]) -> dict[tuple[str, str], str]:
+def labels_of(manifest: Manifest) -> dict[tuple[str, str], str]:
     """``(zellig, claude) → self/held-out`` as recorded in a run's manifest."""
-    return {(e["zellig"], e["claude"]): e["judge"] for e in manifest.get("judges", ())}
+    return manifest.judge_labels()

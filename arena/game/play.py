@@ -45,6 +45,7 @@ from arena.engine.session import Session
 from arena.errors import ConfigError, DataError
 from arena.game.visibility import shown
 from arena.record import transcripts
+from arena.record.manifest import Manifest
 from arena.record.order import Block
 from arena.record.rounds import STATUS_OK, JudgementRecord, Round
 from arena.record.store import RunStore
@@ -236,7 +237,7 @@ class Game:
 
     # -- play ------------------------------------------------------------------------------
 
-    def play(self, session: Session, manifest: dict[str, Any]) -> list[Round]:
+    def play(self, session: Session, manifest: Manifest) -> list[Round]:
         """Play every block through ``session`` (replaying committed ones); write
         ``rounds.jsonl`` with the plan's hash and ``observations.jsonl``; return every
         round in transcript order."""

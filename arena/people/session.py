@@ -31,6 +31,8 @@ from arena.engine import match
 from arena.errors import UsageError
 from arena.record import people_store as store
 from arena.record import transcripts
+from arena.record.manifest import Manifest
+from arena.record.manifest import parse as parse_manifest
 from arena.record.rounds import STATUS_ZELLIG_TIMEOUT, JudgementRecord, Round
 from arena.records import Instance, Judgement
 from arena.specs.yamlio import load_json
@@ -45,9 +47,9 @@ def read_rounds(run_dir: Path) -> list[Round]:
     return [Round.from_json(r) for r in transcripts.read_jsonl(path)]
 
 
-def read_manifest(run_dir: Path) -> dict[str, Any]:
-
-    return load_json(Path(run_dir) / transcripts.MANIFEST)
+def read_manifest(run_dir: Path) -> Manifest:
+    path = Path(run_dir) / transcripts.MANIFEST
+    return parse_manifest(load_json(path), path)
 
 
 class ClaudeSession:
@@ -104,17 +106,17 @@ def summary(run_dir: Path, name: str) -> dict[str, Any]:
     run's model Claudes (once they have judged) and the other people on the same rounds."""
     from arena.stats import aggregate
     from arena.stats.metrics import summarise
-    from arena.stats.results import to_json
+    from arena.stats.results import dump
 
     run_dir = Path(run_dir)
-    experiment = read_manifest(run_dir)["experiment"]
+    experiment = read_manifest(run_dir).experiment
     ties = experiment.get("contrastive_ties", "wrong")
     samples = int(experiment.get("bootstrap_samples", 1000))
     rounds = read_rounds(run_dir)
     mine = [JudgementRecord.from_json(r) for r in store.judgement_file(run_dir, name).read().values()]
     ids = {r.round for r in mine}
     own = aggregate.join(rounds, mine, []).get(store.label(name), [])
-    result: dict[str, Any] = {"name": name, **to_json(summarise(own, ties, samples))}
+    result: dict[str, Any] = {"name": name, **dump(summarise(own, ties, samples))}
     result["phenomena"] = {
         phenomenon: {"rounds": len(items), "S": aggregate.Tally.of(items).rate()}
         for phenomenon, items in sorted(aggregate.group(own, _phenomenon).items())

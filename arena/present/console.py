@@ -17,7 +17,7 @@ from arena.present.plots import FEW_ROUNDS
 from arena.present.tables import fmt, fmt_ci, render, shorten
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards, SignTest, VersusNext
-from arena.stats.results import Cell, Scores, Summary, from_json
+from arena.stats.results import Cell, Scores, Summary, load
 from arena.text_policy import visible_lines
 
 
@@ -142,7 +142,7 @@ def signature_lines(signature: str, signatures: Any) -> list[str]:
 
 def format_scores(scores: Scores | Mapping[str, Any]) -> str:
     """What ``arena run`` and ``arena score`` print (from typed scores or ``scores.json`` as read)."""
-    typed: Scores = scores if isinstance(scores, Scores) else from_json(Scores, scores)
+    typed: Scores = scores if isinstance(scores, Scores) else load(Scores, scores)
     return _format_scores(typed)
 
 

@@ -101,7 +101,7 @@ def format_markdown(report: FalsePositiveReport) -> str:
 
 def write(run_dir: Path, report: FalsePositiveReport, plot: bool = True) -> dict[str, Path]:
     """Write ``RUN/report/false_positives.{json,md,txt}`` and (with ``plot``) the PNG; return the paths."""
-    from arena.stats.results import to_json
+    from arena.stats.results import dump
 
     directory = Path(run_dir) / "report"
     directory.mkdir(exist_ok=True)
@@ -110,7 +110,7 @@ def write(run_dir: Path, report: FalsePositiveReport, plot: bool = True) -> dict
         "markdown": directory / f"{REPORT_NAME}.md",
         "text": directory / f"{REPORT_NAME}.txt",
     }
-    transcripts.atomic_write_json(paths["json"], to_json(report))
+    transcripts.atomic_write_json(paths["json"], dump(report))
     transcripts.atomic_write_text(paths["markdown"], format_markdown(report))
     transcripts.atomic_write_text(paths["text"], format_text(report) + "\n")
     if plot and report.rows:

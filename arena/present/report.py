@@ -34,7 +34,7 @@ from arena.present.sections import ReportInput, sections, table
 from arena.present.tables import fmt
 from arena.present.transfer import transfer_heatmap, transfer_sections
 from arena.record import transcripts
-from arena.stats.results import Scores, from_json, to_json
+from arena.stats.results import dump, read_scores
 from arena.stats.run import RunData
 
 MARKDOWN = "report.md"
@@ -48,7 +48,8 @@ def report_input(run_dir: Path) -> ReportInput:
     from arena.stats.leaderboards import build
 
     run = RunData.open(run_dir, finished=True)
-    scores = from_json(Scores, transcripts.read_json(run.run_dir / transcripts.SCORES))
+    path = run.run_dir / transcripts.SCORES
+    scores = read_scores(transcripts.read_json(path), path)
     return ReportInput(run, scores, build(run))
 
 
@@ -58,7 +59,7 @@ def write_report_dir(data: ReportInput, plots: bool = True) -> dict[str, Path]:
     directory = data.run.run_dir / REPORT_DIR
     directory.mkdir(exist_ok=True)
     paths = {"json": directory / "leaderboard.json", "text": directory / "leaderboard.txt"}
-    transcripts.atomic_write_json(paths["json"], to_json(data.boards))
+    transcripts.atomic_write_json(paths["json"], dump(data.boards))
     transcripts.atomic_write_text(paths["text"], format_leaderboards(data.boards) + "\n")
     if plots:
         from arena.present import plots as plotting

@@ -177,10 +177,10 @@ def frame(rows: Iterable[Mapping[str, Any]]):
 def tables(run_dir: Path) -> dict[str, Any]:
     """The three tables of a finished run as pandas DataFrames (the run read once)."""
     from arena.stats.leaderboards import build
-    from arena.stats.results import from_json
+    from arena.stats.results import read_scores
 
     run = RunData.open(run_dir, finished=True)
-    scores = from_json(Scores, run.record.scores() or {})
+    scores = read_scores(run.record.scores() or {}, run.run_dir / "scores.json")
     data = {
         "rounds": frame(round_rows(run)),
         "cells": frame(cell_rows(scores)),

@@ -43,10 +43,10 @@ def _gain(cell: Mapping[str, Any]) -> str:
 
 
 def judge_section(data: ReportInput) -> Section | None:
-    judges = data.run.manifest.get("judges") or []
+    judges = data.run.manifest.judges or ()
     if not judges:
         return None
-    rows = [[e["zellig"], e["claude"], e["judge"]] for e in judges]
+    rows = [[e.zellig, e.claude, e.judge] for e in judges]
     return Section("Held-out judges", [table(
         "Is the judging Claude the model the Zellig consults?", ["Zellig", "Claude", "judge"], rows,
         "self: the Claude is the consulted model (or wraps it, or is a Claude the Zellig learns from); "
@@ -58,7 +58,7 @@ def transfer_section(data: ReportInput) -> Section | None:
     if read is None:
         return None
     matrix, summary = read
-    labels = {(e["zellig"], e["claude"]): e["judge"] for e in data.run.manifest.get("judges", ())}
+    labels = data.run.manifest.judge_labels()
     tables = []
     for family in matrix["zelligs"]:
         cells = [c for c in matrix["cells"] if c["zellig"] == family]

@@ -9,5 +9,6 @@
 - :mod:`arena.record.transcripts`: the file names, JSON lines and atomic writes;
 - :mod:`arena.record.store`: the run directory as the engine keeps it (lock, plan, cells);
 - :mod:`arena.record.scan`: the transcripts read one line at a time, indexed as columns;
-- :mod:`arena.record.verify`: a run's transcripts verified before anything reads them.
+- :mod:`arena.record.verify`: a run's transcripts verified before anything reads them;
+- :mod:`arena.record.manifest`: ``manifest.json`` as the pydantic :class:`Manifest`.
 """

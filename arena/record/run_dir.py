@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from arena.errors import UsageError
 from arena.record import scan, transcripts
+from arena.record.manifest import Manifest
 from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.record.store import CELLS
 from arena.record.verify import Verified, verify_run
@@ -69,7 +70,8 @@ class RunDir:
     # -- what the manifest says -----------------------------------------------------------
 
     @property
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self) -> Manifest:
+        """``manifest.json`` (:class:`arena.record.manifest.Manifest`)."""
         return self.verify().manifest
 
     @property

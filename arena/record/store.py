@@ -34,6 +34,8 @@ from typing import Any
 
 from arena.errors import ArenaError, DataError, UsageError
 from arena.record import transcripts
+from arena.record.manifest import Manifest, Written
+from arena.record.manifest import read as read_manifest
 
 logger = logging.getLogger(__name__)
 
@@ -120,27 +122,27 @@ class RunStore:
 
     # -- manifest and plan ----------------------------------------------------------------
 
-    def manifest(self) -> dict[str, Any] | None:
+    def manifest(self) -> Manifest | None:
+        """The run's manifest (``None`` before the run is committed); a damaged one is a :class:`DataError`."""
         path = self.path(transcripts.MANIFEST)
         if not path.exists():
             return None
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as error:
-            raise DataError(f"{path}: not valid JSON ({error.msg}, line {error.lineno}); "
-                             f"delete {self.run_dir} to start the run over") from None
+        return read_manifest(path)
 
-    def write_manifest(self, manifest: dict[str, Any]) -> None:
+    def _write_manifest(self, manifest: Manifest) -> None:
+        transcripts.atomic_write_json(self.path(transcripts.MANIFEST), manifest.dump())
+
+    def write_manifest(self, manifest: Manifest) -> None:
         """Commit a run whose plan is written later, block by block (a game): its
         manifest, without a plan yet, unless the run has one already."""
         if self.manifest() is None:
-            transcripts.atomic_write_json(self.path(transcripts.MANIFEST), manifest)
+            self._write_manifest(manifest)
 
     def write_file(self, name: str, text: str) -> None:
         """A further file of the run directory (e.g. a game's ``observations.jsonl``), atomically."""
         transcripts.atomic_write_text(self.path(name), text)
 
-    def write_plan(self, rounds: Iterable[dict[str, Any]], manifest: dict[str, Any]) -> None:
+    def write_plan(self, rounds: Iterable[dict[str, Any]], manifest: Manifest) -> None:
         """Write ``rounds.jsonl`` (streamed: one round in memory at a time), then the manifest
         recording its count and hash."""
         count = [0]
@@ -151,34 +153,35 @@ class RunStore:
                 yield transcripts.dumps_line(r)
 
         digest = transcripts.atomic_write_parts(self.path(transcripts.ROUNDS), lines())
-        manifest = {**manifest, "plan": {"rounds": count[0], "sha256": digest}}
-        transcripts.atomic_write_json(self.path(transcripts.MANIFEST), manifest)
+        self._write_manifest(manifest.with_plan(count[0], digest))
 
-    def planned_rounds(self, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    def planned_rounds(self, manifest: Manifest) -> list[dict[str, Any]]:
         """The rounds of ``rounds.jsonl`` after checking them against the recorded plan."""
         self.check_plan(manifest)
         return list(transcripts.read_jsonl(self.path(transcripts.ROUNDS)))
 
-    def check_plan(self, manifest: dict[str, Any]) -> None:
+    def check_plan(self, manifest: Manifest) -> None:
         """``rounds.jsonl`` is the plan the manifest records (hashed in blocks), else a :class:`DataError`."""
         path = self.path(transcripts.ROUNDS)
-        plan = manifest.get("plan")
-        if not isinstance(plan, dict):
+        plan = manifest.plan
+        if plan is None:
             raise DataError(f"{self.path(transcripts.MANIFEST)}: records no plan (a run begun by an earlier arena); "
                              f"delete {self.run_dir} to start the run over")
-        if transcripts.file_sha256(path) != plan.get("sha256"):
+        if transcripts.file_sha256(path) != plan.sha256:
             lines = sum(1 for _ in path.open("rb")) if path.exists() else 0
             raise DataError(
                 f"{path}: does not match the plan recorded in {transcripts.MANIFEST} ({lines} rounds where "
-                f"the plan has {plan.get('rounds')}; the file was truncated or edited); delete {self.run_dir} "
+                f"the plan has {plan.rounds}; the file was truncated or edited); delete {self.run_dir} "
                 "to start the run over"
             )
 
-    def record_written(self, written: dict[str, Any]) -> None:
+    def record_written(self, written: dict[str, Written]) -> None:
         """Record in the manifest the line counts and digests of the files a finished run
         wrote (:func:`arena.record.verify.written`), which readers then check."""
-        manifest = self.manifest() or {}
-        transcripts.atomic_write_json(self.path(transcripts.MANIFEST), {**manifest, "written": written})
+        manifest = self.manifest()
+        if manifest is None:
+            raise DataError(f"{self.path(transcripts.MANIFEST)}: missing; delete {self.run_dir} to start the run over")
+        self._write_manifest(manifest.with_written(written))
 
     # -- cells ----------------------------------------------------------------------------
 

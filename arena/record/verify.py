@@ -27,7 +27,6 @@ missing or damaged (:func:`arena.engine.core.run`).
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError, DataError
 from arena.record import scan, transcripts
+from arena.record.manifest import Manifest, Written
+from arena.record.manifest import read as read_manifest
 from arena.record.rounds import Round
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ class Verified:
     """What verifying a run found: its manifest, the experiment it records, and the index of
     its judged rounds (the judgements' order, for the streamed aggregation)."""
 
-    manifest: dict[str, Any]
+    manifest: Manifest
     experiment: Experiment
     index: scan.RoundsIndex
 
@@ -62,13 +63,13 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def written(run_dir: Path) -> dict[str, dict[str, Any]]:
+def written(run_dir: Path) -> dict[str, Written]:
     """Line count and SHA-256 of the files of :data:`WRITTEN` that exist, for the manifest."""
     result = {}
     for name in WRITTEN:
         path = Path(run_dir) / name
         if path.exists():
-            result[name] = {"lines": scan.count_lines(path), "sha256": transcripts.file_sha256(path)}
+            result[name] = Written(lines=scan.count_lines(path), sha256=transcripts.file_sha256(path))
     return result
 
 
@@ -78,47 +79,37 @@ def read_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
     return [(number, record) for number, record, _ in scan.iter_lines(path)]
 
 
-def load_manifest(run_dir: Path) -> dict[str, Any]:
-    path = Path(run_dir) / transcripts.MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise DataError("not valid UTF-8; delete the run directory and run again", file=path) from None
-    except json.JSONDecodeError as error:
-        raise DataError(f"not valid JSON ({error.msg}); delete the run directory and run again",
-                        file=path, line=error.lineno) from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("experiment"), dict):
-        raise DataError("not a run manifest (no 'experiment' mapping); delete the run directory and run again",
-                        file=path, key="experiment")
-    return manifest
+def load_manifest(run_dir: Path) -> Manifest:
+    """A run's ``manifest.json``, checked (:func:`arena.record.manifest.read`)."""
+    return read_manifest(Path(run_dir) / transcripts.MANIFEST)
 
 
-def check_plan(run_dir: Path, manifest: dict[str, Any]) -> None:
+def check_plan(run_dir: Path, manifest: Manifest) -> None:
     """``rounds.jsonl`` is the plan the manifest records (when it records one)."""
-    plan = manifest.get("plan")
-    if not isinstance(plan, dict):
+    plan = manifest.plan
+    if plan is None:
         logger.warning("%s: records no plan (a run of an earlier arena); its rounds are not checked against one",
                        Path(run_dir) / transcripts.MANIFEST)
         return
     path = Path(run_dir) / transcripts.ROUNDS
-    if transcripts.file_sha256(path) != plan.get("sha256"):
+    if transcripts.file_sha256(path) != plan.sha256:
         lines = scan.count_lines(path)
-        line = min(lines, int(plan.get("rounds") or 0)) + 1 if lines != plan.get("rounds") else None
+        line = min(lines, plan.rounds) + 1 if lines != plan.rounds else None
         raise DataError(
             f"does not match the plan recorded in {transcripts.MANIFEST} ({lines} rounds where the plan has "
-            f"{plan.get('rounds')}; the file was truncated or edited); delete {run_dir} to start the run over",
+            f"{plan.rounds}; the file was truncated or edited); delete {run_dir} to start the run over",
             file=path, line=line,
         )
 
 
-def experiment_of(run_dir: Path, manifest: dict[str, Any]) -> Experiment:
+def experiment_of(run_dir: Path, manifest: Manifest) -> Experiment:
     """The :class:`~arena.specs.config.Experiment` a run's manifest records; one that cannot be
     read is a :class:`DataError` naming the manifest."""
     from arena.specs.config import experiment_from_dict
 
     path = Path(run_dir) / transcripts.MANIFEST
     # the schedule is not needed (a game's rounds carry their blocks) and is recorded resolved
-    data = {key: value for key, value in manifest["experiment"].items() if key != "schedule"}
+    data = {key: value for key, value in manifest.experiment.items() if key != "schedule"}
     try:
         return experiment_from_dict(data, str(path))
     except ArenaError as error:
@@ -185,18 +176,15 @@ def check_judgements(
     raise DataError(f"judgements out of the engine's order; {REPAIR}", file=path, line=first)
 
 
-def check_written(run_dir: Path, manifest: dict[str, Any]) -> None:
+def check_written(run_dir: Path, manifest: Manifest) -> None:
     """The files the manifest records as written are still those bytes."""
-    recorded = manifest.get("written")
-    if not isinstance(recorded, dict):
-        return
-    for name, entry in recorded.items():
+    for name, entry in (manifest.written or {}).items():
         path = Path(run_dir) / name
-        if not isinstance(entry, dict) or transcripts.file_sha256(path) == entry.get("sha256"):
+        if transcripts.file_sha256(path) == entry.sha256:
             continue
         lines = scan.count_lines(path)
-        line = min(lines, int(entry.get("lines") or 0)) + 1 if lines != entry.get("lines") else None
-        raise DataError(f"is not what the run wrote ({lines} lines where it wrote {entry.get('lines')}; the file was "
+        line = min(lines, entry.lines) + 1 if lines != entry.lines else None
+        raise DataError(f"is not what the run wrote ({lines} lines where it wrote {entry.lines}; the file was "
                         f"edited); {REPAIR}", file=path, line=line)
 
 

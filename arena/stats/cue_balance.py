@@ -19,6 +19,7 @@ from arena.engine.balance import balance_items, length_delta
 from arena.specs.spec import BALANCE_CUES
 from arena.stats.cue_items import CueInput, CueItem
 from arena.stats.cues import TableAudit
+from arena.stats.typed import dump
 
 
 def balance_input(data: CueInput, cue: str, seed: int) -> CueInput:
@@ -50,7 +51,7 @@ def attach(tables: Sequence[TableAudit], data: CueInput) -> None:
             continue
         record: dict[str, Any] = summary.to_json()
         score = table.cues.get(summary.cue)
-        record["residual"] = score.to_json() if score is not None else None
+        record["residual"] = dump(score) if score is not None else None
         table.balance = record
 
 

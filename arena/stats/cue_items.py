@@ -109,9 +109,9 @@ def from_pairs(path: Path, columns: str | Mapping[str, str] | None = None) -> Cu
     return CueInput(items)
 
 
-def _labels_of(manifest: Mapping, names: Collection[str]) -> set[str]:
+def _labels_of(experiment: Mapping, names: Collection[str]) -> set[str]:
     """The labels (alias, else name) of the run's Claudes whose catalog name is in ``names``."""
-    claudes = manifest.get("experiment", {}).get("claudes", [])
+    claudes = experiment.get("claudes", [])
     return {str(c.get("alias") or c.get("name")) for c in claudes if isinstance(c, Mapping) and c.get("name") in names}
 
 
@@ -133,9 +133,9 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
         run: Any = RunDir.open(run_dir)
     else:
         run = run_dir
-    manifest, rounds, judgements, one_bests = run.manifest, run.rounds, run.judgements, run.one_bests
-    left_out = _labels_of(manifest, baselines)
-    balances = _balances(manifest)
+    experiment, rounds, judgements, one_bests = run.manifest.experiment, run.rounds, run.judgements, run.one_bests
+    left_out = _labels_of(experiment, baselines)
+    balances = balances_of(experiment)
 
     def table(r: Any) -> tuple[str, str]:
         """A round's table: its Zellig (apart for a balanced John's pairs) and phenomenon."""
@@ -174,11 +174,11 @@ def from_run(run_dir: Path | Any, baselines: Collection[str] = ()) -> CueInput:
                     balance=summaries(rounds, balances, table))
 
 
-def _balances(manifest: Mapping) -> dict[str, Mapping[str, Any]]:
-    """John label → its ``balance:``, for the run's balanced Johns."""
+def balances_of(experiment: Mapping) -> dict[str, Mapping[str, Any]]:
+    """John label → its ``balance:``, for the balanced Johns of a run's resolved config."""
     from arena.specs.spec import spec_from_mapping
 
-    johns = manifest.get("experiment", {}).get("johns", [])
+    johns = experiment.get("johns", [])
     specs = [spec_from_mapping(j, "manifest") for j in johns if isinstance(j, Mapping) and j.get("balance")]
     return {spec.label: spec.balance for spec in specs}
 

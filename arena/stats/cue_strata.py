@@ -88,20 +88,21 @@ class Collector:
         return result
 
 
-def balanced_johns(manifest: Mapping[str, Any]) -> list[str]:
-    """The labels of the run's Johns with a ``balance:`` (their pairs form tables of their own)."""
-    from arena.stats.cue_items import _balances
+def balanced_johns(experiment: Mapping[str, Any]) -> list[str]:
+    """The labels of the run's Johns with a ``balance:`` (their pairs form tables of their own);
+    ``experiment``: the resolved config a manifest records."""
+    from arena.stats.cue_items import balances_of
 
-    return list(_balances(manifest))
+    return list(balances_of(experiment))
 
 
-def of_rounds(rounds: Sequence[Any], manifest: Mapping[str, Any]) -> dict[str, float]:
+def of_rounds(rounds: Sequence[Any], experiment: Mapping[str, Any]) -> dict[str, float]:
     """The strata of a run's rounds in memory (none when no registered metric reads them)."""
     from arena.stats import registry
 
     if not registry.uses_cue_strata():
         return {}
-    collector = Collector(balanced_johns(manifest))
+    collector = Collector(balanced_johns(experiment))
     for r in rounds:
         collector.add_round(r)
     return collector.strata()

@@ -28,36 +28,52 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from arena.records import Pair
 from arena.roles import Claude, Fittable
 from arena.stats import cue_kinds
 from arena.stats.aggregate import wilson_ci
 from arena.stats.cue_items import CueInput, CueItem
+from arena.stats.typed import OMIT_EMPTY, OMIT_NONE, Result
+
+_LEFT_OUT = Field(exclude=True)
 
 MIN_PAIRS = 10
 THRESHOLD = cue_kinds.HIGH
 
 
 @dataclass(frozen=True)
-class CueScore:
+class CueScore(Result):
     """One cue on one table: out-of-fold accuracy with its interval, or why it could not be fitted;
-    ``hits`` (1.0/0.0 per pair, coins included) and ``ties`` (no cue) per pair, in item order."""
+    ``hits`` (1.0/0.0 per pair, coins included) and ``ties`` (no cue) per pair, in item order.  Its
+    JSON (:func:`arena.stats.typed.dump`) is the accuracy, the interval and why it is unfittable."""
 
-    name: str
-    n: int
+    name: Annotated[str, _LEFT_OUT]
+    n: Annotated[int, _LEFT_OUT]
     accuracy: float | None
     ci: tuple[float, float] | None
-    unfittable: str | None = None
-    hits: tuple[float, ...] = ()
-    ties: tuple[bool, ...] = ()
+    unfittable: Annotated[str | None, OMIT_EMPTY] = None
+    hits: Annotated[tuple[float, ...], _LEFT_OUT] = ()
+    ties: Annotated[tuple[bool, ...], _LEFT_OUT] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"accuracy": self.accuracy, "ci": list(self.ci) if self.ci else None}
-        if self.unfittable:
-            data["unfittable"] = self.unfittable
-        return data
+
+@dataclass(frozen=True)
+class TableRecord(Result):
+    """The ``arena cues --json`` object of an audited table (:meth:`TableAudit.record`)."""
+
+    set: str
+    phenomenon: str
+    n: int
+    cues: Mapping[str, CueScore]
+    strongest: str | None
+    confounded: bool
+    strong: list[str]
+    kinds: list[str]
+    enough: bool
+    balance: Annotated[Mapping[str, Any] | None, OMIT_NONE] = None
 
 
 @dataclass
@@ -110,20 +126,10 @@ class TableAudit:
         score = self.cues[self.reference]
         return [i for i, (hit, tie) in enumerate(zip(score.hits, score.ties)) if tie or not hit]
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``arena cues --json`` object of this table."""
-        return {
-            "set": self.set,
-            "phenomenon": self.phenomenon,
-            "n": self.n,
-            "cues": {name: score.to_json() for name, score in self.cues.items()},
-            "strongest": self.strongest,
-            "confounded": self.confounded,
-            "strong": list(self.strong),
-            "kinds": self.kinds,
-            "enough": self.enough,
-            **({"balance": self.balance} if self.balance is not None else {}),
-        }
+    def record(self) -> TableRecord:
+        """What ``arena cues --json`` writes of this table (``dump(table.record())``)."""
+        return TableRecord(self.set, self.phenomenon, self.n, self.cues, self.strongest, self.confounded,
+                           list(self.strong), self.kinds, self.enough, self.balance)
 
 
 def presented(items: Sequence[CueItem], seed: int) -> tuple[list[Pair], list[int]]:

@@ -1,18 +1,20 @@
 """The typed rows of the false-positive report (:mod:`arena.stats.false_positives`).
 
-Written as ``RUN/report/false_positives.json`` by the one serialiser of
-:mod:`arena.stats.results` (:func:`~arena.stats.results.to_json`); keys that apply only
-to some rows (a pool, several replicas, a verdict with a generative rate) are left out
-where they do not apply.
+Written as ``RUN/report/false_positives.json`` by pydantic (:func:`arena.stats.typed.dump`);
+keys that apply only to some rows (a pool, several replicas, a verdict with a generative rate)
+are left out where they do not apply.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from arena.stats.typed import OMIT_EMPTY, OMIT_NONE, Result
 
 
 @dataclass(frozen=True)
-class Rate:
+class Rate(Result):
     """A proportion of ``n`` independent items with its Wilson interval."""
 
     count: float
@@ -22,7 +24,7 @@ class Rate:
 
 
 @dataclass(frozen=True)
-class ClusteredRate:
+class ClusteredRate(Result):
     """A rate pooled over instances: bootstrap interval resampling instances, cluster-robust variance."""
 
     count: float
@@ -34,7 +36,7 @@ class ClusteredRate:
 
 
 @dataclass(frozen=True)
-class SeedRates:
+class SeedRates(Result):
     """One model replica's contrastive error and generative rate."""
 
     seed: int | None
@@ -43,19 +45,15 @@ class SeedRates:
 
 
 @dataclass(frozen=True)
-class Spread:
+class Spread(Result):
     """Mean and sample standard deviation over replicas."""
 
     mean: float
     std: float
 
 
-def _omit_none() -> dict[str, str]:
-    return {"omit": "none"}
-
-
 @dataclass(frozen=True)
-class FalsePositiveRow:
+class FalsePositiveRow(Result):
     """One Claude × Zellig × phenomenon × reference kind: error against generative rate, and the verdict."""
 
     claude: str
@@ -66,29 +64,29 @@ class FalsePositiveRow:
     contrastive_error: ClusteredRate
     generative: Rate | None
     distributional_discrepancy: float | None
-    generative_pool: Rate | None = field(default=None, metadata=_omit_none())  # with a pool only
-    per_seed: tuple[SeedRates, ...] = field(default=(), metadata={"omit": "empty"})  # with replicas only
-    contrastive_error_over_seeds: Spread | None = field(default=None, metadata=_omit_none())
-    generative_over_seeds: Spread | None = field(default=None, metadata=_omit_none())
-    generative_used: str | None = field(default=None, metadata=_omit_none())  # "pool" or "run"
+    generative_pool: Annotated[Rate | None, OMIT_NONE] = None  # with a pool only
+    per_seed: Annotated[tuple[SeedRates, ...], OMIT_EMPTY] = ()  # with replicas only
+    contrastive_error_over_seeds: Annotated[Spread | None, OMIT_NONE] = None
+    generative_over_seeds: Annotated[Spread | None, OMIT_NONE] = None
+    generative_used: Annotated[str | None, OMIT_NONE] = None  # "pool" or "run"
     gap: float | None = None
     p_value: float | None = None  # of the one-sided test e > g (exceeds)
-    p_equivalent: float | None = field(default=None, metadata=_omit_none())  # the larger TOST p-value
+    p_equivalent: Annotated[float | None, OMIT_NONE] = None  # the larger TOST p-value
     verdict: str = ""  # against the raw generative rate: exceeds, equivalent (±M) or undecided (...)
     # arena/stats/fp_adjust.py: the Rogan-Gladen corrected generative rate and the verdict against it, and
     # the strongest surface cue with the kinds of the strong cues, beside the verdicts (never replacing them)
-    generative_corrected: dict | None = field(default=None, metadata=_omit_none())
-    p_value_corrected: float | None = field(default=None, metadata=_omit_none())
-    verdict_corrected: str | None = field(default=None, metadata=_omit_none())
-    cue: dict | None = field(default=None, metadata=_omit_none())
+    generative_corrected: Annotated[dict[str, Any] | None, OMIT_NONE] = None
+    p_value_corrected: Annotated[float | None, OMIT_NONE] = None
+    verdict_corrected: Annotated[str | None, OMIT_NONE] = None
+    cue: Annotated[dict[str, Any] | None, OMIT_NONE] = None
     # issue 34 (arena/stats/fp_band.py): the Rogan-Gladen verdict under the band of the detector's rates
-    sensitivity_band: dict | None = field(default=None, metadata=_omit_none())
-    flips_in_band: bool | None = field(default=None, metadata=_omit_none())
-    cue_kinds: tuple[str, ...] | None = field(default=None, metadata=_omit_none())
+    sensitivity_band: Annotated[dict[str, Any] | None, OMIT_NONE] = None
+    flips_in_band: Annotated[bool | None, OMIT_NONE] = None
+    cue_kinds: Annotated[tuple[str, ...] | None, OMIT_NONE] = None
 
 
 @dataclass(frozen=True)
-class FalsePositiveReport:
+class FalsePositiveReport(Result):
     run: str
     signature: str
     alpha: float

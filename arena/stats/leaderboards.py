@@ -33,17 +33,20 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from arena.stats import aggregate, registry
 from arena.stats.aggregate import Outcome, Tally
 from arena.stats.registry import MetricValue
-from arena.stats.results import Bootstrap, from_json
+from arena.stats.results import Bootstrap
 from arena.stats.run import RunData
+from arena.stats.typed import FLAT, OMIT_EMPTY, OMIT_NONE, Result
 
 
 @dataclass(frozen=True)
-class Standing:
+class Standing(Result):
     """S of a leaderboard entry's rounds with its CI, over seeds, and the leaderboard metrics."""
 
     rounds: int
@@ -53,28 +56,19 @@ class Standing:
     seeds: int
     S_mean: float | None
     S_std: float | None
-    metrics: tuple[MetricValue, ...] = field(default=(), metadata={"flatten": True,
-                                                                   "parse": registry.parse_metric_values})
-
-
-def _standing(data: Mapping[str, Any]) -> Standing:
-    return from_json(Standing, data)
-
-
-def _bootstrap(data: Mapping[str, Any]) -> Bootstrap:
-    return from_json(Bootstrap, data)
+    metrics: tuple[MetricValue, ...] = field(default=(), metadata=FLAT)
 
 
 @dataclass(frozen=True)
-class VersusNext:
+class VersusNext(Result):
     """A paired bootstrap against the next entry down (``other``)."""
 
     other: str
-    test: Bootstrap = field(metadata={"flatten": True, "parse": _bootstrap})
+    test: Bootstrap = field(metadata=FLAT)
 
 
 @dataclass(frozen=True)
-class SignTest:
+class SignTest(Result):
     """Wins and losses over matched (Zellig, Claude, seed) cells against the next John down."""
 
     other: str
@@ -86,35 +80,35 @@ class SignTest:
 
 
 @dataclass(frozen=True)
-class ClaudeEntry:
+class ClaudeEntry(Result):
     claude: str
-    standing: Standing = field(metadata={"flatten": True, "parse": _standing})
-    rank: int | None = field(default=None, metadata={"omit": "none"})
+    standing: Standing = field(metadata=FLAT)
+    rank: Annotated[int | None, OMIT_NONE] = None
     vs_next: VersusNext | None = None
     # rounds the Claude abstained on (no answer, or too late: a seeded coin chose), and why it has no rank
-    abstained: int = field(default=0, metadata={"omit": "empty"})
-    unranked: str | None = field(default=None, metadata={"omit": "none"})
+    abstained: Annotated[int, OMIT_EMPTY] = 0
+    unranked: Annotated[str | None, OMIT_NONE] = None
 
 
 @dataclass(frozen=True)
-class ZelligEntry:
+class ZelligEntry(Result):
     zellig: str
-    standing: Standing = field(metadata={"flatten": True, "parse": _standing})
-    yield_: float | None = field(default=None, metadata={"key": "yield"})
-    rank: int | None = field(default=None, metadata={"omit": "none"})
+    standing: Standing = field(metadata=FLAT)
+    yield_: Annotated[float | None, Field(alias="yield")] = None
+    rank: Annotated[int | None, OMIT_NONE] = None
     vs_next: VersusNext | None = None
 
 
 @dataclass(frozen=True)
-class JohnEntry:
+class JohnEntry(Result):
     john: str
-    standing: Standing = field(metadata={"flatten": True, "parse": _standing})
-    rank: int | None = field(default=None, metadata={"omit": "none"})
+    standing: Standing = field(metadata=FLAT)
+    rank: Annotated[int | None, OMIT_NONE] = None
     vs_next: SignTest | None = None
 
 
 @dataclass(frozen=True)
-class AgreementRow:
+class AgreementRow(Result):
     """Agreement of people on the rounds all of them answered in time."""
 
     people: tuple[str, ...]
@@ -125,7 +119,7 @@ class AgreementRow:
 
 
 @dataclass(frozen=True)
-class PhenomenonRow:
+class PhenomenonRow(Result):
     """Per Claude, phenomenon and reference kind: accuracy (scoring Claudes) or S, with a CI."""
 
     claude: str
@@ -138,7 +132,7 @@ class PhenomenonRow:
 
 
 @dataclass(frozen=True)
-class Leaderboards:
+class Leaderboards(Result):
     contrastive_ties: str
     bootstrap_samples: int
     claudes: tuple[ClaudeEntry, ...]
@@ -271,14 +265,15 @@ def _yields(rounds: Sequence[Any]) -> dict[str, float | None]:
 
 
 def leaderboards(experiment: Mapping[str, Any], outcomes: Mapping[str, Sequence[Outcome]],
-                 rounds: Sequence[Any], manifest: Mapping[str, Any] | None = None) -> Leaderboards:
+                 rounds: Sequence[Any]) -> Leaderboards:
     """The three leaderboards from joined outcomes (see :func:`arena.stats.aggregate.join`);
-    ``manifest`` names the balanced Johns the cue strata keep apart (:mod:`arena.stats.cue_strata`)."""
+    ``experiment`` (the resolved config) names the balanced Johns the cue strata keep apart
+    (:mod:`arena.stats.cue_strata`)."""
     from arena.stats import cue_strata
     from arena.stats.agreement import HUMAN
 
     ties = experiment.get("contrastive_ties", "wrong")
-    context = registry.Context(ties, cue_strata.of_rounds(rounds, manifest or {"experiment": experiment}))
+    context = registry.Context(ties, cue_strata.of_rounds(rounds, experiment))
     samples = int(experiment.get("bootstrap_samples", 1000))
     # Johns pool every Claude, people included, but not the people's majority vote (derived from them)
     everything = [o for claude, items in outcomes.items() if claude != HUMAN for o in items]
@@ -319,7 +314,7 @@ def build(run: RunData) -> Leaderboards:
 
     from arena.stats import agreement
 
-    boards = leaderboards(run.experiment, run.outcomes, run.rounds, run.manifest)
+    boards = leaderboards(run.experiment, run.outcomes, run.rounds)
     rows = tuple(AgreementRow(tuple(e["people"]), e["rounds"], e["observed"], e["kappa"], e["measure"])
                  for e in agreement.agreement(run.people))
     return replace(boards, agreement=rows, phenomena=phenomenon_accuracy(run.outcomes, run.ties, run.samples),

@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from pydantic import model_serializer
 
 from arena.stats.aggregate import Outcome, Tally, accurate, correct, discrepancy, instance_key, mean_std
 from arena.stats.stratify import stratified
+from arena.stats.typed import INTERVAL
 
 # -- the registered metrics of a group of rounds ---------------------------------------------
 
@@ -48,14 +50,34 @@ class MetricValue:
     counts: tuple[tuple[str, int], ...] = ()
     note: str | None = None  # why the value is undefined (a metric with ``aggregate``)
 
-    def __json__(self) -> dict[str, Any]:
+    @model_serializer
+    def _keys(self) -> dict[str, Any]:
+        """Its keys in a summary: ``NAME`` (``NAME_ci95`` with a CI, the counts, ``NAME_note``)."""
         entry: dict[str, Any] = {self.name: self.value}
         if self.with_ci:
-            entry[f"{self.name}_ci95"] = None if self.ci95 is None else list(self.ci95)
+            entry[f"{self.name}_ci95"] = self.ci95
         entry.update(self.counts)
         if self.note is not None:
             entry[f"{self.name}_note"] = self.note
         return entry
+
+    @staticmethod
+    def parse_flat(data: Mapping[str, Any]) -> tuple[MetricValue, ...]:
+        return parse_metric_values(data)
+
+    @staticmethod
+    def flat_properties() -> dict[str, Any]:
+        """The JSON Schema of the keys of the metrics registered now, in a summary."""
+        properties: dict[str, Any] = {}
+        for metric in metrics():
+            properties[metric.name] = {"type": ["number", "null"], "description": metric.description}
+            if metric.ci:
+                properties[f"{metric.name}_ci95"] = {"anyOf": [INTERVAL, {"type": "null"}]}
+            for key in metric.counts:
+                properties[key] = {"type": "integer"}
+            if metric.aggregate is not None:
+                properties[f"{metric.name}_note"] = {"type": "string", "description": "why the value is undefined"}
+        return properties
 
 
 @dataclass(frozen=True)
@@ -66,8 +88,24 @@ class MeanStd:
     mean: float
     std: float
 
-    def __json__(self) -> dict[str, Any]:
+    @model_serializer
+    def _keys(self) -> dict[str, Any]:
+        """Its keys over seeds: ``NAME_mean`` and ``NAME_std``."""
         return {f"{self.name}_mean": self.mean, f"{self.name}_std": self.std}
+
+    @staticmethod
+    def parse_flat(data: Mapping[str, Any]) -> tuple[MeanStd, ...]:
+        return parse_means(data)
+
+    @staticmethod
+    def flat_properties() -> dict[str, Any]:
+        """The JSON Schema of the keys over seeds of the metrics registered now."""
+        properties: dict[str, Any] = {}
+        for metric in metrics():
+            if metric.over_seeds:
+                properties[f"{metric.name}_mean"] = {"type": "number", "description": f"{metric.name} over seeds"}
+                properties[f"{metric.name}_std"] = {"type": "number"}
+        return properties
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The typed results of a run and their one serialiser.
+"""The typed results of a run.
 
 Everything ``scores.json`` and the leaderboards hold is a frozen dataclass here: a
 :class:`Cell` per (John, Zellig, Claude, seed) with its :class:`Summary` (S and every
@@ -7,61 +7,44 @@ breakdowns and a game's :class:`Timeline`; S over seeds; paired tests between Cl
 and between Zelligs; the leaderboards (:class:`Leaderboards`) and room for the
 surface-cue rows (:class:`CueRow`).  Records carry no behaviour.
 
-:func:`to_json` is the one serialiser (dataclass → JSON value) and :func:`from_json`
-its inverse; both follow the field metadata:
-
-- ``key``: the JSON key when it is not the field's name (``yield`` is a keyword);
-- ``omit``: ``"none"`` leaves the key out when the value is ``None``, ``"empty"`` when
-  it is empty (the key then appears only where it means something);
-- ``flatten``: the value's keys are merged into the parent object (a :class:`Summary`
-  into its cell; the registered metrics into their summary); ``parse`` then names the
-  function that reads them back from the parent object.
-
-The JSON Schema of ``scores.json`` (``docs/scores.schema.json``) is generated from
-these classes by :mod:`arena.stats.schema`; :data:`SCHEMA_VERSION` is written into
-every ``scores.json``.
+pydantic serialises, reads and describes them (:mod:`arena.stats.typed`: :func:`dump`,
+:func:`load`, :func:`~arena.stats.typed.schema`), following the field annotations: a
+key that is not the field's name (``yield`` is a keyword), keys left out when ``None``
+(``OMIT_NONE``) or empty (``OMIT_EMPTY``), and values whose keys are merged into the
+parent object (``FLAT``: a :class:`Summary` into its cell, the registered metrics into
+their summary).  ``scores.json`` is ``json.dumps(dump(scores), ensure_ascii=False,
+indent=2)``; its JSON Schema (``docs/scores.schema.json``) is generated from these
+classes by :mod:`arena.stats.schema`; :data:`SCHEMA_VERSION` is written into every
+``scores.json``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import types
-import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any, cast
 
+from pydantic import Field, ValidationError
+
+from arena.errors import DataError
 from arena.stats.aggregate import judged
-from arena.stats.registry import MeanStd, MetricValue, parse_means, parse_metric_values
+from arena.stats.registry import MeanStd, MetricValue
+from arena.stats.typed import FLAT, OMIT_EMPTY, OMIT_NONE, Result, dump, load
+
+__all__ = ["SCHEMA_VERSION", "Summary", "Yield", "GenerativeRate", "Window", "Convergence", "Timeline", "Cell",
+           "OverSeeds", "Bootstrap", "ClaudePair", "ZelligPair", "Paired", "CueRow", "Scores", "dump", "load",
+           "read_scores"]
 
 SCHEMA_VERSION = 3  # of scores.json: raise on any change a reader of an older file would trip over
 # 3: S (and its CI, the tests and means built on it) counts only the rounds the Claude judged: abstentions and
 #    late answers stay in ``rounds``/``resolved_by``; S is null in a cell the Claude judged no round of
 
 
-def _omit(when: str, empty: Callable[[], Any] = tuple) -> Any:
-    """A field left out of the JSON when ``None`` (``when="none"``) or empty (``"empty"``)."""
-    if when == "none":
-        return field(default=None, metadata={"omit": when})
-    return field(default_factory=empty, metadata={"omit": when})
-
-
-def _flatten(parse: Callable[[Mapping[str, Any]], Any]) -> dict[str, Any]:
-    return {"flatten": True, "parse": parse}
-
-
-def _metrics(data: Mapping[str, Any]) -> tuple[MetricValue, ...]:
-    return parse_metric_values(data)
-
-
-def _means(data: Mapping[str, Any]) -> tuple[MeanStd, ...]:
-    return parse_means(data)
-
-
 # -- scores.json -----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Summary:
+class Summary(Result):
     """S of a group of rounds with its CI, how the rounds were resolved, and every
     registered metric that is defined on at least one of them.  ``rounds`` counts every round,
     S and ``correct`` only those the Claude judged (:attr:`judged`)."""
@@ -71,7 +54,7 @@ class Summary:
     S_ci95: tuple[float, float] | None
     correct: int
     resolved_by: Mapping[str, int]
-    metrics: tuple[MetricValue, ...] = field(default=(), metadata=_flatten(_metrics))
+    metrics: tuple[MetricValue, ...] = field(default=(), metadata=FLAT)
 
     @property
     def judged(self) -> int:
@@ -87,7 +70,7 @@ class Summary:
 
 
 @dataclass(frozen=True)
-class Yield:
+class Yield(Result):
     """How many of the John's instances the Zellig applied to, with how many candidates."""
 
     instances: int
@@ -98,7 +81,7 @@ class Yield:
 
 
 @dataclass(frozen=True)
-class GenerativeRate:
+class GenerativeRate(Result):
     """Share of the Claude's 1-best translations of the cell's sources showing the phenomenon."""
 
     sources: int
@@ -107,7 +90,7 @@ class GenerativeRate:
 
 
 @dataclass(frozen=True)
-class Window:
+class Window(Result):
     """A window of a game cell's played rounds (1-based, observation phases included)."""
 
     first: int
@@ -120,7 +103,7 @@ class Window:
 
 
 @dataclass(frozen=True)
-class Convergence:
+class Convergence(Result):
     epsilon: float
     final_S: float | None
     rounds: int
@@ -128,7 +111,7 @@ class Convergence:
 
 
 @dataclass(frozen=True)
-class Timeline:
+class Timeline(Result):
     """S over a game cell's rounds (:mod:`arena.stats.timeline`)."""
 
     window: int
@@ -137,26 +120,26 @@ class Timeline:
 
 
 @dataclass(frozen=True)
-class Cell:
+class Cell(Result):
     """One (John, Zellig, Claude, seed) of a run."""
 
     john: str
     zellig: str
     claude: str
     seed: int
-    summary: Summary = field(metadata=_flatten(lambda data: from_json(Summary, data)))
-    yield_: Yield = field(metadata={"key": "yield"})
-    generative_rate: GenerativeRate | None = _omit("none")
+    summary: Summary = field(metadata=FLAT)
+    yield_: Annotated[Yield, Field(alias="yield")]
+    generative_rate: Annotated[GenerativeRate | None, OMIT_NONE] = None
     phenomena: Mapping[str, Summary] = field(default_factory=dict)
-    by_distance: Mapping[str, Summary] = _omit("empty", dict)
-    by_frequency: Mapping[str, Summary] = _omit("empty", dict)
-    by_meta: Mapping[str, Mapping[str, Summary]] | None = _omit("none")  # experiment's ``breakdowns``
-    observation_rounds: int | None = _omit("none")  # a game only
-    timeline: Timeline | None = _omit("none")  # a game only
+    by_distance: Annotated[Mapping[str, Summary], OMIT_EMPTY] = field(default_factory=dict)
+    by_frequency: Annotated[Mapping[str, Summary], OMIT_EMPTY] = field(default_factory=dict)
+    by_meta: Annotated[Mapping[str, Mapping[str, Summary]] | None, OMIT_NONE] = None  # experiment's ``breakdowns``
+    observation_rounds: Annotated[int | None, OMIT_NONE] = None  # a game only
+    timeline: Annotated[Timeline | None, OMIT_NONE] = None  # a game only
 
 
 @dataclass(frozen=True)
-class OverSeeds:
+class OverSeeds(Result):
     """S (and every registered metric that has them) as mean ± std over seeds."""
 
     john: str
@@ -165,11 +148,11 @@ class OverSeeds:
     seeds: int
     S_mean: float | None  # None: the Claude judged no round of any seed
     S_std: float | None
-    metrics: tuple[MeanStd, ...] = field(default=(), metadata=_flatten(_means))
+    metrics: tuple[MeanStd, ...] = field(default=(), metadata=FLAT)
 
 
 @dataclass(frozen=True)
-class Bootstrap:
+class Bootstrap(Result):
     """A paired bootstrap (Koehn 2004): ``delta`` = rate(a) − rate(b), its 95% interval, p."""
 
     delta: float
@@ -180,7 +163,7 @@ class Bootstrap:
 
 
 @dataclass(frozen=True)
-class ClaudePair:
+class ClaudePair(Result):
     """Two Claudes compared on the same rounds of one (John, Zellig, seed)."""
 
     john: str
@@ -188,11 +171,11 @@ class ClaudePair:
     seed: int
     a: str
     b: str
-    test: Bootstrap = field(metadata=_flatten(lambda data: from_json(Bootstrap, data)))
+    test: Bootstrap = field(metadata=FLAT)
 
 
 @dataclass(frozen=True)
-class ZelligPair:
+class ZelligPair(Result):
     """Two Zelligs compared on the instances both apply to, for one (John, Claude, seed)."""
 
     john: str
@@ -200,17 +183,17 @@ class ZelligPair:
     seed: int
     a: str
     b: str
-    test: Bootstrap = field(metadata=_flatten(lambda data: from_json(Bootstrap, data)))
+    test: Bootstrap = field(metadata=FLAT)
 
 
 @dataclass(frozen=True)
-class Paired:
+class Paired(Result):
     claudes: tuple[ClaudePair, ...]
     zelligs: tuple[ZelligPair, ...]
 
 
 @dataclass(frozen=True)
-class CueRow:
+class CueRow(Result):
     """How well a surface cue (a Claude that sees no translation model) solves a cell's
     pairs, out of fold; a result the cue explains is reported as confounded."""
 
@@ -225,7 +208,7 @@ class CueRow:
 
 
 @dataclass(frozen=True)
-class Scores:
+class Scores(Result):
     """What ``scores.json`` holds (always derived from the transcripts)."""
 
     signature: str
@@ -233,65 +216,19 @@ class Scores:
     cells: tuple[Cell, ...]
     over_seeds: tuple[OverSeeds, ...]
     paired: Paired
-    cues: tuple[CueRow, ...] = _omit("empty")
+    cues: Annotated[tuple[CueRow, ...], OMIT_EMPTY] = ()
     signatures: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Annotated[int, Field(json_schema_extra={"const": SCHEMA_VERSION})] = SCHEMA_VERSION
 
 
-# -- the one serialiser ----------------------------------------------------------------------
-
-def to_json(value: Any) -> Any:
-    """A typed result as JSON values (dicts in field order, tuples as lists)."""
-    if hasattr(value, "__json__"):
-        return value.__json__()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        for item in dataclasses.fields(value):
-            content = getattr(value, item.name)
-            omit = item.metadata.get("omit")
-            if (omit == "none" and content is None) or (omit == "empty" and not content):
-                continue
-            if item.metadata.get("flatten"):
-                parts = content if isinstance(content, tuple) else (content,)
-                for part in parts:
-                    out.update(to_json(part))
-                continue
-            out[item.metadata.get("key", item.name)] = to_json(content)
-        return out
-    if isinstance(value, Mapping):
-        return {str(key): to_json(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_json(item) for item in value]
-    return value
-
-
-def from_json(cls: type, data: Mapping[str, Any]) -> Any:
-    """Read a typed result back from what :func:`to_json` wrote."""
-    hints = typing.get_type_hints(cls)
-    kwargs: dict[str, Any] = {}
-    for item in dataclasses.fields(cls):
-        if item.metadata.get("flatten"):
-            kwargs[item.name] = item.metadata["parse"](data)
-            continue
-        key = item.metadata.get("key", item.name)
-        if key in data:
-            kwargs[item.name] = _parse(hints[item.name], data[key])
-    return cls(**kwargs)
-
-
-def _parse(kind: Any, value: Any) -> Any:
-    origin, args = typing.get_origin(kind), typing.get_args(kind)
-    if origin in (typing.Union, types.UnionType):
-        if value is None:
-            return None
-        kind = next(arg for arg in args if arg is not type(None))
-        origin, args = typing.get_origin(kind), typing.get_args(kind)
-    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        return from_json(kind, value)
-    if origin is tuple:
-        inner = args[0] if len(args) == 2 and args[1] is Ellipsis else Any
-        return tuple(_parse(inner, item) for item in value)
-    if origin in (dict, Mapping, typing.Mapping) or kind is Mapping:
-        inner = args[1] if args else Any
-        return {key: _parse(inner, item) for key, item in value.items()}
-    return value
+def read_scores(data: Any, path: Path | str) -> Scores:
+    """``scores.json`` (its JSON values ``data``, read from ``path``) as typed results; one that does
+    not fit is a :class:`~arena.errors.DataError` naming the file and the first key that does not
+    (keys this arena does not know, e.g. of a metric no longer registered, are ignored)."""
+    try:
+        return cast(Scores, load(Scores, data))
+    except ValidationError as error:
+        first = error.errors()[0]
+        key = ".".join(str(part) for part in first["loc"]) or None
+        raise DataError(f"not the scores of a run ({key or 'the file'}: {first['msg']}); re-derive it with "
+                        "'arena score RUN'", file=str(path), key=key) from None

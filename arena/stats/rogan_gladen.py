@@ -29,11 +29,13 @@ version-1 file) every pair is its own sentence.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import ConfigDict, computed_field, model_validator
+
+from arena.stats.typed import OMIT_EMPTY, Result
 
 SAMPLES = 4000
 SEED = 12345
@@ -55,16 +57,29 @@ def design_effect(sizes: np.ndarray, counts: np.ndarray, weights: np.ndarray) ->
 
 
 @dataclass(frozen=True)
-class Calibration:
+class Calibration(Result):
     """A detector measured: ``hits`` of ``positives`` erroneous sentences found, ``false_alarms`` of
-    ``negatives`` correct sentences fired on; ``source`` says where."""
+    ``negatives`` correct sentences fired on; ``source`` says where.  An entry of a calibration file
+    is ``dump(calibration)`` (:mod:`arena.stats.typed`): these fields, then the derived figures
+    (recall, false-alarm rate, sentences, effective numbers of pairs), which ``load`` ignores."""
 
-    hits: float  # whole counts when measured; a sensitivity band shifts them (arena.stats.fp_band)
+    __pydantic_config__ = ConfigDict(extra="ignore")  # the derived figures are not read back
+
+    hits: int | float  # whole counts when measured; a sensitivity band shifts them (arena.stats.fp_band)
     positives: int
-    false_alarms: float
+    false_alarms: int | float
     negatives: int
     source: str = ""
-    clusters: tuple[tuple[int, int, int, int], ...] = ()  # (pairs, hits, false alarms, sentences)
+    # (pairs, hits, false alarms, sentences); none in a version-1 entry
+    clusters: Annotated[tuple[tuple[int, int, int, int], ...], OMIT_EMPTY] = ()
+
+    @model_validator(mode="after")
+    def _adds_up(self) -> Calibration:
+        clusters = self.clusters
+        if clusters and (sum(r[0] * r[3] for r in clusters), sum(r[1] * r[3] for r in clusters),
+                         sum(r[2] * r[3] for r in clusters)) != (self.positives, self.hits, self.false_alarms):
+            raise ValueError("clusters do not add up to positives, hits and false_alarms")
+        return self
 
     def effective(self, side: str) -> float:
         """The effective number of ``positives`` or ``negatives`` (the pairs over the design effect of
@@ -76,40 +91,30 @@ class Calibration:
         counts = table[:, 1] if side == "positives" else table[:, 2]
         return n / design_effect(table[:, 0], counts, table[:, 3])
 
-    @property
-    def sentences(self) -> int:
-        return sum(row[3] for row in self.clusters) if self.clusters else self.positives
-
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def recall(self) -> float:
         return self.hits / self.positives if self.positives else float("nan")
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def false_alarm_rate(self) -> float:
         return self.false_alarms / self.negatives if self.negatives else float("nan")
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Calibration:
-        clusters = tuple(tuple(int(v) for v in row) for row in data.get("clusters", ()))
-        if any(len(row) != 4 for row in clusters):
-            raise ValueError("clusters: rows of [pairs, hits, false alarms, sentences] expected")
-        calibration = cls(int(data["hits"]), int(data["positives"]), int(data["false_alarms"]),
-                          int(data["negatives"]), str(data.get("source", "")), clusters)  # type: ignore[arg-type]
-        if clusters and (sum(r[0] * r[3] for r in clusters), sum(r[1] * r[3] for r in clusters),
-                         sum(r[2] * r[3] for r in clusters)) != (calibration.positives, calibration.hits,
-                                                                 calibration.false_alarms):
-            raise ValueError("clusters do not add up to positives, hits and false_alarms")
-        return calibration
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def sentences(self) -> int:
+        return sum(row[3] for row in self.clusters) if self.clusters else self.positives
 
-    def to_json(self) -> dict[str, Any]:
-        data = {"hits": self.hits, "positives": self.positives, "false_alarms": self.false_alarms,
-                "negatives": self.negatives, "recall": self.recall, "false_alarm_rate": self.false_alarm_rate,
-                "source": self.source}
-        if self.clusters:
-            data.update(sentences=self.sentences, effective_positives=round(self.effective("positives"), 1),
-                        effective_negatives=round(self.effective("negatives"), 1),
-                        clusters=[list(row) for row in self.clusters])
-        return data
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def effective_positives(self) -> float:
+        return round(self.effective("positives"), 1)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def effective_negatives(self) -> float:
+        return round(self.effective("negatives"), 1)
 
 
 def clusters_of(per_sentence: Any) -> tuple[tuple[int, int, int, int], ...]:

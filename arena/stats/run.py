@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from arena.record.manifest import Manifest
 from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.record.run_dir import RunDir
 from arena.stats.aggregate import Outcome, join
@@ -42,7 +43,7 @@ class RunData:
         return self.record.path
 
     @property
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self) -> Manifest:
         return self.record.manifest
 
     @property
@@ -60,7 +61,7 @@ class RunData:
 
     @property
     def experiment(self) -> dict[str, Any]:
-        return self.manifest["experiment"]
+        return self.manifest.experiment
 
     @property
     def ties(self) -> str:
@@ -75,7 +76,7 @@ class RunData:
         """The run's one-line signature (:func:`arena.specs.signature.run_signature`)."""
         from arena.specs.signature import run_signature
 
-        return run_signature(self.manifest, (r.to_json() for r in self.rounds))
+        return run_signature(self.manifest.dump(), (r.to_json() for r in self.rounds))
 
     @cached_property
     def outcomes(self) -> dict[str, list[Outcome]]:

@@ -41,7 +41,7 @@ from arena.record.run_dir import RunDir
 from arena.specs.signature import DataDigests
 from arena.stats import cells, cue_strata, registry
 from arena.stats.aggregate import Outcome, Tally, judged
-from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield, to_json
+from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield, dump
 
 NO_PHASE = -(1 << 62)
 
@@ -163,11 +163,11 @@ class _Run:
         self.cue_pairs = cue_strata.Collector() if registry.uses_cue_strata(self.metrics) else None
         record.verify(self._round)  # one pass over rounds.jsonl: verified, indexed, and kept as columns
         self.manifest = record.manifest
-        self.experiment = self.manifest["experiment"]
+        self.experiment = self.manifest.experiment
         self.ties = self.experiment.get("contrastive_ties", "wrong")
         self.samples = int(self.experiment.get("bootstrap_samples", 1000))
         if self.cue_pairs is not None:
-            self.cue_pairs.balanced = set(cue_strata.balanced_johns(self.manifest))
+            self.cue_pairs.balanced = set(cue_strata.balanced_johns(self.experiment))
         self.context = registry.Context(self.ties)
         self.breakdowns: dict[str, Any] = {
             "phenomenon": cells.phenomenon_key, "distance": cells.meta_bin_key("distance"),
@@ -327,11 +327,11 @@ def score_run(run: RunDir | Path) -> Scores:
 
     streamed = _Run(run if isinstance(run, RunDir) else RunDir(run))
     manifest = streamed.manifest
-    signature = run_signature(manifest, data=streamed.data.digests())
+    signature = run_signature(manifest.dump(), data=streamed.data.digests())
     streamed.judgements()
     claudes = [c.get("alias") or cells.claude_label(c) for c in streamed.experiment["claudes"]]
     counted: dict[tuple[str, str, str, int], Tally] = {}
-    game = manifest.get("game")
+    game = manifest.game
     scored = tuple(_cell(streamed, (john, zellig, claude, seed), game, counted)
                    for (john, zellig, seed) in streamed.round_cells for claude in claudes)
     for key in streamed.cells:  # outcomes of a Claude the config does not name: counted, as the reference does
@@ -343,10 +343,10 @@ def score_run(run: RunDir | Path) -> Scores:
     return Scores(
         signature, streamed.ties, scored, cells.over_seeds(scored),
         Paired(cells.paired_claudes(counted, claudes, streamed.samples), cells.paired_zelligs(counted, streamed.samples)),
-        signatures=manifest.get("signatures", {}),
+        signatures=manifest.signatures,
     )
 
 
 def compute_scores(run: RunDir | Path) -> dict[str, Any]:
     """``scores.json`` of a run directory, derived from its transcripts (as JSON values)."""
-    return to_json(score_run(run))
+    return dump(score_run(run))

@@ -271,6 +271,7 @@ def write_calibration(path: Path, rows: list[dict], args) -> None:
     correct sentences' pairs, hits and false alarms (``clusters``, file version 2: the Rogan-Gladen
     interval resamples sentences).  ``--merge`` keeps the other detectors of an existing ``path``."""
     from arena.stats.rogan_gladen import FILE_VERSION, Calibration, clusters_of
+    from arena.stats.typed import dump
 
     pooled: dict[str, dict] = {}
     for row in rows:
@@ -292,7 +293,7 @@ def write_calibration(path: Path, rows: list[dict], args) -> None:
             sum(c[1] for c in counts), pairs, sum(c[2] for c in counts), pairs,
             f"experiments/bench/detectors.py{lines} --split {args.split} --limit {args.limit}: " + ", ".join(entry["sets"]),
             clusters_of(counts))
-        detectors[name] = calibration.to_json()
+        detectors[name] = dump(calibration)
     path.write_text(json.dumps({"version": FILE_VERSION, "split": split, "detectors": detectors},
                                ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"calibration: {path}")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from arena.stats import false_positives
 from arena.stats.aggregate import mean_std
-from arena.stats.results import to_json
+from arena.stats.results import dump
 
 KINDS = {"human": "human", "machine": "MT"}
 
@@ -45,7 +45,7 @@ def verdicts(run_dir: Path) -> dict[tuple[str, str, str, str], dict]:
     """The false-positive report's rows by (phenomenon, reference kind, Claude, Zellig)."""
     path = run_dir / "report" / f"{false_positives.REPORT_NAME}.json"
     report = (json.loads(path.read_text(encoding="utf-8")) if path.is_file()
-              else to_json(false_positives.build(run_dir)))
+              else dump(false_positives.build(run_dir)))
     return {(r["phenomenon"], KINDS.get(r["reference_kind"], r["reference_kind"]), r["claude"], r["zellig"]): r
             for r in report["rows"]}
 

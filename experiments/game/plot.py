@@ -15,7 +15,7 @@ from pathlib import Path
 
 from arena.present import plots
 from arena.present.plots import game_curves
-from arena.stats.results import Scores, from_json
+from arena.stats.results import Scores, load
 
 
 def main() -> int:
@@ -26,7 +26,7 @@ def main() -> int:
     args = parser.parse_args()
     curves = []
     for run_dir in args.runs:
-        scores = from_json(Scores, json.loads((run_dir / "scores.json").read_text(encoding="utf-8")))
+        scores = load(Scores, json.loads((run_dir / "scores.json").read_text(encoding="utf-8")))
         name = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))["experiment"]["name"]
         curves += game_curves(scores, prefix=f"{name}: ")
     if not curves:

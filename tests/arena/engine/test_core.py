@@ -8,6 +8,7 @@ from typing import Any
 from arena.cli import main
 from arena.engine import Driver, Session, plan_experiment
 from arena.record import transcripts
+from arena.record.manifest import Manifest
 from arena.record.order import blocks
 from arena.record.rounds import Round
 from arena.specs.config import Experiment, load_experiment
@@ -28,7 +29,7 @@ class BlockByBlock:
     def manifest(self) -> dict[str, Any]:
         return {}
 
-    def play(self, session: Session, manifest: dict[str, Any]) -> list[Round]:
+    def play(self, session: Session, manifest: Manifest) -> list[Round]:
         session.store.write_manifest(manifest)
         rounds = plan_experiment(self.experiment, CATALOG, session.backend, progress=False)
         for block in blocks(self.experiment, rounds):

@@ -11,6 +11,7 @@ import pytest
 
 from arena.cli import main
 from arena.game.judges import labels_of
+from arena.record import manifest
 from arena.specs.transfer import load_transfer
 from performers.catalog import CATALOG
 from tests.conftest import require_shared
@@ -77,7 +78,7 @@ def test_an_identical_copy_transfers_fully(tmp_path, data_dir):
     for family in ("search", "model-guided"):  # eq. 2 Zelligs gain against the model they query
         assert ratios[family]["diagonal_gain"] > 0.1
         assert ratios[family]["transfer_ratio"] == pytest.approx(1.0, abs=0.05)
-    labels = labels_of(json.loads((run_dir / "manifest.json").read_text("utf-8")))
+    labels = labels_of(manifest.read(run_dir / "manifest.json"))
     for cell in matrix["cells"]:
         alias = f"{cell['zellig']}@{cell['tuned_against']}"
         # the copy has the consulted model's name and params: it *is* the consulted model (self);
@@ -89,7 +90,7 @@ def test_an_identical_copy_transfers_fully(tmp_path, data_dir):
 def test_a_coin_judge_shows_no_gain_and_labels_are_right(tmp_path, data_dir):
     run_dir = play(config(tmp_path, data_dir, MIXED, "tuned_against: [a, b]", limit=60), tmp_path / "runs")
     matrix = json.loads((run_dir / "transfer.json").read_text("utf-8"))
-    labels = labels_of(json.loads((run_dir / "manifest.json").read_text("utf-8")))
+    labels = labels_of(manifest.read(run_dir / "manifest.json"))
     # a coin's choices do not depend on the pair: what the eq. 2 Zelligs learned from a scoring
     # model buys nothing against it (the adaptive Zellig's cells are left out: each of several
     # 95% CIs excludes 0 by chance now and then, and the adaptive one learns little here)

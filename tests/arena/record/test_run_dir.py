@@ -16,6 +16,7 @@ from arena.engine.core import RunResult
 from arena.errors import DataError, UsageError
 from arena.record import transcripts
 from arena.record.run_dir import RunDir
+from arena.stats.results import Scores, dump
 from tests.arena.stats.runs import GAME, finished_run
 
 
@@ -76,7 +77,8 @@ def test_the_records_are_the_same_streamed_and_in_memory(tmp_path, distil_dir):
     assert [label for label, _ in run.models()] == ["nmt", "chance"]
     assert run.cells() and all(path.parent.name == "cells" for path in run.cells())
     assert run.scores() == json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
-    assert load_run(run_dir).scores == run.scores()
+    typed = load_run(run_dir).scores  # read and validated by pydantic; dump() gives the JSON values back
+    assert isinstance(typed, Scores) and json.loads(json.dumps(dump(typed))) == run.scores()
 
 
 def _rewrite_round(run_dir: Path, change) -> None:

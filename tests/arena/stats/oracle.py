@@ -107,7 +107,6 @@ def score_transcripts(
     one_bests: Sequence[OneBest],
     signature: str = "",
     game: Mapping[str, Any] | None = None,
-    manifest: Mapping[str, Any] | None = None,
 ) -> Scores:
     """Scores of a run.  In a game (``game``: the schedule the run played, see
     :mod:`arena.game.play`) S and everything else count only rounds of phases that count
@@ -115,7 +114,7 @@ def score_transcripts(
     from arena.stats import cue_strata
 
     ties = experiment.get("contrastive_ties", "wrong")
-    context = registry.Context(ties, cue_strata.of_rounds(rounds, manifest or {"experiment": experiment}))
+    context = registry.Context(ties, cue_strata.of_rounds(rounds, experiment))
     samples = int(experiment.get("bootstrap_samples", 1000))
     claudes = [c.get("alias") or _label(c) for c in experiment["claudes"]]
     index = _Index(rounds, join(rounds, judgements, one_bests), one_bests)
@@ -139,6 +138,6 @@ def score_run_in_memory(run_dir: Path) -> Scores:
 
     run = RunData.open(run_dir)
     scores = score_transcripts(run.experiment, run.rounds, run.judgements, run.one_bests, run.signature,
-                               run.manifest.get("game"), run.manifest)
+                               run.manifest.game)
     return Scores(scores.signature, scores.contrastive_ties, scores.cells, scores.over_seeds, scores.paired,
-                  scores.cues, run.manifest.get("signatures", {}))
+                  scores.cues, run.manifest.signatures)

@@ -9,7 +9,7 @@ from arena.record.rounds import JudgementRecord, Round
 from arena.records import Instance
 from arena.stats.aggregate import Outcome, Tally, accurate, over_seeds, paired_bootstrap
 from arena.stats.metrics import summarise
-from arena.stats.results import to_json
+from arena.stats.results import dump
 
 
 def outcome(instance: str, correct: bool, seed: int = 1, john: str = "j", scores=None, claude: str = "c") -> Outcome:
@@ -62,7 +62,7 @@ def test_paired_zelligs_weigh_each_shared_instance_once():
 def test_summary_and_seeds():
     outcomes = [outcome("a", True, seed=1), outcome("b", False, seed=1), outcome("a", True, seed=2, scores=(-1.0, -1.0)),
                 outcome("b", True, seed=2, scores=(-1.0, -3.0))]
-    result = to_json(summarise(outcomes, "half", samples=100))
+    result = dump(summarise(outcomes, "half", samples=100))
     assert result["rounds"] == 4 and result["S"] == 0.75 and result["correct"] == 3
     assert result["accuracy"] == 0.75 and result["ties"] == 1  # (0.5 + 1) / 2 scored rounds
     low, high = result["S_ci95"]

@@ -10,6 +10,7 @@ from arena.present import cues as present
 from arena.stats import cue_kinds, cues
 from arena.stats.cue_items import CueItem
 from arena.stats.cues import CueScore, TableAudit
+from arena.stats.typed import dump
 
 
 def table(n: int, **accuracies: tuple[float, tuple[float, float]]) -> TableAudit:
@@ -46,7 +47,7 @@ CHANCE = (0.50, (0.40, 0.60))
 def test_kinds_of_the_strong_cues(accuracies, kinds, confounded):
     audited = table(200, **accuracies)
     assert audited.kinds == kinds and audited.confounded is confounded and audited.enough
-    data = audited.to_json()
+    data = dump(audited.record())
     assert data["kinds"] == kinds and data["confounded"] is confounded and data["enough"] is True
     assert data["confounded"] == ("nuisance" in data["kinds"] and data["enough"])
     words = present.verdict_words(audited)
@@ -59,7 +60,7 @@ def test_kinds_of_the_strong_cues(accuracies, kinds, confounded):
 def test_no_verdict_below_30_pairs(n, enough):
     audited = table(n, length=STRONG_HIGH, target_lm=STRONG_HIGH)
     assert audited.enough is enough and audited.confounded is enough
-    assert audited.to_json()["enough"] is enough
+    assert dump(audited.record())["enough"] is enough
     if not enough:
         assert "too few pairs" in audited.reason and f"n = {n}" in audited.reason
         assert present.verdict_words(audited).startswith("too few pairs")

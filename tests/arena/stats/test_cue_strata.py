@@ -90,7 +90,7 @@ def test_scores_json_carries_it_streamed_and_in_memory_alike(tmp_path):
     with its interval, and the streamed scores equal the in-memory reference."""
     from arena.cli import main
     from arena.stats import schema, streamed
-    from arena.stats.results import to_json
+    from arena.stats.results import dump
     from tests.arena.stats.oracle import score_run_in_memory
     from tests.conftest import DATA, require_shared
 
@@ -111,6 +111,6 @@ bootstrap_samples: 50
         assert cell["s_net_of_cues"] is not None and len(cell["s_net_of_cues_ci95"]) == 2, cell["claude"]
         low, high = cell["s_net_of_cues_ci95"]
         assert low <= cell["s_net_of_cues"] <= high
-    assert to_json(score_run_in_memory(run_dir)) == to_json(streamed.score_run(run_dir))
+    assert dump(score_run_in_memory(run_dir)) == dump(streamed.score_run(run_dir))
     report = (run_dir / "report.md").read_text(encoding="utf-8")
     assert "S net of cues" in report and "cue-neutral" not in report

@@ -9,6 +9,7 @@ import pytest
 
 from arena.stats import cue_controls, cue_items, cues
 from arena.stats.cue_items import CueInput, CueItem
+from arena.stats.typed import dump
 from performers.claude.edit_words import EditWordsClaude
 from performers.claude.length import LengthClaude
 from tests.conftest import DATA, require_shared
@@ -57,8 +58,8 @@ def test_equal_length_pairs_tie_for_the_length_cue():
 
 def test_reproducible_by_seed_and_folds_grouped_by_instance():
     data = CueInput(items("swap", n=80, per_group=4))
-    first = [t.to_json() for t in cues.audit(data, FACTORIES, seed=7)]
-    assert first == [t.to_json() for t in cues.audit(data, FACTORIES, seed=7)]
+    first = [dump(t.record()) for t in cues.audit(data, FACTORIES, seed=7)]
+    assert first == [dump(t.record()) for t in cues.audit(data, FACTORIES, seed=7)]
     fold_of = cues.fold_assignment(data.items, 5, seed=7)
     by_group: dict[str, set[int]] = {}
     for item, fold in zip(data.items, fold_of):
@@ -74,13 +75,13 @@ def test_unfittable_cues_say_why(table_items, reason):
     (table,) = cues.audit(CueInput(table_items), FACTORIES)
     for score in table.cues.values():
         assert score.accuracy is None and reason in score.unfittable
-        assert score.to_json()["unfittable"]
+        assert dump(score)["unfittable"]
     assert table.strongest is None and not table.confounded
 
 
 def test_json_shape():
     (table,) = cues.audit(CueInput(items("deletion")), FACTORIES)
-    data = table.to_json()
+    data = dump(table.record())
     assert {"n", "cues", "strongest", "confounded", "strong", "kinds", "enough"} <= data.keys() and data["n"] == 60
     # deletions: the length cue and the deleted words (edit-identity) both solve it
     assert data["strong"] == ["length", "edit-words"] and data["kinds"] == ["nuisance", "edit-identity"]
@@ -153,8 +154,8 @@ def test_shared_sets_kinds_and_a_set_cut_to_10_pairs():
                         ("placeholder_ding.mt", ["nuisance", "edit-identity"])):
         data = cue_items.from_distil_lingeval(root / name)
         (table,) = cues.audit(CueInput(data.items[:300]), factories)
-        assert table.to_json()["kinds"] == kinds and table.to_json()["confounded"] is True, name
+        assert dump(table.record())["kinds"] == kinds and dump(table.record())["confounded"] is True, name
     clauses = cue_items.from_distil_lingeval(root / "clause_omission.mt")
     (cut,) = cues.audit(CueInput(clauses.items[:10]), factories)
-    data = cut.to_json()
+    data = dump(cut.record())
     assert data["n"] == 10 and data["enough"] is False and data["confounded"] is False

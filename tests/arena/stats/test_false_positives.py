@@ -14,7 +14,7 @@ from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
 from arena.stats import aggregate, false_positives, outcome_tests
 from arena.stats.aggregate import greater_p_value, ratio_variance, wilson_ci
-from arena.stats.results import to_json
+from arena.stats.results import dump
 
 # -- statistics ---------------------------------------------------------------------------------
 
@@ -78,7 +78,7 @@ def test_greater_p_value():
 
 def report_rows(*args, **kwargs) -> list[dict]:
     """The report's rows as its JSON writes them."""
-    return [to_json(row) for row in false_positives.report_rows(*args, **kwargs)]
+    return [dump(row) for row in false_positives.report_rows(*args, **kwargs)]
 
 
 def outcomes_for(

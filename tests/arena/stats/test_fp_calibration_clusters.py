@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from arena.stats.rogan_gladen import Calibration, clusters_of, corrected, design_effect
+from arena.stats.typed import dump, load
 
 
 def effect(rows):
@@ -58,16 +59,16 @@ def test_intervals_widen_when_sentences_repeat():
 
 def test_json_round_trip_and_checks():
     calibration = repeated(2)
-    data = json.loads(json.dumps(calibration.to_json()))
+    data = json.loads(json.dumps(dump(calibration)))
     assert data["sentences"] == 400 and data["effective_negatives"] == 400.0
-    assert Calibration.from_json(data) == Calibration(*[getattr(calibration, f) for f in
-                                                        ("hits", "positives", "false_alarms", "negatives", "source",
-                                                         "clusters")])
+    assert load(Calibration, data) == Calibration(*[getattr(calibration, f) for f in
+                                                    ("hits", "positives", "false_alarms", "negatives", "source",
+                                                     "clusters")])
     with pytest.raises(ValueError, match="add up"):
-        Calibration.from_json({**data, "hits": 601})
-    with pytest.raises(ValueError, match="rows of"):
-        Calibration.from_json({**data, "clusters": [[1, 2, 3]]})
-    assert "clusters" not in Calibration(1, 2, 0, 2).to_json()  # a version-1 entry stays as it was
+        load(Calibration, {**data, "hits": 601})
+    with pytest.raises(ValueError, match="clusters.0"):
+        load(Calibration, {**data, "clusters": [[1, 2, 3]]})
+    assert "clusters" not in dump(Calibration(1, 2, 0, 2))  # a version-1 entry has no clusters
 
 
 def test_shipped_calibration_is_version_2_with_sentences():
@@ -75,10 +76,10 @@ def test_shipped_calibration_is_version_2_with_sentences():
 
     data = json.loads(detector_calibration.PATH.read_text(encoding="utf-8"))
     assert data["version"] == 2
-    np_agreement = Calibration.from_json(data["detectors"]["np-agreement"])
+    np_agreement = load(Calibration, data["detectors"]["np-agreement"])
     assert np_agreement.sentences < np_agreement.positives  # a correct sentence per ~1.4 variants
     for name, entry in data["detectors"].items():
-        calibration = Calibration.from_json(entry)
+        calibration = load(Calibration, entry)
         # the insertions are measured on their own variants of newstest references, one per reference
         assert bool(calibration.clusters) == ("self-made" not in calibration.source), name
         assert calibration.effective("positives") <= calibration.positives

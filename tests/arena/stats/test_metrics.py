@@ -8,7 +8,7 @@ import pytest
 from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
 from arena.stats.aggregate import bootstrap_ci, contrastive_correct, paired_bootstrap
-from arena.stats.results import to_json
+from arena.stats.results import dump
 from tests.arena.stats.oracle import score_transcripts
 
 EXPERIMENT = {"claudes": [{"name": "a", "params": {}}, {"name": "b", "params": {}}], "contrastive_ties": "wrong",
@@ -52,7 +52,7 @@ def test_score_transcripts_by_hand():
         OneBest("a", "source 1", "x", -4.0, 1, {"z": False}),  # max(0, -4 - -1) = 0
         OneBest("a", "source 2", "x", -1.0, 1, {"z": False}),  # max(0, -1 - -2) = 1
     ]
-    scores = to_json(score_transcripts(EXPERIMENT, rounds, judgements, one_bests))
+    scores = dump(score_transcripts(EXPERIMENT, rounds, judgements, one_bests))
     a, b = scores["cells"]
     assert (a["claude"], a["rounds"], a["S"]) == ("a", 3, pytest.approx(2 / 3))
     assert a["accuracy"] == pytest.approx(1 / 3)  # the tie counts as wrong
@@ -64,7 +64,7 @@ def test_score_transcripts_by_hand():
     assert list(a["by_distance"]) == ["1", ">15"]
     assert list(a["by_frequency"]) == [">5", ">2"]  # LingEval97: 6 is ">5", 5 is ">2"
     assert "by_meta" not in a
-    with_breakdown = to_json(score_transcripts({**EXPERIMENT, "breakdowns": ["distance"]}, rounds, judgements, one_bests))
+    with_breakdown = dump(score_transcripts({**EXPERIMENT, "breakdowns": ["distance"]}, rounds, judgements, one_bests))
     assert with_breakdown["cells"][0]["by_meta"]["distance"]["20"]["rounds"] == 1
     assert b["S"] == pytest.approx(2 / 3) and "accuracy" not in b
     (pair,) = scores["paired"]["claudes"]

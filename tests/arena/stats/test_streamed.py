@@ -13,7 +13,7 @@ from arena.cli import main
 from arena.errors import DataError
 from arena.record import scan, transcripts
 from arena.stats.aggregate import Tally
-from arena.stats.results import to_json
+from arena.stats.results import dump
 from arena.stats.streamed import score_run, tally
 from tests.arena.engine.helpers import HERE
 from tests.arena.engine.test_engine import write_config
@@ -22,8 +22,8 @@ from tests.arena.stats.runs import GAME, finished_run
 
 
 def same_scores(run_dir: Path) -> str:
-    streamed = json.dumps(to_json(score_run(run_dir)), ensure_ascii=False, indent=2) + "\n"
-    reference = json.dumps(to_json(score_run_in_memory(run_dir)), ensure_ascii=False, indent=2) + "\n"
+    streamed = json.dumps(dump(score_run(run_dir)), ensure_ascii=False, indent=2) + "\n"
+    reference = json.dumps(dump(score_run_in_memory(run_dir)), ensure_ascii=False, indent=2) + "\n"
     assert streamed == reference
     assert (run_dir / transcripts.SCORES).read_text(encoding="utf-8") == streamed  # what the run wrote
     return streamed
