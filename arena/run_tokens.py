@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from arena.codec import dump
 from arena.specs.yamlio import iter_jsonl, load_json
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ def view(claude: str, round_id: str, correct, incorrect) -> dict[str, Any]:
     rows = align(correct, incorrect)
     blamed = blame(rows)
     return {
-        "claude": claude, "round": round_id, "rows": [row.to_json() for row in rows],
+        "claude": claude, "round": round_id, "rows": [dump(row) for row in rows],
         "blame": None if blamed is None else rows.index(blamed), "summary": summary(rows),
     }
 

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.codec import dump, load
 from arena.engine import jobs, match
 from arena.engine.backends import Backend
 from arena.engine.plan import planned_rounds
@@ -69,7 +70,7 @@ class StoredRounds:
         with open(self.path, "rb") as file:
             file.seek(self.offset)
             for _ in range(self.count):
-                yield Round.from_json(json.loads(file.readline()))
+                yield load(Round, json.loads(file.readline()))
 
 
 def stored_blocks(experiment: Experiment, path: Path) -> list[Block]:
@@ -114,7 +115,7 @@ def write_plan(experiment: Experiment, catalog: Catalog, backend: Backend, store
             count = _corrupt_john(experiment, catalog, backend, spec, spools, progress)
             logger.info("John %s: %d instances", spec.label, count)
         rounds = planned_rounds(experiment, lambda john, zellig: _read_spool(spools[john, zellig]))
-        store.write_plan((r.to_json() for r in rounds), manifest)
+        store.write_plan((dump(r) for r in rounds), manifest)
     plan = (store.manifest() or {}).get("plan", {})
     return int(plan.get("rounds", 0))
 
@@ -186,7 +187,7 @@ def _check_unique(label: str, digests: np.ndarray, spools: dict[tuple[str, str],
 
 
 def _corruption_json(corruption: match.Corruption) -> dict[str, Any]:
-    return {"instance": corruption.instance.to_json(), "variants": [v.to_json() for v in corruption.variants],
+    return {"instance": dump(corruption.instance), "variants": [dump(v) for v in corruption.variants],
             "timed_out": corruption.timed_out, "dropped": corruption.dropped}
 
 
@@ -196,6 +197,6 @@ def _read_spool(path: Path) -> Iterator[match.Corruption]:
     with open(path, encoding="utf-8") as file:
         for line in file:
             data = json.loads(line)
-            yield match.Corruption(Instance.from_json(data["instance"]),
-                                   tuple(Variant.from_json(v) for v in data["variants"]),
+            yield match.Corruption(load(Instance, data["instance"]),
+                                   tuple(load(Variant, v) for v in data["variants"]),
                                    data["timed_out"], data["dropped"])
