@@ -13,8 +13,11 @@ record:
 - a value written but never read back: ``computed_field`` over a property;
 - strings shared or interned as they are read (memory at 200k rounds): a field validator;
 - keys in another order than the fields', or keys that depend on another field: a method
-  ``json_keys(self)`` naming the keys to write, in order.  (pydantic's ``model_serializer``
-  would do it too, but serialises its result a second time, which doubles a round's cost.)
+  ``json_keys(self)`` naming the keys to write, in order, for a record written at the top of
+  a line or file (a transcript's line, a calibration file).  pydantic's ``model_serializer``
+  in ``wrap`` mode does it for a nested record too (LingEval97's sentences and errors keep
+  their unnamed keys so), but serialises its result a second time, which would double a
+  round's cost.
 
 :func:`dump` gives the ``dict`` that the writers pass to their own ``json.dumps``
 (:func:`arena.record.transcripts.dumps_line`): nested records as dicts, mappings as dicts,
@@ -29,7 +32,6 @@ key.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
@@ -37,15 +39,18 @@ from pydantic import TypeAdapter, ValidationError
 from arena.errors import DataError
 
 T = TypeVar("T")
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+_WRITERS: dict[type, Callable[[Any], dict[str, Any]]] = {}
 
 
-@cache
 def adapter(cls: type[T]) -> TypeAdapter[T]:
     """The pydantic adapter of a record class (built on first use, then kept)."""
-    return TypeAdapter(cls)
+    found = _ADAPTERS.get(cls)
+    if found is None:
+        found = _ADAPTERS[cls] = TypeAdapter(cls)
+    return found
 
 
-@cache
 def _writer(cls: type) -> Callable[[Any], dict[str, Any]]:
     to_python = adapter(cls).serializer.to_python
     keys = getattr(cls, "json_keys", None)
@@ -61,13 +66,16 @@ def _writer(cls: type) -> Callable[[Any], dict[str, Any]]:
 
 def dump(record: Any) -> dict[str, Any]:
     """The dict of a record that ``json.dumps`` writes, keys in the record's declared order."""
-    return _writer(type(record))(record)
+    write = _WRITERS.get(type(record))
+    if write is None:
+        write = _WRITERS[type(record)] = _writer(type(record))
+    return write(record)
 
 
 def load(cls: type[T], data: Mapping[str, Any]) -> T:
     """The record of class ``cls`` that a decoded JSON object holds."""
     try:
-        return adapter(cls).validator.validate_python(data)  # type: ignore[no-any-return]
+        return adapter(cls).validator.validate_python(data)
     except ValidationError as error:
         first = error.errors(include_url=False)[0]
         key = ".".join(str(part) for part in first["loc"]) or None

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.codec import dump
+from arena.codec import dump, load
 from arena.specs.yamlio import iter_jsonl, load_json
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,6 @@ def render_view(record: Mapping[str, Any]) -> str:
     """A stored view as the text table of :func:`arena.tokens.render`."""
     from arena.tokens import TokenRow, render
 
-    rows = [TokenRow(r["correct"], r["incorrect"], r["logprob_correct"], r["logprob_incorrect"], r["changed"])
-            for r in record["rows"]]
+    rows = [load(TokenRow, r) for r in record["rows"]]
     mark = rows[record["blame"]] if record.get("blame") is not None else None
     return render(rows, mark=mark)

@@ -22,6 +22,7 @@ are codec / naive (< 1: the codec is faster).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -125,13 +126,44 @@ def records(n: int) -> tuple[list[Round], list[JudgementRecord]]:
     return rounds, judgements
 
 
-def best(repeat: int, work: Callable[[], object]) -> tuple[float, object]:
-    times, result = [], None
+def best(repeat: int, work: Callable[[], object]) -> float:
+    times = []
     for _ in range(repeat):
+        gc.collect()
         started = time.process_time()
-        result = work()
+        work()
         times.append(time.process_time() - started)
-    return min(times), result
+    return min(times)
+
+
+def compare(name: str, items: list[Any], naive_to: Callable[[Any], dict[str, Any]],
+            naive_from: Callable[[Mapping[str, Any]], Any], n: int, repeat: int) -> None:
+    """Check that both ways give the same lines and records, then time them; prints one row per step."""
+    cls = type(items[0])
+    lines = [dumps_line(naive_to(r)) for r in items]
+    assert lines == [dumps_line(dump(r)) for r in items], f"{name}: the codec writes other bytes"
+    dicts = [json.loads(line) for line in lines]
+    before, after = [naive_from(d) for d in dicts], [load(cls, d) for d in dicts]
+    assert before == after, f"{name}: the codec reads other records"
+    if name == "Round":
+        assert all(c is r.instance.reference or c is r.variant.text for r in after for c in r.candidates)
+    steps = {
+        "encode dict": (lambda: [naive_to(r) for r in items], lambda: [dump(r) for r in items]),
+        "decode dict": (lambda: [naive_from(d) for d in dicts], lambda: [load(cls, d) for d in dicts]),
+        "encode line": (lambda: [dumps_line(naive_to(r)) for r in items], lambda: [dumps_line(dump(r)) for r in items]),
+        "decode line": (lambda: [naive_from(json.loads(x)) for x in lines], lambda: [load(cls, json.loads(x)) for x in lines]),
+    }
+    total = [0.0, 0.0]
+    for step, (naive_work, codec_work) in steps.items():
+        naive, codec = [], []
+        for _ in range(repeat):  # interleaved, so that a change of the machine's load hits both
+            naive.append(best(1, naive_work))
+            codec.append(best(1, codec_work))
+        if step.endswith("line"):
+            total = [total[0] + min(naive), total[1] + min(codec)]
+        print(f"{name:<16} {step:<12} {min(naive) / n * 1e6:8.2f} {min(codec) / n * 1e6:8.2f} "
+              f"{min(codec) / min(naive):6.2f}")
+    print(f"{name:<16} {'both lines':<12} {total[0] / n * 1e6:8.2f} {total[1] / n * 1e6:8.2f} {total[1] / total[0]:6.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,36 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     rounds, judgements = records(args.n)
     load(Round, dump(rounds[0]))  # build the adapters before timing
     load(JudgementRecord, dump(judgements[0]))
-    cases = [("Round", rounds, naive_round_to, naive_round_from),
-             ("JudgementRecord", judgements, naive_judgement_to, naive_judgement_from)]
     print(f"records_codec: n={args.n}, best of {args.repeat}, CPU µs per record; load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'record':<16} {'step':<12} {'naive':>8} {'codec':>8} {'ratio':>6}")
-    for name, items, naive_to, naive_from in cases:
-        cls = type(items[0])
-        lines = [dumps_line(naive_to(r)) for r in items]
-        assert lines == [dumps_line(dump(r)) for r in items], f"{name}: the codec writes other bytes"
-        dicts = [json.loads(line) for line in lines]
-        before, after = [naive_from(d) for d in dicts], [load(cls, d) for d in dicts]
-        assert before == after, f"{name}: the codec reads other records"
-        if name == "Round":
-            assert all(c is r.instance.reference or c is r.variant.text for r in after for c in r.candidates)
-        steps = {
-            "encode dict": (lambda: [naive_to(r) for r in items], lambda: [dump(r) for r in items]),
-            "decode dict": (lambda: [naive_from(d) for d in dicts], lambda: [load(cls, d) for d in dicts]),
-            "encode line": (lambda: [dumps_line(naive_to(r)) for r in items],
-                            lambda: [dumps_line(dump(r)) for r in items]),
-            "decode line": (lambda: [naive_from(json.loads(x)) for x in lines],
-                            lambda: [load(cls, json.loads(x)) for x in lines]),
-        }
-        total = [0.0, 0.0]
-        for step, (naive_work, codec_work) in steps.items():
-            naive, codec = best(args.repeat, naive_work)[0], best(args.repeat, codec_work)[0]
-            if step.endswith("line"):
-                total = [total[0] + naive, total[1] + codec]
-            print(f"{name:<16} {step:<12} {naive / args.n * 1e6:8.2f} {codec / args.n * 1e6:8.2f} {codec / naive:6.2f}")
-        print(f"{name:<16} {'both lines':<12} {total[0] / args.n * 1e6:8.2f} {total[1] / args.n * 1e6:8.2f} "
-              f"{total[1] / total[0]:6.2f}")
+    compare("Round", rounds, naive_round_to, naive_round_from, args.n, args.repeat)
+    compare("JudgementRecord", judgements, naive_judgement_to, naive_judgement_from, args.n, args.repeat)
     return 0
 
 

@@ -334,9 +334,9 @@ ray: {{chunk_size: 8}}
     experiment = load_experiment(path)
     result = run(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
     assert result.work["toy"]["unique"] < result.work["toy"]["requests"]
-    ours = [json.loads(x) for x in (result.run_dir / transcripts.JUDGEMENTS).read_text().splitlines()]
+    ours = [load(JudgementRecord, j) for j in transcripts.read_jsonl(result.run_dir / transcripts.JUDGEMENTS)]
     theirs = own_judgements(experiment, result.run_dir)
-    assert [j["round"] for j in ours] == [j["round"] for j in theirs] and len(ours) == 24
-    assert [j["choice"] for j in ours] == [j["choice"] for j in theirs]
+    assert [j.round for j in ours] == [j.round for j in theirs] and len(ours) == 24
+    assert [j.choice for j in ours] == [j.choice for j in theirs]
     for mine, other in zip(ours, theirs):
-        assert mine["scores"] == pytest.approx(other["scores"], abs=1e-4)
+        assert mine.scores == pytest.approx(other.scores, abs=1e-4)
