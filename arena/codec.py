@@ -25,8 +25,8 @@ every other value as it is (a tuple stays a tuple, which ``json.dumps`` writes a
 ``-inf`` stays a float, which it writes as ``-Infinity``), so ``ensure_ascii``, the
 separators and the float format are the writer's.  (pydantic's ``mode="json"`` is not used:
 it turns an infinite float whose type it infers into ``null``.)  :func:`load` takes a decoded
-JSON object; one that does not fit the record is a :class:`~arena.errors.DataError` naming the
-key.
+JSON object, :func:`loads` the line itself; one that does not fit the record is a
+:class:`~arena.errors.DataError` naming the key.
 """
 
 from __future__ import annotations
@@ -77,8 +77,21 @@ def load(cls: type[T], data: Mapping[str, Any]) -> T:
     try:
         return adapter(cls).validator.validate_python(data)
     except ValidationError as error:
-        first = error.errors(include_url=False)[0]
-        key = ".".join(str(part) for part in first["loc"]) or None
-        more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
-        raise DataError(f"not a {cls.__name__} record: {key + ': ' if key else ''}{first['msg']}{more}",
-                        key=key) from None
+        raise _problem(cls, error) from None
+
+
+def loads(cls: type[T], text: str | bytes) -> T:
+    """The record of class ``cls`` that one JSON text holds (a line its writer wrote), read by
+    pydantic's own JSON parser: no dict in between, and short strings shared (≤ 64 characters,
+    pydantic's ``cache_strings``).  For a reader that needs the line only as this record."""
+    try:
+        return adapter(cls).validator.validate_json(text)
+    except ValidationError as error:
+        raise _problem(cls, error) from None
+
+
+def _problem(cls: type, error: ValidationError) -> DataError:
+    first = error.errors(include_url=False)[0]
+    key = ".".join(str(part) for part in first["loc"]) or None
+    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return DataError(f"not a {cls.__name__} record: {key + ': ' if key else ''}{first['msg']}{more}", key=key)
