@@ -11,6 +11,8 @@ per record, the work of the transcripts' writer and readers:
   byte-equal;
 - decode: line → dict (``json.loads``) → record; the records are checked equal, and that a
   round's candidates share the reference's and the variant's strings;
+- decode loads: line → record by :func:`arena.codec.loads` (pydantic's JSON parser, no dict),
+  which a reader that needs the line only as the record uses (a static run's stored rounds);
 - both: encode + decode.
 
 ``dict`` rows leave the line's ``json.dumps``/``json.loads`` (the same for both) out.  Ratios
@@ -33,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from arena.codec import dump, load  # noqa: E402
+from arena.codec import dump, load, loads  # noqa: E402
 from arena.record.rounds import STATUS_OK, JudgementRecord, Round  # noqa: E402
 from arena.record.transcripts import dumps_line  # noqa: E402
 from arena.records import Edit, Instance, Variant  # noqa: E402
@@ -152,18 +154,21 @@ def compare(name: str, items: list[Any], naive_to: Callable[[Any], dict[str, Any
         "decode dict": (lambda: [naive_from(d) for d in dicts], lambda: [load(cls, d) for d in dicts]),
         "encode line": (lambda: [dumps_line(naive_to(r)) for r in items], lambda: [dumps_line(dump(r)) for r in items]),
         "decode line": (lambda: [naive_from(json.loads(x)) for x in lines], lambda: [load(cls, json.loads(x)) for x in lines]),
+        "decode loads": (lambda: [naive_from(json.loads(x)) for x in lines], lambda: [loads(cls, x) for x in lines]),
     }
-    total = [0.0, 0.0]
+    assert [loads(cls, x) for x in lines] == before
+    times = {}
     for step, (naive_work, codec_work) in steps.items():
         naive, codec = [], []
         for _ in range(repeat):  # interleaved, so that a change of the machine's load hits both
             naive.append(best(1, naive_work))
             codec.append(best(1, codec_work))
-        if step.endswith("line"):
-            total = [total[0] + min(naive), total[1] + min(codec)]
+        times[step] = (min(naive), min(codec))
         print(f"{name:<16} {step:<12} {min(naive) / n * 1e6:8.2f} {min(codec) / n * 1e6:8.2f} "
               f"{min(codec) / min(naive):6.2f}")
-    print(f"{name:<16} {'both lines':<12} {total[0] / n * 1e6:8.2f} {total[1] / n * 1e6:8.2f} {total[1] / total[0]:6.2f}")
+    for label, decode in (("both lines", "decode line"), ("both, loads", "decode loads")):
+        naive, codec = (times["encode line"][i] + times[decode][i] for i in (0, 1))
+        print(f"{name:<16} {label:<12} {naive / n * 1e6:8.2f} {codec / n * 1e6:8.2f} {codec / naive:6.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
