@@ -1,7 +1,8 @@
 """The records that flow between performers and the arena.
 
-Records are frozen dataclasses with full-word names and no behaviour beyond
-(de)serialisation helpers.  ``meta`` mappings hold JSON-serialisable values only.
+Records are frozen dataclasses with full-word names and no behaviour.  ``meta`` mappings
+hold JSON-serialisable values only.  :mod:`arena.codec` writes and reads them
+(``dump(variant)``, ``load(Variant, data)``); their JSON keys are their fields' names.
 
 - :class:`Instance` — what a John yields: an English source, a German reference.
 - :class:`Edit` — one character span of the reference that a Zellig changed.
@@ -33,13 +34,6 @@ class Instance:
     reference: str
     meta: Mapping[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "source": self.source, "reference": self.reference, "meta": dict(self.meta)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Instance:
-        return cls(data["id"], data["source"], data["reference"], dict(data.get("meta", {})))
-
 
 @dataclass(frozen=True)
 class Edit:
@@ -50,13 +44,6 @@ class Edit:
     end: int
     before: str
     after: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"start": self.start, "end": self.end, "before": self.before, "after": self.after}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Edit:
-        return cls(int(data["start"]), int(data["end"]), data["before"], data["after"])
 
 
 @dataclass(frozen=True)
@@ -74,25 +61,6 @@ class Variant:
     phenomenon: str
     edits: tuple[Edit, ...] = ()
     meta: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "instance_id": self.instance_id,
-            "text": self.text,
-            "phenomenon": self.phenomenon,
-            "edits": [edit.to_json() for edit in self.edits],
-            "meta": dict(self.meta),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Variant:
-        return cls(
-            data["instance_id"],
-            data["text"],
-            data["phenomenon"],
-            tuple(Edit.from_json(edit) for edit in data.get("edits", ())),
-            dict(data.get("meta", {})),
-        )
 
 
 @dataclass(frozen=True)
@@ -148,39 +116,6 @@ class RoundOutcome:
     corrupted: int | None = None
     choices: Mapping[str, int | None] = field(default_factory=dict)
     scores: Mapping[str, tuple[float, ...] | None] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "seed": self.seed,
-            "phase": self.phase,
-            "transparent": self.transparent,
-            "counts": self.counts,
-            "instance": self.instance.to_json() if self.instance is not None else None,
-            "source": self.source,
-            "candidates": list(self.candidates) if self.candidates is not None else None,
-            "variant": self.variant.to_json() if self.variant is not None else None,
-            "corrupted": self.corrupted,
-            "choices": dict(self.choices),
-            "scores": {key: list(value) if value is not None else None for key, value in self.scores.items()},
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RoundOutcome:
-        return cls(
-            data["round"],
-            int(data["seed"]),
-            int(data["phase"]),
-            bool(data["transparent"]),
-            bool(data["counts"]),
-            Instance.from_json(data["instance"]) if data.get("instance") is not None else None,
-            data.get("source"),
-            tuple(data["candidates"]) if data.get("candidates") is not None else None,
-            Variant.from_json(data["variant"]) if data.get("variant") is not None else None,
-            data.get("corrupted"),
-            dict(data.get("choices", {})),
-            {key: tuple(value) if value is not None else None for key, value in data.get("scores", {}).items()},
-        )
 
 
 @dataclass(frozen=True)

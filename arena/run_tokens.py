@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from arena.codec import dump, load
 from arena.specs.yamlio import iter_jsonl, load_json
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,7 @@ def view(claude: str, round_id: str, correct, incorrect) -> dict[str, Any]:
     rows = align(correct, incorrect)
     blamed = blame(rows)
     return {
-        "claude": claude, "round": round_id, "rows": [row.to_json() for row in rows],
+        "claude": claude, "round": round_id, "rows": [dump(row) for row in rows],
         "blame": None if blamed is None else rows.index(blamed), "summary": summary(rows),
     }
 
@@ -99,7 +100,6 @@ def render_view(record: Mapping[str, Any]) -> str:
     """A stored view as the text table of :func:`arena.tokens.render`."""
     from arena.tokens import TokenRow, render
 
-    rows = [TokenRow(r["correct"], r["incorrect"], r["logprob_correct"], r["logprob_incorrect"], r["changed"])
-            for r in record["rows"]]
+    rows = [load(TokenRow, r) for r in record["rows"]]
     mark = rows[record["blame"]] if record.get("blame") is not None else None
     return render(rows, mark=mark)

@@ -5,7 +5,7 @@ A John, Zellig or Claude in ``performers/`` imports arena only through this modu
 ``sdk`` in ``pyproject.toml`` holds it (``lint-imports``). What is here:
 
 - the records and role protocols (:mod:`arena.records`, :mod:`arena.roles`; ``take``
-  caps a John's instances), the error
+  caps a John's instances), their one JSON serialiser (``dump``, ``load``: :mod:`arena.codec`), the error
   contract (:mod:`arena.errors`), character-span edits (:mod:`arena.edits`) and the
   install extra a missing optional package belongs to (:mod:`arena.extras`);
 - the parameter types a constructor declares, checked before anything is built
@@ -27,6 +27,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from arena import length_cue
+from arena.codec import dump, load
 from arena.edits import apply_edits, diff_edits, make_variant, shared_affixes, variant_from_text
 from arena.errors import ArenaError, ConfigError, DataError, EnvError, UsageError
 from arena.extras import require
@@ -108,7 +109,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     # records, roles, errors, edits, extras
-    "Edit", "Instance", "Judgement", "Pair", "RoundOutcome", "SequenceScore", "TokenScores", "Variant",
+    "Edit", "Instance", "Judgement", "Pair", "RoundOutcome", "SequenceScore", "TokenScores", "Variant", "dump", "load",
     "Chooser", "Claude", "Clocked", "ConditionalDetector", "Detector", "MetaDeclaring", "Fittable", "John", "Observer",
     "ScoringClaude", "Zellig", "take",
     "ArenaError", "ConfigError", "DataError", "EnvError", "UsageError",

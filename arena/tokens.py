@@ -21,12 +21,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pydantic import computed_field
+
 from arena.records import TokenScores
 
 
 @dataclass(frozen=True)
 class TokenRow:
-    """One aligned row: the tokens of each side (joined) and their summed log-probabilities."""
+    """One aligned row: the tokens of each side (joined) and their summed log-probabilities.
+    Stored (:mod:`arena.codec`) with its ``delta``, which is not read back."""
 
     correct: str
     incorrect: str
@@ -34,13 +37,13 @@ class TokenRow:
     logprob_incorrect: float
     changed: bool
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def delta(self) -> float:
         return self.logprob_correct - self.logprob_incorrect
 
-    def to_json(self) -> dict[str, object]:
-        return {"correct": self.correct, "incorrect": self.incorrect, "logprob_correct": self.logprob_correct,
-                "logprob_incorrect": self.logprob_incorrect, "delta": self.delta, "changed": self.changed}
+    def json_keys(self) -> tuple[str, ...]:
+        return ("correct", "incorrect", "logprob_correct", "logprob_incorrect", "delta", "changed")
 
 
 def piece(token: str) -> str:

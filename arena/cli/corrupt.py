@@ -91,6 +91,7 @@ class Corruptor:
 
     def lines(self, block: Sequence[tuple[int, str, str | None]]) -> str:
         """The output of one block of ``(line number, German line, English source or None)``."""
+        from arena.codec import dump
         from arena.engine.jobs import detect_all
         from arena.records import Instance
         from performers.german.analysis import analyze_many
@@ -111,7 +112,7 @@ class Corruptor:
             if self.text_format:
                 out.extend(f"{number}\t{v.phenomenon}\t{v.text}\n" for _, v in variants)
             else:
-                items = [{"zellig": label} | {k: x for k, x in v.to_json().items() if k != "instance_id"}
+                items = [{"zellig": label} | {k: x for k, x in dump(v).items() if k != "instance_id"}
                          for label, v in variants]
                 out.append(json.dumps({"line": number, "input": line, "variants": items}, ensure_ascii=False) + "\n")
         return "".join(out)

@@ -72,6 +72,7 @@ def _records(args):
     if not source.exists():
         raise UsageError(f"{source}: no such run directory or experiment file")
     from arena.cli import catalog
+    from arena.codec import dump
     from arena.engine import InProcessBackend, plan_experiment
     from arena.specs.config import load_experiment
 
@@ -81,7 +82,7 @@ def _records(args):
         rounds = plan_experiment(experiment, catalog(), backend)
     finally:
         backend.close()
-    return [(f"{source}: round {r.id}", r.to_json()) for r in rounds]
+    return [(f"{source}: round {r.id}", dump(r)) for r in rounds]
 
 
 def tidy(args) -> int:

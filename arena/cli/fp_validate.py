@@ -25,11 +25,12 @@ def add_arguments(parser) -> None:
 
 def one_bests(run_dir: Path) -> list:
     """The run's 1-bests (a :class:`UsageError` naming ``onebest.jsonl`` when there are none)."""
+    from arena.codec import load
     from arena.record import transcripts
     from arena.record.rounds import OneBest
 
     path = run_dir / transcripts.ONEBEST
-    records = [OneBest.from_json(record) for record in transcripts.read_jsonl(path)]
+    records = [load(OneBest, record) for record in transcripts.read_jsonl(path)]
     if not records:
         raise UsageError(f"{'empty' if path.exists() else 'missing'}: the run has no 1-best translations to validate",
                          file=path, key="onebest.jsonl",

@@ -108,8 +108,9 @@ def plan(args, experiment) -> int:
     import json
 
     from arena.api import catalog
+    from arena.codec import dump
     from arena.engine import calibration as calibrations
-    from arena.engine.cost import count_work, estimate, to_json
+    from arena.engine.cost import count_work, estimate, with_estimate
     from arena.present.cost_plan import format_plan
 
     calibration = calibrations.load(args.calibration)
@@ -118,7 +119,7 @@ def plan(args, experiment) -> int:
     if args.json:
         from arena.text_policy import json_visible
 
-        print(json_visible(json.dumps(to_json(work, result), indent=1, ensure_ascii=False)))
+        print(json_visible(json.dumps(dump(with_estimate(work, result)), indent=1, ensure_ascii=False)))
     else:
         print(format_plan(work, result, calibration))
     return 0

@@ -46,6 +46,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pydantic import computed_field
+
 from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_OK, Round
 from arena.specs.spec import BALANCE_CUES  # noqa: F401  (re-exported: the cues that can be balanced)
 
@@ -109,7 +111,8 @@ def keep_balanced(deltas: Sequence[tuple[int, int]], key: str) -> list[bool]:
 @dataclass(frozen=True)
 class BalanceSummary:
     """What balancing did to one stratum: pairs before and after, and the corrupted side's length
-    before (``longer``, ``shorter``, ``equal``)."""
+    before (``longer``, ``shorter``, ``equal``).  Written (:mod:`arena.codec`) with ``balanced``
+    and ``note``."""
 
     cue: str
     before: int
@@ -118,11 +121,13 @@ class BalanceSummary:
     shorter: int
     equal: int
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def balanced(self) -> bool:
         """Whether both directions were there to balance (else only equal-length pairs remain)."""
         return not (self.longer or self.shorter) or bool(self.longer and self.shorter)
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def note(self) -> str:
         """A plain sentence on what balancing cost, or why it was impossible."""
@@ -131,10 +136,6 @@ class BalanceSummary:
         side = "longer" if self.longer else "shorter"
         return (f"cannot be balanced for {self.cue}: the corrupted candidate is always {side} or equal; "
                 f"kept the {self.equal} pair(s) of equal length ({self.before} → {self.after})")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"cue": self.cue, "before": self.before, "after": self.after, "longer": self.longer,
-                "shorter": self.shorter, "equal": self.equal, "balanced": self.balanced, "note": self.note}
 
 
 def summarize(cue: str, deltas: Sequence[tuple[int, int]], keep: Sequence[bool]) -> BalanceSummary:

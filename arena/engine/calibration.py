@@ -23,8 +23,12 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field, computed_field
+
+from arena.codec import dump
+from arena.codec import load as load_record
 from arena.errors import DataError
 from arena.specs.registry import Catalog, signature
 from arena.specs.spec import PerformerSpec
@@ -42,15 +46,30 @@ def claude_key(spec: PerformerSpec, catalog: Catalog) -> str:
     return signature("claude", spec, catalog)
 
 
+@dataclass(frozen=True)
+class DriverRates:
+    """The driver's seconds per round judged and per cell played."""
+
+    per_round: float
+    per_cell: float
+
+
 @dataclass
 class Calibration:
+    """The file's content (:mod:`arena.codec` writes and reads it; ``format`` is written, checked
+    by :func:`load`), where it was read from and the Claudes matched loosely."""
+
     date: str
     machine: dict[str, Any]
-    driver_per_round: float
-    driver_per_cell: float
+    driver: DriverRates
     claudes: dict[str, dict[str, Any]] = field(default_factory=dict)
-    path: Path | None = None
-    loose: list[str] = field(default_factory=list)  # keys matched by name@version only
+    path: Annotated[Path | None, Field(exclude=True)] = None
+    loose: Annotated[list[str], Field(exclude=True)] = field(default_factory=list)  # matched by name@version only
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def format(self) -> int:
+        return FORMAT
 
     def claude(self, key: str) -> dict[str, Any] | None:
         """The rates of a Claude signature, else of one with the same ``name@version``."""
@@ -63,10 +82,8 @@ class Calibration:
                 return rates
         return None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "date": self.date, "machine": self.machine,
-                "driver": {"per_round": self.driver_per_round, "per_cell": self.driver_per_cell},
-                "claudes": self.claudes}
+    def json_keys(self) -> tuple[str, ...]:
+        return ("format", "date", "machine", "driver", "claudes")
 
 
 def _stem(key: str) -> str:
@@ -97,13 +114,14 @@ def load(path: Path | None = None) -> Calibration | None:
             raise DataError(f"calibration format {data.get('format')!r}, expected {FORMAT}",
                             file=str(path), key="format", hint="write it again with experiments/bench/calibrate.py")
         check_rates(data, path)
-        return Calibration(str(data["date"]), dict(data["machine"]), float(data["driver"]["per_round"]),
-                           float(data["driver"]["per_cell"]), dict(data["claudes"]), path)
+        calibration = load_record(Calibration, data)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
-        if isinstance(error, DataError):
+        if isinstance(error, DataError) and error.file is not None:
             raise
-        raise DataError(f"not a calibration file ({type(error).__name__}: {error})", file=str(path),
+        raise DataError(f"not a calibration file ({error})", file=str(path), key=getattr(error, "key", None),
                         hint="write it again with experiments/bench/calibrate.py") from None
+    calibration.path = path
+    return calibration
 
 
 UNITS = ("CPU", "GPU")
@@ -138,5 +156,5 @@ def check_rates(data: dict[str, Any], path: Path) -> None:
 def save(calibration: Calibration, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(calibration.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    temporary.write_text(json.dumps(dump(calibration), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     temporary.replace(path)

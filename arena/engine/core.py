@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.codec import dump, load
 from arena.engine import plan_stream
 from arena.engine.backends import Backend, make_backend
 from arena.engine.driver import Driver
@@ -84,10 +85,10 @@ def prepare(
                     rounds = plan_experiment(experiment, catalog, backend, progress)
                 finally:
                     backend.close()
-                store.write_plan((r.to_json() for r in rounds), make_manifest(experiment, signatures, backend=backend.name))
+                store.write_plan((dump(r) for r in rounds), make_manifest(experiment, signatures, backend=backend.name))
                 return store.run_dir, rounds
     _check_same_config(store, manifest, experiment)
-    return store.run_dir, [Round.from_json(r) for r in store.planned_rounds(manifest)]
+    return store.run_dir, [load(Round, r) for r in store.planned_rounds(manifest)]
 
 
 def run(
@@ -170,7 +171,7 @@ def _finished(experiment: Experiment, store: RunStore, manifest: Manifest) -> Ru
     if plan_stream.is_static(path):
         count = len(experiment.seeds) * len(experiment.johns) * len(experiment.zelligs)
     else:
-        count = len(blocks(experiment, [Round.from_json(r) for r in store.planned_rounds(manifest)]))
+        count = len(blocks(experiment, [load(Round, r) for r in store.planned_rounds(manifest)]))
     return RunResult(store.run_dir, cells=count * len(experiment.claudes), already_finished=True)
 
 
@@ -187,7 +188,7 @@ def _static_plan(
     path = session.store.path(transcripts.ROUNDS)
     if manifest is not None:
         if not plan_stream.is_static(path):  # rounds that carry their blocks: held in memory, as a game plays them
-            return blocks(experiment, [Round.from_json(r) for r in session.store.planned_rounds(manifest)])
+            return blocks(experiment, [load(Round, r) for r in session.store.planned_rounds(manifest)])
         session.store.check_plan(manifest)
     else:
         begun = time.perf_counter()

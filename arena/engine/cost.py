@@ -15,8 +15,10 @@ class (:class:`~arena.roles.ScoringClaude` has ``score`` and ``translate``).  Th
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Annotated
+
+from pydantic import Field, PlainSerializer
 
 from arena.engine.calibration import Calibration, claude_key
 from arena.errors import ConfigError
@@ -26,6 +28,13 @@ from arena.specs.registry import Catalog, resolve
 from arena.specs.spec import PerformerSpec
 
 
+def _absent(value: object) -> bool:
+    return value is None
+
+
+Seconds = Annotated[float, PlainSerializer(lambda seconds: round(seconds, 3))]  # written to the millisecond
+
+
 def words(text: str) -> int:
     """Words of a text plus one (the end-of-sentence token a model scores or decodes)."""
     return len(text.split()) + 1
@@ -33,10 +42,11 @@ def words(text: str) -> int:
 
 @dataclass
 class ModelWork:
-    """What one Claude model is sent."""
+    """What one Claude model is sent (and, estimated, its seconds: ``--plan --json`` writes them
+    through :mod:`arena.codec`)."""
 
     name: str
-    spec: PerformerSpec
+    spec: Annotated[PerformerSpec, Field(exclude=True)]
     scoring: bool
     judged: int = 0  # rounds it judges (all of them for a Claude that is not scoring)
     requests: int = 0  # scoring requests before deduplication
@@ -45,6 +55,7 @@ class ModelWork:
     sources: int = 0  # distinct sources of its pairs
     one_best_sources: int = 0  # distinct sources decoded for the 1-best
     one_best_words: int = 0  # their words (+1 each), a stand-in for the tokens decoded
+    seconds: Annotated[Seconds | None, Field(exclude_if=_absent)] = None  # estimated (:func:`with_estimate`)
 
 
 @dataclass
@@ -53,8 +64,9 @@ class WorkPlan:
     rounds: int
     judged: int
     instances: int
-    plan_seconds: float  # measured: the Johns and Zelligs of this plan, just now
+    plan_seconds: Seconds  # measured: the Johns and Zelligs of this plan, just now
     models: list[ModelWork] = field(default_factory=list)
+    estimate: Annotated[Totals | None, Field(exclude_if=_absent)] = None  # :func:`with_estimate`
 
 
 def is_scoring(spec: PerformerSpec, catalog: Catalog) -> bool:
@@ -121,6 +133,15 @@ class Estimate:
         return self.plan + self.driver + sum(self.models.values())
 
 
+@dataclass(frozen=True)
+class Totals:
+    """What ``--plan --json`` writes of an :class:`Estimate` beside the counts."""
+
+    total_seconds: Seconds
+    driver_seconds: Seconds
+    uncalibrated: list[str]
+
+
 def estimate(work: WorkPlan, calibration: Calibration, catalog: Catalog) -> Estimate:
     """Seconds on the calibration's machine: the measured planning, the driver's per-round cost,
     and per model its load plus its words scored and decoded (or rounds judged) at calibrated rates."""
@@ -141,21 +162,13 @@ def estimate(work: WorkPlan, calibration: Calibration, catalog: Catalog) -> Esti
             cost += model.judged * rates.get("judge_per_round", 0.0)
         seconds[model.name] = cost
     judged = sum(model.judged for model in work.models)  # the driver's work grows with judgements written
-    driver = judged * calibration.driver_per_round + work.cells * calibration.driver_per_cell
+    driver = judged * calibration.driver.per_round + work.cells * calibration.driver.per_cell
     return Estimate(work.plan_seconds, driver, seconds, missing, units)
 
 
-def to_json(work: WorkPlan, result: Estimate | None) -> dict[str, Any]:
-    """The plan and estimate as one JSON-ready dict (``--plan --json``)."""
-    models = []
-    for model in work.models:
-        entry = {key: value for key, value in vars(model).items() if key != "spec"}
-        if result is not None and model.name in result.models:
-            entry["seconds"] = round(result.models[model.name], 3)
-        models.append(entry)
-    data: dict[str, Any] = {"cells": work.cells, "rounds": work.rounds, "judged": work.judged,
-                            "instances": work.instances, "plan_seconds": round(work.plan_seconds, 3), "models": models}
-    if result is not None:
-        data["estimate"] = {"total_seconds": round(result.total, 3), "driver_seconds": round(result.driver, 3),
-                            "uncalibrated": result.missing}
-    return data
+def with_estimate(work: WorkPlan, result: Estimate | None) -> WorkPlan:
+    """The plan with its estimate and each model's seconds, as ``--plan --json`` writes it."""
+    if result is None:
+        return work
+    models = [replace(model, seconds=result.models.get(model.name)) for model in work.models]
+    return replace(work, models=models, estimate=Totals(result.total, result.driver, result.missing))

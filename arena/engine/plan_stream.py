@@ -24,7 +24,6 @@ and each block's rounds (:class:`StoredRounds`) are parsed only while they are i
 
 from __future__ import annotations
 
-import json
 import logging
 import shutil
 import tempfile
@@ -35,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.codec import dump, loads
 from arena.engine import jobs, match
 from arena.engine.backends import Backend
 from arena.engine.plan import planned_rounds
@@ -44,7 +44,7 @@ from arena.record.manifest import Manifest
 from arena.record.order import Block
 from arena.record.rounds import Round
 from arena.record.store import RunStore
-from arena.records import Instance, Variant
+from arena.records import Instance
 from arena.roles import John, take
 from arena.specs.config import Experiment
 from arena.specs.registry import Catalog, build
@@ -70,7 +70,7 @@ class StoredRounds:
         with open(self.path, "rb") as file:
             file.seek(self.offset)
             for _ in range(self.count):
-                yield Round.from_json(json.loads(file.readline()))
+                yield loads(Round, file.readline())
 
 
 def stored_blocks(experiment: Experiment, path: Path) -> list[Block]:
@@ -115,7 +115,7 @@ def write_plan(experiment: Experiment, catalog: Catalog, backend: Backend, store
             count = _corrupt_john(experiment, catalog, backend, spec, spools, progress)
             logger.info("John %s: %d instances", spec.label, count)
         rounds = planned_rounds(experiment, lambda john, zellig: _read_spool(spools[john, zellig]))
-        store.write_plan((r.to_json() for r in rounds), manifest)
+        store.write_plan((dump(r) for r in rounds), manifest)
     written = store.manifest()
     return written.plan.rounds if written is not None and written.plan is not None else 0
 
@@ -167,7 +167,7 @@ def _corrupt_john(experiment: Experiment, catalog: Catalog, backend: Backend, sp
                     for g, group in enumerate(groups):
                         for zellig, corruptions in zip(group, done.pop((next_chunk, g))):
                             handle = files[spec.label, zellig.label]
-                            handle.writelines(transcripts.dumps_line(_corruption_json(c)) for c in corruptions)
+                            handle.writelines(transcripts.dumps_line(dump(c)) for c in corruptions)
                     next_chunk += 1
     finally:
         for handle in files.values():
@@ -186,17 +186,9 @@ def _check_unique(label: str, digests: np.ndarray, spools: dict[tuple[str, str],
         raise DataError(f"John {label} yielded duplicate instance id(s): {', '.join(duplicates[:5])}")
 
 
-def _corruption_json(corruption: match.Corruption) -> dict[str, Any]:
-    return {"instance": corruption.instance.to_json(), "variants": [v.to_json() for v in corruption.variants],
-            "timed_out": corruption.timed_out, "dropped": corruption.dropped}
-
-
 def _read_spool(path: Path) -> Iterator[match.Corruption]:
     if not path.exists():
         return
-    with open(path, encoding="utf-8") as file:
+    with open(path, "rb") as file:
         for line in file:
-            data = json.loads(line)
-            yield match.Corruption(Instance.from_json(data["instance"]),
-                                   tuple(Variant.from_json(v) for v in data["variants"]),
-                                   data["timed_out"], data["dropped"])
+            yield loads(match.Corruption, line)

@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.codec import dump, load
 from arena.engine import jobs, match
 from arena.engine.backends import Backend
 from arena.engine.scoring import ScoreBook
@@ -135,7 +136,7 @@ class Session:
         for model in self.models:
             if block.seed in model.seeds:
                 path = self.store.cell_path(model.cell(block))
-                result[model.spec.label] = [JudgementRecord.from_json(j) for j in transcripts.read_jsonl(path)]
+                result[model.spec.label] = [load(JudgementRecord, j) for j in transcripts.read_jsonl(path)]
         return result
 
     def assemble(self, wave: Sequence[Block]) -> None:
@@ -166,7 +167,7 @@ class Session:
                 self.store.write_cell(model.one_best_cell, [])
 
     def _finish(self, model: Model, block: Block, records: Sequence[JudgementRecord]) -> None:
-        self.store.write_cell(model.cell(block), (r.to_json() for r in records))
+        self.store.write_cell(model.cell(block), (dump(r) for r in records))
         self.written.add(model.cell(block))
         self._bar.update(1)
 
@@ -208,7 +209,7 @@ class Session:
 
     def _part_done(self, model: Model, block: Block, index: int, records: Sequence[JudgementRecord]) -> None:
         cell = model.cell(block)
-        self.store.write_cell_part(cell, index, (r.to_json() for r in records))
+        self.store.write_cell_part(cell, index, (dump(r) for r in records))
         self.parts[cell] -= 1
         if self.parts[cell] == 0 and cell in self.closed:
             self.store.join_cell_parts(cell, self.closed.pop(cell))
@@ -318,7 +319,7 @@ class Session:
                 one_best = OneBest(
                     model.spec.label, source, translation, logprob, tokens, flags, kind.convention, model.replica
                 )
-                records.append(one_best.to_json())
+                records.append(dump(one_best))
         self.store.write_cell(model.one_best_cell, records)
 
 

@@ -33,8 +33,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
+
+from arena.codec import dump
 from arena.errors import DataError
 from arena.formats import scores as score_files
 from arena.formats.textlines import check_line_text, split_lines, write_lines, write_text_atomic
@@ -50,6 +53,13 @@ SCORES_LAYOUT = (
 )
 
 
+def _absent(value: object) -> bool:
+    return value is None
+
+
+Annotation = Annotated[int | float | str | None, Field(exclude_if=_absent)]  # not written when absent
+
+
 @dataclass(frozen=True)
 class Contrastive:
     """One contrastive translation (an entry of a sentence's ``errors``).
@@ -61,18 +71,13 @@ class Contrastive:
 
     type: str
     contrastive: str
-    distance: int | float | str | None = None
-    frequency: int | float | str | None = None
+    distance: Annotation = None
+    frequency: Annotation = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type, "contrastive": self.contrastive}
-        if self.distance is not None:
-            data["distance"] = self.distance
-        if self.frequency is not None:
-            data["frequency"] = self.frequency
-        data.update(self.extra)
-        return data
+    @model_serializer(mode="wrap")
+    def _written(self, fields: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _flat(fields(self))
 
 
 @dataclass(frozen=True)
@@ -81,17 +86,20 @@ class Sentence:
 
     source: str
     reference: str
-    origin: str | None = None
+    origin: Annotated[str | None, Field(exclude_if=_absent)] = None
     errors: tuple[Contrastive, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"source": self.source, "reference": self.reference}
-        if self.origin is not None:
-            data["origin"] = self.origin
-        data["errors"] = [error.to_json() for error in self.errors]
-        data.update(self.extra)
-        return data
+    @model_serializer(mode="wrap")
+    def _written(self, fields: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _flat(fields(self))
+
+
+def _flat(data: dict[str, Any]) -> dict[str, Any]:
+    """A sentence's or error's keys that LingEval97 does not name (``extra``) beside the ones it
+    does, as they were read (:mod:`arena.codec` writes the records)."""
+    extra = data.pop("extra")
+    return {**data, **extra}
 
 
 def _where(path: str, index: int, item: Any) -> str:
@@ -232,7 +240,7 @@ def read_lingeval97(path: str | Path) -> list[Sentence]:
 
 def write_lingeval97(path: str | Path, sentences: Sequence[Sentence]) -> None:
     """Write a LingEval97 JSON test set (UTF-8, German kept readable), atomically."""
-    text = json.dumps([sentence.to_json() for sentence in sentences], ensure_ascii=False, indent=2)
+    text = json.dumps([dump(sentence) for sentence in sentences], ensure_ascii=False, indent=2)
     write_text_atomic(Path(path), text + "\n")
 
 

@@ -37,6 +37,7 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from arena.codec import dump, load
 from arena.engine import jobs
 from arena.engine.backends import Backend
 from arena.engine.plan import cell_rounds, corrupt
@@ -271,7 +272,7 @@ class Game:
                         cell = f"seed {seed}, john {john_spec.label}, zellig {zellig}"
                         self.schedule.check_counted(played, cell, self.experiment.source or None,
                                                     self.experiment.key_lines.get(("schedule",)))
-        self.store.write_plan([r.to_json() for r in rounds], manifest)
+        self.store.write_plan([dump(r) for r in rounds], manifest)
         self.store.write_file(transcripts.OBSERVATIONS, "".join(observations))
         session.hold = ()
         return rounds
@@ -305,8 +306,8 @@ class Game:
             stream.played[zellig] += count
         for line in transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-observations")):
             spec = self._spec(line["role"], line["performer"])
-            self._observe(line["role"], spec, [RoundOutcome.from_json(o) for o in line["outcomes"]])
-        return [Round.from_json(r) for r in transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-rounds"))]
+            self._observe(line["role"], spec, [load(RoundOutcome, o) for o in line["outcomes"]])
+        return [load(Round, r) for r in transcripts.read_jsonl(self.store.cell_path(f"{stream.name}-rounds"))]
 
     def _plan(self, stream: _Stream, instances: Sequence[Instance]) -> tuple[list[Round], dict[str, int]]:
         """The block's rounds: every Zellig's corruptions, variants chosen (by a Chooser)
@@ -341,7 +342,7 @@ class Game:
         if not instances:
             return None
         rounds, played = self._plan(stream, instances)
-        self.store.write_cell(f"{stream.name}-rounds", (r.to_json() for r in rounds))
+        self.store.write_cell(f"{stream.name}-rounds", (dump(r) for r in rounds))
         block = Block(stream.name, stream.seed, tuple(rounds))
         self._session.play([block], one_best=False, quiet=True)
         by_round: dict[str, dict[str, JudgementRecord]] = {}
@@ -352,7 +353,7 @@ class Game:
         self.store.write_cell(f"{stream.name}-observations", lines)
         for line in lines:
             spec = self._spec(line["role"], line["performer"])
-            self._observe(line["role"], spec, [RoundOutcome.from_json(o) for o in line["outcomes"]])
+            self._observe(line["role"], spec, [load(RoundOutcome, o) for o in line["outcomes"]])
         self.store.write_cell(f"{stream.name}-block", [{"instances": [i.id for i in instances], "played": played}])
         return rounds
 
@@ -373,8 +374,8 @@ class Game:
         lines = []
         for role, spec, seen in viewers:
             outcomes = [
-                shown(role, spec.label, r, self.schedule.phases[r.phase or 0], by_round.get(r.id, {}),
-                      spec if role == "claude" else None).to_json()
+                dump(shown(role, spec.label, r, self.schedule.phases[r.phase or 0], by_round.get(r.id, {}),
+                           spec if role == "claude" else None))
                 for r in seen
             ]
             line = {"seed": stream.seed, "john": stream.john.label, "block": stream.block, "role": role,

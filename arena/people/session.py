@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.codec import dump, load
 from arena.edits import variant_from_text
 from arena.engine import match
 from arena.errors import UsageError
@@ -44,7 +45,7 @@ def read_rounds(run_dir: Path) -> list[Round]:
     path = Path(run_dir) / transcripts.ROUNDS
     if not path.exists():
         raise UsageError(f"{run_dir}: no {transcripts.ROUNDS}; plan the rounds first (arena play CONFIG does)")
-    return [Round.from_json(r) for r in transcripts.read_jsonl(path)]
+    return [load(Round, r) for r in transcripts.read_jsonl(path)]
 
 
 def read_manifest(run_dir: Path) -> Manifest:
@@ -78,7 +79,7 @@ class ClaudeSession:
             if r.id in done:
                 continue
             if r.status == STATUS_ZELLIG_TIMEOUT:
-                self.file.write_once(match.resolve(r, self.label, None, False).to_json())
+                self.file.write_once(dump(match.resolve(r, self.label, None, False)))
                 continue
             return r
         return None
@@ -92,7 +93,7 @@ class ClaudeSession:
         if choice is not None and (isinstance(choice, bool) or choice not in range(len(r.candidates or ()))):
             raise UsageError(f"choice {choice!r} is not a candidate index of round {round_id!r}")
         late = self.seconds_per_pair is not None and seconds > self.seconds_per_pair
-        record = match.resolve(r, self.label, Judgement(choice), late).to_json()
+        record = dump(match.resolve(r, self.label, Judgement(choice), late))
         record["seconds"] = round(float(seconds), 3)
         return self.file.write_once(record)
 
@@ -113,7 +114,7 @@ def summary(run_dir: Path, name: str) -> dict[str, Any]:
     ties = experiment.get("contrastive_ties", "wrong")
     samples = int(experiment.get("bootstrap_samples", 1000))
     rounds = read_rounds(run_dir)
-    mine = [JudgementRecord.from_json(r) for r in store.judgement_file(run_dir, name).read().values()]
+    mine = [load(JudgementRecord, r) for r in store.judgement_file(run_dir, name).read().values()]
     ids = {r.round for r in mine}
     own = aggregate.join(rounds, mine, []).get(store.label(name), [])
     result: dict[str, Any] = {"name": name, **dump(summarise(own, ties, samples))}
@@ -121,7 +122,7 @@ def summary(run_dir: Path, name: str) -> dict[str, Any]:
         phenomenon: {"rounds": len(items), "S": aggregate.Tally.of(items).rate()}
         for phenomenon, items in sorted(aggregate.group(own, _phenomenon).items())
     }
-    others = [JudgementRecord.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS)]
+    others = [load(JudgementRecord, r) for r in transcripts.read_jsonl(run_dir / transcripts.JUDGEMENTS)]
     others += [r for r in store.read_judgements(run_dir) if r.claude != store.label(name)]
     comparison = []
     for claude, outcomes in aggregate.join(rounds, [r for r in others if r.round in ids], []).items():
@@ -185,8 +186,8 @@ class ZelligSession:
         variant = None
         if text != instance.reference:
             meta = {"person": self.name, "seconds": round(float(seconds), 3)}
-            variant = variant_from_text(instance, text, check_phenomenon(phenomenon), meta).to_json()
-        record = {"john": target.john, "instance": instance.to_json(), "variant": variant, "seconds": round(seconds, 3),
+            variant = dump(variant_from_text(instance, text, check_phenomenon(phenomenon), meta))
+        record = {"john": target.john, "instance": dump(instance), "variant": variant, "seconds": round(seconds, 3),
                   "author": self.name, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         return self.file.write_once(record)
 

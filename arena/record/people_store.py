@@ -20,6 +20,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
+from arena.codec import load
 from arena.errors import UsageError
 from arena.record import transcripts
 from arena.record.rounds import JudgementRecord
@@ -141,7 +142,7 @@ def read_judgements(run_dir: Path) -> list[JudgementRecord]:
     for name in people(run_dir):
         path = person_dir(run_dir, name) / JUDGEMENTS
         for data in transcripts.read_jsonl(path):
-            record = JudgementRecord.from_json(data)
+            record = load(JudgementRecord, data)
             if record.claude != label(name):
                 raise UsageError(f"{path}: holds a judgement of {record.claude!r}, not of {label(name)!r}")
             result.append(record)

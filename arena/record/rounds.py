@@ -4,7 +4,11 @@
 translation in ``onebest.jsonl`` (:class:`OneBest`).
 
 The engine writes them (:mod:`arena.engine.match` plays the rounds); the statistics, the
-people's stores, the reports and the exports read them.
+people's stores, the reports and the exports read them.  :mod:`arena.codec` is their one
+serialiser (``dump(round_)``, ``load(Round, data)``); what differs from a field's name and
+type is declared on the field: ``Round.id`` is the key ``round``, a game's keys are written
+in a game only, keys older transcripts lack read as their defaults, and a round read back
+shares its candidates' strings with its reference and variant.
 """
 
 from __future__ import annotations
@@ -12,9 +16,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated
+
+from pydantic import AfterValidator, Field, ValidationInfo, computed_field, field_validator
 
 from arena.records import Instance, Pair, Variant
+
+Interned = Annotated[str, AfterValidator(sys.intern)]  # a label that thousands of rounds repeat: one string
+Missing = Field(default=None)  # a key older transcripts may lack: read as None (the constructor requires it)
 
 # how a round's final choice came about
 RESOLVED_BY_CLAUDE = "claude"
@@ -36,14 +45,14 @@ class Round:
     no candidate: recorded for its yield, not judged), ``zellig_timeout`` (y = x) or
     ``balanced_out`` (a pair the John's ``balance:`` left out: recorded, not judged)."""
 
-    id: str
+    id: Annotated[str, Field(alias="round")]
     seed: int
-    john: str
-    zellig: str
+    john: Interned
+    zellig: Interned
     instance: Instance
-    variant: Variant | None
-    candidates: tuple[str, ...] | None
-    corrupted: int | None
+    variant: Annotated[Variant | None, Missing]
+    candidates: Annotated[tuple[str, ...] | None, Missing]
+    corrupted: Annotated[int | None, Missing]
     status: str = STATUS_OK
     n_candidates: int = 0
     sample_index: int = 0
@@ -64,36 +73,22 @@ class Round:
         source = self.instance.source if sees_source else ""
         return Pair(self.id, source, self.candidates, dict(self.instance.meta) if sees_metadata else {})
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "round": self.id,
-            "seed": self.seed,
-            "john": self.john,
-            "zellig": self.zellig,
-            "status": self.status,
-            "instance": self.instance.to_json(),
-            "variant": self.variant.to_json() if self.variant is not None else None,
-            "candidates": list(self.candidates) if self.candidates is not None else None,
-            "corrupted": self.corrupted,
-            "n_candidates": self.n_candidates,
-            "sample_index": self.sample_index,
-            **({"phase": self.phase, "block": self.block, "counts": self.counts} if self.phase is not None else {}),
-        }
-
+    @field_validator("candidates")
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Round:
-        instance = Instance.from_json(data["instance"])
-        variant = Variant.from_json(data["variant"]) if data.get("variant") else None
-        known = {instance.reference: instance.reference, **({variant.text: variant.text} if variant else {})}
-        candidates = data.get("candidates")  # the reference and the variant's text: share their strings
-        return cls(
-            id=data["round"], seed=data["seed"], john=sys.intern(data["john"]), zellig=sys.intern(data["zellig"]),
-            instance=instance, variant=variant,
-            candidates=tuple(known.get(t, t) for t in candidates) if candidates is not None else None,
-            corrupted=data.get("corrupted"), status=data.get("status", STATUS_OK),
-            n_candidates=data.get("n_candidates", 0), sample_index=data.get("sample_index", 0),
-            phase=data.get("phase"), block=data.get("block"), counts=bool(data.get("counts", True)),
-        )
+    def _shared(cls, candidates: tuple[str, ...] | None, info: ValidationInfo) -> tuple[str, ...] | None:
+        """Read back, the candidates are the reference's and the variant's strings, not copies."""
+        if candidates is None:
+            return None
+        instance, variant = info.data.get("instance"), info.data.get("variant")
+        known = {instance.reference: instance.reference} if instance is not None else {}
+        if variant is not None:
+            known[variant.text] = variant.text
+        return tuple(known.get(text, text) for text in candidates)
+
+    def json_keys(self) -> tuple[str, ...]:
+        """The keys of its line in ``rounds.jsonl``, in order (see :mod:`arena.codec`):
+        ``status`` after ``zellig``, and ``phase``, ``block`` and ``counts`` in a game only."""
+        return ROUND_KEYS if self.phase is None else GAME_ROUND_KEYS
 
 
 @dataclass(frozen=True)
@@ -102,35 +97,11 @@ class JudgementRecord:
 
     round: str
     claude: str
-    choice: int | None  # the index judged corrupted after coins; None only for free points
-    claude_choice: int | None  # what the Claude said (None: abstained / not asked)
+    choice: Annotated[int | None, Missing]  # the index judged corrupted after coins; None only for free points
+    claude_choice: Annotated[int | None, Missing]  # what the Claude said (None: abstained / not asked)
     resolved_by: str
     correct: bool
     scores: tuple[float, ...] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "claude": self.claude,
-            "choice": self.choice,
-            "claude_choice": self.claude_choice,
-            "resolved_by": self.resolved_by,
-            "correct": self.correct,
-            "scores": list(self.scores) if self.scores is not None else None,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> JudgementRecord:
-        scores = data.get("scores")
-        return cls(
-            data["round"],
-            data["claude"],
-            data.get("choice"),
-            data.get("claude_choice"),
-            data["resolved_by"],
-            bool(data["correct"]),
-            tuple(scores) if scores is not None else None,
-        )
 
 
 @dataclass(frozen=True)
@@ -145,8 +116,9 @@ class OneBest:
     tokens: int
     detected: Mapping[str, bool] = field(default_factory=dict)
     convention: str = "mean"  # the Claude's judging score: "mean" or "sum" of log-probs
-    seed: int | None = None  # the seed of the model replica that decoded it (None: no replicas)
+    seed: int | None = None  # the seed of the model replica that decoded it (None: no replicas, and no key)
 
+    @computed_field  # type: ignore[prop-decorator]  # written for readers of the file, never read back
     @property
     def mean(self) -> float:
         return self.logprob / self.tokens if self.tokens else float("-inf")
@@ -157,24 +129,13 @@ class OneBest:
         ``Judgement.scores``)."""
         return self.logprob if self.convention == "sum" else self.mean
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "claude": self.claude,
-            "source": self.source,
-            "translation": self.translation,
-            "logprob": self.logprob,
-            "tokens": self.tokens,
-            "mean": self.mean,
-            "convention": self.convention,
-            "detected": dict(self.detected),
-            **({"seed": self.seed} if self.seed is not None else {}),
-        }
+    def json_keys(self) -> tuple[str, ...]:
+        """The keys of its line in ``onebest.jsonl``, in order: ``mean`` after ``tokens``,
+        ``convention`` before ``detected``, ``seed`` only when there are replicas."""
+        return ONEBEST_KEYS if self.seed is None else (*ONEBEST_KEYS, "seed")
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> OneBest:
-        return cls(
-            data["claude"], data["source"], data["translation"], float(data["logprob"]), int(data["tokens"]),
-            dict(data.get("detected", {})),
-            data.get("convention", "mean"),
-            data.get("seed"),
-        )
+
+ROUND_KEYS = ("round", "seed", "john", "zellig", "status", "instance", "variant", "candidates", "corrupted",
+              "n_candidates", "sample_index")
+GAME_ROUND_KEYS = (*ROUND_KEYS, "phase", "block", "counts")
+ONEBEST_KEYS = ("claude", "source", "translation", "logprob", "tokens", "mean", "convention", "detected")

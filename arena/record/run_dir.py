@@ -27,6 +27,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from arena.codec import load
 from arena.errors import UsageError
 from arena.record import scan, transcripts
 from arena.record.manifest import Manifest
@@ -140,15 +141,15 @@ class RunDir:
 
     @cached_property
     def rounds(self) -> tuple[Round, ...]:
-        return tuple(Round.from_json(r) for r in self.lines(transcripts.ROUNDS))
+        return tuple(load(Round, r) for r in self.lines(transcripts.ROUNDS))
 
     @cached_property
     def judgements(self) -> tuple[JudgementRecord, ...]:
-        return tuple(JudgementRecord.from_json(j) for j in self.lines(transcripts.JUDGEMENTS))
+        return tuple(load(JudgementRecord, j) for j in self.lines(transcripts.JUDGEMENTS))
 
     @cached_property
     def one_bests(self) -> tuple[OneBest, ...]:
-        return tuple(OneBest.from_json(o) for o in self.lines(transcripts.ONEBEST))
+        return tuple(load(OneBest, o) for o in self.lines(transcripts.ONEBEST))
 
     @cached_property
     def observations(self) -> tuple[dict[str, Any], ...]:

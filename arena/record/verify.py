@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.codec import load
 from arena.errors import ArenaError, DataError
 from arena.record import scan, transcripts
 from arena.record.manifest import Manifest, Written
@@ -120,7 +121,7 @@ def expected_judgements(experiment, rounds: Sequence[dict[str, Any]]) -> list[tu
     """``(round id, Claude label)`` of every judgement the engine writes, in its order."""
     from arena.record.order import blocks, models
 
-    parsed = [Round.from_json(r) for r in rounds]
+    parsed = [load(Round, r) for r in rounds]
     the_blocks = blocks(experiment, parsed)
     return [(r.id, m.spec.label) for m in models(experiment) for b in the_blocks if b.seed in m.seeds for r in b.judged]
 

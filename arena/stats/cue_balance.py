@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from arena.codec import dump
 from arena.engine.balance import balance_items, length_delta
 from arena.specs.spec import BALANCE_CUES
 from arena.stats.cue_items import CueInput, CueItem
@@ -49,7 +50,7 @@ def attach(tables: Sequence[TableAudit], data: CueInput) -> None:
         summary = data.balance.get((table.set, table.phenomenon))
         if summary is None:
             continue
-        record: dict[str, Any] = summary.to_json()
+        record: dict[str, Any] = dump(summary)
         score = table.cues.get(summary.cue)
         record["residual"] = dump(score) if score is not None else None
         table.balance = record

@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.codec import dump, load
 from arena.record import transcripts
 from arena.record.rounds import OneBest
 from arena.stats import aggregate, fp_adjust, outcome_tests
@@ -236,7 +237,7 @@ def pool_one_bests(
             key = (model.spec.label, model.replica)
             path = directory / f"{model.one_best_cell}.jsonl"
             if path.exists():
-                result[key] = [OneBest.from_json(record) for record in transcripts.read_jsonl(path)]
+                result[key] = [load(OneBest, record) for record in transcripts.read_jsonl(path)]
                 continue
             kind = cache.run(jobs.DescribeJob(model.spec))
             if not kind.scoring:
@@ -261,7 +262,7 @@ def pool_one_bests(
                 OneBest(model.spec.label, source, text, logprob, tokens, flag, kind.convention, model.replica)
                 for source, (text, logprob, tokens), flag in zip(sources, translated, flags)
             ]
-            transcripts.atomic_write_jsonl(path, (r.to_json() for r in records))
+            transcripts.atomic_write_jsonl(path, (dump(r) for r in records))
             result[key] = records
     finally:
         cache.clear()

@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from arena.codec import dump
 from arena.record.manifest import Manifest
 from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.record.run_dir import RunDir
@@ -76,7 +77,7 @@ class RunData:
         """The run's one-line signature (:func:`arena.specs.signature.run_signature`)."""
         from arena.specs.signature import run_signature
 
-        return run_signature(self.manifest.dump(), (r.to_json() for r in self.rounds))
+        return run_signature(self.manifest.dump(), (dump(r) for r in self.rounds))
 
     @cached_property
     def outcomes(self) -> dict[str, list[Outcome]]:

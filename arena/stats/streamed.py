@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.codec import load
 from arena.record import scan, transcripts
 from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.record.run_dir import RunDir
@@ -196,12 +197,12 @@ class _Run:
         if not (self.record.path / transcripts.JUDGEMENTS).exists():  # not judged yet: no outcomes, no 1-bests read
             return
         for record in self.record.lines(transcripts.ONEBEST):
-            best = OneBest.from_json(record)
+            best = load(OneBest, record)
             self.one_bests[best.claude, best.seed][scan.key_hash(best.source)] = best
         for round_record, judgements in self.record.judged():  # each round decoded and built once
-            round_ = Round.from_json(round_record)
+            round_ = load(Round, round_record)
             for judgement in judgements:
-                self._add(round_, JudgementRecord.from_json(judgement))
+                self._add(round_, load(JudgementRecord, judgement))
 
     def _add(self, round_: Round, judgement: JudgementRecord) -> None:
         source = scan.key_hash(round_.instance.source)

@@ -150,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"driver: {one:.2f} CPU-s for {judged_one} rounds in {cells_one} cell, {many:.2f} CPU-s for {judged_many} "
           f"rounds in {cells_many} cells -> {per_round * 1000:.3f} ms a round, {per_cell * 1000:.1f} ms a cell")
     result = calibration.Calibration(
-        datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"), found, per_round, per_cell, claudes
+        datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"), found,
+        calibration.DriverRates(per_round, per_cell), claudes,
     )
     path = args.out or calibration.default_path()
     calibration.save(result, path)

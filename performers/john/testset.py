@@ -37,6 +37,7 @@ from arena.sdk import (
     Contrastive,
     ContrastivePair,
     Sentence,
+    dump,
     write_distil_lingeval,
     write_lines,
     write_lingeval97,
@@ -110,7 +111,7 @@ def _meta_line(item: Selected, variant_index: int) -> str:
         **_provenance(item),
         "origin": lingeval_origin(item),
         "phenomenon": variant.phenomenon,
-        "edits": [edit.to_json() for edit in variant.edits],
+        "edits": [dump(edit) for edit in variant.edits],
         "distance": _annotation(variant.meta.get("distance")),
         "frequency": _annotation(variant.meta.get("frequency")),
     }

@@ -9,13 +9,14 @@ import sys
 import pytest
 
 from arena.cli import main
+from arena.codec import dump
 from tests.arena.evaluate.test_lingeval97 import FD, LATEX, REPORT, SCORES, SENTENCES, VERBOSE
 
 
 @pytest.fixture
 def lingeval(tmp_path):
     test = tmp_path / "test.json"
-    test.write_text(json.dumps([s.to_json() for s in SENTENCES], ensure_ascii=False), encoding="utf-8")
+    test.write_text(json.dumps([dump(s) for s in SENTENCES], ensure_ascii=False), encoding="utf-8")
     scores = tmp_path / "scores"
     scores.write_text("".join(f"{score}\n" for score in SCORES), encoding="utf-8")
     return test, scores

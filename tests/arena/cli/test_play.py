@@ -10,6 +10,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from arena.codec import load
 from arena.edits import apply_edits
 from arena.record import transcripts
 from arena.record.rounds import Round
@@ -66,7 +67,7 @@ def test_claude_plays_stops_resumes_and_late_answers_get_the_coin(tmp_path, dist
     assert child.exitstatus == 0
 
     run_dir = next(out.iterdir())
-    rounds = [Round.from_json(r) for r in lines(run_dir / transcripts.ROUNDS)]
+    rounds = [load(Round, r) for r in lines(run_dir / transcripts.ROUNDS)]
     records = lines(run_dir / "people" / "ann" / "judgements.jsonl")
     assert [r["round"] for r in records] == [r.id for r in rounds[:2]]
     assert records[0]["claude"] == "person:ann" and records[0]["claude_choice"] == 1
@@ -125,13 +126,13 @@ def test_zellig_edits_a_reference_and_the_corruption_replays_against_the_claudes
     variant = records[0]["variant"]
     instance = records[0]["instance"]
     assert variant["text"] == corrupted and variant["phenomenon"] == "article_swap"
-    edits = [Edit.from_json(e) for e in variant["edits"]]
+    edits = [load(Edit, e) for e in variant["edits"]]
     assert len(edits) == 1 and edits[0].before == words[0]
     assert apply_edits(instance["reference"], edits) == corrupted
 
     # one command replays the person's corruptions against the run's Claudes
     result = run_engine(load_experiment(replay), CATALOG, tmp_path / "replayed", progress=False)
-    rounds = [Round.from_json(r) for r in lines(result.run_dir / transcripts.ROUNDS)]
+    rounds = [load(Round, r) for r in lines(result.run_dir / transcripts.ROUNDS)]
     played = [r for r in rounds if r.status == "ok"]
     assert [r.zellig for r in played] == ["person:zed"]
     assert played[0].variant.text == corrupted and played[0].instance.id == instance["id"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.codec import dump
 from arena.engine.balance import (
     BalanceSummary,
     balance_rounds,
@@ -79,7 +80,7 @@ def test_keep_balanced_is_deterministic_by_key():
 ])
 def test_summary(summary, balanced, words):
     assert summary.balanced is balanced and words in summary.note
-    assert summary.to_json()["balanced"] is balanced
+    assert dump(summary)["balanced"] is balanced
 
 
 def _round(index: int, corrupted_text: str | None, status: str = STATUS_OK, john: str = "j") -> Round:

@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import main
+from arena.codec import dump, load
 from arena.engine import Driver, Session, plan_experiment
 from arena.record import transcripts
 from arena.record.manifest import Manifest
 from arena.record.order import blocks
-from arena.record.rounds import Round
+from arena.record.rounds import JudgementRecord, Round
 from arena.specs.config import Experiment, load_experiment
 from performers.catalog import CATALOG
 from tests.arena.engine.helpers import HERE, run
@@ -36,7 +37,7 @@ class BlockByBlock:
             session.play([block], one_best=False, quiet=True)
             self.seen.append((block.name, session.judgements(block)))
             self.sessions.add(id(session))
-        session.store.write_plan([r.to_json() for r in rounds], manifest)
+        session.store.write_plan([dump(r) for r in rounds], manifest)
         return rounds
 
 
@@ -50,8 +51,8 @@ def test_a_driver_plays_block_by_block_through_one_session_to_the_same_transcrip
     assert len(driver.sessions) == 1  # one Session per run, however many blocks
     lines = list(transcripts.read_jsonl(result.run_dir / transcripts.JUDGEMENTS))
     for claude in ("oracle", "hash"):
-        played = [j.to_json() for _, judgements in driver.seen for j in judgements[claude]]
-        assert played == [line for line in lines if line["claude"] == claude]
+        played = [j for _, judgements in driver.seen for j in judgements[claude]]
+        assert played == [load(JudgementRecord, line) for line in lines if line["claude"] == claude]
     assert all(j.correct for _, judgements in driver.seen for j in judgements["oracle"])
     assert result.cells_before == 0  # cells this session played are not "finished before"
     plain = run(experiment, CATALOG, tmp_path / "plain", progress=False)

@@ -8,8 +8,9 @@ import json
 import pytest
 
 from arena.cli import main
+from arena.codec import dump
 from arena.engine import calibration
-from arena.engine.calibration import Calibration, claude_key
+from arena.engine.calibration import Calibration, DriverRates, claude_key
 from arena.engine.cost import ModelWork, WorkPlan, count_work, estimate
 from arena.errors import DataError
 from arena.specs.config import load_experiment
@@ -72,7 +73,7 @@ RATES = {"unit": "CPU", "load": 1.0, "score_per_word": 0.01, "decode_per_word": 
     ],
 )
 def test_estimate_from_the_calibration(work, claudes, seconds, missing):
-    result = estimate(work, Calibration("today", {}, 0.001, 0.5, claudes), CATALOG)
+    result = estimate(work, Calibration("today", {}, DriverRates(0.001, 0.5), claudes), CATALOG)
     assert result.missing == missing
     assert result.models.get("m") == (pytest.approx(seconds) if seconds is not None else None)
     assert result.driver == pytest.approx(80 * 0.001 + 4 * 0.5)
@@ -96,10 +97,10 @@ def test_a_named_calibration_file_must_be_usable(tmp_path, content, match):
 def test_calibration_round_trip_and_absent_default(tmp_path, monkeypatch):
     monkeypatch.setenv("ARENA_CACHE_DIR", str(tmp_path))
     assert calibration.load() is None
-    written = Calibration("2026-11-25", {"cpus": 2}, 0.001, 0.02, {KEY: RATES})
+    written = Calibration("2026-11-25", {"cpus": 2}, DriverRates(0.001, 0.02), {KEY: RATES})
     calibration.save(written, calibration.default_path())
     read = calibration.load()
-    assert (read.to_json(), read.path) == (written.to_json(), tmp_path / "calibration.json")
+    assert (dump(read), read.path) == (dump(written), tmp_path / "calibration.json")
 
 
 def test_tournament_plan_prints_and_writes_nothing(tmp_path, distil_dir, capsys, monkeypatch):
@@ -108,7 +109,7 @@ def test_tournament_plan_prints_and_writes_nothing(tmp_path, distil_dir, capsys,
     cal = tmp_path / "calibration.json"
     rates = {claude_key(s, CATALOG): {"unit": "CPU", "load": 0.5, "score_per_word": 0.001, "decode_per_word": 0.01,
                                       "judge_per_round": 0.0} for s in load_experiment(path).claudes}
-    calibration.save(Calibration("2026-11-25", {"cpus": 2}, 0.001, 0.02, rates), cal)
+    calibration.save(Calibration("2026-11-25", {"cpus": 2}, DriverRates(0.001, 0.02), rates), cal)
     assert main(["tournament", str(path), "--plan", "--out", str(tmp_path / "runs"), "--no-progress"]) == 0
     text = capsys.readouterr().out
     assert "no estimate: no calibration file" in text and "cells: 54" in text

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from arena.codec import load
 from arena.engine import match
 from arena.engine.resources import actor_count, resource_options
 from arena.engine.scoring import ScoreBook
 from arena.record import transcripts
-from arena.record.rounds import Round
+from arena.record.rounds import JudgementRecord, Round
 from arena.record.store import CELLS
 from arena.records import Pair
 from arena.specs.config import Experiment, experiment_from_dict, load_experiment
@@ -73,14 +74,14 @@ def test_score_book_deduplicates_and_cuts_chunks_at_source_boundaries():
 
 # -- the in-process engine against each Claude's own judge -------------------------------------
 
-def own_judgements(experiment: Experiment, run_dir: Path) -> list[dict]:
+def own_judgements(experiment: Experiment, run_dir: Path) -> list[JudgementRecord]:
     """Every Claude's own ``judge`` on all judged rounds in one call (the naive way),
     in the engine's transcript order."""
-    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
+    rounds = [load(Round, r) for r in transcripts.read_jsonl(run_dir / transcripts.ROUNDS)]
     records = []
     for spec in experiment.claudes:
         claude = build("claude", spec, CATALOG)
-        records += [r.to_json() for r in match.judge_rounds(claude, spec.label, rounds)]
+        records += match.judge_rounds(claude, spec.label, rounds)
     return records
 
 
@@ -88,7 +89,7 @@ def test_in_process_engine_deduplicates_and_equals_each_claudes_own_judge(tmp_pa
     path = write_config(tmp_path, distil_dir, f"[oracle, random, {{name: '{HERE}:HashScorer', alias: hash}}]")
     experiment = load_experiment(path)
     result = run(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
-    judged = list(transcripts.read_jsonl(result.run_dir / transcripts.JUDGEMENTS))
+    judged = [load(JudgementRecord, j) for j in transcripts.read_jsonl(result.run_dir / transcripts.JUDGEMENTS)]
     assert judged == own_judgements(experiment, result.run_dir)
     assert contents(result.run_dir)[transcripts.ONEBEST] is not None  # the scorer decoded 1-bests
     assert result.cells == 2 * 3 * 3 * 3
@@ -116,7 +117,7 @@ def test_ties_of_a_scoring_claude_go_to_the_coin_as_in_its_own_judge(tmp_path, d
     experiment = load_experiment(path)
     result = run(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
     judgements = [json.loads(x) for x in (result.run_dir / transcripts.JUDGEMENTS).read_text().splitlines()]
-    assert judgements == own_judgements(experiment, result.run_dir)
+    assert [load(JudgementRecord, j) for j in judgements] == own_judgements(experiment, result.run_dir)
     assert {"tie", "claude"} <= {j["resolved_by"] for j in judgements}
     assert not (result.run_dir / transcripts.ONEBEST).exists()
 
@@ -333,9 +334,9 @@ ray: {{chunk_size: 8}}
     experiment = load_experiment(path)
     result = run(experiment, CATALOG, tmp_path / "tournament", "in-process", progress=False)
     assert result.work["toy"]["unique"] < result.work["toy"]["requests"]
-    ours = [json.loads(x) for x in (result.run_dir / transcripts.JUDGEMENTS).read_text().splitlines()]
+    ours = [load(JudgementRecord, j) for j in transcripts.read_jsonl(result.run_dir / transcripts.JUDGEMENTS)]
     theirs = own_judgements(experiment, result.run_dir)
-    assert [j["round"] for j in ours] == [j["round"] for j in theirs] and len(ours) == 24
-    assert [j["choice"] for j in ours] == [j["choice"] for j in theirs]
+    assert [j.round for j in ours] == [j.round for j in theirs] and len(ours) == 24
+    assert [j.choice for j in ours] == [j.choice for j in theirs]
     for mine, other in zip(ours, theirs):
-        assert mine["scores"] == pytest.approx(other["scores"], abs=1e-4)
+        assert mine.scores == pytest.approx(other.scores, abs=1e-4)

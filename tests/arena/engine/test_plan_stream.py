@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.codec import dump
 from arena.engine import plan_experiment, plan_stream, session
 from arena.errors import DataError
 from arena.record import store, transcripts
@@ -44,7 +45,7 @@ def test_stored_blocks_are_the_blocks_of_the_plan_in_memory(tmp_path, distil_dir
         assert "balanced_out" in statuses  # the John's balance applied over each whole stream
     else:
         assert any(not list(b.judged) for b in stored)  # a block without judged rounds (ding-only on clause_omission)
-    assert b"".join(transcripts.dumps_line(r.to_json()).encode() for b in in_memory for r in b.rounds) == \
+    assert b"".join(transcripts.dumps_line(dump(r)).encode() for b in in_memory for r in b.rounds) == \
         (result.run_dir / transcripts.ROUNDS).read_bytes()
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena import api
+from arena.codec import load
 from arena.engine import match
 from arena.game import play as game
 from arena.game import visibility
@@ -80,7 +81,7 @@ def test_a_game_is_byte_identical_when_replayed(played):
 
 def test_rounds_carry_phase_block_and_count_and_follow_the_schedule(played):
     _, result, _ = played
-    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(result.run_dir / "rounds.jsonl")]
+    rounds = [load(Round, r) for r in transcripts.read_jsonl(result.run_dir / "rounds.jsonl")]
     for (seed, zellig) in {(r.seed, r.zellig) for r in rounds}:
         cell = [r for r in rounds if (r.seed, r.zellig) == (seed, zellig) and r.judged]
         assert [r.phase for r in cell[:10]] == [0] * 6 + [1] * 4
@@ -90,7 +91,7 @@ def test_rounds_carry_phase_block_and_count_and_follow_the_schedule(played):
 
 def test_s_leaves_out_observation_phases_and_the_timeline_covers_all(played):
     _, result, _ = played
-    rounds = [Round.from_json(r) for r in transcripts.read_jsonl(result.run_dir / "rounds.jsonl")]
+    rounds = [load(Round, r) for r in transcripts.read_jsonl(result.run_dir / "rounds.jsonl")]
     for cell in result.scores["cells"]:
         played_rounds = [r for r in rounds if (r.john, r.zellig, r.seed) == (cell["john"], cell["zellig"], cell["seed"])
                          and r.judged]

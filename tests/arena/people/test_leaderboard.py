@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+from arena.codec import load
 from arena.people.web import Arena, create_app
 from arena.present.console import format_leaderboards
 from arena.record import transcripts
@@ -47,7 +48,7 @@ def test_two_people_and_the_toy_claude_in_one_leaderboard(tmp_path, distil_dir):
     scripted_person(app, "bob", lambda r: key[r] if order.index(r) not in (1, 4) else 1 - key[r])
 
     result = run_engine(load_experiment(config), CATALOG, tmp_path / "runs", progress=False)
-    assert result.run_dir == run_dir and [Round.from_json(r).id for r in
+    assert result.run_dir == run_dir and [load(Round, r).id for r in
                                           transcripts.read_jsonl(run_dir / transcripts.ROUNDS)] == order
     run = RunData.open(run_dir)
     typed = build(run)

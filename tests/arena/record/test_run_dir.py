@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.api import finish, load_run
+from arena.codec import dump
 from arena.engine.core import RunResult
 from arena.errors import DataError, UsageError
 from arena.record import transcripts
@@ -64,9 +65,9 @@ def test_each_line_is_decoded_at_most_twice_while_the_run_is_verified_and_scored
 def test_the_records_are_the_same_streamed_and_in_memory(tmp_path, distil_dir):
     run_dir = finished_run(tmp_path, distil_dir, GAME)
     run = RunDir.open(run_dir, finished=True)
-    assert [r.to_json() for r in run.rounds] == list(run.lines(transcripts.ROUNDS))
-    assert [j.to_json() for j in run.judgements] == list(run.lines(transcripts.JUDGEMENTS))
-    assert [o.to_json() for o in run.one_bests] == list(run.lines(transcripts.ONEBEST))
+    for name, records in ((transcripts.ROUNDS, run.rounds), (transcripts.JUDGEMENTS, run.judgements),
+                          (transcripts.ONEBEST, run.one_bests)):  # read back and written again: the same bytes
+        assert "".join(transcripts.dumps_line(dump(r)) for r in records) == (run_dir / name).read_text("utf-8")
     assert len(run.observations) == lines(run_dir, transcripts.OBSERVATIONS)
     judged = list(run.judged())
     assert all(j["round"] == r["round"] for r, js in judged for j in js)  # each judgement with its own round

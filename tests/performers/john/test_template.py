@@ -17,7 +17,7 @@ EXAMPLE = str(REPO / "experiments" / "m2c" / "en_de.yaml")
 def test_sampled_instances_are_deterministic_with_stable_ids():
     john = TemplateJohn(spec=EXAMPLE, n=5, seed=3)
     first = list(john.instances())
-    assert [i.to_json() for i in first] == [i.to_json() for i in TemplateJohn(spec=EXAMPLE, n=5, seed=3).instances()]
+    assert first == list(TemplateJohn(spec=EXAMPLE, n=5, seed=3).instances())
     assert len(first) == 15 and len({i.id for i in first}) == 15
     assert {i.meta["template"] for i in first} == {"subject_verb", "preposition_case", "adjective"}
     other = {i.id for i in TemplateJohn(spec=EXAMPLE, n=5, seed=4).instances()}

@@ -18,5 +18,5 @@ def candidates(zellig, reference: str, source: str = "") -> list[str]:
         assert variant.text != reference and variant.instance_id == "t"
     texts = [variant.text for variant in variants]
     assert len(set(texts)) == len(texts), "duplicate candidates"
-    assert [v.to_json() for v in zellig.corrupt(instance)] == [v.to_json() for v in variants]
+    assert list(zellig.corrupt(instance)) == list(variants)
     return texts

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.codec import dump
 from performers.zellig.placeholder_ding import PlaceholderDingZellig
 from tests.performers.zellig.helpers import candidates
 
@@ -51,7 +52,7 @@ def test_metadata(zellig):
     assert variant.phenomenon == "placeholder_ding"
     assert variant.meta["word"] == "Börse" and variant.meta["zipf_frequency"] > 3
     assert "frequency" not in variant.meta  # no training corpus: no count
-    assert [e.to_json() for e in variant.edits] == [{"start": 4, "end": 9, "before": "Börse", "after": "Ding"}]
+    assert [dump(e) for e in variant.edits] == [{"start": 4, "end": 9, "before": "Börse", "after": "Ding"}]
 
 
 @pytest.mark.parametrize(
