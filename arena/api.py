@@ -360,7 +360,7 @@ def audit_cues(path: str | Path, format: str | None = None, cues: Sequence[str] 
     if kinds:
         names = [n for n in names if cue_kinds.kind_of(n) in kinds]
     data = cue_items.load(format, path, NOT_COMPARED_WITH_CUES)
-    from arena.stats.typed import dump
+    from arena.codec import dump
 
     return [dump(table.record()) for table in audit.audit(data, cue_factories(names), folds=folds, seed=seed)]
 

@@ -141,7 +141,7 @@ def run(args) -> int:
     cue_balance.attach(tables, data)
     print(present.console(tables, data.skipped, cue_balance.emptied(data)))
     if args.json:
-        from arena.stats.typed import dump
+        from arena.codec import dump
 
         objects = [dump(table.record()) for table in tables]
         Path(args.json).write_text(json.dumps(objects[0] if len(objects) == 1 else objects, indent=2,

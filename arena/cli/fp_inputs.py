@@ -29,8 +29,8 @@ def detector_of(zellig: dict[str, Any]) -> str | None:
 
 def calibrations(run_dir: Path, path: Path | None) -> dict[str, Any]:
     """Calibration by Zellig label of the run (alias, else the label the transcripts use)."""
+    from arena.codec import load
     from arena.stats.rogan_gladen import Calibration
-    from arena.stats.typed import load
 
     if path is None and not default_calibration().is_file():
         logger.warning("no detector calibration at %s: generative rates are not corrected", default_calibration())

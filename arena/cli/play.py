@@ -216,6 +216,8 @@ def play_zellig(experiment, run_dir: Path, rounds, name: str, limit: int | None,
     done, total = session.progress()
     print(f"{done}/{total} instances done" + ("; run the same command to go on" if done < total else ""))
     if done:
-        config = session.export(experiment.to_json())
+        from arena.codec import dump
+
+        config = session.export(dump(experiment))
         print(f"your corruptions against the run's Claudes: arena run {config}")
     return 0

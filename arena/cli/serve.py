@@ -108,11 +108,12 @@ def zellig_pages(experiment, run_dir, rounds):
     import threading
 
     from arena.cli import catalog
+    from arena.codec import dump
     from arena.people.live import LiveScorer
     from arena.people.zellig_web import ZelligArena, blueprint
 
     scorer = LiveScorer(experiment.claudes, catalog())
     threading.Thread(target=scorer.warm, daemon=True, name="warm-claudes").start()
     detectors = [name.replace("-", "_") for name in catalog().zellig_groups.get("all", ())]
-    zellig = ZelligArena(run_dir, rounds, experiment.to_json(), scorer, experiment.name, detectors)
+    zellig = ZelligArena(run_dir, rounds, dump(experiment), scorer, experiment.name, detectors)
     return blueprint(zellig)

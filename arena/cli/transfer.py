@@ -93,8 +93,10 @@ def run(args) -> int:
         print("arena transfer: interrupted; finished blocks are kept — re-run the same command to continue",
               file=sys.stderr)
         return 130
+    from arena.codec import dump
+
     run_dir = result.run_dir
-    transcripts.atomic_write_json(run_dir / PLAN_FILE, plan.to_json())
+    transcripts.atomic_write_json(run_dir / PLAN_FILE, dump(plan))
     data = RunData.open(run_dir, finished=True)
     matrix, summary = transfer_matrix(data.outcomes, plan, data.samples)
     transcripts.atomic_write_json(run_dir / "transfer.json", matrix)

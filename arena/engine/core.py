@@ -147,7 +147,7 @@ def run(
 
 
 def _check_same_config(store: RunStore, manifest: Manifest, experiment: Experiment) -> None:
-    if manifest.experiment != json.loads(json.dumps(experiment.to_json())):
+    if manifest.experiment != json.loads(json.dumps(dump(experiment))):
         raise UsageError(f"{store.run_dir}: holds a run of a different configuration; choose another --out")
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from arena.codec import dump
 from arena.engine import match
 from arena.record.rounds import Round
 from arena.record.scoring_rule import SCORE_CONVENTIONS
@@ -138,7 +139,7 @@ class ClaudeKind:
 
 def spec_key(role: str, spec: PerformerSpec) -> str:
     """A stable key of a performer: role, name, params (replica-resolved), alias."""
-    return json.dumps([role, spec.to_json()], sort_keys=True, ensure_ascii=False, default=str)
+    return json.dumps([role, dump(spec)], sort_keys=True, ensure_ascii=False, default=str)
 
 
 def describe(claude: Claude, label: str) -> ClaudeKind:

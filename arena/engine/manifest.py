@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from arena.codec import dump
 from arena.engine.resources import actor_count, resource_options
 from arena.errors import ConfigError, UsageError
 from arena.record import transcripts
@@ -65,7 +66,7 @@ def _beam(experiment: Experiment, spec: PerformerSpec) -> int | None:
 
 
 def config_hash(experiment: Experiment) -> str:
-    text = json.dumps(experiment.to_json(), sort_keys=True, ensure_ascii=False)
+    text = json.dumps(dump(experiment), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
@@ -90,6 +91,6 @@ def make_manifest(experiment: Experiment, signatures: dict[str, dict[str, str]],
     The run's one-line signature needs the played instances; it is derived with the scores
     (:func:`arena.specs.signature.run_signature`), not written here."""
     return Manifest(
-        experiment=experiment.to_json(), config_file=experiment.source, config_hash=config_hash(experiment),
+        experiment=dump(experiment), config_file=experiment.source, config_hash=config_hash(experiment),
         signatures=signatures, versions=transcripts.package_versions(), git_commit=transcripts.git_commit(), **extra,
     )

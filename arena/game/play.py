@@ -183,7 +183,7 @@ class Game:
             logger.warning("collusion: Zellig %s consults Claude %s under test (params.%s)",
                            entry["zellig"], entry["claude"], entry["param"])
         judges = judge_labels(self.experiment, self.catalog)
-        return {"game": self.schedule.to_json(), **({"collusion": colluding} if colluding else {}),
+        return {"game": dump(self.schedule), **({"collusion": colluding} if colluding else {}),
                 **({"judges": judges} if judges else {})}
 
     # -- the backend -----------------------------------------------------------------------

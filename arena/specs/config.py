@@ -28,9 +28,10 @@ from typing import Annotated, Any, Literal, get_args
 from annotated_types import Ge, Gt
 from pydantic import Field
 
+from arena.codec import dump
 from arena.errors import ConfigError
 from arena.specs.schedule import Schedule, parse_schedule
-from arena.specs.spec import Omitted, PerformerSpec, dumper, parse_value, spec_from_mapping
+from arena.specs.spec import Omitted, PerformerSpec, parse_value, spec_from_mapping
 from arena.specs.typecheck import PositiveInt, check_value, type_hints
 from arena.specs.yamlio import check_yaml_texts, load_yaml, yaml_key_lines
 
@@ -118,9 +119,6 @@ class Experiment:
     key_lines: Annotated[Mapping[tuple[str, ...], int], Field(exclude=True)] = field(
         default_factory=dict, compare=False, repr=False)
 
-    def to_json(self) -> dict[str, Any]:
-        """The resolved config as ``manifest.json`` records it (pydantic's serialisation)."""
-        return dumper(Experiment)(self)
 
     def where(self, *keys: str) -> str:
         """``file:line`` of a key path (``"johns", "0"``) of the config, for messages;
@@ -171,7 +169,7 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
                 # a performer given as a SPEC string: expand it to {name, params} to descend
                 from arena.specs.spec import parse_spec
 
-                nxt = parse_spec(nxt).to_json()
+                nxt = dump(parse_spec(nxt))
                 if isinstance(node, list):
                     node[int(key)] = nxt
                 else:
@@ -208,7 +206,7 @@ def _beside(value: Any, base: Path) -> Any:
     if isinstance(value, str):  # a SPEC string
         from arena.specs.spec import parse_spec
 
-        value = parse_spec(value).to_json()
+        value = dump(parse_spec(value))
     if not isinstance(value, Mapping) or not isinstance(value.get("params"), Mapping):
         return value
     return {**value, "params": {name: _resolved(item, base) for name, item in value["params"].items()}}

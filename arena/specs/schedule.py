@@ -76,10 +76,6 @@ class Schedule:
         if self.window is None:
             object.__setattr__(self, "window", self.block_size)
 
-    def to_json(self) -> dict[str, Any]:
-        from arena.specs.spec import dumper
-
-        return dumper(Schedule)(self)
 
     @property
     def window_size(self) -> int:

@@ -15,7 +15,6 @@ bool, ``[1,2]`` a list, anything else a string).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -99,8 +98,6 @@ class PerformerSpec:
         inner = ",".join(f"{key}={_short(value)}" for key, value in sorted(self.params.items()))
         return f"{self.name}:{inner}{balanced}"
 
-    def to_json(self) -> dict[str, Any]:
-        return dumper(PerformerSpec)(self)
 
     def for_seed(self, seed: int) -> PerformerSpec:
         """The spec of the replica that plays ``seed`` (this spec when there are no
@@ -113,15 +110,6 @@ class PerformerSpec:
             self.name, {**self.params, **self.replicas[seed]}, self.label, self.resources, sees=self.sees,
             balance=self.balance,
         )
-
-
-@functools.cache
-def dumper(cls: type) -> Any:
-    """pydantic's serialiser of a config dataclass (``dump_python``: tuples stay tuples and
-    numbers as given, so that ``json.dumps`` writes what the config said), built once."""
-    from pydantic import TypeAdapter
-
-    return functools.partial(TypeAdapter(cls).dump_python, warnings=False)
 
 
 def _short(value: Any) -> str:

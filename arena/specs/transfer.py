@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.codec import dump
 from arena.errors import ConfigError
 from arena.specs.config import Experiment, experiment_from_dict
 from arena.specs.registry import Catalog, resolve
@@ -52,11 +53,6 @@ class TransferPlan:
     bases: dict[str, str]
     cells: dict[str, tuple[str, str | None]]
 
-    def to_json(self) -> dict[str, Any]:
-        """``transfer-plan.json`` (pydantic's serialisation, in the JSON types)."""
-        from arena.specs.spec import dumper
-
-        return dumper(TransferPlan)(self, mode="json")
 
     def alias(self, family: str, claude: str) -> str:
         return f"{family}@{claude}"
@@ -173,7 +169,7 @@ def _family(item: Any, index: int, where: str, catalog: Catalog) -> tuple[str, d
         raise ConfigError(f"{where}: '{key}' must be a Zellig mapping with a 'base' (its untuned version)")
     spec = {k: v for k, v in item.items() if k != "base"}
     parsed = spec_from_mapping(spec, where=f"{where} ({key})")
-    base = spec_from_mapping(item["base"], where=f"{where} ({key}.base)").to_json()
+    base = dump(spec_from_mapping(item["base"], where=f"{where} ({key}.base)"))
     cls = resolve("zellig", parsed.name, catalog, where)
     param = getattr(cls, "consults", None)
     if param is None:
@@ -184,4 +180,4 @@ def _family(item: Any, index: int, where: str, catalog: Catalog) -> tuple[str, d
                           "it is tuned against); leave it out")
     family = str(item.get("alias") or parsed.name)
     by_label = getattr(cls, "consults_by", "spec") == "label"
-    return family, {k: v for k, v in parsed.to_json().items() if k != "alias"}, base, param, by_label
+    return family, {k: v for k, v in dump(parsed).items() if k != "alias"}, base, param, by_label

@@ -20,7 +20,6 @@ from arena.engine.balance import balance_items, length_delta
 from arena.specs.spec import BALANCE_CUES
 from arena.stats.cue_items import CueInput, CueItem
 from arena.stats.cues import TableAudit
-from arena.stats.typed import dump
 
 
 def balance_input(data: CueInput, cue: str, seed: int) -> CueInput:

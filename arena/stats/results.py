@@ -7,7 +7,7 @@ breakdowns and a game's :class:`Timeline`; S over seeds; paired tests between Cl
 and between Zelligs; the leaderboards (:class:`Leaderboards`) and room for the
 surface-cue rows (:class:`CueRow`).  Records carry no behaviour.
 
-pydantic serialises, reads and describes them (:mod:`arena.stats.typed`: :func:`dump`,
+pydantic serialises, reads and describes them (:func:`arena.codec.dump`,
 :func:`load`, :func:`~arena.stats.typed.schema`), following the field annotations: a
 key that is not the field's name (``yield`` is a keyword), keys left out when ``None``
 (``OMIT_NONE``) or empty (``OMIT_EMPTY``), and values whose keys are merged into the
@@ -23,14 +23,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
+from arena.codec import dump, load
 from arena.errors import DataError
 from arena.stats.aggregate import judged
 from arena.stats.registry import MeanStd, MetricValue
-from arena.stats.typed import FLAT, OMIT_EMPTY, OMIT_NONE, Result, dump, load
+from arena.stats.typed import FLAT, OMIT_EMPTY, OMIT_NONE, Result
 
 __all__ = ["SCHEMA_VERSION", "Summary", "Yield", "GenerativeRate", "Window", "Convergence", "Timeline", "Cell",
            "OverSeeds", "Bootstrap", "ClaudePair", "ZelligPair", "Paired", "CueRow", "Scores", "dump", "load",
@@ -226,9 +227,7 @@ def read_scores(data: Any, path: Path | str) -> Scores:
     not fit is a :class:`~arena.errors.DataError` naming the file and the first key that does not
     (keys this arena does not know, e.g. of a metric no longer registered, are ignored)."""
     try:
-        return cast(Scores, load(Scores, data))
-    except ValidationError as error:
-        first = error.errors()[0]
-        key = ".".join(str(part) for part in first["loc"]) or None
-        raise DataError(f"not the scores of a run ({key or 'the file'}: {first['msg']}); re-derive it with "
-                        "'arena score RUN'", file=str(path), key=key) from None
+        return load(Scores, data)
+    except DataError as error:
+        raise DataError(f"not the scores of a run ({error.message}); re-derive it with 'arena score RUN'",
+                        file=str(path), key=error.key) from None

@@ -1,8 +1,9 @@
 """How the typed results are serialised, read back and described: by pydantic.
 
 The results (:mod:`arena.stats.results`, the leaderboards, the false-positive rows) are frozen
-dataclasses that inherit :class:`Result`; pydantic's ``TypeAdapter`` over them is their one
-serialiser (:func:`dump`), reader (:func:`load`) and JSON Schema generator (:func:`schema`).
+dataclasses that inherit :class:`Result`; they are written and read by the one serialiser of
+arena's records (:func:`arena.codec.dump`, :func:`arena.codec.load`: pydantic's ``TypeAdapter``
+over each class), and described by it (:func:`schema`).
 What the JSON looks like is declared on the fields:
 
 - ``Annotated[T, Field(alias="yield")]``: the JSON key when it is not the field's name;
@@ -29,9 +30,11 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from pydantic import ConfigDict, Field, SerializerFunctionWrapHandler, TypeAdapter, model_serializer, model_validator
+from pydantic import ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import core_schema
+
+from arena.codec import adapter
 
 OMIT_NONE = Field(exclude_if=lambda value: value is None)
 OMIT_EMPTY = Field(exclude_if=lambda value: not value)
@@ -111,23 +114,6 @@ def _inner(hint: Any) -> Any:
     if typing.get_origin(hint) is typing.Annotated:
         hint = typing.get_args(hint)[0]
     return typing.get_args(hint)[0] if typing.get_origin(hint) is tuple else hint
-
-
-@functools.cache
-def adapter(cls: Any) -> TypeAdapter[Any]:
-    return TypeAdapter(cls)
-
-
-def dump(value: Any) -> Any:
-    """A typed result as JSON values, in field order; tuples stay tuples (``json.dumps`` writes them
-    as lists), floats and ints as they are."""
-    return adapter(cast(Any, type(value))).dump_python(value, by_alias=True)
-
-
-def load(cls: Any, data: Any) -> Any:
-    """A typed result read back from what :func:`dump` wrote (validated: a
-    :class:`pydantic.ValidationError` where it does not fit)."""
-    return adapter(cls).validate_python(data)
 
 
 class _Schema(GenerateJsonSchema):

@@ -65,6 +65,7 @@ from arena.sdk import (
     NestedTranslatingClaude,
     Performer,
     PositiveInt,
+    dump,
     read_lines,
 )
 from performers.john.newstest import word_count
@@ -345,7 +346,7 @@ class MTReferenceJohn:
         todo = list(dict.fromkeys(i.source for i in base if cache.get(i.source) is None))
         logger.info("mt-reference: %d sources to translate with %s (%d cached)", len(todo), spec.label, len(base) - len(todo))
         if todo:  # the Claude (a model) is only built when something is not cached
-            _, claude = build_nested("claude", spec.to_json(), where="mt-reference: claude")
+            _, claude = build_nested("claude", dump(spec), where="mt-reference: claude")
             if not callable(getattr(claude, "translate", None)):
                 raise ConfigError(f"mt-reference: Claude {spec.label} cannot translate (it has no translate method)")
             with progress_bar(total=len(todo), desc=f"translate {spec.label}", enabled=self.progress) as bar:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.codec import dump
 from tests.robustness.helpers import invoke, refused
 
 SOURCES = ["He came because it rained.", "She left because it snowed.", "We stayed because it was late."]
@@ -77,7 +78,7 @@ def test_allow_empty_false_keeps_the_config_hash(tmp_path):
     plain = load_experiment(config(tmp_path, 3, "replay"))
     (tmp_path / "exp.yaml").write_text((tmp_path / "exp.yaml").read_text() + "allow_empty: false\n")
     assert config_hash(load_experiment(tmp_path / "exp.yaml")) == config_hash(plain)
-    assert "allow_empty" not in plain.to_json()
+    assert "allow_empty" not in dump(plain)
 
 
 def test_an_empty_test_set_build_exits_2_unless_allowed(tmp_path, capsys):

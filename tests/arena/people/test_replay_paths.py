@@ -9,6 +9,7 @@ import os
 import pytest
 import yaml
 
+from arena.codec import dump
 from arena.people.session import ZelligSession
 from arena.specs.config import experiment_from_dict, load_experiment
 from performers.catalog import CATALOG
@@ -22,7 +23,7 @@ def test_exported_replay_runs_from_another_working_directory(tmp_path, distil_di
     target = ann.targets[0]
     ann.corrupt(target, target.instance.reference + " Ding.", "placeholder_ding", 1.0)
     monkeypatch.chdir(tmp_path)
-    replay = ann.export(played.to_json())
+    replay = ann.export(dump(played))
     stored = yaml.safe_load(replay.read_text(encoding="utf-8"))
     assert stored["johns"][0]["params"]["path"] == "testset.json"  # beside the config, not from the cwd
     assert stored["relative_paths"] == "config"
@@ -60,7 +61,7 @@ def test_relative_paths_are_read_from_the_config_only_when_it_says_so(tmp_path, 
     config.write_text(yaml.safe_dump(data), encoding="utf-8")
     experiment = experiment_from_dict(data, str(config))
     assert experiment.johns[0].params["path"] == expected.format(dir=tmp_path.resolve())
-    assert "relative_paths" not in experiment.to_json()  # resolved already: configs keep their hash
+    assert "relative_paths" not in dump(experiment)  # resolved already: configs keep their hash
 
 
 def test_relative_paths_takes_only_its_two_values(tmp_path):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.codec import dump
 from arena.errors import DataError
 from arena.people.live import LiveScorer
 from arena.people.repair_web import repair_app
@@ -50,7 +51,7 @@ class Server:
         app = create_app(arena, token, [HOST])
         if self.kind == "zellig":
             scorer = LiveScorer([], CATALOG)  # no scoring Claude: nothing heavy to build
-            app.register_blueprint(blueprint(ZelligArena(self.directory, self.rounds, self.experiment.to_json(),
+            app.register_blueprint(blueprint(ZelligArena(self.directory, self.rounds, dump(self.experiment),
                                                          scorer, "people")))
         return app
 

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from arena.codec import dump
 from arena.people.repair_web import blueprint as repair_pages
 from arena.people.repairs import RepairReview
 from arena.people.web import Arena, create_app
@@ -24,7 +25,7 @@ ORIGIN = f"http://{HOST}"
 def client(tmp_path, distil_dir):
     experiment, run_dir, rounds = planned(write_config(tmp_path, distil_dir), tmp_path / "runs")
     app = create_app(Arena(run_dir, rounds, None, "people"), None, [HOST])
-    app.register_blueprint(zellig_pages(ZelligArena(run_dir, rounds, experiment.to_json(), None, "people")))
+    app.register_blueprint(zellig_pages(ZelligArena(run_dir, rounds, dump(experiment), None, "people")))
     app.register_blueprint(repair_pages(RepairReview(tmp_path / "repairs.jsonl", flagged(2)), "people"))
     client = app.test_client()
     page = client.get("/", base_url=ORIGIN).get_data(as_text=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pexpect
 import pytest
 
+from arena.codec import dump
 from arena.people import checks
 from arena.people.live import LiveScorer
 from arena.people.session import ZelligSession
@@ -83,7 +84,7 @@ def test_play_zellig_live_in_a_terminal(tmp_path, distil_dir):
     assert child.exitstatus == 0
 
 
-def test_the_replay_config_names_its_test_set_relative_to_the_working_directory(tmp_path, distil_dir, monkeypatch):
+def test_the_replay_config_names_its_test_set_relative_to_itself(tmp_path, distil_dir, monkeypatch):
     import yaml
 
     monkeypatch.chdir(tmp_path)
@@ -91,7 +92,8 @@ def test_the_replay_config_names_its_test_set_relative_to_the_working_directory(
     ann = ZelligSession(run_dir, "ann", rounds)
     target = ann.targets[0]
     ann.corrupt(target, target.instance.reference + " Ding.", "placeholder_ding", 1.0)
-    config = ann.export(experiment.to_json())
-    path = yaml.safe_load(config.read_text(encoding="utf-8"))["johns"][0]["params"]["path"]
-    assert not path.startswith("/") and (tmp_path / path).is_file()  # no absolute path in a stored file
-    assert path == (config.parent / "testset.json").relative_to(tmp_path).as_posix()
+    config = ann.export(dump(experiment))
+    stored = yaml.safe_load(config.read_text(encoding="utf-8"))
+    path = stored["johns"][0]["params"]["path"]
+    assert path == "testset.json" and (config.parent / path).is_file()  # no absolute path in a stored file
+    assert stored["relative_paths"] == "config"

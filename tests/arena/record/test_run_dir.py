@@ -17,7 +17,7 @@ from arena.engine.core import RunResult
 from arena.errors import DataError, UsageError
 from arena.record import transcripts
 from arena.record.run_dir import RunDir
-from arena.stats.results import Scores, dump
+from arena.stats.results import Scores
 from tests.arena.stats.runs import GAME, finished_run
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.codec import dump
 from arena.errors import ConfigError
 from arena.specs.config import load_experiment
 from arena.specs.registry import signature
@@ -52,7 +53,7 @@ def test_balanced_john_label_json_and_signature(tmp_path):
     (john,) = experiment.johns
     assert john.balance == {"cue": "length"}
     assert john.label == "newstest+balance:length"
-    assert john.to_json()["balance"] == {"cue": "length"}
+    assert dump(john)["balance"] == {"cue": "length"}
     assert signature("john", john, CATALOG).endswith("[balance:length]")
 
 
@@ -62,5 +63,5 @@ def test_balanced_john_label_json_and_signature(tmp_path):
 ])
 def test_no_balance_changes_nothing(data):
     spec = spec_from_mapping(data, "test")
-    assert spec.balance == {} and "balance" not in spec.to_json() and "+balance" not in spec.label
+    assert spec.balance == {} and "balance" not in dump(spec) and "+balance" not in spec.label
     assert spec == PerformerSpec(**{key: value for key, value in data.items()})

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.codec import dump
 from arena.specs.config import load_experiment
 from arena.specs.schedule import Phase, Schedule, parse_schedule
 
@@ -90,9 +91,9 @@ def test_schedule_less_config_keeps_its_hash(tmp_path):
     from arena.engine import config_hash
 
     plain = load_experiment(write(tmp_path, ""))
-    assert "schedule" not in plain.to_json()
+    assert "schedule" not in dump(plain)
     scheduled = load_experiment(write(tmp_path, "schedule: supervised:10\n"))
-    assert scheduled.to_json()["schedule"]["phases"][0]["transparent"] == ["claude"]
+    assert dump(scheduled)["schedule"]["phases"][0]["transparent"] == ["claude"]
     assert config_hash(plain) != config_hash(scheduled)
 
 
