@@ -126,37 +126,43 @@ class TableAudit:
         }
 
 
+def side(item_id: str, seed: int) -> int:
+    """The seeded side on which a surface Claude is shown a pair's corrupted candidate (1: second)."""
+    return int(random.Random(f"{seed}/{item_id}/cues").random() < 0.5)
+
+
 def presented(items: Sequence[CueItem], seed: int) -> tuple[list[Pair], list[int]]:
     """The pairs as a surface Claude sees them (no source; a seeded side per pair) and the key."""
     pairs, answers = [], []
     for item in items:
-        side = int(random.Random(f"{seed}/{item.id}/cues").random() < 0.5)
-        candidates = (item.correct, item.corrupted) if side == 1 else (item.corrupted, item.correct)
+        answer = side(item.id, seed)
+        candidates = (item.correct, item.corrupted) if answer == 1 else (item.corrupted, item.correct)
         pairs.append(Pair(item.id, "", candidates))
-        answers.append(side)
+        answers.append(answer)
     return pairs, answers
 
 
-def fold_assignment(items: Sequence[CueItem], folds: int, seed: int) -> list[int]:
-    """The fold of each item: its group's place in a seeded shuffle of the groups, modulo ``folds``."""
-    groups = sorted({item.group for item in items})
-    random.Random(f"{seed}/folds").shuffle(groups)
-    fold_of = {group: index % folds for index, group in enumerate(groups)}
-    return [fold_of[item.group] for item in items]
+def fold_assignment(groups: Sequence[str], folds: int, seed: int) -> list[int]:
+    """The fold of each pair of instance ``groups[i]``: its group's place in a seeded shuffle of the
+    groups, modulo ``folds``."""
+    shuffled = sorted(set(groups))
+    random.Random(f"{seed}/folds").shuffle(shuffled)
+    fold_of = {group: index % folds for index, group in enumerate(shuffled)}
+    return [fold_of[group] for group in groups]
 
 
-def unfittable(items: Sequence[CueItem], answers: Sequence[int]) -> str | None:
-    """Why a fitted cue cannot be fitted on these pairs, or ``None``."""
-    if len(items) < MIN_PAIRS:
-        return f"n < {MIN_PAIRS} ({len(items)} pairs)"
-    if len({item.group for item in items}) < 2:
+def unfittable(groups: Sequence[str], answers: Sequence[int]) -> str | None:
+    """Why a fitted cue cannot be fitted on pairs of instances ``groups``, or ``None``."""
+    if len(groups) < MIN_PAIRS:
+        return f"n < {MIN_PAIRS} ({len(groups)} pairs)"
+    if len(set(groups)) < 2:
         return "one instance only: no fold to hold out"
     if len(set(answers)) < 2:
         return "one class only: the corrupted candidate is always on the same side"
     return None
 
 
-def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Pair], answers: Sequence[int],
+def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Any], answers: Sequence[int],
              fold_of: Sequence[int], folds: int) -> list[int | None]:
     if not isinstance(claude, Fittable):
         return [j.corrupted for j in claude.judge(list(pairs))]
@@ -177,20 +183,30 @@ def score_cue(name: str, claude: Claude, factory: Callable[[], Claude], items: S
               folds: int, seed: int) -> CueScore:
     """One cue's out-of-fold accuracy on one table."""
     pairs, answers = presented(items, seed)
+    return score_shown(name, claude, factory, [item.id for item in items], [item.group for item in items], pairs,
+                       answers, folds, seed)
+
+
+def score_shown(name: str, claude: Any, factory: Callable[[], Any], ids: Sequence[str], groups: Sequence[str],
+                shown: Sequence[Any], answers: Sequence[int], folds: int, seed: int) -> CueScore:
+    """:func:`score_cue` of pairs already shown as the cue takes them: pair ``ids[i]`` of instance
+    ``groups[i]`` as ``shown[i]`` (a :class:`~arena.records.Pair`, or the features a cue such as
+    :class:`arena.length_cue.LengthCue` is fitted on), its corrupted candidate on side ``answers[i]``
+    (:func:`side`)."""
     if isinstance(claude, Fittable):
-        reason = unfittable(items, answers)
+        reason = unfittable(groups, answers)
         if reason:
-            return CueScore(name, len(items), None, None, reason)
-    fold_of = fold_assignment(items, folds, seed)
-    choices = _choices(claude, factory, pairs, answers, fold_of, folds)
+            return CueScore(name, len(ids), None, None, reason)
+    fold_of = fold_assignment(groups, folds, seed)
+    choices = _choices(claude, factory, shown, answers, fold_of, folds)
     hits, ties = [], []
-    for item, choice, answer in zip(items, choices, answers):
+    for item_id, choice, answer in zip(ids, choices, answers):
         ties.append(choice is None)
         if choice is None:
-            choice = random.Random(f"{seed}/{item.id}/{name}/tie").randrange(2)
+            choice = random.Random(f"{seed}/{item_id}/{name}/tie").randrange(2)
         hits.append(float(choice == answer))
     accuracy = sum(hits) / len(hits) if hits else None
-    return CueScore(name, len(items), accuracy, wilson_ci(sum(hits), len(hits)), None, tuple(hits), tuple(ties))
+    return CueScore(name, len(ids), accuracy, wilson_ci(sum(hits), len(hits)), None, tuple(hits), tuple(ties))
 
 
 def sign_test(wins: int, losses: int) -> float:
