@@ -24,7 +24,6 @@ and each block's rounds (:class:`StoredRounds`) are parsed only while they are i
 
 from __future__ import annotations
 
-import json
 import logging
 import shutil
 import tempfile
@@ -69,7 +68,7 @@ class StoredRounds:
         with open(self.path, "rb") as file:
             file.seek(self.offset)
             for _ in range(self.count):
-                yield Round.from_json(json.loads(file.readline()))
+                yield Round.from_json(transcripts.loads(file.readline()))
 
 
 def stored_blocks(experiment: Experiment, path: Path) -> list[Block]:
@@ -195,7 +194,7 @@ def _read_spool(path: Path) -> Iterator[match.Corruption]:
         return
     with open(path, encoding="utf-8") as file:
         for line in file:
-            data = json.loads(line)
+            data = transcripts.loads(line)
             yield match.Corruption(Instance.from_json(data["instance"]),
                                    tuple(Variant.from_json(v) for v in data["variants"]),
                                    data["timed_out"], data["dropped"])
