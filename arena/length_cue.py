@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from arena.logistic import fit_logistic
 from arena.records import Judgement, Pair
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 TOKEN = re.compile(r"\w+|[^\w\s]")
 L2 = 1.0
@@ -41,7 +45,7 @@ def fit(pairs: Sequence[Pair], corrupted: Sequence[int], l2: float = L2) -> list
     return fit_rows([difference(pair) for pair in pairs], corrupted, l2)
 
 
-def fit_rows(rows: Sequence[Sequence[float]], corrupted: Sequence[int], l2: float = L2) -> list[float]:
+def fit_rows(rows: Sequence[Sequence[float]] | ArrayLike, corrupted: Sequence[int], l2: float = L2) -> list[float]:
     """:func:`fit` on the pairs' features (:func:`difference`, each row as shown), fitted on each
     pair as shown followed by the pair with its candidates swapped (the features negated)."""
     import numpy as np
@@ -77,14 +81,17 @@ class LengthCue:
         self.l2 = l2
         self.weights: list[float] | None = None
 
-    def fit(self, rows: Sequence[Sequence[float]], corrupted: Sequence[int]) -> None:
+    def fit(self, rows: Sequence[Sequence[float]] | ArrayLike, corrupted: Sequence[int]) -> None:
         self.weights = fit_rows(rows, corrupted, self.l2)
 
-    def judge(self, rows: Sequence[Sequence[float]]) -> list[Judgement]:
+    def judge(self, rows: Sequence[Sequence[float]] | ArrayLike) -> list[Judgement]:
+        import numpy as np
+
+        shown = np.asarray(rows).tolist()  # as Python numbers, so that the margins are :func:`margin`'s
         if self.weights is None:
-            return [Judgement(None) for _ in rows]
+            return [Judgement(None) for _ in shown]
         result = []
-        for row in rows:
+        for row in shown:
             m = margin_of(self.weights, row)
             result.append(Judgement(None if m == 0 else int(m > 0), (m / 2, -m / 2)))
         return result

@@ -26,6 +26,8 @@ from array import array
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from arena import length_cue
 from arena.record.rounds import NOT_JUDGED, STATUS_OK
 from arena.stats import cue_kinds
@@ -45,7 +47,7 @@ class Collector:
         self.ids: list[str] = []
         self.instances: list[str] = []
         self.keys: dict[tuple[str, str, str], int] = {}  # (John, Zellig, phenomenon) -> its code
-        self.codes, self.chars, self.tokens = array("i"), array("q"), array("q")
+        self.codes, self.chars, self.tokens = array("i"), array("q"), array("q")  # int64, read as NumPy columns
 
     def add(self, round_id: str, john: str, zellig: str, instance: str, phenomenon: str | None, status: str,
             counts: bool, candidates: Sequence[str] | None, corrupted: int | None) -> None:
@@ -90,8 +92,10 @@ class Collector:
         ids = [self.ids[i] for i in positions]
         answers = [side(round_id, SEED) for round_id in ids]
         # a pair as shown: its features second candidate minus first (corrupted second where the answer is 1)
-        shown = [(self.chars[i], self.tokens[i]) if answer else (-self.chars[i], -self.tokens[i])
-                 for i, answer in zip(positions, answers)]
+        at = np.asarray(positions, dtype=np.int64)
+        corrupted_minus_correct = np.column_stack([np.frombuffer(self.chars, dtype=np.int64)[at],
+                                                   np.frombuffer(self.tokens, dtype=np.int64)[at]])
+        shown = np.where(np.asarray(answers, dtype=bool)[:, None], corrupted_minus_correct, -corrupted_minus_correct)
         return score_shown(CUE, length_cue.LengthCue(), length_cue.LengthCue, ids,
                            [self.instances[i] for i in positions], shown, answers, FOLDS, SEED)
 

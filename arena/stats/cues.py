@@ -30,6 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from arena.records import Pair
 from arena.roles import Claude, Fittable
 from arena.stats import cue_kinds
@@ -162,7 +164,7 @@ def unfittable(groups: Sequence[str], answers: Sequence[int]) -> str | None:
     return None
 
 
-def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Any], answers: Sequence[int],
+def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Any] | np.ndarray, answers: Sequence[int],
              fold_of: Sequence[int], folds: int) -> list[int | None]:
     if not isinstance(claude, Fittable):
         return [j.corrupted for j in claude.judge(list(pairs))]
@@ -173,10 +175,15 @@ def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Any]
     for fold, test in sorted(members.items()):  # only folds that hold pairs (--folds may exceed the sentences)
         train = [i for i, f in enumerate(fold_of) if f != fold]
         fitted = factory()
-        fitted.fit([pairs[i] for i in train], [answers[i] for i in train])  # type: ignore[attr-defined]
-        for i, judgement in zip(test, fitted.judge([pairs[i] for i in test])):
+        fitted.fit(_at(pairs, train), [answers[i] for i in train])  # type: ignore[attr-defined]
+        for i, judgement in zip(test, fitted.judge(_at(pairs, test))):
             choices[i] = judgement.corrupted
     return choices
+
+
+def _at(pairs: Sequence[Any] | np.ndarray, indices: list[int]) -> Any:
+    """The pairs at ``indices``: a list, or the rows of an array of features."""
+    return pairs[indices] if isinstance(pairs, np.ndarray) else [pairs[i] for i in indices]
 
 
 def score_cue(name: str, claude: Claude, factory: Callable[[], Claude], items: Sequence[CueItem],
@@ -188,10 +195,11 @@ def score_cue(name: str, claude: Claude, factory: Callable[[], Claude], items: S
 
 
 def score_shown(name: str, claude: Any, factory: Callable[[], Any], ids: Sequence[str], groups: Sequence[str],
-                shown: Sequence[Any], answers: Sequence[int], folds: int, seed: int) -> CueScore:
+                shown: Sequence[Any] | np.ndarray, answers: Sequence[int], folds: int, seed: int) -> CueScore:
     """:func:`score_cue` of pairs already shown as the cue takes them: pair ``ids[i]`` of instance
-    ``groups[i]`` as ``shown[i]`` (a :class:`~arena.records.Pair`, or the features a cue such as
-    :class:`arena.length_cue.LengthCue` is fitted on), its corrupted candidate on side ``answers[i]``
+    ``groups[i]`` as ``shown[i]`` (a :class:`~arena.records.Pair`, or the row of features, in an
+    array, that a cue such as :class:`arena.length_cue.LengthCue` is fitted on), its corrupted
+    candidate on side ``answers[i]``
     (:func:`side`)."""
     if isinstance(claude, Fittable):
         reason = unfittable(groups, answers)
