@@ -23,13 +23,14 @@ neutral control is a John with ``balance: {cue: length}``.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from arena import length_cue
 from arena.record.rounds import NOT_JUDGED, STATUS_OK
+from arena.record.scan import key_hash
 from arena.stats import cue_kinds
 
 FOLDS = 5
@@ -99,10 +100,10 @@ class Collector:
         return score_shown(CUE, length_cue.LengthCue(), length_cue.LengthCue, ids,
                            [self.instances[i] for i in positions], shown, answers, FOLDS, SEED)
 
-    def strata(self) -> dict[str, float]:
+    def strata(self) -> Strata:
         """Round id → its stratum (1 cue right, 0 cue wrong, ½ tie), for the tables with a strong
         nuisance cue and enough pairs."""
-        result: dict[str, float] = {}
+        result: dict[int, float] = {}
         for positions in self.tables().values():
             if not cue_kinds.enough(len(positions)):
                 continue
@@ -110,8 +111,26 @@ class Collector:
             if not cue_kinds.is_strong(cue.ci):
                 continue
             for i, hit, tie in zip(positions, cue.hits, cue.ties):
-                result[self.ids[i]] = 0.5 if tie else hit
-        return result
+                result[key_hash(self.ids[i])] = 0.5 if tie else 1.0 if hit else 0.0
+        return Strata(result)
+
+
+class Strata:
+    """Round id → its stratum (:meth:`get`), kept by the 64-bit digest of the id
+    (:func:`arena.record.scan.key_hash`, as the scores tell instances apart), so that the ids'
+    texts are not held while the run's judgements are scored."""
+
+    def __init__(self, by_digest: dict[int, float] | None = None) -> None:
+        self.by_digest = by_digest if by_digest is not None else {}
+
+    def get(self, round_id: str) -> float | None:
+        return self.by_digest.get(key_hash(round_id))
+
+    def __len__(self) -> int:
+        return len(self.by_digest)
+
+    def values(self) -> Iterable[float]:
+        return self.by_digest.values()
 
 
 def balanced_johns(manifest: Mapping[str, Any]) -> list[str]:
@@ -121,12 +140,12 @@ def balanced_johns(manifest: Mapping[str, Any]) -> list[str]:
     return list(_balances(manifest))
 
 
-def of_rounds(rounds: Sequence[Any], manifest: Mapping[str, Any]) -> dict[str, float]:
+def of_rounds(rounds: Sequence[Any], manifest: Mapping[str, Any]) -> Strata:
     """The strata of a run's rounds in memory (none when no registered metric reads them)."""
     from arena.stats import registry
 
     if not registry.uses_cue_strata():
-        return {}
+        return Strata()
     collector = Collector(balanced_johns(manifest))
     for r in rounds:
         collector.add_round(r)

@@ -27,12 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from arena.stats.aggregate import Outcome, Tally, accurate, correct, discrepancy, instance_key, mean_std
 from arena.stats.stratify import stratified
+
+if TYPE_CHECKING:
+    from arena.stats.cue_strata import Strata
 
 # -- the registered metrics of a group of rounds ---------------------------------------------
 
@@ -76,7 +79,7 @@ class Context:
 
     ties: str = "wrong"  # contrastive tie policy: wrong, correct or half
     # round id -> its stratum under the strongest strong nuisance cue (arena/stats/cue_strata.py)
-    cue_strata: Mapping[str, float] = field(default_factory=dict)
+    cue_strata: Mapping[str, float] | Strata = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
