@@ -32,6 +32,7 @@ from arena import length_cue
 from arena.record.rounds import NOT_JUDGED, STATUS_OK
 from arena.record.scan import key_hash
 from arena.stats import cue_kinds
+from arena.stats.cues import score_shown, side, tie_coin
 
 FOLDS = 5
 SEED = 0
@@ -40,12 +41,14 @@ CUE = "length"  # the nuisance cue (the only one the strata are built from)
 
 class Collector:
     """The pairs of a run's rounds, per table, as they are read (one record at a time).  A pair is
-    kept as its round id, its instance id, its table and the length cue's features of its
-    candidates (corrupted minus correct: characters and tokens, counted once), not as texts."""
+    kept as its round id's digest with the side and tie coin the cue audit draws from the id, its
+    instance id, its table and the length cue's features of its candidates (corrupted minus
+    correct: characters and tokens, counted once), not as texts."""
 
     def __init__(self, balanced_johns: Collection[str] = ()) -> None:
         self.balanced = set(balanced_johns)  # may be set after the rounds are read (the streamed scores)
-        self.ids: list[str] = []
+        self.ids = array("Q")  # the 64-bit digest of each pair's round id (:func:`arena.record.scan.key_hash`)
+        self.sides, self.coins = array("b"), array("b")  # its seeded side and tie coin, drawn from the round id
         self.instances: list[str] = []
         self.keys: dict[tuple[str, str, str], int] = {}  # (John, Zellig, phenomenon) -> its code
         self.codes, self.chars, self.tokens = array("i"), array("q"), array("q")  # int64, read as NumPy columns
@@ -57,7 +60,9 @@ class Collector:
         key = (john, zellig, phenomenon if phenomenon is not None else zellig)
         (chars_correct, tokens_correct), (chars_corrupted, tokens_corrupted) = (
             length_cue.lengths(candidates[1 - corrupted]), length_cue.lengths(candidates[corrupted]))
-        self.ids.append(round_id)
+        self.ids.append(key_hash(round_id))
+        self.sides.append(side(round_id, SEED))
+        self.coins.append(tie_coin(round_id, CUE, SEED))
         self.instances.append(instance)
         self.codes.append(self.keys.setdefault(key, len(self.keys)))
         self.chars.append(chars_corrupted - chars_correct)
@@ -88,17 +93,15 @@ class Collector:
     def score(self, positions: Sequence[int]) -> Any:
         """The length cue's out-of-fold :class:`~arena.stats.cues.CueScore` on the pairs at
         ``positions``, as :func:`arena.stats.cues.score_cue` gives it on their texts."""
-        from arena.stats.cues import score_shown, side
-
-        ids = [self.ids[i] for i in positions]
-        answers = [side(round_id, SEED) for round_id in ids]
-        # a pair as shown: its features second candidate minus first (corrupted second where the answer is 1)
         at = np.asarray(positions, dtype=np.int64)
+        answers = np.frombuffer(self.sides, dtype=np.int8)[at].tolist()
+        coins = np.frombuffer(self.coins, dtype=np.int8)[at].tolist()
+        # a pair as shown: its features second candidate minus first (corrupted second where the answer is 1)
         corrupted_minus_correct = np.column_stack([np.frombuffer(self.chars, dtype=np.int64)[at],
                                                    np.frombuffer(self.tokens, dtype=np.int64)[at]])
         shown = np.where(np.asarray(answers, dtype=bool)[:, None], corrupted_minus_correct, -corrupted_minus_correct)
-        return score_shown(CUE, length_cue.LengthCue(), length_cue.LengthCue, ids,
-                           [self.instances[i] for i in positions], shown, answers, FOLDS, SEED)
+        return score_shown(CUE, length_cue.LengthCue(), length_cue.LengthCue, [self.instances[i] for i in positions],
+                           shown, answers, coins.__getitem__, FOLDS, SEED)
 
     def strata(self) -> Strata:
         """Round id → its stratum (1 cue right, 0 cue wrong, ½ tie), for the tables with a strong
@@ -111,7 +114,7 @@ class Collector:
             if not cue_kinds.is_strong(cue.ci):
                 continue
             for i, hit, tie in zip(positions, cue.hits, cue.ties):
-                result[key_hash(self.ids[i])] = 0.5 if tie else 1.0 if hit else 0.0
+                result[self.ids[i]] = 0.5 if tie else 1.0 if hit else 0.0
         return Strata(result)
 
 

@@ -190,31 +190,36 @@ def score_cue(name: str, claude: Claude, factory: Callable[[], Claude], items: S
               folds: int, seed: int) -> CueScore:
     """One cue's out-of-fold accuracy on one table."""
     pairs, answers = presented(items, seed)
-    return score_shown(name, claude, factory, [item.id for item in items], [item.group for item in items], pairs,
-                       answers, folds, seed)
+    return score_shown(name, claude, factory, [item.group for item in items], pairs, answers,
+                       lambda i: tie_coin(items[i].id, name, seed), folds, seed)
 
 
-def score_shown(name: str, claude: Any, factory: Callable[[], Any], ids: Sequence[str], groups: Sequence[str],
-                shown: Sequence[Any] | np.ndarray, answers: Sequence[int], folds: int, seed: int) -> CueScore:
-    """:func:`score_cue` of pairs already shown as the cue takes them: pair ``ids[i]`` of instance
-    ``groups[i]`` as ``shown[i]`` (a :class:`~arena.records.Pair`, or the row of features, in an
+def tie_coin(item_id: str, name: str, seed: int) -> int:
+    """The seeded coin that settles a tie (no cue) of cue ``name`` on a pair: the side it picks."""
+    return random.Random(f"{seed}/{item_id}/{name}/tie").randrange(2)
+
+
+def score_shown(name: str, claude: Any, factory: Callable[[], Any], groups: Sequence[str],
+                shown: Sequence[Any] | np.ndarray, answers: Sequence[int], coin: Callable[[int], int], folds: int,
+                seed: int) -> CueScore:
+    """:func:`score_cue` of pairs already shown as the cue takes them: pair ``i``, of instance
+    ``groups[i]``, as ``shown[i]`` (a :class:`~arena.records.Pair`, or the row of features, in an
     array, that a cue such as :class:`arena.length_cue.LengthCue` is fitted on), its corrupted
-    candidate on side ``answers[i]``
-    (:func:`side`)."""
+    candidate on side ``answers[i]`` (:func:`side`), a tie settled by ``coin(i)`` (:func:`tie_coin`)."""
     if isinstance(claude, Fittable):
         reason = unfittable(groups, answers)
         if reason:
-            return CueScore(name, len(ids), None, None, reason)
+            return CueScore(name, len(groups), None, None, reason)
     fold_of = fold_assignment(groups, folds, seed)
     choices = _choices(claude, factory, shown, answers, fold_of, folds)
     hits, ties = [], []
-    for item_id, choice, answer in zip(ids, choices, answers):
+    for i, (choice, answer) in enumerate(zip(choices, answers)):
         ties.append(choice is None)
         if choice is None:
-            choice = random.Random(f"{seed}/{item_id}/{name}/tie").randrange(2)
+            choice = coin(i)
         hits.append(float(choice == answer))
     accuracy = sum(hits) / len(hits) if hits else None
-    return CueScore(name, len(ids), accuracy, wilson_ci(sum(hits), len(hits)), None, tuple(hits), tuple(ties))
+    return CueScore(name, len(groups), accuracy, wilson_ci(sum(hits), len(hits)), None, tuple(hits), tuple(ties))
 
 
 def sign_test(wins: int, losses: int) -> float:
