@@ -32,7 +32,7 @@ from arena import length_cue
 from arena.record.rounds import NOT_JUDGED, STATUS_OK
 from arena.record.scan import key_hash
 from arena.stats import cue_kinds
-from arena.stats.cues import score_shown, side, tie_coin
+from arena.stats.cues import CueScore, score_shown, side, tie_coin
 
 FOLDS = 5
 SEED = 0
@@ -90,7 +90,7 @@ class Collector:
         self.add(r.id, r.john, r.zellig, r.instance.id, r.variant.phenomenon if r.variant is not None else None,
                  r.status, r.counts, r.candidates, r.corrupted)
 
-    def score(self, positions: Sequence[int]) -> Any:
+    def score(self, positions: Sequence[int]) -> CueScore:
         """The length cue's out-of-fold :class:`~arena.stats.cues.CueScore` on the pairs at
         ``positions``, as :func:`arena.stats.cues.score_cue` gives it on their texts."""
         at = np.asarray(positions, dtype=np.int64)
