@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from arena.logistic import fit_logistic
 from arena.records import Judgement, Pair
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 TOKEN = re.compile(r"\w+|[^\w\s]")
 L2 = 1.0
@@ -38,22 +42,38 @@ def difference(pair: Pair) -> list[float]:
 
 def fit(pairs: Sequence[Pair], corrupted: Sequence[int], l2: float = L2) -> list[float]:
     """The weights of the two features, fitted on labelled pairs (both candidate orders)."""
-    rows, labels = [], []
-    for pair, answer in zip(pairs, corrupted):
-        row = difference(pair)
-        rows += [row, [-value for value in row]]
-        labels += [answer, 1 - answer]
-    return fit_logistic(rows, labels, l2)
+    return fit_rows([difference(pair) for pair in pairs], corrupted, l2)
+
+
+def fit_rows(rows: Sequence[Sequence[float]] | ArrayLike, corrupted: Sequence[int], l2: float = L2) -> list[float]:
+    """:func:`fit` on the pairs' features (:func:`difference`, each row as shown), fitted on each
+    pair as shown followed by the pair with its candidates swapped (the features negated)."""
+    import numpy as np
+
+    shown = np.asarray(rows, dtype=float)
+    x = np.empty((2 * len(shown), 2))
+    x[0::2], x[1::2] = shown, -shown
+    answers = np.asarray(corrupted, dtype=float)
+    y = np.empty(2 * len(answers))
+    y[0::2], y[1::2] = answers, 1 - answers
+    return fit_logistic(x, y, l2)
 
 
 def margin(weights: Sequence[float], pair: Pair) -> float:
     """Positive: the second candidate looks corrupted; negative: the first; 0: no cue."""
-    return sum(w * f for w, f in zip(weights, difference(pair)))
+    return margin_of(weights, difference(pair))
+
+
+def margin_of(weights: Sequence[float], row: Sequence[float]) -> float:
+    """:func:`margin` of a pair's features (:func:`difference`)."""
+    return sum(w * f for w, f in zip(weights, row))
 
 
 class LengthCue:
-    """The length cue as a fittable judge (:class:`arena.roles.Fittable`) for the cue audit
-    (:func:`arena.stats.cues.score_cue`); unfitted it abstains."""
+    """The length cue as a fittable judge (:class:`arena.roles.Fittable`) of pairs given by their
+    features (:func:`difference`, counted once per pair), for the strata of S net of cues
+    (:mod:`arena.stats.cue_strata`, scored out of fold by :func:`arena.stats.cues.score_shown`);
+    unfitted it abstains."""
 
     name = "length"
 
@@ -61,14 +81,17 @@ class LengthCue:
         self.l2 = l2
         self.weights: list[float] | None = None
 
-    def fit(self, pairs: Sequence[Pair], corrupted: Sequence[int]) -> None:
-        self.weights = fit(pairs, corrupted, self.l2)
+    def fit(self, rows: Sequence[Sequence[float]] | ArrayLike, corrupted: Sequence[int]) -> None:
+        self.weights = fit_rows(rows, corrupted, self.l2)
 
-    def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
+    def judge(self, rows: Sequence[Sequence[float]] | ArrayLike) -> list[Judgement]:
+        import numpy as np
+
+        shown = np.asarray(rows).tolist()  # as Python numbers, so that the margins are :func:`margin`'s
         if self.weights is None:
-            return [Judgement(None) for _ in pairs]
+            return [Judgement(None) for _ in shown]
         result = []
-        for pair in pairs:
-            m = margin(self.weights, pair)
+        for row in shown:
+            m = margin_of(self.weights, row)
             result.append(Judgement(None if m == 0 else int(m > 0), (m / 2, -m / 2)))
         return result

@@ -5,11 +5,16 @@ share."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
-def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[int], l2: float, steps: int = 50) -> list[float]:
+def fit_logistic(rows: Sequence[Sequence[float]] | ArrayLike, labels: Sequence[int] | ArrayLike, l2: float,
+                 steps: int = 50) -> list[float]:
     """Weights (no intercept) of an L2-penalised logistic regression, by Newton's
-    method on standardised features; returned on the original scale."""
+    method on standardised features (``rows``: lists or an array); returned on the original scale."""
     import numpy as np
 
     x = np.asarray(rows, dtype=float)

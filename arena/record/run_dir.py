@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
@@ -135,7 +134,7 @@ class RunDir:
             reader = _Reader(stack.enter_context(open(self.path / transcripts.ROUNDS, "rb")))
             for position in index.expected(sorted(judging)):
                 readers = judging[int(index.seeds[position])]
-                yield reader.read(int(index.offsets[position])), [json.loads(_line(cursors[m])) for m in readers]
+                yield reader.read(int(index.offsets[position])), [transcripts.loads(_line(cursors[m])) for m in readers]
 
     # -- in memory ------------------------------------------------------------------------
 
@@ -194,4 +193,4 @@ class _Reader:
             self.file.seek(offset)
         line = self.file.readline()
         self.at = offset + len(line)
-        return json.loads(line)
+        return transcripts.loads(line)

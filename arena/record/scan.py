@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from arena.errors import DataError
+from arena.record import transcripts
 
 REPAIR = "re-run 'arena run' on the config to rebuild it from cells/, or delete the run directory"
 
@@ -62,7 +63,7 @@ def iter_lines(path: Path, offsets: bool = False) -> Iterator[tuple[int, dict[st
             if not raw.endswith(b"\n"):  # text after the last newline: the writer was cut off
                 raise DataError(f"the last line is cut off (no newline); {REPAIR}", file=path, line=number)
             try:
-                record = json.loads(raw.decode("utf-8"))
+                record = transcripts.loads(raw.decode("utf-8"))
             except UnicodeDecodeError:
                 raise DataError(f"not valid UTF-8; {REPAIR}", file=path, line=number) from None
             except (json.JSONDecodeError, RecursionError) as error:

@@ -30,6 +30,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pydantic_core import from_json
+
 from arena.errors import DataError
 
 MANIFEST = "manifest.json"
@@ -38,6 +40,16 @@ JUDGEMENTS = "judgements.jsonl"
 ONEBEST = "onebest.jsonl"
 SCORES = "scores.json"
 OBSERVATIONS = "observations.jsonl"  # a game's: what each observer was shown
+
+
+def loads(text: str | bytes) -> Any:
+    """The JSON value of one line, as :func:`json.loads` decodes it, at about twice its speed
+    (pydantic-core's parser, which gives the same values); a line it refuses is decoded by
+    :func:`json.loads`, so that what is raised (and the message naming the fault) stays json's."""
+    try:
+        return from_json(text)
+    except ValueError:
+        return json.loads(text)
 
 
 def dumps_line(record: Any) -> str:
@@ -120,7 +132,7 @@ def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
             if not line.strip():
                 continue
             try:
-                yield json.loads(line)
+                yield loads(line)
             except RecursionError:
                 raise DataError(f"{path}:{number}: JSON nested too deeply") from None
             except json.JSONDecodeError as error:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+import numpy as np
 from pydantic import Field
 
 from arena.records import Pair
@@ -132,37 +133,43 @@ class TableAudit:
                            list(self.strong), self.kinds, self.enough, self.balance)
 
 
+def side(item_id: str, seed: int) -> int:
+    """The seeded side on which a surface Claude is shown a pair's corrupted candidate (1: second)."""
+    return int(random.Random(f"{seed}/{item_id}/cues").random() < 0.5)
+
+
 def presented(items: Sequence[CueItem], seed: int) -> tuple[list[Pair], list[int]]:
     """The pairs as a surface Claude sees them (no source; a seeded side per pair) and the key."""
     pairs, answers = [], []
     for item in items:
-        side = int(random.Random(f"{seed}/{item.id}/cues").random() < 0.5)
-        candidates = (item.correct, item.corrupted) if side == 1 else (item.corrupted, item.correct)
+        answer = side(item.id, seed)
+        candidates = (item.correct, item.corrupted) if answer == 1 else (item.corrupted, item.correct)
         pairs.append(Pair(item.id, "", candidates))
-        answers.append(side)
+        answers.append(answer)
     return pairs, answers
 
 
-def fold_assignment(items: Sequence[CueItem], folds: int, seed: int) -> list[int]:
-    """The fold of each item: its group's place in a seeded shuffle of the groups, modulo ``folds``."""
-    groups = sorted({item.group for item in items})
-    random.Random(f"{seed}/folds").shuffle(groups)
-    fold_of = {group: index % folds for index, group in enumerate(groups)}
-    return [fold_of[item.group] for item in items]
+def fold_assignment(groups: Sequence[str], folds: int, seed: int) -> list[int]:
+    """The fold of each pair of instance ``groups[i]``: its group's place in a seeded shuffle of the
+    groups, modulo ``folds``."""
+    shuffled = sorted(set(groups))
+    random.Random(f"{seed}/folds").shuffle(shuffled)
+    fold_of = {group: index % folds for index, group in enumerate(shuffled)}
+    return [fold_of[group] for group in groups]
 
 
-def unfittable(items: Sequence[CueItem], answers: Sequence[int]) -> str | None:
-    """Why a fitted cue cannot be fitted on these pairs, or ``None``."""
-    if len(items) < MIN_PAIRS:
-        return f"n < {MIN_PAIRS} ({len(items)} pairs)"
-    if len({item.group for item in items}) < 2:
+def unfittable(groups: Sequence[str], answers: Sequence[int]) -> str | None:
+    """Why a fitted cue cannot be fitted on pairs of instances ``groups``, or ``None``."""
+    if len(groups) < MIN_PAIRS:
+        return f"n < {MIN_PAIRS} ({len(groups)} pairs)"
+    if len(set(groups)) < 2:
         return "one instance only: no fold to hold out"
     if len(set(answers)) < 2:
         return "one class only: the corrupted candidate is always on the same side"
     return None
 
 
-def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Pair], answers: Sequence[int],
+def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Any] | np.ndarray, answers: Sequence[int],
              fold_of: Sequence[int], folds: int) -> list[int | None]:
     if not isinstance(claude, Fittable):
         return [j.corrupted for j in claude.judge(list(pairs))]
@@ -173,30 +180,51 @@ def _choices(claude: Claude, factory: Callable[[], Claude], pairs: Sequence[Pair
     for fold, test in sorted(members.items()):  # only folds that hold pairs (--folds may exceed the sentences)
         train = [i for i, f in enumerate(fold_of) if f != fold]
         fitted = factory()
-        fitted.fit([pairs[i] for i in train], [answers[i] for i in train])  # type: ignore[attr-defined]
-        for i, judgement in zip(test, fitted.judge([pairs[i] for i in test])):
+        fitted.fit(_at(pairs, train), [answers[i] for i in train])  # type: ignore[attr-defined]
+        for i, judgement in zip(test, fitted.judge(_at(pairs, test))):
             choices[i] = judgement.corrupted
     return choices
+
+
+def _at(pairs: Sequence[Any] | np.ndarray, indices: list[int]) -> Any:
+    """The pairs at ``indices``: a list, or the rows of an array of features."""
+    return pairs[indices] if isinstance(pairs, np.ndarray) else [pairs[i] for i in indices]
 
 
 def score_cue(name: str, claude: Claude, factory: Callable[[], Claude], items: Sequence[CueItem],
               folds: int, seed: int) -> CueScore:
     """One cue's out-of-fold accuracy on one table."""
     pairs, answers = presented(items, seed)
+    return score_shown(name, claude, factory, [item.group for item in items], pairs, answers,
+                       lambda i: tie_coin(items[i].id, name, seed), folds, seed)
+
+
+def tie_coin(item_id: str, name: str, seed: int) -> int:
+    """The seeded coin that settles a tie (no cue) of cue ``name`` on a pair: the side it picks."""
+    return random.Random(f"{seed}/{item_id}/{name}/tie").randrange(2)
+
+
+def score_shown(name: str, claude: Any, factory: Callable[[], Any], groups: Sequence[str],
+                shown: Sequence[Any] | np.ndarray, answers: Sequence[int], coin: Callable[[int], int], folds: int,
+                seed: int) -> CueScore:
+    """:func:`score_cue` of pairs already shown as the cue takes them: pair ``i``, of instance
+    ``groups[i]``, as ``shown[i]`` (a :class:`~arena.records.Pair`, or the row of features, in an
+    array, that a cue such as :class:`arena.length_cue.LengthCue` is fitted on), its corrupted
+    candidate on side ``answers[i]`` (:func:`side`), a tie settled by ``coin(i)`` (:func:`tie_coin`)."""
     if isinstance(claude, Fittable):
-        reason = unfittable(items, answers)
+        reason = unfittable(groups, answers)
         if reason:
-            return CueScore(name, len(items), None, None, reason)
-    fold_of = fold_assignment(items, folds, seed)
-    choices = _choices(claude, factory, pairs, answers, fold_of, folds)
+            return CueScore(name, len(groups), None, None, reason)
+    fold_of = fold_assignment(groups, folds, seed)
+    choices = _choices(claude, factory, shown, answers, fold_of, folds)
     hits, ties = [], []
-    for item, choice, answer in zip(items, choices, answers):
+    for i, (choice, answer) in enumerate(zip(choices, answers)):
         ties.append(choice is None)
         if choice is None:
-            choice = random.Random(f"{seed}/{item.id}/{name}/tie").randrange(2)
+            choice = coin(i)
         hits.append(float(choice == answer))
     accuracy = sum(hits) / len(hits) if hits else None
-    return CueScore(name, len(items), accuracy, wilson_ci(sum(hits), len(hits)), None, tuple(hits), tuple(ties))
+    return CueScore(name, len(groups), accuracy, wilson_ci(sum(hits), len(hits)), None, tuple(hits), tuple(ties))
 
 
 def sign_test(wins: int, losses: int) -> float:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import model_serializer
@@ -35,6 +35,9 @@ from pydantic import model_serializer
 from arena.stats.aggregate import Outcome, Tally, accurate, correct, discrepancy, instance_key, mean_std
 from arena.stats.stratify import stratified
 from arena.stats.typed import INTERVAL
+
+if TYPE_CHECKING:
+    from arena.stats.cue_strata import Strata
 
 # -- the registered metrics of a group of rounds ---------------------------------------------
 
@@ -114,7 +117,7 @@ class Context:
 
     ties: str = "wrong"  # contrastive tie policy: wrong, correct or half
     # round id -> its stratum under the strongest strong nuisance cue (arena/stats/cue_strata.py)
-    cue_strata: Mapping[str, float] = field(default_factory=dict)
+    cue_strata: Mapping[str, float] | Strata = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,8 @@ class _Run:
         # which Johns are balanced is known from the manifest once that pass is done
         self.cue_pairs = cue_strata.Collector() if registry.uses_cue_strata(self.metrics) else None
         record.verify(self._round)  # one pass over rounds.jsonl: verified, indexed, and kept as columns
+        self.digests = self.data.digests()
+        del self.data  # the instance ids it kept are not needed past the pass
         self.manifest = record.manifest
         self.experiment = self.manifest.experiment
         self.ties = self.experiment.get("contrastive_ties", "wrong")
@@ -194,6 +196,7 @@ class _Run:
     def judgements(self) -> None:
         if self.cue_pairs is not None:
             self.context = registry.Context(self.ties, self.cue_pairs.strata())
+            self.cue_pairs = None  # the pairs are not needed past their strata
         if not (self.record.path / transcripts.JUDGEMENTS).exists():  # not judged yet: no outcomes, no 1-bests read
             return
         for record in self.record.lines(transcripts.ONEBEST):
@@ -328,7 +331,7 @@ def score_run(run: RunDir | Path) -> Scores:
 
     streamed = _Run(run if isinstance(run, RunDir) else RunDir(run))
     manifest = streamed.manifest
-    signature = run_signature(manifest.dump(), data=streamed.data.digests())
+    signature = run_signature(manifest.dump(), data=streamed.digests)
     streamed.judgements()
     claudes = [c.get("alias") or cells.claude_label(c) for c in streamed.experiment["claudes"]]
     counted: dict[tuple[str, str, str, int], Tally] = {}

@@ -44,18 +44,22 @@ def test_each_line_is_decoded_at_most_twice_while_the_run_is_verified_and_scored
     written = (run_dir / transcripts.SCORES).read_bytes()
     (run_dir / transcripts.SCORES).unlink()
     decoded: Counter[str] = Counter()
+
+    def counting(loads):
+        def decode(text, *args, **kwargs):
+            record = loads(text, *args, **kwargs)
+            decoded[kind(record)] += 1
+            return record
+        return decode
+
     loads = json.loads
-
-    def counting(text, *args, **kwargs):
-        record = loads(text, *args, **kwargs)
-        decoded[kind(record)] += 1
-        return record
-
-    monkeypatch.setattr(json, "loads", counting)
-    record = RunDir(run_dir)
-    result = finish(RunResult(run_dir), record)
-    record.verify()  # what arena.api.run hands out: verified already, not read again
-    monkeypatch.setattr(json, "loads", loads)
+    with monkeypatch.context() as patched:  # the lines' decoder (transcripts.loads) and json's, where it is called
+        patched.setattr(json, "loads", counting(json.loads))
+        patched.setattr(transcripts, "loads", counting(transcripts.loads))
+        record = RunDir(run_dir)
+        result = finish(RunResult(run_dir), record)
+        record.verify()  # what arena.api.run hands out: verified already, not read again
+    assert json.loads is loads
     assert (run_dir / transcripts.SCORES).read_bytes() == written  # the same scores.json as the run wrote
     assert result.scores == json.loads(written)
     for name in (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST):

@@ -9,6 +9,10 @@ import random
 import numpy as np
 import pytest
 
+from arena import length_cue
+from arena.records import Judgement
+from arena.stats import cues
+from arena.stats.cue_items import CueItem
 from arena.stats.cue_strata import Collector
 from arena.stats.stratify import stratified
 
@@ -81,8 +85,38 @@ def test_left_out_rounds_and_balanced_johns():
     records[1] = {**records[1], "counts": False}
     for record in records:
         collector.add_record(record)
-    ((table, phenomenon), items), = collector.tables().items()
-    assert table == "deletion (balanced John j)" and phenomenon == "deletion" and len(items) == 38
+    ((table, phenomenon), positions), = collector.tables().items()
+    assert table == "deletion (balanced John j)" and phenomenon == "deletion" and len(positions) == 38
+
+
+class LengthOnTexts:
+    """The length cue fitted on and judging the pairs' texts (the features counted anew each fold)."""
+
+    def __init__(self) -> None:
+        self.weights: list[float] = []
+
+    def fit(self, pairs, corrupted) -> None:
+        self.weights = length_cue.fit(pairs, corrupted)
+
+    def judge(self, pairs) -> list[Judgement]:
+        margins = [length_cue.margin(self.weights, pair) for pair in pairs]
+        return [Judgement(None if m == 0 else int(m > 0)) for m in margins]
+
+
+@pytest.mark.parametrize("kind, n", [("deletion", 60), ("swap", 60), ("mixed", 200)])
+def test_the_features_counted_once_score_as_the_texts_do(kind, n):
+    """The collector keeps each pair's length features, not its texts: the cue's out-of-fold score on
+    them equals, to the last digit, the score of the cue fitted on the texts (:func:`cues.score_cue`)."""
+    records = (rounds("deletion", n // 2) + rounds("swap", n // 2, seed=1) if kind == "mixed" else rounds(kind, n))
+    records = [{**r, "zellig": "z", "variant": {**r["variant"], "phenomenon": "p"}} for r in records]
+    collector = Collector()
+    for record in records:
+        collector.add_record(record)
+    ((_, positions),) = collector.tables().items()
+    items = [CueItem(r["round"], r["instance"]["id"], "", r["candidates"][1 - r["corrupted"]],
+                     r["candidates"][r["corrupted"]], "z", "p") for r in records]
+    on_texts = cues.score_cue("length", LengthOnTexts(), LengthOnTexts, items, 5, 0)
+    assert collector.score(positions) == on_texts
 
 
 def test_scores_json_carries_it_streamed_and_in_memory_alike(tmp_path):

@@ -60,7 +60,7 @@ def test_reproducible_by_seed_and_folds_grouped_by_instance():
     data = CueInput(items("swap", n=80, per_group=4))
     first = [dump(t.record()) for t in cues.audit(data, FACTORIES, seed=7)]
     assert first == [dump(t.record()) for t in cues.audit(data, FACTORIES, seed=7)]
-    fold_of = cues.fold_assignment(data.items, 5, seed=7)
+    fold_of = cues.fold_assignment([item.group for item in data.items], 5, seed=7)
     by_group: dict[str, set[int]] = {}
     for item, fold in zip(data.items, fold_of):
         by_group.setdefault(item.group, set()).add(fold)
