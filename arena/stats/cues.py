@@ -50,7 +50,7 @@ THRESHOLD = cue_kinds.HIGH
 class CueScore(Result):
     """One cue on one table: out-of-fold accuracy with its interval, or why it could not be fitted;
     ``hits`` (1.0/0.0 per pair, coins included) and ``ties`` (no cue) per pair, in item order.  Its
-    JSON (:func:`arena.stats.typed.dump`) is the accuracy, the interval and why it is unfittable."""
+    JSON (:func:`arena.codec.dump`) is the accuracy, the interval and why it is unfittable."""
 
     name: Annotated[str, _LEFT_OUT]
     n: Annotated[int, _LEFT_OUT]

@@ -1,6 +1,6 @@
 """The typed rows of the false-positive report (:mod:`arena.stats.false_positives`).
 
-Written as ``RUN/report/false_positives.json`` by pydantic (:func:`arena.stats.typed.dump`);
+Written as ``RUN/report/false_positives.json`` by pydantic (:func:`arena.codec.dump`);
 keys that apply only to some rows (a pool, several replicas, a verdict with a generative rate)
 are left out where they do not apply.
 """

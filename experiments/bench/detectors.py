@@ -270,8 +270,8 @@ def write_calibration(path: Path, rows: list[dict], args) -> None:
     a conditional detector's only on the pairs whose source it applies to; with the histogram of its
     correct sentences' pairs, hits and false alarms (``clusters``, file version 2: the Rogan-Gladen
     interval resamples sentences).  ``--merge`` keeps the other detectors of an existing ``path``."""
+    from arena.codec import dump
     from arena.stats.rogan_gladen import FILE_VERSION, Calibration, clusters_of
-    from arena.stats.typed import dump
 
     pooled: dict[str, dict] = {}
     for row in rows:

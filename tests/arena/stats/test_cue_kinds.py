@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from arena.codec import dump
 from arena.errors import UsageError
 from arena.present import cues as present
 from arena.stats import cue_kinds, cues
 from arena.stats.cue_items import CueItem
 from arena.stats.cues import CueScore, TableAudit
-from arena.stats.typed import dump
 
 
 def table(n: int, **accuracies: tuple[float, tuple[float, float]]) -> TableAudit:

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from arena.codec import dump
 from arena.stats import cue_controls, cue_items, cues
 from arena.stats.cue_items import CueInput, CueItem
-from arena.stats.typed import dump
 from performers.claude.edit_words import EditWordsClaude
 from performers.claude.length import LengthClaude
 from tests.conftest import DATA, require_shared

@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
+from arena.codec import dump, load
 from arena.stats.rogan_gladen import Calibration, clusters_of, corrected, design_effect
-from arena.stats.typed import dump, load
 
 
 def effect(rows):
