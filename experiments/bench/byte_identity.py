@@ -6,7 +6,8 @@ tree), each from its own tree and in its own process, and compares ``rounds.json
 names a commit is checked out with ``git worktree add --detach`` in a temporary folder
 (removed at the end); ``WORKTREE`` is this checkout as it is, uncommitted changes included.
 Configs under ``experiments/tournament/`` are played by ``arena tournament --executor
-in-process`` (the same transcripts as on Ray), every other one by ``arena run``; both run
+in-process`` (the same transcripts as on Ray), a config with a ``transfer:`` block by ``arena
+transfer --executor in-process``, every other one by ``arena run``; both run
 with ``PYTHONPATH`` set to the tree, from its root, beside a ``shared`` link to the
 project's shared folder (``../shared/data`` in the configs).  Prints a table (config, file,
 identical / DIFFERENT / missing) and exits 1 on any difference.
@@ -33,6 +34,8 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKTREE = "WORKTREE"
@@ -70,8 +73,12 @@ def tree(revision: str, folder: Path) -> Iterator[Path]:
 
 def play(root: Path, config: str, out: Path, options: Sequence[str], log: Path) -> tuple[Path | None, float]:
     """Play ``config`` with the arena of ``root``; the run directory (None when it failed) and CPU seconds."""
-    tournament = config.startswith("experiments/tournament/")
-    verb = ["tournament", "--executor", "in-process", "--no-plots"] if tournament else ["run", "--no-report"]
+    if config.startswith("experiments/tournament/"):
+        verb = ["tournament", "--executor", "in-process", "--no-plots"]
+    elif "transfer" in (yaml.safe_load((root / config).read_text(encoding="utf-8")) or {}):
+        verb = ["transfer", "--executor", "in-process", "--no-plots"]  # a game played across models and seeds
+    else:
+        verb = ["run", "--no-report"]
     command = [sys.executable, "-c", "from arena.cli import main; raise SystemExit(main())", *verb, config,
                "--out", str(out), "--no-progress", *options]
     env = {**os.environ, "PYTHONPATH": str(root), "ARENA_PROGRESS": "0"}
