@@ -11,6 +11,7 @@ import pytest
 
 from arena.engine.ray_backend import check_reachable, connect_timeout
 from arena.errors import EnvError, UsageError
+from performers.claude.conversion_cache import KEY_FILE
 from tests.robustness.processes import REPO, arena, interrupted
 
 SMOKE = str(REPO / "experiments" / "tournament" / "smoke.yaml")
@@ -152,10 +153,11 @@ def test_ctrl_c_ends_false_positives_translating_its_pool(tmp_path, distil_dir, 
                  ARENA_CACHE_DIR=str(tmp_path / "run-cache"))
     assert made.status == 0, made.err
     (run_dir,) = runs.iterdir()
-    cache = tmp_path / "cache"  # a fresh one: its score cache appears once the pool's Claude is built
+    cache = tmp_path / "cache"  # a fresh one: the pool's Claude converts its model to CTranslate2 into it, then translates
     argv = ["false-positives", str(run_dir), "--pool-sources", str(data_dir / "wmt" / "newstest" / "newstest2016.en"),
             "--pool-limit", "40", "--no-plot", "--no-cues", "--no-progress"]
-    done = interrupted(argv, ready=lambda: any(cache.glob("scores.sqlite*")), ARENA_CACHE_DIR=str(cache))
+    done = interrupted(argv, ready=lambda: any(cache.glob(f"ct2/*/{KEY_FILE}")),  # the conversion is complete
+                       ARENA_CACHE_DIR=str(cache))
     _stopped_quietly(done, "false-positives")
     report = run_dir / "report"
     assert not (report / "false_positives.json").exists() and not list(report.glob("pool-*/*.jsonl"))
