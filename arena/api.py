@@ -69,7 +69,7 @@ class Run:
     @cached_property
     def scores(self) -> Scores:
         """``scores.json`` as typed results (:class:`arena.stats.results.Scores`, read and validated by
-        pydantic); ``arena.stats.results.dump(run.scores)`` gives its JSON values back."""
+        pydantic); ``arena.codec.dump(run.scores)`` gives its JSON values back."""
         from arena.stats.results import read_scores
 
         return read_scores(self.record.scores(), self.run_dir / "scores.json")

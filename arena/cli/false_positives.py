@@ -127,7 +127,7 @@ def run(args) -> int:
         print(f"note: {run_dir} is not finished; this report covers the transcripts so far", file=sys.stderr)
     paths = present.write(run_dir, report, plot=not args.no_plot)
     if args.json:
-        from arena.stats.results import dump
+        from arena.codec import dump
         from arena.text_policy import json_visible
 
         print(json_visible(json.dumps(dump(report), ensure_ascii=False, indent=2)))

@@ -27,9 +27,9 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     import json
 
+    from arena.codec import dump
     from arena.present.console import format_leaderboards
     from arena.present.report import report_input, write_report_dir
-    from arena.stats.results import dump
 
     data = report_input(Path(args.run_dir))
     paths = write_report_dir(data, plots=not args.no_plots)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -164,7 +164,3 @@ def write_rows(table: Any, out: Path | None, kind: str | None = None) -> None:
         kind = "tsv" if out is None else format_of(out, key="--out")
     FORMATS[kind].write(table, out)
 
-
-def names() -> Sequence[str]:
-    """The formats' names: ``tsv``, ``csv``, ``jsonl``, ``parquet``."""
-    return tuple(FORMATS)

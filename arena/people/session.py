@@ -105,9 +105,9 @@ def _phenomenon(outcome: Any) -> str | None:
 def summary(run_dir: Path, name: str) -> dict[str, Any]:
     """A person's S with its CI and how rounds were resolved, S per phenomenon, and the
     run's model Claudes (once they have judged) and the other people on the same rounds."""
+    from arena.codec import dump
     from arena.stats import aggregate
     from arena.stats.metrics import summarise
-    from arena.stats.results import dump
 
     run_dir = Path(run_dir)
     experiment = read_manifest(run_dir).experiment

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from arena.codec import load
 from arena.present.plots import FEW_ROUNDS
 from arena.present.tables import fmt, fmt_ci, render, shorten
 from arena.stats import registry
 from arena.stats.leaderboards import Leaderboards, SignTest, VersusNext
-from arena.stats.results import Cell, Scores, Summary, load
+from arena.stats.results import Cell, Scores, Summary
 from arena.text_policy import visible_lines
 
 

@@ -101,7 +101,7 @@ def format_markdown(report: FalsePositiveReport) -> str:
 
 def write(run_dir: Path, report: FalsePositiveReport, plot: bool = True) -> dict[str, Path]:
     """Write ``RUN/report/false_positives.{json,md,txt}`` and (with ``plot``) the PNG; return the paths."""
-    from arena.stats.results import dump
+    from arena.codec import dump
 
     directory = Path(run_dir) / "report"
     directory.mkdir(exist_ok=True)

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.codec import dump
 from arena.errors import UsageError
 from arena.present.console import format_leaderboards, mean_std
 from arena.present.cues import SurfaceCues, with_surface_cues
@@ -34,7 +35,7 @@ from arena.present.sections import ReportInput, sections, table
 from arena.present.tables import fmt
 from arena.present.transfer import transfer_heatmap, transfer_sections
 from arena.record import transcripts
-from arena.stats.results import dump, read_scores
+from arena.stats.results import read_scores
 from arena.stats.run import RunData
 
 MARKDOWN = "report.md"

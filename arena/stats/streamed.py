@@ -35,14 +35,14 @@ from typing import Any
 
 import numpy as np
 
-from arena.codec import load
+from arena.codec import dump, load
 from arena.record import scan, transcripts
 from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.record.run_dir import RunDir
 from arena.specs.signature import DataDigests
 from arena.stats import cells, cue_strata, registry
 from arena.stats.aggregate import Outcome, Tally, judged
-from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield, dump
+from arena.stats.results import Cell, GenerativeRate, Paired, Scores, Summary, Timeline, Window, Yield
 
 NO_PHASE = -(1 << 62)
 

@@ -21,9 +21,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from arena.codec import dump
 from arena.stats import false_positives
 from arena.stats.aggregate import mean_std
-from arena.stats.results import dump
 
 KINDS = {"human": "human", "machine": "MT"}
 

@@ -13,9 +13,10 @@ import argparse
 import json
 from pathlib import Path
 
+from arena.codec import load
 from arena.present import plots
 from arena.present.plots import game_curves
-from arena.stats.results import Scores, load
+from arena.stats.results import Scores
 
 
 def main() -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from arena.codec import load
+from arena.codec import dump, load
 from arena.people.web import Arena, create_app
 from arena.present.console import format_leaderboards
 from arena.record import transcripts
@@ -14,7 +14,6 @@ from arena.record.rounds import Round
 from arena.specs.config import load_experiment
 from arena.stats.aggregate import cohen_kappa
 from arena.stats.leaderboards import build
-from arena.stats.results import dump
 from arena.stats.run import RunData
 from performers.catalog import CATALOG
 from tests.arena.engine.helpers import run as run_engine

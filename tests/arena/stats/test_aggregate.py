@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from arena.codec import dump
 from arena.record.rounds import JudgementRecord, Round
 from arena.records import Instance
 from arena.stats.aggregate import Outcome, Tally, accurate, over_seeds, paired_bootstrap
 from arena.stats.metrics import summarise
-from arena.stats.results import dump
 
 
 def outcome(instance: str, correct: bool, seed: int = 1, john: str = "j", scores=None, claude: str = "c") -> Outcome:

@@ -123,8 +123,8 @@ def test_scores_json_carries_it_streamed_and_in_memory_alike(tmp_path):
     """A run on Ding pairs (the length cue strong, wrong on enough pairs): every cell has S net of cues
     with its interval, and the streamed scores equal the in-memory reference."""
     from arena.cli import main
+    from arena.codec import dump
     from arena.stats import schema, streamed
-    from arena.stats.results import dump
     from tests.arena.stats.oracle import score_run_in_memory
     from tests.conftest import DATA, require_shared
 

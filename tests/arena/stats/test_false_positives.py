@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from arena.cli import main
+from arena.codec import dump
 from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
 from arena.stats import aggregate, false_positives, outcome_tests
 from arena.stats.aggregate import greater_p_value, ratio_variance, wilson_ci
-from arena.stats.results import dump
 
 # -- statistics ---------------------------------------------------------------------------------
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from arena.codec import dump
 from arena.record.rounds import JudgementRecord, OneBest, Round
 from arena.records import Instance, Variant
 from arena.stats.aggregate import bootstrap_ci, contrastive_correct, paired_bootstrap
-from arena.stats.results import dump
 from tests.arena.stats.oracle import score_transcripts
 
 EXPERIMENT = {"claudes": [{"name": "a", "params": {}}, {"name": "b", "params": {}}], "contrastive_ties": "wrong",

@@ -10,9 +10,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from arena.codec import dump, load
 from arena.errors import DataError
 from arena.stats import schema
-from arena.stats.results import SCHEMA_VERSION, Bootstrap, Cell, Scores, Summary, Yield, dump, load, read_scores
+from arena.stats.results import SCHEMA_VERSION, Bootstrap, Cell, Scores, Summary, Yield, read_scores
 from tests.arena.stats.runs import GAME, finished_run
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "scores.schema.json"

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from arena.cli import main
+from arena.codec import dump
 from arena.errors import DataError
 from arena.record import scan, transcripts
 from arena.stats.aggregate import Tally
-from arena.stats.results import dump
 from arena.stats.streamed import score_run, tally
 from tests.arena.engine.helpers import HERE
 from tests.arena.engine.test_engine import write_config
