@@ -190,10 +190,10 @@ def _static_plan(
         if not plan_stream.is_static(path):  # rounds that carry their blocks: held in memory, as a game plays them
             return blocks(experiment, [load(Round, r) for r in session.store.planned_rounds(manifest)])
         session.store.check_plan(manifest)
-    else:
-        begun = time.perf_counter()
-        count = plan_stream.write_plan(experiment, catalog, session.backend, session.store,
-                                       make_manifest(experiment, signatures, backend=session.backend.name),
-                                       session.progress)
-        logger.info("planned %d rounds in %.1f s", count, time.perf_counter() - begun)
-    return plan_stream.stored_blocks(experiment, path)
+        return plan_stream.stored_blocks(experiment, path)
+    begun = time.perf_counter()
+    counts = plan_stream.write_plan(experiment, catalog, session.backend, session.store,
+                                    make_manifest(experiment, signatures, backend=session.backend.name),
+                                    session.progress)
+    logger.info("planned %d rounds in %.1f s", sum(counts.values()), time.perf_counter() - begun)
+    return plan_stream.stored_blocks(experiment, path, counts)

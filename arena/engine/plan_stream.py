@@ -28,18 +28,18 @@ import logging
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from arena.codec import dump, loads
+from arena.codec import dump, dumps, loads
 from arena.engine import jobs, match
 from arena.engine.backends import Backend
 from arena.engine.plan import planned_rounds
 from arena.errors import DataError
-from arena.record import scan, transcripts
+from arena.record import scan
 from arena.record.manifest import Manifest
 from arena.record.order import Block
 from arena.record.rounds import Round
@@ -52,6 +52,7 @@ from arena.specs.registry import Catalog, build
 logger = logging.getLogger(__name__)
 
 WINDOW = 16  # corruption jobs outstanding at once
+BlockKey = tuple[int, str, str]  # a static run's block: (seed, John, Zellig)
 
 
 class StoredRounds:
@@ -73,10 +74,25 @@ class StoredRounds:
                 yield loads(Round, file.readline())
 
 
-def stored_blocks(experiment: Experiment, path: Path) -> list[Block]:
+def stored_blocks(experiment: Experiment, path: Path, counts: Mapping[BlockKey, int] | None = None) -> list[Block]:
     """A static run's blocks, one per (seed, John, Zellig) in config order (empty ones
     included), each reading its rounds from ``rounds.jsonl`` at ``path``; the same blocks
-    as :func:`arena.record.order.blocks` of the rounds held in memory."""
+    as :func:`arena.record.order.blocks` of the rounds held in memory.  ``counts``: each
+    block's rounds as :func:`write_plan` returns them (then the file's lines are only
+    counted, not decoded)."""
+    keys = [(seed, john.label, zellig.label) for seed in experiment.seeds
+            for john in experiment.johns for zellig in experiment.zelligs]
+    spans = _spans(path) if counts is None else _spans_of(path, [(key, counts.get(key, 0)) for key in keys])
+    result = []
+    for rank, (seed, j, z) in enumerate((s, j, z) for s in experiment.seeds
+                                        for j in range(len(experiment.johns)) for z in range(len(experiment.zelligs))):
+        offset, count = spans.get(keys[rank], (0, 0))
+        result.append(Block(f"s{seed}-j{j}-z{z}", seed, StoredRounds(path, offset, count)))  # type: ignore[arg-type]
+    return result
+
+
+def _spans(path: Path) -> dict[tuple[Any, Any, Any], list[int]]:
+    """Each block's (first byte, rounds), read from the rounds' own keys."""
     spans: dict[tuple[Any, Any, Any], list[int]] = {}
     for _, record, offset in scan.iter_lines(path):
         key = (record.get("seed"), record.get("john"), record.get("zellig"))
@@ -85,13 +101,25 @@ def stored_blocks(experiment: Experiment, path: Path) -> list[Block]:
             spans[key] = [offset, 1]
         else:
             span[1] += 1
-    result = []
-    for seed in experiment.seeds:
-        for j, john in enumerate(experiment.johns):
-            for z, zellig in enumerate(experiment.zelligs):
-                offset, count = spans.get((seed, john.label, zellig.label), (0, 0))
-                result.append(Block(f"s{seed}-j{j}-z{z}", seed, StoredRounds(path, offset, count)))  # type: ignore[arg-type]
-    return result
+    return spans
+
+
+def _spans_of(path: Path, counts: list[tuple[BlockKey, int]]) -> dict[tuple[Any, Any, Any], list[int]]:
+    """Each block's (first byte, rounds) from the blocks' round counts in file order, in one pass
+    over the lines that decodes none."""
+    spans: dict[tuple[Any, Any, Any], list[int]] = {}
+    blocks = iter([(key, count) for key, count in counts if count])
+    with open(path, "rb") as file:
+        offset, left = 0, 0
+        for line in file:
+            if not left:
+                key, left = next(blocks, (None, 0))
+                if key is None:
+                    raise RuntimeError(f"{path}: holds more rounds than were planned")  # written just now: a bug
+                spans[key] = [offset, left]
+            left -= 1
+            offset += len(line)
+    return spans
 
 
 def is_static(path: Path) -> bool:
@@ -102,9 +130,9 @@ def is_static(path: Path) -> bool:
 
 
 def write_plan(experiment: Experiment, catalog: Catalog, backend: Backend, store: RunStore,
-               manifest: Manifest, progress: bool = True) -> int:
+               manifest: Manifest, progress: bool = True) -> dict[BlockKey, int]:
     """Plan a static run into ``rounds.jsonl`` and its manifest (see the module docstring);
-    returns the number of rounds.  The caller holds the run's lock: a spool folder left by a
+    returns each block's number of rounds (for :func:`stored_blocks`).  The caller holds the run's lock: a spool folder left by a
     killed planner is removed first."""
     for stale in store.run_dir.glob(".plan-*"):
         shutil.rmtree(stale, ignore_errors=True)
@@ -114,10 +142,15 @@ def write_plan(experiment: Experiment, catalog: Catalog, backend: Backend, store
         for spec in experiment.johns:
             count = _corrupt_john(experiment, catalog, backend, spec, spools, progress)
             logger.info("John %s: %d instances", spec.label, count)
-        rounds = planned_rounds(experiment, lambda john, zellig: _read_spool(spools[john, zellig]))
-        store.write_plan((dump(r) for r in rounds), manifest)
-    written = store.manifest()
-    return written.plan.rounds if written is not None and written.plan is not None else 0
+        counts: Counter[BlockKey] = Counter()
+
+        def dumped() -> Iterator[dict[str, Any]]:
+            for r in planned_rounds(experiment, lambda john, zellig: _read_spool(spools[john, zellig])):
+                counts[r.seed, r.john, r.zellig] += 1
+                yield dump(r)
+
+        store.write_plan(dumped(), manifest)
+    return dict(counts)
 
 
 def _instances(experiment: Experiment, catalog: Catalog, spec: Any) -> Iterator[list[Instance]]:
@@ -146,7 +179,7 @@ def _corrupt_john(experiment: Experiment, catalog: Catalog, backend: Backend, sp
     digests: list[int] = []
     pending: dict[Any, tuple[int, Any]] = {}
     done: dict[tuple[int, int], list[list[match.Corruption]]] = {}
-    files = {key: path.open("a", encoding="utf-8") for key, path in spools.items() if key[0] == spec.label}
+    files = {key: path.open("ab") for key, path in spools.items() if key[0] == spec.label}
     next_chunk = 0
     try:
         with progress_bar(total=None, desc=f"corrupt {spec.label}", enabled=progress, unit="inst") as bar:
@@ -167,7 +200,7 @@ def _corrupt_john(experiment: Experiment, catalog: Catalog, backend: Backend, sp
                     for g, group in enumerate(groups):
                         for zellig, corruptions in zip(group, done.pop((next_chunk, g))):
                             handle = files[spec.label, zellig.label]
-                            handle.writelines(transcripts.dumps_line(dump(c)) for c in corruptions)
+                            handle.writelines(dumps(c) + b"\n" for c in corruptions)
                     next_chunk += 1
     finally:
         for handle in files.values():

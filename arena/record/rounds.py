@@ -80,10 +80,10 @@ class Round:
         if candidates is None:
             return None
         instance, variant = info.data.get("instance"), info.data.get("variant")
-        known = {instance.reference: instance.reference} if instance is not None else {}
-        if variant is not None:
-            known[variant.text] = variant.text
-        return tuple(known.get(text, text) for text in candidates)
+        reference = instance.reference if instance is not None else None
+        corrupted = variant.text if variant is not None else None
+        return tuple(corrupted if text == corrupted else reference if text == reference else text
+                     for text in candidates)
 
     def json_keys(self) -> tuple[str, ...]:
         """The keys of its line in ``rounds.jsonl``, in order (see :mod:`arena.codec`):

@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from arena.codec import load
+from arena.codec import load, loads
 from arena.errors import UsageError
 from arena.record import scan, transcripts
 from arena.record.manifest import Manifest
@@ -110,9 +110,9 @@ class RunDir:
         for _, record, _ in scan.iter_lines(self.path / name):
             yield record
 
-    def judged(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    def judged(self) -> Iterator[tuple[Round, list[JudgementRecord]]]:
         """Every judged round in the engine's order (blocks in order, rounds in plan order), each
-        decoded once, with the judgements of the Claude models that judge it (in config order).
+        decoded once (its line read as the record, no dict in between), with the judgements of the Claude models that judge it (in config order).
         ``judgements.jsonl`` holds one section per model; each section is read by a cursor of its
         own, and each round at the offset the verification indexed."""
         index = self.index
@@ -134,7 +134,8 @@ class RunDir:
             reader = _Reader(stack.enter_context(open(self.path / transcripts.ROUNDS, "rb")))
             for position in index.expected(sorted(judging)):
                 readers = judging[int(index.seeds[position])]
-                yield reader.read(int(index.offsets[position])), [transcripts.loads(_line(cursors[m])) for m in readers]
+                yield reader.read(int(index.offsets[position])), [loads(JudgementRecord, _line(cursors[m]))
+                                                                  for m in readers]
 
     # -- in memory ------------------------------------------------------------------------
 
@@ -188,9 +189,9 @@ class _Reader:
     def __init__(self, file: BinaryIO) -> None:
         self.file, self.at = file, 0
 
-    def read(self, offset: int) -> dict[str, Any]:
+    def read(self, offset: int) -> Round:
         if offset != self.at:
             self.file.seek(offset)
         line = self.file.readline()
         self.at = offset + len(line)
-        return transcripts.loads(line)
+        return loads(Round, line)

@@ -39,6 +39,9 @@ REPAIR = "re-run 'arena run' on the config to rebuild it from cells/, or delete 
 
 def key_hash(*parts: Any) -> int:
     """A 64-bit digest of ``parts`` (strings, or any JSON value by its ``repr``)."""
+    if len(parts) == 1 and type(parts[0]) is str:  # the common case in one call: the same bytes hashed
+        data = parts[0].encode("utf-8", "surrogatepass") + b"\x00"
+        return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
     digest = hashlib.blake2b(digest_size=8)
     for part in parts:
         text = part if isinstance(part, str) else "\x01" + repr(part)

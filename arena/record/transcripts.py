@@ -52,8 +52,11 @@ def loads(text: str | bytes) -> Any:
         return json.loads(text)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(record, ensure_ascii=False), built once
+
+
 def dumps_line(record: Any) -> str:
-    return json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n"
+    return _ENCODER.encode(record) + "\n"
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -129,9 +129,12 @@ def _bracket(text: str, key: str) -> tuple[str, str | None]:
     return (text[: match.start()], match[1]) if match else (text, None)
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str)  # as json.dumps with these, built once
+
+
 def digest(value: Any, length: int = DIGEST_LENGTH) -> str:
     """The first ``length`` hex digits of the SHA-256 of ``value`` as canonical JSON."""
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    text = _CANONICAL.encode(value)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:length]
 
 
@@ -166,7 +169,7 @@ class DataDigests:
         if instance["id"] in ids:
             return
         hashed = self.hashes.setdefault(record["john"], hashlib.sha256(b"["))
-        text = json.dumps(instance, sort_keys=True, ensure_ascii=False, default=str)
+        text = _CANONICAL.encode(instance)
         hashed.update(((", " if ids else "") + text).encode("utf-8"))
         ids.add(instance["id"])
 

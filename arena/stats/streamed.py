@@ -202,10 +202,9 @@ class _Run:
         for record in self.record.lines(transcripts.ONEBEST):
             best = load(OneBest, record)
             self.one_bests[best.claude, best.seed][scan.key_hash(best.source)] = best
-        for round_record, judgements in self.record.judged():  # each round decoded and built once
-            round_ = load(Round, round_record)
+        for round_, judgements in self.record.judged():  # each round decoded and built once
             for judgement in judgements:
-                self._add(round_, load(JudgementRecord, judgement))
+                self._add(round_, judgement)
 
     def _add(self, round_: Round, judgement: JudgementRecord) -> None:
         source = scan.key_hash(round_.instance.source)

@@ -37,6 +37,10 @@ def test_stored_blocks_are_the_blocks_of_the_plan_in_memory(tmp_path, distil_dir
     backend = InProcessBackend(CATALOG)
     in_memory = blocks(experiment, plan_experiment(experiment, CATALOG, backend, progress=False))
     stored = plan_stream.stored_blocks(experiment, result.run_dir / transcripts.ROUNDS)
+    counts = {(b.seed, r.john, r.zellig): len(b.rounds) for b in in_memory for r in b.rounds}
+    counted = plan_stream.stored_blocks(experiment, result.run_dir / transcripts.ROUNDS, counts)  # as planned
+    assert [(b.name, b.seed, b.rounds.offset, len(b.rounds)) for b in counted] == \
+        [(b.name, b.seed, b.rounds.offset, len(b.rounds)) for b in stored]
     assert [(b.name, b.seed) for b in stored] == [(b.name, b.seed) for b in in_memory]
     assert [list(b.rounds) for b in stored] == [list(b.rounds) for b in in_memory]
     assert [len(b.rounds) for b in stored] == [len(b.rounds) for b in in_memory]

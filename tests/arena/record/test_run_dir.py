@@ -16,12 +16,18 @@ from arena.codec import dump
 from arena.engine.core import RunResult
 from arena.errors import DataError, UsageError
 from arena.record import transcripts
+from arena.record import run_dir as run_dir_module
+from arena.record.rounds import JudgementRecord, Round
 from arena.record.run_dir import RunDir
 from arena.stats.results import Scores
 from tests.arena.stats.runs import GAME, finished_run
 
 
 def kind(record: object) -> str:
+    if isinstance(record, Round):
+        return transcripts.ROUNDS
+    if isinstance(record, JudgementRecord):
+        return transcripts.JUDGEMENTS
     if isinstance(record, dict) and "instance" in record:
         return transcripts.ROUNDS
     if isinstance(record, dict) and "resolved_by" in record:
@@ -53,9 +59,12 @@ def test_each_line_is_decoded_at_most_twice_while_the_run_is_verified_and_scored
         return decode
 
     loads = json.loads
-    with monkeypatch.context() as patched:  # the lines' decoder (transcripts.loads) and json's, where it is called
+    # the lines' decoders: to JSON values (transcripts.loads, json's where it is called) and straight to a
+    # record (arena.codec.loads, as the run reader binds it)
+    with monkeypatch.context() as patched:
         patched.setattr(json, "loads", counting(json.loads))
         patched.setattr(transcripts, "loads", counting(transcripts.loads))
+        patched.setattr(run_dir_module, "loads", counting(run_dir_module.loads))
         record = RunDir(run_dir)
         result = finish(RunResult(run_dir), record)
         record.verify()  # what arena.api.run hands out: verified already, not read again
@@ -74,10 +83,10 @@ def test_the_records_are_the_same_streamed_and_in_memory(tmp_path, distil_dir):
         assert "".join(transcripts.dumps_line(dump(r)) for r in records) == (run_dir / name).read_text("utf-8")
     assert len(run.observations) == lines(run_dir, transcripts.OBSERVATIONS)
     judged = list(run.judged())
-    assert all(j["round"] == r["round"] for r, js in judged for j in js)  # each judgement with its own round
+    assert all(j.round == r.id for r, js in judged for j in js)  # each judgement with its own round
     for label, _ in run.models():  # each model's judgements in its own order, none left out
-        assert [j for _, js in judged for j in js if j["claude"] == label] == \
-            [j for j in run.lines(transcripts.JUDGEMENTS) if j["claude"] == label]
+        assert [j for _, js in judged for j in js if j.claude == label] == \
+            [j for j in run.judgements if j.claude == label]
     assert sum(len(js) for _, js in judged) == lines(run_dir, transcripts.JUDGEMENTS)
     assert [label for label, _ in run.models()] == ["nmt", "chance"]
     assert run.cells() and all(path.parent.name == "cells" for path in run.cells())
