@@ -39,15 +39,11 @@ REPAIR = "re-run 'arena run' on the config to rebuild it from cells/, or delete 
 
 def key_hash(*parts: Any) -> int:
     """A 64-bit digest of ``parts`` (strings, or any JSON value by its ``repr``)."""
-    if len(parts) == 1 and type(parts[0]) is str:  # the common case in one call: the same bytes hashed
-        data = parts[0].encode("utf-8", "surrogatepass") + b"\x00"
-        return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
-    digest = hashlib.blake2b(digest_size=8)
-    for part in parts:
-        text = part if isinstance(part, str) else "\x01" + repr(part)
-        digest.update(text.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x00")
-    return int.from_bytes(digest.digest(), "little")
+    if len(parts) == 1 and type(parts[0]) is str:  # the common case, without the join
+        text = parts[0] + "\x00"
+    else:  # the bytes of hashing each part and a NUL in turn
+        text = "".join((part if isinstance(part, str) else "\x01" + repr(part)) + "\x00" for part in parts)
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
 
 
 def iter_lines(path: Path, offsets: bool = False) -> Iterator[tuple[int, dict[str, Any], int]]:
@@ -61,12 +57,12 @@ def iter_lines(path: Path, offsets: bool = False) -> Iterator[tuple[int, dict[st
         for number, raw in enumerate(file, start=1):
             start = offset
             offset += len(raw)
-            if not raw.strip():
+            if raw.isspace():
                 continue
             if not raw.endswith(b"\n"):  # text after the last newline: the writer was cut off
                 raise DataError(f"the last line is cut off (no newline); {REPAIR}", file=path, line=number)
             try:
-                record = transcripts.loads(raw.decode("utf-8"))
+                record = transcripts.loads(raw)  # UTF-8 only: not valid UTF-8 is a UnicodeDecodeError
             except UnicodeDecodeError:
                 raise DataError(f"not valid UTF-8; {REPAIR}", file=path, line=number) from None
             except (json.JSONDecodeError, RecursionError) as error:

@@ -48,8 +48,8 @@ def loads(text: str | bytes) -> Any:
     :func:`json.loads`, so that what is raised (and the message naming the fault) stays json's."""
     try:
         return from_json(text)
-    except ValueError:
-        return json.loads(text)
+    except ValueError:  # bytes are decoded as UTF-8 first, so that no other encoding is guessed
+        return json.loads(text.decode("utf-8") if isinstance(text, bytes) else text)
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(record, ensure_ascii=False), built once

@@ -207,9 +207,11 @@ class _Run:
                 self._add(round_, judgement)
 
     def _add(self, round_: Round, judgement: JudgementRecord) -> None:
-        source = scan.key_hash(round_.instance.source)
-        one_best = (self.one_bests.get((judgement.claude, round_.seed), {}).get(source)
-                    or self.one_bests.get((judgement.claude, None), {}).get(source))
+        one_best = None
+        if self.one_bests:  # a run that decoded 1-bests
+            source = scan.key_hash(round_.instance.source)
+            one_best = (self.one_bests.get((judgement.claude, round_.seed), {}).get(source)
+                        or self.one_bests.get((judgement.claude, None), {}).get(source))
         outcome = Outcome(round_, judgement, one_best)
         key = (round_.john, round_.zellig, judgement.claude, round_.seed)
         cell = self.cells.get(key)
