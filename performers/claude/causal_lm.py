@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.sdk import ConfigError
+from performers.claude.engine_settings import device_identity
 from performers.claude.model_settings import ModelSettings, takes_settings
 from performers.claude.params import ModelName
 from performers.claude.scoring import ScoringClaude
@@ -113,6 +114,7 @@ class CausalLMClaude(ScoringClaude):
                           "class": type(self.tokenizer).__name__},
             "dtype": self.dtype_name,
             "context": {"prefix": self.prefix, "separator": self.separator, "bos": self.bos, "eos": self.add_eos},
+            **device_identity(self.device),
         }
 
     def translation_settings(self) -> Mapping[str, Any]:

@@ -57,6 +57,16 @@ def resolve_device(device: str) -> str:
     return str(device)
 
 
+def device_identity(device: str) -> dict[str, str]:
+    """The device kind for a score cache key: ``{}`` on the CPU (so that the entries of the CPU,
+    cached before the device was a part of the key, stay valid), ``{"device": "cuda"}`` on a GPU
+    (whichever index), whose log-probabilities differ from the CPU's in the last digits (up to
+    3e-5 for the toy model on an H100, docs/scale.md §5): a score computed on one kind of device
+    is never served to a Claude on another."""
+    kind = str(device).split(":")[0]
+    return {} if kind == "cpu" else {"device": kind}
+
+
 def config_positions(config) -> int | None:
     """The positions a Transformers model config allows; ``None`` where it sets no hard limit
     (relative positions, T5)."""

@@ -35,6 +35,7 @@ from performers.claude.engine_settings import (
     PROBE,
     block_budget,
     config_positions,
+    device_identity,
     pad_batch,
     torch_dtype,
 )
@@ -153,6 +154,7 @@ class Seq2SeqEngine(BlockDecoder):
                 "source_prefix": self.source_prefix,
             },
             "dtype": self.dtype_name,
+            **device_identity(self.device),
         }
 
     def generation_settings(self) -> dict[str, Any]:

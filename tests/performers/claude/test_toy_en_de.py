@@ -77,6 +77,18 @@ def test_second_run_is_served_from_cache(tmp_path, triples, monkeypatch):
     float16 = ToyEnDeClaude(cache=cache, progress=False, dtype="bf16")  # another dtype is another cache key
     assert float16.identity()["dtype"] == "bfloat16"
     assert float16._cache_model() != second._cache_model()
+    assert "device" not in second.identity()  # the CPU's key as before the device was a part of it
+
+
+@pytest.mark.parametrize("device, identity", [
+    ("cpu", {}), ("cuda", {"device": "cuda"}), ("cuda:1", {"device": "cuda"}), ("mps", {"device": "mps"}),
+])
+def test_a_score_is_cached_for_its_kind_of_device(device, identity):
+    """A GPU's log-probabilities differ from the CPU's in the last digits: a score computed on one kind
+    of device is never served to a Claude on another (the CPU's entries keep their key)."""
+    from performers.claude.engine_settings import device_identity
+
+    assert device_identity(device) == identity
 
 
 def test_discrepancy_workflow(toy, triples):
