@@ -31,19 +31,28 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.engine.core import RunResult
 from arena.errors import ConfigError, UsageError
 from arena.record.run_dir import RunDir
 from arena.specs.config import Experiment
 
 if TYPE_CHECKING:
     from arena.engine.backends import Backend
-    from arena.engine.core import RunResult
     from arena.record.manifest import Manifest
     from arena.record.rounds import Round
     from arena.specs.registry import Catalog
     from arena.stats.results import Scores
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(kw_only=True)
+class Finished(RunResult):
+    """A run the engine played (:class:`~arena.engine.core.RunResult`: backend, cells, time, work) and
+    :func:`finish` scored: ``scores.json`` as typed results (:class:`arena.stats.results.Scores`), the ones it
+    derived and wrote, or read back (validated) when the run was finished before."""
+
+    scores: Scores
 
 
 @dataclass
@@ -68,11 +77,12 @@ class Run:
 
     @cached_property
     def scores(self) -> Scores:
-        """``scores.json`` as typed results (:class:`arena.stats.results.Scores`, read and validated by
-        pydantic); ``arena.codec.dump(run.scores)`` gives its JSON values back."""
+        """``scores.json`` as typed results (:class:`arena.stats.results.Scores`, read and validated once by
+        pydantic: :func:`arena.stats.results.read_scores`); ``arena.codec.dump(run.scores)`` gives its JSON
+        values back."""
         from arena.stats.results import read_scores
 
-        return read_scores(self.record.scores(), self.run_dir / "scores.json")
+        return read_scores(self.run_dir)
 
     @property
     def signature(self) -> str:
@@ -199,11 +209,12 @@ def play(
     num_cpus: int | None = None,
     progress: bool = False,
     performers: Catalog | None = None,
-) -> RunResult:
+) -> Finished:
     """Play (or resume) ``experiment`` under ``out`` on ``backend`` (default: the
     config's ``executor``) with the shipped catalog (or ``performers``), the game
     driving the engine when the experiment has a schedule or performers that observe or
-    choose; the engine's :class:`~arena.engine.core.RunResult`."""
+    choose, and score it: the engine's :class:`~arena.engine.core.RunResult` with the run's typed
+    scores (:class:`Finished`)."""
     return _played(experiment, out, backend, address=address, num_cpus=num_cpus, progress=progress,
                    performers=performers)[0]
 
@@ -211,7 +222,7 @@ def play(
 def _played(
     experiment: Experiment, out: str | Path, backend: str | Backend | None, *, address: str | None = None,
     num_cpus: int | None = None, progress: bool = False, performers: Catalog | None = None,
-) -> tuple[RunResult, RunDir]:
+) -> tuple[Finished, RunDir]:
     """:func:`play`, and the run directory it verified and scored."""
     from arena import engine
     from arena.game.play import driver_for
@@ -225,28 +236,29 @@ def _played(
     return finish(result, record, experiment), record
 
 
-def finish(result: RunResult, record: RunDir | None = None, experiment: Experiment | None = None) -> RunResult:
+def finish(result: RunResult, record: RunDir | None = None, experiment: Experiment | None = None) -> Finished:
     """Score a run the engine played (:func:`arena.engine.run`): ``scores.json``, the finished
     marker, derived from its transcripts in one streamed pass (:func:`arena.stats.streamed.score_run`)
-    and written under the run's lock; a finished run's scores are read.  ``record``: the run's
+    as typed results, written from them under the run's lock and kept; a finished run's scores are read
+    (:func:`arena.stats.results.read_scores`).  ``record``: the run's
     :class:`~arena.record.run_dir.RunDir` to verify and read through (made here by default).  A run
-    in which no round was judged is not marked finished (:func:`arena.engine.no_rounds.check_judged`,
+    in which no round was judged is not marked finished (:func:`arena.stats.no_rounds.check_judged`,
     naming ``experiment``'s config, by default the run's own)."""
-    from dataclasses import replace
-
-    from arena.engine.no_rounds import check_judged
-    from arena.record import transcripts
     from arena.record.store import RunStore
-    from arena.stats.streamed import compute_scores
+    from arena.stats.no_rounds import check_judged
+    from arena.stats.results import read_scores, write_scores
+    from arena.stats.streamed import score_run
 
     record = RunDir(result.run_dir) if record is None else record
-    store = RunStore(result.run_dir)
-    with store.locked():
-        if not record.finished:
-            scores = compute_scores(record)
+    with RunStore(result.run_dir).locked():
+        if record.finished:
+            scores = read_scores(record.path)
+        else:
+            scores = score_run(record)
             check_judged(record.experiment if experiment is None else experiment, scores)
-            transcripts.atomic_write_json(store.path(transcripts.SCORES), scores)
-    return replace(result, scores=record.scores())
+            write_scores(record.path, scores)
+    played = {name: value for name, value in vars(result).items() if name != "scores"}
+    return Finished(**played, scores=scores)
 
 
 def prepare(

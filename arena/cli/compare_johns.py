@@ -129,7 +129,7 @@ def compare_johns(
     result = api.play(experiment, out, progress=progress)
     report = compare_run(result.run_dir, bootstrap_samples, pairs)
     report["run_dir"] = str(result.run_dir)
-    report["signature"] = (result.scores or {}).get("signature", "")
+    report["signature"] = result.scores.signature
     return report
 
 
@@ -140,10 +140,11 @@ def compare_run(
     of John labels to test (all pairs by default)."""
     from arena.record.run_dir import RunDir
     from arena.stats import aggregate
+    from arena.stats.results import read_scores
 
     run = RunDir.open(run_dir, finished=True)
     manifest, rounds, judgements, one_bests = run.manifest, run.rounds, run.judgements, run.one_bests
-    scores = run.scores() or {}
+    scores = read_scores(run.path)
     experiment = manifest.experiment
     ties = experiment.get("contrastive_ties", "wrong")
     by_claude = aggregate.join(rounds, judgements, one_bests, counted_only=True)
@@ -156,19 +157,20 @@ def compare_run(
         per_john[outcome.round.john].append(outcome)
     rows = []
     for john in johns:
-        cell = next(c for c in scores["cells"] if c["john"] == john and c["claude"] == claude)
+        cell = next(c for c in scores.cells if c.john == john and c.claude == claude)
+        summary, accuracy = cell.summary, cell.summary.metric("accuracy")
         john_rounds = [r for r in rounds if r.john == john]
         rows.append(
             {
                 "john": john,
                 "instances": len({r.instance.id for r in john_rounds}),
-                "applicable": cell["yield"]["applicable"],
-                "rounds": cell["rounds"],
-                "S": cell["S"],
-                "S_ci95": cell["S_ci95"],
-                "accuracy": cell.get("accuracy"),
-                "accuracy_ci95": cell.get("accuracy_ci95"),
-                "discrepancy": cell.get("discrepancy"),
+                "applicable": cell.yield_.applicable,
+                "rounds": summary.rounds,
+                "S": summary.S,
+                "S_ci95": summary.S_ci95,
+                "accuracy": accuracy.value if accuracy is not None else None,
+                "accuracy_ci95": accuracy.ci95 if accuracy is not None else None,
+                "discrepancy": summary.value("discrepancy"),
             }
         )
     values = {"S": aggregate.correct, "accuracy": aggregate.accurate(ties), "discrepancy": aggregate.discrepancy}

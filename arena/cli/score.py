@@ -22,9 +22,11 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     import json
 
+    from arena.codec import dump
     from arena.present.console import format_scores
     from arena.record import transcripts
-    from arena.stats.streamed import compute_scores
+    from arena.stats.results import write_scores
+    from arena.stats.streamed import score_run
 
     run_dir = Path(args.run_dir)
     for name in (transcripts.MANIFEST, transcripts.ROUNDS):
@@ -33,9 +35,9 @@ def run(args) -> int:
     if not (run_dir / transcripts.JUDGEMENTS).exists():
         raise UsageError(f"{run_dir}: no {transcripts.JUDGEMENTS} yet (it is assembled from cells/ when every cell "
                          "is played); re-run the run to finish it")
-    scores = compute_scores(run_dir)
+    scores = score_run(run_dir)
     if transcripts.is_finished(run_dir):
-        transcripts.atomic_write_json(run_dir / transcripts.SCORES, scores)
+        write_scores(run_dir, scores)
     else:
         import sys
 
@@ -43,5 +45,5 @@ def run(args) -> int:
               "and are not saved", file=sys.stderr)
     from arena.text_policy import json_visible
 
-    print(json_visible(json.dumps(scores, ensure_ascii=False, indent=2)) if args.json else format_scores(scores))
+    print(json_visible(json.dumps(dump(scores), ensure_ascii=False, indent=2)) if args.json else format_scores(scores))
     return 0

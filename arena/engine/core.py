@@ -29,7 +29,6 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from arena.codec import dump, load
 from arena.engine import plan_stream
@@ -52,8 +51,10 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class RunResult:
+    """What playing a run did (the engine scores nothing: :func:`arena.api.finish` adds the run's typed
+    scores, :class:`arena.api.Finished`)."""
+
     run_dir: Path
-    scores: dict[str, Any] | None = None  # scores.json, once the API has scored the run (arena.api.finish)
     backend: str = ""
     cells: int = 0
     cells_before: int = 0  # cells finished by an earlier, interrupted session
@@ -141,7 +142,7 @@ def run(
         store.record_written(verify.written(store.run_dir))
         cells, cells_before, work = len(the_blocks) * len(experiment.claudes), session.cells_before, session.work
     return RunResult(
-        store.run_dir, None, engine_backend.name, cells, cells_before, resumed=manifest is not None,
+        store.run_dir, engine_backend.name, cells, cells_before, resumed=manifest is not None,
         seconds=time.perf_counter() - started, work=work,
     )
 

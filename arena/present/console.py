@@ -10,10 +10,9 @@ name; nothing is computed here.  A further part of :func:`format_scores` is a fu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena.codec import load
 from arena.present.plots import FEW_ROUNDS
 from arena.present.tables import fmt, fmt_ci, render, shorten
 from arena.stats import registry
@@ -141,13 +140,8 @@ def signature_lines(signature: str, signatures: Any) -> list[str]:
     return lines
 
 
-def format_scores(scores: Scores | Mapping[str, Any]) -> str:
-    """What ``arena run`` and ``arena score`` print (from typed scores or ``scores.json`` as read)."""
-    typed: Scores = scores if isinstance(scores, Scores) else load(Scores, scores)
-    return _format_scores(typed)
-
-
-def _format_scores(scores: Scores) -> str:
+def format_scores(scores: Scores) -> str:
+    """What ``arena run`` and ``arena score`` print."""
     parts = [cells_table(scores)]
     for part in SCORE_PARTS:
         parts += part(scores)

@@ -49,9 +49,7 @@ def report_input(run_dir: Path) -> ReportInput:
     from arena.stats.leaderboards import build
 
     run = RunData.open(run_dir, finished=True)
-    path = run.run_dir / transcripts.SCORES
-    scores = read_scores(transcripts.read_json(path), path)
-    return ReportInput(run, scores, build(run))
+    return ReportInput(run, read_scores(run.run_dir), build(run))
 
 
 def write_report_dir(data: ReportInput, plots: bool = True) -> dict[str, Path]:

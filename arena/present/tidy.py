@@ -180,7 +180,7 @@ def tables(run_dir: Path) -> dict[str, Any]:
     from arena.stats.results import read_scores
 
     run = RunData.open(run_dir, finished=True)
-    scores = read_scores(run.record.scores() or {}, run.run_dir / "scores.json")
+    scores = read_scores(run.run_dir)
     data = {
         "rounds": frame(round_rows(run)),
         "cells": frame(cell_rows(scores)),

@@ -11,7 +11,9 @@ file and line), then hands out what the run holds, streamed or in memory:
   (:meth:`RunDir.judged`, read at the offsets the verification indexed);
 - in memory: the records (:attr:`RunDir.rounds`, :attr:`RunDir.judgements`,
   :attr:`RunDir.one_bests`, :attr:`RunDir.observations`), read once and kept;
-- the cell files (:meth:`RunDir.cells`) and ``scores.json`` (:meth:`RunDir.scores`).
+- the cell files (:meth:`RunDir.cells`) and whether ``scores.json`` marks it finished
+  (:attr:`RunDir.finished`; the scores themselves are typed results of the statistics, read by
+  :func:`arena.stats.results.read_scores`, a stage above this one).
 
 The statistics (:mod:`arena.stats.run`, :mod:`arena.stats.streamed`) and the library's
 :class:`arena.api.Run` read runs through it.
@@ -92,10 +94,6 @@ class RunDir:
     @property
     def finished(self) -> bool:
         return transcripts.is_finished(self.path)
-
-    def scores(self) -> dict[str, Any] | None:
-        """``scores.json`` as JSON values (None when the run is not finished)."""
-        return transcripts.read_json(self.path / transcripts.SCORES) if self.finished else None
 
     def cells(self) -> list[Path]:
         """The finished cells' files under ``cells/``, by name."""

@@ -85,7 +85,7 @@ class Experiment:
     S and accuracy by.  ``schedule`` makes the run a game (:mod:`arena.specs.schedule`).
     ``allow_empty: true`` records a run in which no round was judged (no instance, no
     applicable corruption, a balance that kept nothing); without it such a run stops with
-    exit 2 and the reason, and is not marked finished (:mod:`arena.engine.no_rounds`).
+    exit 2 and the reason, and is not marked finished (:mod:`arena.stats.no_rounds`).
     ``relative_paths: config`` reads the performers' relative paths that name a file or
     directory beside the config from the config's directory instead of the working directory
     (files arena writes, such as a person's ``replay.yaml``, say so, and run from anywhere).

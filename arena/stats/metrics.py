@@ -25,7 +25,7 @@ the metric registry (:mod:`arena.stats.registry`); the results are the typed rec
 :mod:`arena.stats.results`, written by its one serialiser.
 
 A run's ``scores.json`` is computed one way, streamed from its transcripts
-(:func:`arena.stats.streamed.compute_scores`); this module summarises a group of outcomes
+(:func:`arena.stats.streamed.score_run`); this module summarises a group of outcomes
 held in memory (:func:`summarise`, :func:`breakdown`: the people's sessions, the reference
 computation the streamed one is tested against in ``tests/arena/stats/oracle.py``).
 """

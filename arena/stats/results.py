@@ -13,7 +13,8 @@ key that is not the field's name (``yield`` is a keyword), keys left out when ``
 (``OMIT_NONE``) or empty (``OMIT_EMPTY``), and values whose keys are merged into the
 parent object (``FLAT``: a :class:`Summary` into its cell, the registered metrics into
 their summary).  ``scores.json`` is ``json.dumps(dump(scores), ensure_ascii=False,
-indent=2)``; its JSON Schema (``docs/scores.schema.json``) is generated from these
+indent=2)``, written by :func:`write_scores` and read back, validated, by :func:`read_scores`
+(the one reader: a run's scores are handed out typed); its JSON Schema (``docs/scores.schema.json``) is generated from these
 classes by :mod:`arena.stats.schema`; :data:`SCHEMA_VERSION` is written into every
 ``scores.json``.
 """
@@ -23,19 +24,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from arena.codec import dump, load
 from arena.errors import DataError
+from arena.record import transcripts
 from arena.stats.aggregate import judged
 from arena.stats.registry import MeanStd, MetricValue
 from arena.stats.typed import FLAT, OMIT_EMPTY, OMIT_NONE, Result
 
 __all__ = ["SCHEMA_VERSION", "Summary", "Yield", "GenerativeRate", "Window", "Convergence", "Timeline", "Cell",
            "OverSeeds", "Bootstrap", "ClaudePair", "ZelligPair", "Paired", "CueRow", "Scores", "dump", "load",
-           "read_scores"]
+           "read_scores", "write_scores"]
 
 SCHEMA_VERSION = 3  # of scores.json: raise on any change a reader of an older file would trip over
 # 3: S (and its CI, the tests and means built on it) counts only the rounds the Claude judged: abstentions and
@@ -222,12 +224,21 @@ class Scores(Result):
     schema_version: Annotated[int, Field(json_schema_extra={"const": SCHEMA_VERSION})] = SCHEMA_VERSION
 
 
-def read_scores(data: Any, path: Path | str) -> Scores:
-    """``scores.json`` (its JSON values ``data``, read from ``path``) as typed results; one that does
-    not fit is a :class:`~arena.errors.DataError` naming the file and the first key that does not
-    (keys this arena does not know, e.g. of a metric no longer registered, are ignored)."""
+def read_scores(run_dir: str | Path) -> Scores:
+    """``scores.json`` of a run directory as typed results, the one reader of the file (:attr:`arena.api.Run.scores`,
+    the reports and exports, the verbs); one that is not JSON or does not fit is a
+    :class:`~arena.errors.DataError` naming the file and the line or the first key that does not fit (keys this
+    arena does not know, e.g. of a metric no longer registered, are ignored)."""
+    path = Path(run_dir) / transcripts.SCORES
+    data = transcripts.read_json(path)
     try:
         return load(Scores, data)
     except DataError as error:
         raise DataError(f"not the scores of a run ({error.message}); re-derive it with 'arena score RUN'",
                         file=str(path), key=error.key) from None
+
+
+def write_scores(run_dir: str | Path, scores: Scores) -> None:
+    """Write ``scores.json`` (the finished marker) into a run directory, atomically: ``scores`` as the one
+    serialiser gives their JSON values (:func:`arena.codec.dump`)."""
+    transcripts.atomic_write_json(Path(run_dir) / transcripts.SCORES, dump(scores))

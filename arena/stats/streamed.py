@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.codec import dump, load
+from arena.codec import load
 from arena.record import scan, transcripts
 from arena.record.rounds import STATUS_BALANCED_OUT, STATUS_NOT_APPLICABLE, STATUS_OK, JudgementRecord, OneBest, Round
 from arena.record.run_dir import RunDir
@@ -350,8 +350,3 @@ def score_run(run: RunDir | Path) -> Scores:
         Paired(cells.paired_claudes(counted, claudes, streamed.samples), cells.paired_zelligs(counted, streamed.samples)),
         signatures=manifest.signatures,
     )
-
-
-def compute_scores(run: RunDir | Path) -> dict[str, Any]:
-    """``scores.json`` of a run directory, derived from its transcripts (as JSON values)."""
-    return dump(score_run(run))

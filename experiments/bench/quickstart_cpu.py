@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.stats.results import Scores, read_scores
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -41,7 +43,7 @@ def run(decoder: str, folder: Path) -> dict:
     if done.returncode != 0:
         raise SystemExit(f"{decoder}: exit {done.returncode}\n{done.stderr[-3000:]}")
     (run_dir,) = (folder / "runs").iterdir()
-    scores = json.loads((run_dir / "scores.json").read_text(encoding="utf-8"))
+    scores = read_scores(run_dir)
     return {
         "decoder": decoder,
         "cpu_seconds": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
@@ -49,28 +51,15 @@ def run(decoder: str, folder: Path) -> dict:
         "load_before": load_before,
         "load_after": os.getloadavg()[0],
         "discrepancy": discrepancy(scores),
-        "signature": scores.get("signature"),
+        "signature": scores.signature,
     }
 
 
-def discrepancy(scores: dict) -> float | None:
-    """The toy Claude's distributional discrepancy over the run (the first ``discrepancy``
-    in ``scores.json`` whose record or path names ``toy``)."""
-    found: list[float] = []
-
-    def walk(value, path):
-        if isinstance(value, dict):
-            number = value.get("discrepancy")
-            if isinstance(number, (int, float)) and "toy" in " ".join([*path, str(value.get("claude", ""))]):
-                found.append(float(number))
-            for key, item in value.items():
-                walk(item, (*path, str(key)))
-        elif isinstance(value, list):
-            for item in value:
-                walk(item, path)
-
-    walk(scores, ())
-    return found[0] if found else None
+def discrepancy(scores: Scores) -> float | None:
+    """The toy Claude's distributional discrepancy over the run (that of the first cell in
+    ``scores.json`` whose Claude names ``toy``)."""
+    found = (cell.summary.value("discrepancy") for cell in scores.cells if "toy" in cell.claude)
+    return next((value for value in found if value is not None), None)
 
 
 def main() -> int:

@@ -24,6 +24,7 @@ from pathlib import Path
 from arena.codec import dump
 from arena.stats import false_positives
 from arena.stats.aggregate import mean_std
+from arena.stats.results import Cell, read_scores
 
 KINDS = {"human": "human", "machine": "MT"}
 
@@ -51,30 +52,30 @@ def verdicts(run_dir: Path) -> dict[tuple[str, str, str, str], dict]:
 
 
 def table(run_dir: Path) -> list[dict]:
-    scores = json.loads((run_dir / "scores.json").read_text(encoding="utf-8"))
+    scores = read_scores(run_dir)
     manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
     kinds = reference_kinds(manifest)
     report = verdicts(run_dir)
-    groups: dict[tuple[str, str, str, str], list[dict]] = defaultdict(list)
-    for cell in scores["cells"]:
-        if not cell.get("rounds") or "accuracy" not in cell:
+    groups: dict[tuple[str, str, str, str], list[Cell]] = defaultdict(list)
+    for cell in scores.cells:
+        if not cell.summary.rounds or cell.summary.metric("accuracy") is None:
             continue
-        test_set, kind = kinds[cell["john"]]
-        groups[test_set, kind, cell["claude"], cell["zellig"]].append(cell)
+        test_set, kind = kinds[cell.john]
+        groups[test_set, kind, cell.claude, cell.zellig].append(cell)
     rows = []
     for (test_set, kind, claude, zellig), cells in sorted(groups.items()):
-        accuracy = [c["accuracy"] for c in cells]
-        discrepancy = [c["discrepancy"] for c in cells if c.get("discrepancy") is not None]
-        rates = [c["generative_rate"] for c in cells if c.get("generative_rate")]
+        accuracy = [c.summary.value("accuracy") for c in cells]
+        discrepancy = [value for c in cells if (value := c.summary.value("discrepancy")) is not None]
+        rates = [c.generative_rate for c in cells if c.generative_rate is not None]
         verdict = report.get((test_set, kind, claude, zellig), {})
         used = verdict.get("generative_pool") if verdict.get("generative_used") == "pool" else verdict.get("generative")
         rows.append({
-            "set": test_set, "reference": kind, "claude": claude, "zellig": zellig, "seeds": len(cells), "pairs": cells[0]["rounds"],
+            "set": test_set, "reference": kind, "claude": claude, "zellig": zellig, "seeds": len(cells), "pairs": cells[0].summary.rounds,
             "accuracy": mean_std([100 * a for a in accuracy]),
             "discrepancy": mean_std(discrepancy) if discrepancy else None,
             "error": mean_std([100 * (1 - a) for a in accuracy]),
-            "generative": mean_std([100 * r["rate"] for r in rates]) if rates else None,
-            "detected": [f"{r['detected']}/{r['sources']}" for r in rates],
+            "generative": mean_std([100 * r.rate for r in rates]) if rates else None,
+            "detected": [f"{r.detected}/{r.sources}" for r in rates],
             "verdict": verdict.get("verdict", "–"),
             "p_value": verdict.get("p_value"),
             "tested_against": (f"{verdict['generative_used']} {100 * used['rate']:.1f}% ({int(used['count'])}/{used['n']})"

@@ -13,10 +13,9 @@ import argparse
 import json
 from pathlib import Path
 
-from arena.codec import load
 from arena.present import plots
 from arena.present.plots import game_curves
-from arena.stats.results import Scores
+from arena.stats.results import read_scores
 
 
 def main() -> int:
@@ -27,7 +26,7 @@ def main() -> int:
     args = parser.parse_args()
     curves = []
     for run_dir in args.runs:
-        scores = load(Scores, json.loads((run_dir / "scores.json").read_text(encoding="utf-8")))
+        scores = read_scores(run_dir)
         name = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))["experiment"]["name"]
         curves += game_curves(scores, prefix=f"{name}: ")
     if not curves:

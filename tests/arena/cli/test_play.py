@@ -137,8 +137,8 @@ def test_zellig_edits_a_reference_and_the_corruption_replays_against_the_claudes
     assert [r.zellig for r in played] == ["person:zed"]
     assert played[0].variant.text == corrupted and played[0].instance.id == instance["id"]
     assert sum(1 for r in rounds if r.status == "not_applicable") == 1
-    cells = {c["zellig"]: c for c in result.scores["cells"]}
-    assert cells["person:zed"]["rounds"] == 1
+    cells = {c.zellig: c for c in result.scores.cells}
+    assert cells["person:zed"].summary.rounds == 1
 
 
 @pytest.mark.parametrize(

@@ -171,7 +171,7 @@ def test_model_replicas_vary_the_claude_with_the_seed(tmp_path, distil_dir):
     assert experiment.claudes[0].for_seed(2) == PerformerSpec(f"{HERE}:HashScorer", {"salt": "b"}, "nmt")
     result = run(experiment, CATALOG, tmp_path / "replicas", "in-process", progress=False)
     assert set(result.work) == {"nmt#seed1", "nmt#seed2", "nmt#seed3"}
-    assert result.scores["over_seeds"][0]["claude"] == "nmt"
+    assert result.scores.over_seeds[0].claude == "nmt"
     signatures = json.loads((result.run_dir / transcripts.MANIFEST).read_text())["signatures"]["claudes"]
     assert signatures["nmt (seed 2)"] == f"{HERE}:HashScorer@1(salt=b)"
     from arena.present.console import format_scores
@@ -191,8 +191,8 @@ def test_model_replicas_vary_the_claude_with_the_seed(tmp_path, distil_dir):
     replica_best = [{k: v for k, v in x.items() if k != "seed"} for x in seed_lines(result.run_dir, transcripts.ONEBEST, 2)]
     alone_best = [json.loads(x) for x in (alone.run_dir / transcripts.ONEBEST).read_text().splitlines()]
     assert replica_best == alone_best
-    cells = {(c["claude"], c["seed"]): c for c in result.scores["cells"] if c["zellig"] == "replay"}
-    assert all("discrepancy" in c for c in cells.values())
+    cells = {(c.claude, c.seed): c for c in result.scores.cells if c.zellig == "replay"}
+    assert all(c.summary.metric("discrepancy") is not None for c in cells.values())
 
 
 @pytest.mark.parametrize(

@@ -90,9 +90,9 @@ def test_oracle_scores_one_and_runs_are_byte_identical(tmp_path, distil_dir):
     first = run(path, tmp_path / "a")
     second = run(path, tmp_path / "b")
     assert transcript_bytes(first.run_dir) == transcript_bytes(second.run_dir)
-    cells = {(c["claude"], c["seed"]): c for c in first.scores["cells"]}
-    assert cells["oracle", 1]["S"] == 1.0 and cells["oracle", 2]["S"] == 1.0
-    assert cells["oracle", 1]["rounds"] == 200
+    cells = {(c.claude, c.seed): c.summary for c in first.scores.cells}
+    assert cells["oracle", 1].S == 1.0 and cells["oracle", 2].S == 1.0
+    assert cells["oracle", 1].rounds == 200
     rounds = [json.loads(line) for line in (first.run_dir / "rounds.jsonl").read_text(encoding="utf-8").splitlines()]
     assert "Börse" in (first.run_dir / "rounds.jsonl").read_text(encoding="utf-8")  # German stays readable
     assert {r["corrupted"] for r in rounds} == {0, 1}
@@ -101,9 +101,10 @@ def test_oracle_scores_one_and_runs_are_byte_identical(tmp_path, distil_dir):
 def test_random_is_within_its_ci_of_one_half(tmp_path, distil_dir):
     path = config(tmp_path, distil_dir, "[random]", limit=2000)
     scores = run(path, tmp_path / "out").scores
-    for cell in scores["cells"]:
-        assert cell["rounds"] == 2000
-        low, high = cell["S_ci95"]
+    for cell in scores.cells:
+        assert cell.summary.rounds == 2000
+        assert cell.summary.S_ci95 is not None
+        low, high = cell.summary.S_ci95
         assert low <= 0.5 <= high, cell
 
 
@@ -138,9 +139,9 @@ def test_ties_are_resolved_by_a_recorded_seeded_coin(tmp_path, distil_dir):
     judgements = [json.loads(x) for x in (result.run_dir / "judgements.jsonl").read_text().splitlines()]
     assert {j["resolved_by"] for j in judgements} == {"tie"}
     assert all(j["choice"] in (0, 1) for j in judgements)
-    cell = result.scores["cells"][0]
-    assert cell["accuracy"] == 0.0  # ties count as wrong by default
-    assert 0.3 < cell["S"] < 0.7
+    cell = result.scores.cells[0].summary
+    assert cell.value("accuracy") == 0.0  # ties count as wrong by default
+    assert cell.S is not None and 0.3 < cell.S < 0.7
     again = run(path, tmp_path / "again")
     assert transcript_bytes(again.run_dir) == transcript_bytes(result.run_dir)
 
@@ -148,11 +149,11 @@ def test_ties_are_resolved_by_a_recorded_seeded_coin(tmp_path, distil_dir):
 def test_time_budgets_give_free_points_and_coins(tmp_path, distil_dir):
     slow_zellig = config(tmp_path, distil_dir, "[random]", "time_budget: {zellig_seconds: 0.001}\n", limit=5)
     result = run(slow_zellig, tmp_path / "z", [f"zelligs.0={HERE}:SlowZellig"])
-    cell = result.scores["cells"][0]
-    assert cell["S"] == 1.0 and cell["resolved_by"] == {"free": 5}
+    cell = result.scores.cells[0].summary
+    assert cell.S == 1.0 and cell.resolved_by == {"free": 5}
     slow_claude = config(tmp_path, distil_dir, f"[{HERE}:SlowClaude]", "time_budget: {claude_seconds_per_pair: 0.0001}\n")
-    cell = run(slow_claude, tmp_path / "c").scores["cells"][0]
-    assert cell["resolved_by"] == {"late": 200}
+    cell = run(slow_claude, tmp_path / "c").scores.cells[0].summary
+    assert cell.resolved_by == {"late": 200}
 
 
 def test_bad_input_names_file_and_line(tmp_path):

@@ -95,7 +95,7 @@ def test_duplicate_instance_ids_are_refused_from_the_spool(tmp_path, distil_dir,
             run(experiment, CATALOG, tmp_path / "out", progress=False)
         assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())  # nothing half-made remains
     else:
-        assert run(experiment, CATALOG, tmp_path / "out", progress=False).scores
+        assert run(experiment, CATALOG, tmp_path / "out", progress=False).scores.cells
 
 
 def test_a_spool_left_by_a_killed_planner_is_removed(tmp_path, distil_dir):

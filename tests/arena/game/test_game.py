@@ -92,15 +92,16 @@ def test_rounds_carry_phase_block_and_count_and_follow_the_schedule(played):
 def test_s_leaves_out_observation_phases_and_the_timeline_covers_all(played):
     _, result, _ = played
     rounds = [load(Round, r) for r in transcripts.read_jsonl(result.run_dir / "rounds.jsonl")]
-    for cell in result.scores["cells"]:
-        played_rounds = [r for r in rounds if (r.john, r.zellig, r.seed) == (cell["john"], cell["zellig"], cell["seed"])
+    for cell in result.scores.cells:
+        played_rounds = [r for r in rounds if (r.john, r.zellig, r.seed) == (cell.john, cell.zellig, cell.seed)
                          and r.judged]
-        assert cell["observation_rounds"] == 10
-        assert cell["rounds"] == len(played_rounds) - 10
-        windows = cell["timeline"]["windows"]
-        assert windows[0]["first"] == 1 and windows[-1]["last"] == len(played_rounds)
-        assert [w["counts"] for w in windows[:2]] == [False, False] and windows[-1]["counts"]
-        assert cell["timeline"]["convergence"]["epsilon"] == 0.05
+        assert cell.observation_rounds == 10
+        assert cell.summary.rounds == len(played_rounds) - 10
+        assert cell.timeline is not None and cell.timeline.convergence is not None
+        windows = cell.timeline.windows
+        assert windows[0].first == 1 and windows[-1].last == len(played_rounds)
+        assert [w.counts for w in windows[:2]] == [False, False] and windows[-1].counts
+        assert cell.timeline.convergence.epsilon == 0.05
 
 
 def test_observers_see_what_the_schedule_lets_them_see(played):
@@ -272,7 +273,7 @@ def test_schedule_less_transcripts_are_unchanged(tmp_path, data_dir):
     assert not (result.run_dir / "observations.jsonl").exists()
     digests = {name: hashlib.sha256((result.run_dir / name).read_bytes()).hexdigest() for name in GOLDEN_SHA256}
     assert digests == GOLDEN_SHA256
-    assert "timeline" not in result.scores["cells"][0]
+    assert result.scores.cells[0].timeline is None
 
 
 def test_sigkill_mid_schedule_resumes_to_identical_transcripts(played, tmp_path):

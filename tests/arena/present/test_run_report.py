@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.stats.results import read_scores
 from tests.arena.engine.helpers import HERE
 
 
@@ -68,8 +69,8 @@ def parse(html: str) -> _Strict:
 
 def test_run_writes_both_reports(run_dir):
     markdown = (run_dir / "report.md").read_text(encoding="utf-8")
-    scores = json.loads((run_dir / "scores.json").read_text(encoding="utf-8"))
-    assert scores["signature"] in markdown
+    scores = read_scores(run_dir)
+    assert scores.signature in markdown
     for section in ("### Signature", "### Scores", "### Leaderboards", "### Paired tests", "### Breakdowns",
                     "### Discrepancy and generative rate", "### Plots", "### Misjudged pairs",
                     "**S over seeds", "**Claudes by S", "**Johns by S", "**Per phenomenon**"):
@@ -80,9 +81,9 @@ def test_run_writes_both_reports(run_dir):
     assert re.search(r"~~[^~]+~~\*\*Ding\*\*", markdown)
     assert "S over time" not in markdown  # no game, no timeline
     # the numbers are those of scores.json
-    hash_cell = next(c for c in scores["cells"] if c["claude"] == "hash" and c["seed"] == 1)
+    hash_cell = next(c.summary for c in scores.cells if c.claude == "hash" and c.seed == 1)
     # the Zellig may carry a surface-cue note ("replay (confounded by …)")
-    assert re.search(rf"\| ding \| replay( \([^)|]*\))? \| hash \| 1 \| 40 \| {hash_cell['S']:.3f} \|", markdown)
+    assert re.search(rf"\| ding \| replay( \([^)|]*\))? \| hash \| 1 \| 40 \| {hash_cell.S:.3f} \|", markdown)
 
 
 def test_html_is_self_contained_and_well_formed(run_dir):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.stats.results import read_scores
 from tests.arena.engine.helpers import HERE
 
 pd = pytest.importorskip("pandas")
@@ -50,10 +51,10 @@ def test_each_table_loads_with_one_call(run_dir, tmp_path, format, capsys):
     assert len(rounds) == len(judgements)  # one row per judged round × Claude
     assert set(rounds["claude"]) == {"hash", "random"} and set(rounds["john"]) == {"human", "mt"}
     assert set(rounds["john.reference_kind"]) == {"human", "machine"}
-    scores = json.loads((run_dir / "scores.json").read_text(encoding="utf-8"))
+    scores = read_scores(run_dir)
     # the cells table is scores.json, and S is the mean of `correct` over the cell's rows
     cells = READERS[format](tmp_path / f"cells.{format}")
-    assert len(cells) == len(scores["cells"])
+    assert len(cells) == len(scores.cells)
     for _, cell in cells.iterrows():
         mine = rounds[(rounds.john == cell.john) & (rounds.claude == cell.claude) & (rounds.seed == cell.seed)]
         assert mine["correct"].mean() == pytest.approx(cell.S)

@@ -15,8 +15,8 @@ from arena.api import finish, load_run
 from arena.codec import dump
 from arena.engine.core import RunResult
 from arena.errors import DataError, UsageError
-from arena.record import transcripts
 from arena.record import run_dir as run_dir_module
+from arena.record import transcripts
 from arena.record.rounds import JudgementRecord, Round
 from arena.record.run_dir import RunDir
 from arena.stats.results import Scores
@@ -70,7 +70,9 @@ def test_each_line_is_decoded_at_most_twice_while_the_run_is_verified_and_scored
         record.verify()  # what arena.api.run hands out: verified already, not read again
     assert json.loads is loads
     assert (run_dir / transcripts.SCORES).read_bytes() == written  # the same scores.json as the run wrote
-    assert result.scores == json.loads(written)
+    # the typed scores finish() derived are kept, and scores.json is written from them by the one serialiser
+    assert isinstance(result.scores, Scores)
+    assert (json.dumps(dump(result.scores), ensure_ascii=False, indent=2) + "\n").encode("utf-8") == written
     for name in (transcripts.ROUNDS, transcripts.JUDGEMENTS, transcripts.ONEBEST):
         assert 0 < decoded[name] <= 2 * lines(run_dir, name), (name, decoded)
 
@@ -90,9 +92,9 @@ def test_the_records_are_the_same_streamed_and_in_memory(tmp_path, distil_dir):
     assert sum(len(js) for _, js in judged) == lines(run_dir, transcripts.JUDGEMENTS)
     assert [label for label, _ in run.models()] == ["nmt", "chance"]
     assert run.cells() and all(path.parent.name == "cells" for path in run.cells())
-    assert run.scores() == json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
     typed = load_run(run_dir).scores  # read and validated by pydantic; dump() gives the JSON values back
-    assert isinstance(typed, Scores) and json.loads(json.dumps(dump(typed))) == run.scores()
+    written = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+    assert isinstance(typed, Scores) and json.loads(json.dumps(dump(typed))) == written
 
 
 def _rewrite_round(run_dir: Path, change) -> None:
@@ -125,7 +127,7 @@ def test_a_round_the_scores_cannot_read_is_refused_naming_the_file(tmp_path, dis
         assert Path(error.value.file or "").name == transcripts.ROUNDS
         assert not (run_dir / transcripts.SCORES).exists()
     else:
-        assert finish(RunResult(run_dir)).scores
+        assert finish(RunResult(run_dir)).scores.cells
 
 
 def test_an_unfinished_run_is_not_handed_out_as_finished(tmp_path, distil_dir):
@@ -133,4 +135,4 @@ def test_an_unfinished_run_is_not_handed_out_as_finished(tmp_path, distil_dir):
     (run_dir / transcripts.SCORES).unlink()
     with pytest.raises(UsageError, match="not a finished run"):
         RunDir.open(run_dir, finished=True)
-    assert RunDir.open(run_dir).scores() is None
+    assert not RunDir.open(run_dir).finished

@@ -4,17 +4,16 @@ its S, S's CI and everything built on S; a Claude that judged no round of a cell
 from __future__ import annotations
 
 import csv
-import json
 
 import numpy as np
 import pytest
 
 from arena.cli import main
-from arena.record import transcripts
 from arena.record.rounds import JudgementRecord, Round
 from arena.records import Instance, Variant
 from arena.stats.aggregate import Outcome, Tally, bootstrap_ci, correct, judged
 from arena.stats.metrics import summarise
+from arena.stats.results import read_scores
 from arena.stats.run import RunData
 from tests.arena.engine.helpers import HERE
 from tests.arena.stats.test_streamed import same_scores
@@ -72,25 +71,25 @@ def test_a_run_with_abstaining_claudes(tmp_path, distil_dir, capsys):
     console = capsys.readouterr().out
     (run_dir,) = (tmp_path / "runs").iterdir()
     same_scores(run_dir)  # the streamed scores equal the in-memory reference's
-    scores = json.loads((run_dir / transcripts.SCORES).read_text(encoding="utf-8"))
+    scores = read_scores(run_dir)
     run = RunData.open(run_dir)
-    cells = {(c["claude"], c["seed"]): c for c in scores["cells"]}
+    cells = {(c.claude, c.seed): c.summary for c in scores.cells}
     for (claude, seed), cell in cells.items():
         judgements = [j for j in run.judgements if j.claude == claude and j.round.startswith(f"{seed}|")]
         mine = [j for j in judgements if judged(j.resolved_by)]
-        assert cell["rounds"] == len(judgements) > 0
-        assert cell["resolved_by"].get("abstain", 0) == len(judgements) - len(mine)
+        assert cell.rounds == len(judgements) > 0 and cell.judged == len(mine)
+        assert cell.resolved_by.get("abstain", 0) == len(judgements) - len(mine)
         if claude == "none":
-            assert cell["S"] is None and cell["S_ci95"] is None and cell["correct"] == 0
+            assert cell.S is None and cell.S_ci95 is None and cell.correct == 0
         else:
-            assert cell["S"] == pytest.approx(sum(j.correct for j in mine) / len(mine))
+            assert cell.S == pytest.approx(sum(j.correct for j in mine) / len(mine))
         if claude == "some":
             assert 0 < len(mine) < len(judgements)
         if claude == "never":
             assert len(mine) == len(judgements)
-    means = {s["claude"]: s for s in scores["over_seeds"]}
-    assert means["none"]["S_mean"] is None and means["none"]["S_std"] is None
-    assert means["never"]["S_mean"] == pytest.approx(np.mean([c["S"] for c in cells.values() if c["claude"] == "never"]))
+    means = {s.claude: s for s in scores.over_seeds}
+    assert means["none"].S_mean is None and means["none"].S_std is None
+    assert means["never"].S_mean == pytest.approx(np.mean([c.S for (claude, _), c in cells.items() if claude == "never"]))
     header, *lines = [line for line in console.splitlines() if line.startswith(("john", "distil"))][:7]
     assert header.split()[4:7] == ["rounds", "judged", "S"]  # the rounds S counts, beside all the rounds
     assert {line.split()[2]: line.split()[6] for line in lines}["none"] == "-"  # S of a cell judged nowhere
@@ -107,8 +106,8 @@ def test_a_run_with_abstaining_claudes(tmp_path, distil_dir, capsys):
     assert main(["leaderboard", str(run_dir)]) == 0
     board = capsys.readouterr().out
     assert "not ranked: none: abstained on 80 of 80 rounds; answered 0 of cell" in board
-    some = sum(c["rounds"] - c["resolved_by"].get("abstain", 0) for c in cells.values() if c["claude"] == "some")
+    some = sum(c.judged for (claude, _), c in cells.items() if claude == "some")
     claudes = board.split("\n\n")[0].splitlines()[3:6]
     assert [line.split()[:3] for line in claudes] == [["1", "never", "80"], ["-", "some", str(some)],
                                                       ["-", "none", "0*"]]  # the rounds S counts
-    assert np.isfinite([c["S"] for c in cells.values() if c["claude"] != "none"]).all()
+    assert np.isfinite([c.S for (claude, _), c in cells.items() if claude != "none"]).all()

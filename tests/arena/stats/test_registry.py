@@ -12,7 +12,7 @@ from arena.present.tidy import tables
 from arena.stats import registry, schema
 from arena.stats.leaderboards import build
 from arena.stats.run import RunData
-from arena.stats.streamed import compute_scores
+from arena.stats.streamed import score_run
 from tests.arena.stats.runs import finished_run
 
 # the whole of a new metric: the margin by which the correct candidate outscores the corrupted one
@@ -64,7 +64,7 @@ def test_in_scores_json_and_its_schema(run_dir, registered):
 
 
 def test_on_the_console_and_in_the_leaderboards(run_dir, registered):
-    text = format_scores(compute_scores(run_dir))
+    text = format_scores(score_run(run_dir))
     assert "marg" in text.splitlines()[0] and "cwords" in text.splitlines()[0]
     boards = build(RunData.open(run_dir))
     (nmt,) = [e for e in boards.claudes if e.claude == "nmt"]
@@ -88,8 +88,8 @@ def test_in_the_exports(run_dir, registered):
 
 
 def test_unregistered_it_is_nowhere(run_dir):
-    scores = compute_scores(run_dir)
-    assert not any("margin" in c or "corrupted_words" in c for c in scores["cells"])
+    scores = score_run(run_dir)
+    assert not any(c.summary.metric(name) for c in scores.cells for name in ("margin", "corrupted_words"))
     assert "marg" not in format_scores(scores)
     assert "margin" not in schema.scores_schema()["$defs"]["Cell"]["properties"]
 

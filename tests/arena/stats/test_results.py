@@ -13,7 +13,7 @@ import pytest
 from arena.codec import dump, load
 from arena.errors import DataError
 from arena.stats import schema
-from arena.stats.results import SCHEMA_VERSION, Bootstrap, Cell, Scores, Summary, Yield, read_scores
+from arena.stats.results import SCHEMA_VERSION, Bootstrap, Cell, Scores, Summary, Yield, read_scores, write_scores
 from tests.arena.stats.runs import GAME, finished_run
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "scores.schema.json"
@@ -46,20 +46,40 @@ def test_real_scores_read_back_to_the_same_bytes(scores):
     assert isinstance(typed.cells[0], Cell) and typed.cells[0].summary.rounds == scores["cells"][0]["rounds"]
 
 
-def test_a_scores_json_that_does_not_fit_is_refused(scores):
+def _written(run_dir: Path, data: dict) -> Path:
+    run_dir.mkdir(exist_ok=True)
+    (run_dir / "scores.json").write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return run_dir
+
+
+def test_a_scores_json_that_does_not_fit_is_refused(scores, tmp_path):
     data = copy.deepcopy(scores)
     data["cells"][0]["rounds"] = "many"
     with pytest.raises(DataError, match="cells.0.summary.rounds"):  # the one serialiser: damage names the key
         load(Scores, data)
     with pytest.raises(DataError) as caught:  # what the verbs and Run.scores read: exit 2, naming file and key
-        read_scores(data, "RUN/scores.json")
-    assert caught.value.key == "cells.0.summary.rounds" and "RUN/scores.json" in str(caught.value)
+        read_scores(_written(tmp_path / "RUN", data))
+    assert caught.value.key == "cells.0.summary.rounds" and str(tmp_path / "RUN" / "scores.json") in str(caught.value)
 
 
-def test_keys_this_arena_does_not_know_are_ignored_when_read(scores):
+@pytest.mark.parametrize("text, line", [("{\n  \"signature\": \n", 3), ("", 1)])
+def test_a_scores_json_that_is_not_json_is_refused_naming_file_and_line(tmp_path, text, line):
+    (tmp_path / "scores.json").write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        read_scores(tmp_path)
+    assert caught.value.file == str(tmp_path / "scores.json") and caught.value.line == line
+
+
+def test_keys_this_arena_does_not_know_are_ignored_when_read(scores, tmp_path):
     data = copy.deepcopy(scores)
     data["later"], data["cells"][0]["later_metric"] = 1, 0.5
-    assert dump(read_scores(data, "scores.json")) == dump(read_scores(scores, "scores.json"))
+    assert dump(read_scores(_written(tmp_path / "later", data))) == dump(read_scores(_written(tmp_path / "now", scores)))
+
+
+def test_scores_written_and_read_back_are_the_same_bytes(scores, tmp_path):
+    original = _written(tmp_path / "a", scores)
+    write_scores(tmp_path, read_scores(original))  # the one reader and the one writer: typed in between
+    assert (tmp_path / "scores.json").read_bytes() == (original / "scores.json").read_bytes()
 
 
 def _set(path: str, value):

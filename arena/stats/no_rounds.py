@@ -5,29 +5,26 @@ marks it finished, unless the config asks for it (``allow_empty: true``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from arena.errors import DataError
 from arena.specs.config import Experiment
+from arena.stats.results import Cell, Scores
 
 
-def check_judged(experiment: Experiment, scores: Mapping[str, Any]) -> None:
+def check_judged(experiment: Experiment, scores: Scores) -> None:
     """A :class:`DataError` saying why ``scores`` hold no judged round, unless some cell has
     one or ``experiment.allow_empty``."""
-    cells = [cell for cell in scores.get("cells", []) if isinstance(cell, Mapping)]
-    if experiment.allow_empty or any(cell.get("rounds") for cell in cells):
+    if experiment.allow_empty or any(cell.summary.rounds for cell in scores.cells):
         return
-    raise DataError(f"no round was judged: {'; '.join(reasons(experiment, cells))}; the run is not marked "
+    raise DataError(f"no round was judged: {'; '.join(reasons(experiment, scores.cells))}; the run is not marked "
                     "finished", file=experiment.source or None, key="allow_empty",
                     hint="give other Johns or Zelligs, or set allow_empty: true to record a run without rounds")
 
 
-def reasons(experiment: Experiment, cells: list[Mapping[str, Any]]) -> list[str]:
+def reasons(experiment: Experiment, cells: tuple[Cell, ...]) -> list[str]:
     """Per John and Zellig, what left no round."""
-    seen: dict[tuple[str, str], Mapping[str, Any]] = {}
+    seen: dict[tuple[str, str], Cell] = {}
     for cell in cells:
-        seen.setdefault((str(cell.get("john")), str(cell.get("zellig"))), cell)
+        seen.setdefault((cell.john, cell.zellig), cell)
     found: list[str] = []
     for john in experiment.johns:
         pairs = {zellig: cell for (name, zellig), cell in seen.items() if name == john.label}
@@ -35,8 +32,7 @@ def reasons(experiment: Experiment, cells: list[Mapping[str, Any]]) -> list[str]
             found.append(f"John {john.label} gave no instance")
             continue
         for zellig, cell in pairs.items():
-            made = cell.get("yield") or {}
-            instances, applicable = made.get("instances", 0), made.get("applicable", 0)
+            instances, applicable = cell.yield_.instances, cell.yield_.applicable
             if not applicable:
                 found.append(f"Zellig {zellig} applied to none of John {john.label}'s {instances} instances "
                              f"({instances} dropped)")
