@@ -16,6 +16,22 @@ A performer is ``{name, params}`` (plus optional ``alias`` and Ray ``resources``
 SPEC string (``random:seed=3``).  Unknown keys are errors naming the file, line and the
 allowed keys.  ``--set key=value`` overrides use dotted keys (``seeds=[1,2]``,
 ``time_budget.zellig_seconds=0.5``, ``claudes.0.params.device=cuda``).
+
+The whole mapping is checked in one pydantic validation, against :func:`experiment_keys`: a
+pydantic model built once from the fields of :class:`Experiment`, so that each option's type,
+range, choices and default are declared once, on the dataclass.  It is a model derived from the
+dataclass, not a ``TypeAdapter`` over the dataclass itself, because the YAML is not the
+dataclass's shape: ``john:`` for ``johns:``, one seed for a list, a SPEC string for a performer,
+``time_budget: null``; pydantic's strict mode (which keeps ``"3"`` from passing for an int)
+validates a plain dataclass only from an instance of it, not from a mapping; and the dataclass
+holds what no YAML may set (``source``, ``key_lines``).  The model takes every key from the
+dataclass and declares beside it only the keys the YAML spells otherwise; a performer entry
+is the typed :class:`arena.specs.spec.Entry`; the rules between keys (replicas only for Claudes
+and one for every seed, ``sees`` only for Claudes, ``balance`` only for Johns, no label twice in
+a role) are the model's after-validator.  The frozen :class:`Experiment` is built from the keys
+given, so that its defaults stay the dataclass's and its JSON (the config hash, the run
+directory's name) is what the dataclass dumps.  pydantic's findings become one
+:class:`~arena.errors.ConfigError` naming the file, line and key (:mod:`arena.specs.problems`).
 """
 
 from __future__ import annotations
@@ -299,7 +315,7 @@ def experiment_keys() -> type[BaseModel]:
     shaped = {
         "johns": performers, "zelligs": performers, "claudes": performers,
         "seeds": Annotated[list[int], BeforeValidator(_listed), MinLen(1), AfterValidator(_distinct),
-                           What("an integer or a list of distinct integers")],
+                           What("an integer or a list of integers")],
         "breakdowns": Annotated[list[Name], AfterValidator(tuple), What(
             "a list of variant meta keys or john.<instance meta key>, e.g. [dimension, john.origin]")],
         "time_budget": _keys_of(TimeBudget), "ray": _keys_of(RayOptions),
