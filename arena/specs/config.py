@@ -163,7 +163,7 @@ SINGULAR = {"john": "johns", "zellig": "zelligs", "claude": "claudes", "seed": "
 _SPELLED = {plural: singular for singular, plural in SINGULAR.items()}  # a field's other spelling in the YAML
 EXECUTORS = get_args(ExecutorName)
 _PERFORMER_KEYS = ("john", "johns", "zellig", "zelligs", "claude", "claudes")
-_HINTS = {("transfer",): "a config with a 'transfer:' block is played by 'arena transfer CONFIG'"}
+_HINTS: dict[tuple[str, ...], str] = {("transfer",): "a config with a 'transfer:' block is played by 'arena transfer CONFIG'"}
 
 
 def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
@@ -235,8 +235,8 @@ def _keys_of(cls: type) -> Any:
     """A record of options (:class:`TimeBudget`, :class:`RayOptions`) as a YAML mapping: its keys
     and their types are the dataclass's; the value is the dataclass built from the keys given."""
     hints = type_hints(cls)
-    model = create_model(f"{cls.__name__}Keys", __config__=_KEYS,
-                         **{f.name: (hints[f.name], _default(f)) for f in fields(cls)})
+    keys: dict[str, Any] = {f.name: (hints[f.name], _default(f)) for f in fields(cls)}
+    model = create_model(f"{cls.__name__}Keys", __config__=_KEYS, **keys)
 
     def built(given: Any) -> Any:
         return cls() if given is None else cls(**{name: getattr(given, name) for name in given.model_fields_set})
@@ -329,8 +329,9 @@ def experiment_keys() -> type[BaseModel]:
         spelled = AliasChoices(declared.name, _SPELLED[declared.name]) if declared.name in _SPELLED else None
         keys[declared.name] = (shaped.get(declared.name, hints[declared.name]),
                                Field(_default(declared), validation_alias=spelled))
-    validators = {"as_given": model_validator(mode="before")(_as_given), "across": model_validator(mode="after")(_across)}
-    return create_model("ExperimentKeys", __config__=_KEYS, __validators__=validators, **keys)  # type: ignore[call-overload]
+    validators: dict[str, Any] = {"as_given": model_validator(mode="before")(_as_given),
+                                  "across": model_validator(mode="after")(_across)}
+    return create_model("ExperimentKeys", __config__=_KEYS, __validators__=validators, **keys)
 
 
 def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | None = None) -> Experiment:

@@ -191,7 +191,7 @@ def config_error(error: ValidationError, root: Any, path: str, lines: Mapping[Ke
     spot = _walk(root, first["loc"])
     hint = (hints or {}).get(keys)
     dotted = ".".join(step for step in keys if step != "[key]")
-    if first["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
+    if first["type"] == "extra_forbidden":
         allowed = ", ".join(accepted_keys(spot.parent)) if spot.parent else ""
         return ConfigError(f"{where(path, lines, keys, spellings)}: unknown key '{dotted}'; allowed keys: {allowed}",
                            hint=hint)

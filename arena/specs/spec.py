@@ -11,6 +11,11 @@ On the command line a SPEC is either
 
 Param values are read as YAML scalars/flow collections (``3`` is an int, ``true`` a
 bool, ``[1,2]`` a list, anything else a string).
+
+In a config (and wherever a mapping names a performer) an entry is checked by one pydantic
+validation against :class:`Entry`, which declares each key once (its type, its range, what it
+means in a message) and builds the :class:`PerformerSpec`; a refusal names the key
+(:mod:`arena.specs.problems`).
 """
 
 from __future__ import annotations
