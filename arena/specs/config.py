@@ -209,7 +209,7 @@ def _resolved(value: Any, base: Path) -> Any:
 
 # -- the YAML's shape: one pydantic model, derived from the dataclasses above ---------------------------
 
-_KEYS = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, arbitrary_types_allowed=True)
+_KEYS = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)  # "3" is no int, "no" no bool
 
 
 def _listed(value: Any) -> Any:
