@@ -275,6 +275,8 @@ def _entry(item: Any, keys: tuple[str, str], path: str, lines: Mapping, base: Pa
     if isinstance(item, str):
         spec = parse_spec(item, where=f"{where(path, lines, keys, _SPELLED)} ({keys[0]}[{keys[1]}])")
         item = {"name": spec.name, "params": dict(spec.params)}
+    elif isinstance(item, Mapping):
+        item = dict(item)
     if base is not None and isinstance(item, Mapping) and isinstance(item.get("params"), Mapping):
         item = {**item, "params": {name: _resolved(value, base) for name, value in item["params"].items()}}
     return item

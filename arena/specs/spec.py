@@ -154,15 +154,15 @@ class Entry(_Keys):
     (``{source: false}`` judges fluency only), for a John a ``balance`` (:mod:`arena.engine.balance`)."""
 
     name: Annotated[str, MinLen(1), What("a catalog entry or module:Class (a non-empty string)")]
-    params: Annotated[dict[str, Any] | None, What("a mapping of constructor keyword arguments")] = None
+    params: Annotated[Mapping[str, Any] | None, What("a mapping of constructor keyword arguments")] = None
     alias: Annotated[str, MinLen(1)] | None = None
-    resources: Annotated[dict[str, Any] | None, What("a mapping such as {num_gpus: 1, num_cpus: 2}")] = None
+    resources: Annotated[Mapping[str, Any] | None, What("a mapping such as {num_gpus: 1, num_cpus: 2}")] = None
     replicas: Annotated[
-        Annotated[dict[Annotated[int, What("seeds (integers)")], Annotated[dict[str, Any], What("a mapping of params")]],
+        Annotated[Mapping[Annotated[int, What("seeds (integers)")], Annotated[Mapping[str, Any], What("a mapping of params")]],
                   MinLen(1)] | None,
         BeforeValidator(_seed_keyed), What("a mapping of seeds to params, e.g. {1: {model: a}, 2: {model: b}}"),
     ] = None
-    sees: Annotated[dict[SeesKey, Annotated[bool, What("true or false")]] | None,
+    sees: Annotated[Mapping[SeesKey, Annotated[bool, What("true or false")]] | None,
                     What("a mapping such as {source: false, metadata: true}")] = None
     balance: Annotated[Balance | None, What("a mapping, e.g. {cue: length}")] = None
 
@@ -251,7 +251,7 @@ def spec_from_mapping(data: Any, where: str) -> PerformerSpec:
     if isinstance(data, str):
         return parse_spec(data, where=where)
     try:
-        return _entry_adapter().validate_python(data)
+        return _entry_adapter().validate_python(dict(data) if isinstance(data, Mapping) else data)
     except ValidationError as error:
         raise config_error(error, PerformerEntry, where, {}, whole=A_PERFORMER) from None
 
