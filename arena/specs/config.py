@@ -16,23 +16,52 @@ A performer is ``{name, params}`` (plus optional ``alias`` and Ray ``resources``
 SPEC string (``random:seed=3``).  Unknown keys are errors naming the file, line and the
 allowed keys.  ``--set key=value`` overrides use dotted keys (``seeds=[1,2]``,
 ``time_budget.zellig_seconds=0.5``, ``claudes.0.params.device=cuda``).
+
+The whole mapping is checked in one pydantic validation, against :func:`experiment_keys`: a
+pydantic model built once from the fields of :class:`Experiment`, so that each option's type,
+range, choices and default are declared once, on the dataclass.  It is a model derived from the
+dataclass, not a ``TypeAdapter`` over the dataclass itself, because the YAML is not the
+dataclass's shape: ``john:`` for ``johns:``, one seed for a list, a SPEC string for a performer,
+``time_budget: null``; pydantic's strict mode (which keeps ``"3"`` from passing for an int)
+validates a plain dataclass only from an instance of it, not from a mapping; and the dataclass
+holds what no YAML may set (``source``, ``key_lines``).  The model takes every key from the
+dataclass and declares beside it only the keys the YAML spells otherwise; a performer entry
+is the typed :class:`arena.specs.spec.Entry`; the rules between keys (replicas only for Claudes
+and one for every seed, ``sees`` only for Claudes, ``balance`` only for Johns, no label twice in
+a role) are the model's after-validator.  The frozen :class:`Experiment` is built from the keys
+given, so that its defaults stay the dataclass's and its JSON (the config hash, the run
+directory's name) is what the dataclass dumps.  pydantic's findings become one
+:class:`~arena.errors.ConfigError` naming the file, line and key (:mod:`arena.specs.problems`).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from annotated_types import Ge, Gt
-from pydantic import Field
+from annotated_types import Ge, Gt, MinLen
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+    model_validator,
+)
 
 from arena.codec import dump
 from arena.errors import ConfigError
+from arena.specs.problems import SET, What, config_error, refuse, where
 from arena.specs.schedule import Schedule, parse_schedule
-from arena.specs.spec import Omitted, PerformerSpec, parse_value, spec_from_mapping
-from arena.specs.typecheck import PositiveInt, check_value, type_hints
+from arena.specs.spec import Omitted, PerformerEntry, PerformerSpec, parse_spec, parse_value
+from arena.specs.typecheck import Check, Name, PositiveInt, type_hints
 from arena.specs.yamlio import check_yaml_texts, load_yaml, yaml_key_lines
 
 TiePolicy = Literal["wrong", "correct", "half"]
@@ -43,6 +72,10 @@ Seconds = Annotated[float, Gt(0)]
 # Ray refuses an object store below 75 MiB (ray_constants.OBJECT_STORE_MINIMUM_MEMORY_BYTES)
 ObjectStoreBytes = Annotated[int, Ge(75 * 1024 * 1024)]
 Retries = Annotated[int, Ge(-1)]  # -1: without limit, as Ray counts
+
+
+def _named(name: str) -> str | None:
+    return None if name.strip() else "must be a non-empty string"
 
 
 @dataclass(frozen=True)
@@ -91,7 +124,7 @@ class Experiment:
     (files arena writes, such as a person's ``replay.yaml``, say so, and run from anywhere).
     """
 
-    name: str
+    name: Annotated[str, Check(_named)]
     johns: tuple[PerformerSpec, ...]
     zelligs: tuple[PerformerSpec, ...]
     claudes: tuple[PerformerSpec, ...]
@@ -123,34 +156,14 @@ class Experiment:
     def where(self, *keys: str) -> str:
         """``file:line`` of a key path (``"johns", "0"``) of the config, for messages;
         the nearest enclosing key's line when that key is not in the file."""
-        path = self.source or "config"
-        singular = {plural: key for key, plural in SINGULAR.items()}
-        for spelled in (keys, (singular.get(keys[0], keys[0]), *keys[1:])) if keys else ():
-            for end in range(len(spelled), 0, -1):
-                line = self.key_lines.get(spelled[:end])
-                if line == SET:
-                    return f"{path} (--set {'.'.join(spelled[:end])})"
-                if line:
-                    return f"{path}:{line}"
-        return path
+        return where(self.source or "config", self.key_lines, keys, _SPELLED)
 
 
 SINGULAR = {"john": "johns", "zellig": "zelligs", "claude": "claudes", "seed": "seeds"}
-_ALLOWED = sorted({f.name for f in fields(Experiment)} - {"source", "key_lines"} | set(SINGULAR))
-_NESTED = {"time_budget": TimeBudget, "ray": RayOptions}
-_EXPERIMENT_TYPES = {**type_hints(Experiment), "relative_paths": RelativeTo}  # a value is checked without its exclusion
+_SPELLED = {plural: singular for singular, plural in SINGULAR.items()}  # a field's other spelling in the YAML
 EXECUTORS = get_args(ExecutorName)
 _PERFORMER_KEYS = ("john", "johns", "zellig", "zelligs", "claude", "claudes")
-
-
-SET = 0  # the "line" of a key given on the command line (--set)
-
-
-def _where(path: str, lines: Mapping[tuple[str, ...], int], key: tuple[str, ...]) -> str:
-    line = lines.get(key)
-    if line == SET:
-        return f"{path} (--set {'.'.join(key)})"
-    return f"{path}:{line}" if line else path
+_HINTS: dict[tuple[str, ...], str] = {("transfer",): "a config with a 'transfer:' block is played by 'arena transfer CONFIG'"}
 
 
 def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
@@ -167,8 +180,6 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
                 nxt = node.setdefault(key, {})
             if isinstance(nxt, str) and keys[0] in _PERFORMER_KEYS:
                 # a performer given as a SPEC string: expand it to {name, params} to descend
-                from arena.specs.spec import parse_spec
-
                 nxt = dump(parse_spec(nxt))
                 if isinstance(node, list):
                     node[int(key)] = nxt
@@ -188,30 +199,6 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
     return data
 
 
-def _performers(value: Any, role: str, path: str, lines: Mapping) -> tuple[PerformerSpec, ...]:
-    items = value if isinstance(value, list) else [value]
-    if not items:
-        raise ConfigError(f"{_where(path, lines, (role,))}: '{role}' lists no performer")
-    return tuple(
-        spec_from_mapping(item, where=f"{_where(path, lines, (role, str(index)))} ({role}[{index}])")
-        for index, item in enumerate(items)
-    )
-
-
-def _beside(value: Any, base: Path) -> Any:
-    """Performer entries with each relative path in their params that names a file or directory
-    in ``base`` (the config's directory) made absolute; other values as they are."""
-    if isinstance(value, list):
-        return [_beside(item, base) for item in value]
-    if isinstance(value, str):  # a SPEC string
-        from arena.specs.spec import parse_spec
-
-        value = dump(parse_spec(value))
-    if not isinstance(value, Mapping) or not isinstance(value.get("params"), Mapping):
-        return value
-    return {**value, "params": {name: _resolved(item, base) for name, item in value["params"].items()}}
-
-
 def _resolved(value: Any, base: Path) -> Any:
     if isinstance(value, list):
         return [_resolved(item, base) for item in value]
@@ -220,117 +207,148 @@ def _resolved(value: Any, base: Path) -> Any:
     return value
 
 
-def _nested(cls: type, value: Any, key: str, path: str, lines: Mapping) -> Any:
-    if value is None:
-        return cls()
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{_where(path, lines, (key,))}: '{key}' must be a mapping")
-    allowed = [f.name for f in fields(cls)]
-    unknown = sorted(set(value) - set(allowed))
-    if unknown:
-        where = _where(path, lines, (key, unknown[0]))
-        raise ConfigError(f"{where}: unknown key '{key}.{unknown[0]}'; allowed keys: {', '.join(allowed)}")
-    hints = type_hints(cls)
-    for name, item in value.items():
-        _check_field(item, hints[name], f"{key}.{name}", _where(path, lines, (key, name)))
-    return cls(**value)
+# -- the YAML's shape: one pydantic model, derived from the dataclasses above ---------------------------
+
+_KEYS = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)  # "3" is no int, "no" no bool
 
 
-def _check_field(value: Any, annotation: Any, key: str, where: str) -> None:
-    """A config value against its field's declared type (see :mod:`arena.specs.typecheck`)."""
-    problem = check_value(value, annotation)
-    if problem:
-        raise ConfigError(f"{where}: '{key}' {problem}")
+def _listed(value: Any) -> Any:
+    return value if isinstance(value, list) else [value]
 
 
-def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | None = None) -> Experiment:
-    """Check and map a raw config mapping onto :class:`Experiment`."""
-    lines = lines or {}
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{path}: an experiment is a YAML mapping, not {type(data).__name__}")
-    unknown = sorted(set(data) - set(_ALLOWED))
-    if unknown:
-        raise ConfigError(
-            f"{_where(path, lines, (unknown[0],))}: unknown key '{unknown[0]}'; allowed keys: {', '.join(_ALLOWED)}",
-            hint="a config with a 'transfer:' block is played by 'arena transfer CONFIG'" if unknown[0] == "transfer"
-            else None,
-        )
-    values: dict[str, Any] = {}
-    for singular, plural in SINGULAR.items():
-        if singular in data and plural in data:
-            raise ConfigError(f"{_where(path, lines, (singular,))}: give either '{singular}' or '{plural}', not both")
-    for key, value in data.items():
-        name: str = key  # every key is one of _ALLOWED (checked above)
-        values[SINGULAR.get(name, name)] = (key, value)
-    for required in ("name", "johns", "zelligs", "claudes"):
-        if required not in values:
-            raise ConfigError(f"{path}: missing key '{required}'")
-    if data.get("relative_paths") == "config" and Path(path).is_file():
-        base = Path(path).resolve().parent
-        for role in _PERFORMER_KEYS:
-            if role in values:
-                key, value = values[role]
-                values[role] = (key, _beside(value, base))
-    kwargs: dict[str, Any] = {"source": path, "key_lines": dict(lines)}
-    for target, (key, value) in values.items():
-        kwargs[target] = _experiment_field(target, key, value, path, lines)
-    experiment = Experiment(**kwargs)
-    _check_values(experiment, path, lines)
-    return experiment
-
-
-def _experiment_field(target: str, key: str, value: Any, path: str, lines: Mapping) -> Any:
-    """One top-level config value, checked and mapped onto its :class:`Experiment` field."""
-    where = _where(path, lines, (key,))
-    if target in ("johns", "zelligs", "claudes"):
-        return _performers(value, key, path, lines)
-    if target == "seeds":
-        return _seeds(value, key, where)
-    if target == "breakdowns":
-        if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
-            raise ConfigError(f"{where}: '{key}' must be a list of variant meta keys or john.<instance meta key>, e.g. [dimension, john.origin]")
-        return tuple(value)
-    if target == "schedule":
-        return None if value is None else parse_schedule(value, path, lines)
-    if target in _NESTED:
-        return _nested(_NESTED[target], value, key, path, lines)
-    _check_field(value, _EXPERIMENT_TYPES[target], key, where)
-    return value
-
-
-def _seeds(value: Any, key: str, where: str) -> tuple[int, ...]:
-    """``seed``/``seeds``: one integer or a list of distinct integers."""
-    seeds = value if isinstance(value, list) else [value]
-    if not seeds or not all(isinstance(seed, int) and not isinstance(seed, bool) for seed in seeds):
-        raise ConfigError(f"{where}: '{key}' must be an integer or a list of integers")
+def _distinct(seeds: list[int]) -> tuple[int, ...]:
     if len(set(seeds)) != len(seeds):
-        raise ConfigError(f"{where}: '{key}' lists a seed twice")
+        refuse("lists a seed twice")
     return tuple(seeds)
 
 
-def _check_values(experiment: Experiment, path: str, lines: Mapping) -> None:
-    def fail(key: str, message: str) -> None:
-        raise ConfigError(f"{_where(path, lines, (key,))}: '{key}' {message}")
+def _default(declared: Any) -> Any:
+    """A dataclass field's default for its key in the model (``...``: required); a default made
+    by a factory is left to the dataclass (the key is only read when it is given)."""
+    if declared.default is not MISSING:
+        return declared.default
+    return None if declared.default_factory is not MISSING else ...
 
-    if not experiment.name.strip():
-        fail("name", "must be a non-empty string")
+
+@functools.cache
+def _keys_of(cls: type) -> Any:
+    """A record of options (:class:`TimeBudget`, :class:`RayOptions`) as a YAML mapping: its keys
+    and their types are the dataclass's; the value is the dataclass built from the keys given."""
+    hints = type_hints(cls)
+    keys: dict[str, Any] = {f.name: (hints[f.name], _default(f)) for f in fields(cls)}
+    model = create_model(f"{cls.__name__}Keys", __config__=_KEYS, **keys)
+
+    def built(given: Any) -> Any:
+        return cls() if given is None else cls(**{name: getattr(given, name) for name in given.model_fields_set})
+
+    return Annotated[model | None, AfterValidator(built), What(f"a mapping with keys {', '.join(model.model_fields)}")]
+
+
+def _schedule(value: Any, info: ValidationInfo) -> Schedule | None:
+    context = info.context or {}
+    return None if value is None else parse_schedule(value, context.get("path", "<config>"), context.get("lines"))
+
+
+def _as_given(cls: Any, data: Any, info: ValidationInfo) -> Any:
+    """Before the keys are validated: ``seed`` and ``seeds`` (and the other singular keys) are
+    not both given; each performer key holds a list, its SPEC strings parsed (a refusal names
+    the file and line) and, with ``relative_paths: config``, the relative paths in its params
+    that name a file or directory beside the config made absolute."""
+    if not isinstance(data, Mapping):
+        return data
+    context = info.context or {}
+    path, lines = context.get("path", "<config>"), context.get("lines") or {}
+    for singular, plural in SINGULAR.items():
+        if singular in data and plural in data:
+            refuse(f"is given beside '{plural}': give either '{singular}' or '{plural}', not both", (singular,))
+    beside = data.get("relative_paths") == "config" and Path(path).is_file()
+    base = Path(path).resolve().parent if beside else None
+    data = dict(data)
+    for role in _PERFORMER_KEYS:
+        if role in data:
+            data[role] = [_entry(item, (role, str(index)), path, lines, base)
+                          for index, item in enumerate(_listed(data[role]))]
+    return data
+
+
+def _entry(item: Any, keys: tuple[str, str], path: str, lines: Mapping, base: Path | None) -> Any:
+    if isinstance(item, str):
+        spec = parse_spec(item, where=f"{where(path, lines, keys, _SPELLED)} ({keys[0]}[{keys[1]}])")
+        item = {"name": spec.name, "params": dict(spec.params)}
+    elif isinstance(item, Mapping):
+        item = dict(item)
+    if base is not None and isinstance(item, Mapping) and isinstance(item.get("params"), Mapping):
+        item = {**item, "params": {name: _resolved(value, base) for name, value in item["params"].items()}}
+    return item
+
+
+def _across(given: Any) -> Any:
+    """The rules between keys: which roles may list replicas, sees and balance; a replica for
+    every seed; no label twice in a role."""
     for role in ("johns", "zelligs"):
-        if any(spec.replicas for spec in getattr(experiment, role)):
-            fail(role, "may not list 'replicas'; model replicas are for Claudes")
-        if any(spec.sees for spec in getattr(experiment, role)):
-            fail(role, "may not list 'sees'; what a performer sees is set per Claude")
+        if any(spec.replicas for spec in getattr(given, role)):
+            refuse("may not list 'replicas'; model replicas are for Claudes", (role,))
+        if any(spec.sees for spec in getattr(given, role)):
+            refuse("may not list 'sees'; what a performer sees is set per Claude", (role,))
     for role in ("zelligs", "claudes"):
-        if any(spec.balance for spec in getattr(experiment, role)):
-            fail(role, "may not list 'balance'; a John's balance subsamples the pairs it yields")
-    for spec in experiment.claudes:
-        missing = [seed for seed in experiment.seeds if spec.replicas and seed not in spec.replicas]
+        if any(spec.balance for spec in getattr(given, role)):
+            refuse("may not list 'balance'; a John's balance subsamples the pairs it yields", (role,))
+    seeds = getattr(given, "seeds", None) or Experiment.seeds
+    for spec in given.claudes:
+        missing = [seed for seed in seeds if spec.replicas and seed not in spec.replicas]
         if missing:
-            fail("claudes", f"{spec.label}: 'replicas' has no entry for seed {missing[0]}")
+            refuse(f"{spec.label}: 'replicas' has no entry for seed {missing[0]}", ("claudes",))
     for role in ("johns", "zelligs", "claudes"):
-        labels = [spec.label for spec in getattr(experiment, role)]
+        labels = [spec.label for spec in getattr(given, role)]
         duplicates = sorted({label for label in labels if labels.count(label) > 1})
         if duplicates:
-            fail(role, f"lists {duplicates[0]!r} twice; give one of them an 'alias'")
+            refuse(f"lists {duplicates[0]!r} twice; give one of them an 'alias'", (role,))
+    return given
+
+
+@functools.cache
+def experiment_keys() -> type[BaseModel]:
+    """The pydantic model of an experiment config as YAML gives it, built once: each key of
+    :class:`Experiment` with its declared type and default, except where the YAML spells a
+    field otherwise (a performer or a list of them, SPEC strings; one seed or a list; a
+    mapping for a nested record; a schedule preset or mapping); ``john`` for ``johns`` etc."""
+    performers = Annotated[list[PerformerEntry], MinLen(1), AfterValidator(tuple),
+                           What("one performer or a non-empty list of performers")]
+    shaped = {
+        "johns": performers, "zelligs": performers, "claudes": performers,
+        "seeds": Annotated[list[int], BeforeValidator(_listed), MinLen(1), AfterValidator(_distinct),
+                           What("an integer or a list of integers")],
+        "breakdowns": Annotated[list[Name], AfterValidator(tuple), What(
+            "a list of variant meta keys or john.<instance meta key>, e.g. [dimension, john.origin]")],
+        "time_budget": _keys_of(TimeBudget), "ray": _keys_of(RayOptions),
+        "schedule": Annotated[Any, AfterValidator(_schedule)],
+    }
+    hints = type_hints(Experiment)
+    keys: dict[str, Any] = {}
+    for declared in fields(Experiment):
+        if declared.name in ("source", "key_lines"):
+            continue
+        spelled = AliasChoices(declared.name, _SPELLED[declared.name]) if declared.name in _SPELLED else None
+        keys[declared.name] = (shaped.get(declared.name, hints[declared.name]),
+                               Field(_default(declared), validation_alias=spelled))
+    validators: dict[str, Any] = {"as_given": model_validator(mode="before")(_as_given),
+                                  "across": model_validator(mode="after")(_across)}
+    return create_model("ExperimentKeys", __config__=_KEYS, __validators__=validators, **keys)
+
+
+def experiment_from_dict(data: Any, path: str = "<config>", lines: Mapping | None = None) -> Experiment:
+    """Check and map a raw config mapping onto :class:`Experiment`, in one pydantic validation
+    (:func:`experiment_keys`); a refusal names the file, line and key
+    (:func:`arena.specs.problems.config_error`)."""
+    lines = dict(lines or {})
+    model = experiment_keys()
+    try:
+        given = model.model_validate(dict(data) if isinstance(data, Mapping) else data,
+                                     context={"path": path, "lines": lines})
+    except ValidationError as error:
+        raise config_error(error, model, path, lines, whole="an experiment is a YAML mapping",
+                           spellings=_SPELLED, hints=_HINTS) from None
+    return Experiment(**{name: getattr(given, name) for name in given.model_fields_set}, source=path, key_lines=lines)
 
 
 def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:

@@ -11,30 +11,34 @@ On the command line a SPEC is either
 
 Param values are read as YAML scalars/flow collections (``3`` is an int, ``true`` a
 bool, ``[1,2]`` a list, anything else a string).
+
+In a config (and wherever a mapping names a performer) an entry is checked by one pydantic
+validation against :class:`Entry`, which declares each key once (its type, its range, what it
+means in a message) and builds the :class:`PerformerSpec`; a refusal names the key
+(:mod:`arena.specs.problems`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field, PlainSerializer
+from annotated_types import MinLen
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer
 
 from arena.errors import ConfigError
+from arena.specs.problems import What
 
-# keys of a performer mapping in YAML: constructor params, an optional alias (to tell
-# two performers of the same name apart in reports), optional Ray resources, and for a
-# Claude optional model replicas per seed (params that override ``params`` for one seed)
-# and for a Claude what it sees (``sees: {source: false}`` judges fluency only)
-# and for a John an optional ``balance: {cue: length}`` (arena/engine/balance.py)
-SPEC_KEYS = ("name", "params", "alias", "resources", "replicas", "sees", "balance")
-BALANCE_KEYS = ("cue",)
-BALANCE_CUES = ("length",)  # the surface cues a John's ``balance:`` can put at chance
-SEES_KEYS = ("source", "metadata")
+BalanceCue = Literal["length"]  # the surface cues a John's ``balance:`` can put at chance
+SeesKey = Literal["source", "metadata"]
+BALANCE_CUES = get_args(BalanceCue)
+SEES_KEYS = get_args(SeesKey)
 SEES_DEFAULT = {"source": True, "metadata": False}
+A_PERFORMER = "a performer is a mapping {name, params} or a SPEC string"
 # module:Class (mylab.claudes:MyClaude, mymodule:MyClaude) or path/to/file.py:Class
 _CLASS_PATH = re.compile(r"^(?:[\w.~/\\-]+\.py|[A-Za-z_][\w.]*):[A-Za-z_]\w*$")
 
@@ -112,6 +116,70 @@ class PerformerSpec:
         )
 
 
+class _Keys(BaseModel):
+    # strict: "3" is no int, "no" no bool; a key the model does not declare is refused
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, defer_build=True)
+
+
+class Balance(_Keys):
+    """A John's ``balance: {cue: NAME}``: subsample the pairs so that the cue sits at chance."""
+
+    cue: Annotated[BalanceCue, What(
+        f"one of {', '.join(BALANCE_CUES)} (edit-words cannot be balanced by subsampling: the edit's words are the "
+        "phenomenon; target-lm is a scoring Claude the planner does not run)")]
+
+
+def _seed_keyed(value: Any) -> Any:
+    """``replicas`` with seed keys given as digit strings made ints (a ``--set
+    claudes.0.replicas.1.model=…`` override adds ``"1"`` beside ``1``: one seed, later params
+    updating earlier ones); anything else as it is, for the declaration to judge."""
+    if not isinstance(value, Mapping):
+        return value
+    merged: dict[Any, Any] = {}
+    for key, params in value.items():
+        seed = int(key) if isinstance(key, str) and key.lstrip("-").isdigit() else key
+        earlier = merged.get(seed)
+        if isinstance(earlier, Mapping) and isinstance(params, Mapping):
+            params = {**earlier, **params}
+        elif earlier is not None and not isinstance(earlier, Mapping):
+            params = earlier  # the one the declaration refuses
+        merged[seed] = params
+    return merged
+
+
+class Entry(_Keys):
+    """A performer as a config gives it: a mapping whose keys are the constructor's ``params``, an
+    ``alias`` (to tell two performers of one name apart), Ray ``resources``, and for a Claude its
+    model ``replicas`` per seed (params overriding ``params`` for that seed) and what it ``sees``
+    (``{source: false}`` judges fluency only), for a John a ``balance`` (:mod:`arena.engine.balance`)."""
+
+    name: Annotated[str, MinLen(1), What("a catalog entry or module:Class (a non-empty string)")]
+    params: Annotated[Mapping[str, Any] | None, What("a mapping of constructor keyword arguments")] = None
+    alias: Annotated[str, MinLen(1)] | None = None
+    resources: Annotated[Mapping[str, Any] | None, What("a mapping such as {num_gpus: 1, num_cpus: 2}")] = None
+    replicas: Annotated[
+        Annotated[Mapping[Annotated[int, What("seeds (integers)")], Annotated[Mapping[str, Any], What("a mapping of params")]],
+                  MinLen(1)] | None,
+        BeforeValidator(_seed_keyed), What("a mapping of seeds to params, e.g. {1: {model: a}, 2: {model: b}}"),
+    ] = None
+    sees: Annotated[Mapping[SeesKey, Annotated[bool, What("true or false")]] | None,
+                    What("a mapping such as {source: false, metadata: true}")] = None
+    balance: Annotated[Balance | None, What("a mapping, e.g. {cue: length}")] = None
+
+    def spec(self) -> PerformerSpec:
+        """The :class:`PerformerSpec`: unset keys empty, ``sees`` only where it differs from the default."""
+        return PerformerSpec(
+            self.name, dict(self.params or {}), self.alias, dict(self.resources or {}), dict(self.replicas or {}),
+            {key: flag for key, flag in (self.sees or {}).items() if flag != SEES_DEFAULT[key]},
+            {"cue": self.balance.cue} if self.balance else {},
+        )
+
+
+SPEC_KEYS = tuple(Entry.model_fields)
+# a performer entry of a config, validated into its spec (a SPEC string is parsed before)
+PerformerEntry = Annotated[Entry, AfterValidator(Entry.spec), What(A_PERFORMER.replace(" is ", ": "))]
+
+
 def _short(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(_short(item) for item in value) + "]"
@@ -174,81 +242,25 @@ def parse_params(text: str, where: str = "spec") -> dict[str, Any]:
 
 
 def spec_from_mapping(data: Any, where: str) -> PerformerSpec:
-    """Build a spec from ``{name, params}`` (or a bare name string), checking keys."""
+    """Build a spec from ``{name, params}`` (or a SPEC string), checked by :data:`PerformerEntry`
+    in one pydantic call; a refusal names ``where`` and the key."""
+    from pydantic import ValidationError
+
+    from arena.specs.problems import config_error
+
     if isinstance(data, str):
         return parse_spec(data, where=where)
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{where}: a performer is a mapping {{name, params}} or a SPEC string, not {type(data).__name__}")
-    unknown = sorted(set(data) - set(SPEC_KEYS))
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed keys: {', '.join(SPEC_KEYS)}")
-    if "name" not in data or not isinstance(data["name"], str) or not data["name"]:
-        raise ConfigError(f"{where}: a performer needs a 'name' (a catalog entry or module:Class)")
-    params = data.get("params") or {}
-    if not isinstance(params, Mapping):
-        raise ConfigError(f"{where}: 'params' must be a mapping of constructor keyword arguments")
-    alias = data.get("alias")
-    if alias is not None and (not isinstance(alias, str) or not alias):
-        raise ConfigError(f"{where}: 'alias' must be a non-empty string")
-    resources = data.get("resources") or {}
-    if not isinstance(resources, Mapping):
-        raise ConfigError(f"{where}: 'resources' must be a mapping such as {{num_gpus: 1, num_cpus: 2}}")
-    return PerformerSpec(
-        data["name"], dict(params), alias, dict(resources), _replicas(data.get("replicas"), where),
-        _sees(data.get("sees"), where), _balance(data.get("balance"), where),
-    )
+    try:
+        return _entry_adapter().validate_python(dict(data) if isinstance(data, Mapping) else data)
+    except ValidationError as error:
+        raise config_error(error, PerformerEntry, where, {}, whole=A_PERFORMER) from None
 
 
-def _balance(value: Any, where: str) -> dict[str, Any]:
-    """A John's ``balance: {cue: NAME}`` (NAME one of :data:`BALANCE_CUES`); ``{}`` when absent."""
-    if value is None:
-        return {}
-    example = "e.g. {cue: length}"
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: 'balance' must be a mapping, {example}")
-    unknown = sorted(set(value) - set(BALANCE_KEYS))
-    if unknown:
-        raise ConfigError(f"{where}: 'balance.{unknown[0]}' is not a balance key; allowed keys: {', '.join(BALANCE_KEYS)}")
-    cue = value.get("cue")
-    if cue not in BALANCE_CUES:
-        raise ConfigError(f"{where}: 'balance.cue' must be one of {', '.join(BALANCE_CUES)}, not {cue!r} "
-                          "(edit-words cannot be balanced by subsampling: the edit's words are the phenomenon; "
-                          "target-lm is a scoring Claude the planner does not run)")
-    return {"cue": cue}
+@functools.cache
+def _entry_adapter() -> Any:
+    from pydantic import TypeAdapter
 
-
-def _sees(value: Any, where: str) -> dict[str, bool]:
-    """``{source: bool, metadata: bool}``, keeping only what differs from the default."""
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: 'sees' must be a mapping such as {{source: false, metadata: true}}")
-    unknown = sorted(set(value) - set(SEES_KEYS))
-    if unknown:
-        raise ConfigError(f"{where}: 'sees.{unknown[0]}' is not a visibility key; allowed keys: {', '.join(SEES_KEYS)}")
-    for key, flag in value.items():
-        if not isinstance(flag, bool):
-            raise ConfigError(f"{where}: 'sees.{key}' must be true or false, not {flag!r}")
-    return {key: flag for key, flag in value.items() if flag != SEES_DEFAULT[key]}
-
-
-def _replicas(value: Any, where: str) -> dict[int, dict[str, Any]]:
-    """``{seed: {param: value}}``; seed keys may be YAML ints or digit strings."""
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping) or not value:
-        raise ConfigError(f"{where}: 'replicas' must map seeds to params, e.g. {{1: {{model: a}}, 2: {{model: b}}}}")
-    replicas: dict[int, dict[str, Any]] = {}
-    for key, params in value.items():
-        seed = int(key) if isinstance(key, str) and key.lstrip("-").isdigit() else key
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ConfigError(f"{where}: replicas key {key!r} is not a seed (an integer)")
-        if not isinstance(params, Mapping):
-            raise ConfigError(f"{where}: replicas.{key} must be a mapping of params")
-        # ``1`` and ``"1"`` are one seed (a ``--set claudes.0.replicas.1.model=…`` override
-        # adds the string key): later params update earlier ones
-        replicas.setdefault(seed, {}).update(params)
-    return replicas
+    return TypeAdapter(PerformerEntry)
 
 
 def parse_spec(text: str, where: str = "spec") -> PerformerSpec:

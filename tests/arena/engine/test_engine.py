@@ -199,9 +199,9 @@ def test_model_replicas_vary_the_claude_with_the_seed(tmp_path, distil_dir):
     "claude, error",
     [
         ({"name": "random", "replicas": {1: {"seed": 3}}}, "no entry for seed 2"),
-        ({"name": "random", "replicas": {"x": {"seed": 3}}}, "is not a seed"),
-        ({"name": "random", "replicas": {1: 3}}, "must be a mapping of params"),
-        ({"name": "random", "replicas": []}, "must map seeds to params"),
+        ({"name": "random", "replicas": {"x": {"seed": 3}}}, "'claude.0.replicas' has the key 'x'; its keys must be seeds"),
+        ({"name": "random", "replicas": {1: 3}}, "'claude.0.replicas.1' must be a mapping of params, not 3"),
+        ({"name": "random", "replicas": []}, "'claude.0.replicas' must be a mapping of seeds to params"),
     ],
 )
 def test_bad_replicas_are_clear_errors(claude, error):

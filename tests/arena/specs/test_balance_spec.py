@@ -28,16 +28,16 @@ def write(tmp_path, balance: str = "", zellig: str = "replay"):
 
 
 @pytest.mark.parametrize("balance, message", [
-    ("balance: {cue: edit-words}", "'balance.cue' must be one of length"),
-    ("balance: {cue: target-lm}", "'balance.cue' must be one of length"),
-    ("balance: {}", "'balance.cue' must be one of length, not None"),
-    ("balance: length", "'balance' must be a mapping"),
-    ("balance: {cue: length, per: set}", "'balance.per' is not a balance key; allowed keys: cue"),
+    ("balance: {cue: edit-words}", "'johns.0.balance.cue' must be one of length .*, not 'edit-words'"),
+    ("balance: {cue: target-lm}", "'johns.0.balance.cue' must be one of length .*target-lm is a scoring Claude"),
+    ("balance: {}", "missing key 'johns.0.balance.cue'; it must be one of length"),
+    ("balance: length", "'johns.0.balance' must be a mapping"),
+    ("balance: {cue: length, per: set}", "unknown key 'johns.0.balance.per'; allowed keys: cue"),
 ])
 def test_bad_balance_is_refused(tmp_path, balance, message):
     with pytest.raises(ConfigError, match=message) as raised:
         load_experiment(write(tmp_path, balance))
-    assert "b.yaml" in str(raised.value)
+    assert "b.yaml:4: " in str(raised.value)  # the line of the balance key
 
 
 @pytest.mark.parametrize("zellig", [

@@ -100,7 +100,7 @@ def test_schedule_less_config_keeps_its_hash(tmp_path):
 def test_sees_is_checked_and_only_for_claudes(tmp_path):
     path = tmp_path / "exp.yaml"
     path.write_text(BASE.replace("claude: random", "claude: {name: random, sees: {source: maybe}}"), encoding="utf-8")
-    with pytest.raises(ValueError, match="'sees.source' must be true or false"):
+    with pytest.raises(ValueError, match=r"exp.yaml:4: 'claude.0.sees.source' must be true or false, not 'maybe'"):
         load_experiment(path)
     path.write_text(BASE.replace("zellig: replay", "zellig: {name: replay, sees: {source: false}}"), encoding="utf-8")
     with pytest.raises(ValueError, match="set per Claude"):
