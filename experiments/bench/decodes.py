@@ -1,8 +1,10 @@
-"""How often ``arena run`` decodes each line of a run's transcripts (JSON decodes per line).
+"""How often ``arena run`` decodes each line of a run's transcripts (JSON decodes per line, to
+JSON values or straight to a record).
 
 Plays the driver benchmark's run (``random`` Claude, ``replay`` Zellig, no model, no 1-best; see
 ``driver_scale.py``) of ``n`` DistilLingEval pairs with ``arena run --no-report`` in this process,
-counting every ``json.loads`` by the kind of record it returns (a round, a judgement, a 1-best), in
+counting every decode of a line (``json.loads``, pydantic-core's parser, a record class's
+pydantic validator) by the file it comes from (a round, a judgement, a 1-best), in
 two phases: the whole command (planning and playing read rounds back too), then ``arena score RUN``
 alone (the run verified and scored).  With ``--time-score K`` it then runs ``arena score RUN`` K
 times more, each in a fresh process, and prints the CPU time (the child's ``rusage``, interpreter
@@ -37,23 +39,51 @@ from driver_scale import real_pairs, write_set  # noqa: E402
 KINDS = {"instance": "rounds.jsonl", "resolved_by": "judgements.jsonl", "translation": "onebest.jsonl"}
 
 
+class _CountingValidator:
+    """A record class's pydantic validator that counts the JSON texts it reads (``arena.codec.loads``)."""
+
+    def __init__(self, validator, name: str, counts: Counter[str]) -> None:
+        self.validator, self.name, self.counts = validator, name, counts
+
+    def validate_json(self, text, *args, **kwargs):
+        self.counts[self.name] += 1
+        return self.validator.validate_json(text, *args, **kwargs)
+
+    def __getattr__(self, attribute):
+        return getattr(self.validator, attribute)
+
+
 @contextlib.contextmanager
 def counted() -> Iterator[Counter[str]]:
-    """Count ``json.loads`` calls by the file their record comes from."""
+    """Count every decode of a transcript line by the file it comes from: to JSON values
+    (``json.loads``, and pydantic-core's parser as :func:`arena.record.transcripts.loads` calls it)
+    and straight to a record (``arena.codec.loads``, a record class's validator)."""
+    from arena import codec
+    from arena.record import transcripts
+    from arena.record.rounds import JudgementRecord, OneBest, Round
+
     counts: Counter[str] = Counter()
-    loads = json.loads
+    loads, from_json = json.loads, transcripts.from_json
 
-    def counting(text, *args, **kwargs):
-        record = loads(text, *args, **kwargs)
-        name = next((f for key, f in KINDS.items() if isinstance(record, dict) and key in record), "other")
-        counts[name] += 1
-        return record
+    def counting(decode):
+        def decoded(text, *args, **kwargs):
+            record = decode(text, *args, **kwargs)
+            name = next((f for key, f in KINDS.items() if isinstance(record, dict) and key in record), "other")
+            counts[name] += 1
+            return record
+        return decoded
 
-    json.loads = counting
+    adapters = {cls: codec.adapter(cls) for cls in (Round, JudgementRecord, OneBest)}
+    validators = {cls: adapter.validator for cls, adapter in adapters.items()}
+    json.loads, transcripts.from_json = counting(loads), counting(from_json)
+    for (cls, adapter), name in zip(adapters.items(), KINDS.values()):
+        adapter.validator = _CountingValidator(validators[cls], name, counts)
     try:
         yield counts
     finally:
-        json.loads = loads
+        json.loads, transcripts.from_json = loads, from_json
+        for cls, adapter in adapters.items():
+            adapter.validator = validators[cls]
 
 
 def main(argv: list[str] | None = None) -> int:
