@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,6 +65,7 @@ class Run:
     already_finished: bool = False  # run(): the run was finished before this call
     resumed: bool = False  # run(): an interrupted run was resumed
     reports: tuple[Path, ...] = ()  # run(): report.md and report.html, when written now
+    _scores: Scores | None = field(default=None, repr=False)  # run(): the scores finish() derived or read
 
     @property
     def run_dir(self) -> Path:
@@ -75,14 +76,16 @@ class Run:
         """``manifest.json`` (:class:`arena.record.manifest.Manifest`)."""
         return self.record.manifest
 
-    @cached_property
+    @property
     def scores(self) -> Scores:
         """``scores.json`` as typed results (:class:`arena.stats.results.Scores`, read and validated once by
-        pydantic: :func:`arena.stats.results.read_scores`); ``arena.codec.dump(run.scores)`` gives its JSON
-        values back."""
-        from arena.stats.results import read_scores
+        pydantic: :func:`arena.stats.results.read_scores`, or handed on by :func:`run` as
+        :func:`finish` derived them); ``arena.codec.dump(run.scores)`` gives its JSON values back."""
+        if self._scores is None:
+            from arena.stats.results import read_scores
 
-        return read_scores(self.run_dir)
+            self._scores = read_scores(self.run_dir)
+        return self._scores
 
     @property
     def signature(self) -> str:
@@ -301,7 +304,7 @@ def run(
         if not result.already_finished or not (result.run_dir / MARKDOWN).exists():
             reports = tuple(write_reports([result.run_dir], cues=surface_cues()))
     record.verify()  # a finished run that was not scored now: verified here, before it is handed out
-    return Run(record, result.already_finished, result.resumed, reports)
+    return Run(record, result.already_finished, result.resumed, reports, result.scores)
 
 
 def cue_factories(names: Sequence[str] | None = None, strict: bool = True) -> dict[str, Callable[[], Any]]:

@@ -136,3 +136,19 @@ def test_an_unfinished_run_is_not_handed_out_as_finished(tmp_path, distil_dir):
     with pytest.raises(UsageError, match="not a finished run"):
         RunDir.open(run_dir, finished=True)
     assert not RunDir.open(run_dir).finished
+
+
+def test_the_run_the_api_hands_out_carries_the_scores_it_derived(tmp_path, distil_dir, monkeypatch):
+    from arena import api
+    from arena.stats import results
+    from tests.arena.stats.runs import CONFIG
+
+    config = tmp_path / "typed.yaml"
+    config.write_text(CONFIG.format(distil=distil_dir, extra=""), encoding="utf-8")
+    played = api.run(config, out=tmp_path / "runs", report=False)
+    written = results.read_scores(played.run_dir)
+    with monkeypatch.context() as patched:  # handed on, not read back from scores.json
+        patched.setattr(results, "read_scores", lambda *args: pytest.fail("scores.json was read again"))
+        assert played.scores == written and played.signature == written.signature
+    again = api.run(config, out=tmp_path / "runs", report=False)  # finished: loaded, its scores read once
+    assert again.already_finished and again.scores == written
