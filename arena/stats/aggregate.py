@@ -27,7 +27,7 @@ from arena.record.rounds import RESOLVED_ABSTAIN, RESOLVED_LATE, JudgementRecord
 # -- resampling statistics over per-instance outcomes ----------------------------------------
 
 DEFAULT_SEED = 12345
-RESAMPLE_CELLS = 1 << 21  # indices drawn at once: 16 MiB, whatever the number of instances
+RESAMPLE_CELLS = 1 << 19  # indices drawn at once: 4 MiB (and a float copy of each array), whatever the number of instances
 
 
 def resampled_sums(arrays: tuple[np.ndarray, ...], samples: int, seed: int) -> list[np.ndarray]:
