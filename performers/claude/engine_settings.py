@@ -117,27 +117,47 @@ def real_tokens(hidden, mask):
 
 
 
+class _InterruptedLoadReport(logging.Filter):
+    """Drops Transformers' "LOAD REPORT" logged while a Ctrl-C cuts a model load short: it logs
+    the report in a ``finally``, so an interrupted load printed a table (in raw terminal colour
+    codes) of weights "MISSING" and "newly initialized" that were only not loaded yet."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        import sys
+
+        return not (isinstance(sys.exc_info()[1], KeyboardInterrupt) and "LOAD REPORT" in record.getMessage())
+
+
+_INTERRUPTED_LOAD_REPORT = _InterruptedLoadReport()
+
+
 @contextmanager
 def loading_bars(progress: bool) -> Iterator[None]:
     """A context in which Transformers' own bars ("Loading weights") show only where the
     Claude shows progress (its ``progress`` param, and ``ARENA_PROGRESS`` not ``0``): a
-    notebook that turns progress off sees no bars while a model loads."""
+    notebook that turns progress off sees no bars while a model loads.  A load that Ctrl-C
+    cuts short leaves no load report either (:class:`_InterruptedLoadReport`)."""
     import os
 
     from huggingface_hub.utils import are_progress_bars_disabled, disable_progress_bars
     from transformers.utils import logging as hf_logging
 
-    if (progress and os.environ.get("ARENA_PROGRESS", "1") != "0") or not hf_logging.is_progress_bar_enabled():
-        yield
-        return
-    hub_was_disabled = are_progress_bars_disabled()
-    hf_logging.disable_progress_bar()
+    report = logging.getLogger("transformers.modeling_utils")
+    report.addFilter(_INTERRUPTED_LOAD_REPORT)
     try:
-        yield
+        if (progress and os.environ.get("ARENA_PROGRESS", "1") != "0") or not hf_logging.is_progress_bar_enabled():
+            yield
+            return
+        hub_was_disabled = are_progress_bars_disabled()
+        hf_logging.disable_progress_bar()
+        try:
+            yield
+        finally:
+            hf_logging.enable_progress_bar()
+            if hub_was_disabled:
+                disable_progress_bars()
     finally:
-        hf_logging.enable_progress_bar()
-        if hub_was_disabled:
-            disable_progress_bars()
+        report.removeFilter(_INTERRUPTED_LOAD_REPORT)
 
 
 def cache_argument(decoder: Any, cache: Any) -> dict[str, Any]:

@@ -35,3 +35,38 @@ def test_the_installed_marian_decoder_takes_the_cache_without_a_warning(tiny):
         with torch.inference_mode():
             decoder(input_ids=torch.tensor([[3, 4]]), encoder_hidden_states=torch.randn(1, 2, width),
                     use_cache=True, **cache_argument(decoder, EncoderDecoderCache(DynamicCache(), DynamicCache())))
+
+
+@pytest.mark.parametrize("message, interrupted, shown", [
+    ("MarianMTModel LOAD REPORT from: toy\nKey | Status\nlm_head.weight | MISSING", True, False),  # cut short by Ctrl-C
+    ("MarianMTModel LOAD REPORT from: toy\nKey | Status\nlm_head.weight | MISSING", False, True),  # a real report
+    ("some other warning", True, True),  # only the load report goes
+])
+def test_a_load_that_ctrl_c_cut_short_leaves_no_load_report(message, interrupted, shown):
+    import logging
+
+    from performers.claude.engine_settings import loading_bars
+
+    logger = logging.getLogger("transformers.modeling_utils")  # Transformers' loggers do not propagate
+    logged: list[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: logged.append(record.getMessage())  # type: ignore[method-assign]
+
+    def load():
+        try:
+            if interrupted:
+                raise KeyboardInterrupt
+        finally:  # as Transformers logs its report
+            logger.warning(message)
+
+    logger.addHandler(handler)
+    try:
+        with loading_bars(progress=False):
+            try:
+                load()
+            except KeyboardInterrupt:
+                pass
+    finally:
+        logger.removeHandler(handler)
+    assert (message in logged) is shown
+    assert not logger.filters  # the filter is removed with the context
