@@ -45,7 +45,7 @@ _DISALLOWED = re.compile(
 _DISALLOWED_NO_TAB = re.compile(
     "[\x00-\x1f\x7f" + C1_UNDEFINED_IN_CP1252 + BIDI_CONTROLS + "\ud800-\udfff]"
 )
-_LINE_BREAK = re.compile("[" + LINE_BREAKS + "]")
+LINE_BREAK = re.compile(f"[{re.escape(LINE_BREAKS)}]")  # any of them (arena.formats.textlines.has_line_break)
 _TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f" + BIDI_CONTROLS + "\ud800-\udfff]")
 _UNSAFE_BUT_LINE_FEED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI_CONTROLS + "\ud800-\udfff]")
 
@@ -65,7 +65,7 @@ def text_problem(text: str, *, allow_tab: bool = True, one_line: bool = True) ->
         if character in "\n\r" and not one_line:
             continue
         return _describe(character)
-    if one_line and _LINE_BREAK.search(text):
+    if one_line and LINE_BREAK.search(text):
         return "holds a line break: a sentence is one line"
     first = text[:1]
     if first and not first.isspace() and unicodedata.category(first) != "Cf":

@@ -14,17 +14,12 @@ every later line for that reader.  :func:`check_line_text` refuses them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from arena.errors import DataError
 from arena.specs.yamlio import BOM, read_text
-from arena.text_policy import text_problem
-
-# every character str.splitlines() breaks at
-LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_LINE_BREAK = re.compile(f"[{re.escape(LINE_BREAKS)}]")
+from arena.text_policy import LINE_BREAK, text_problem
 
 
 def split_lines(text: str) -> list[str]:
@@ -78,7 +73,7 @@ def empty_lines(lines: Sequence[str]) -> list[int]:
 
 def has_line_break(text: str) -> bool:
     """Whether ``text`` holds a character that ``str.splitlines`` breaks at."""
-    return _LINE_BREAK.search(text) is not None
+    return LINE_BREAK.search(text) is not None
 
 
 def check_line_text(text: object, where: str, allow_empty: bool = False) -> str:
@@ -86,7 +81,7 @@ def check_line_text(text: object, where: str, allow_empty: bool = False) -> str:
     (``TypeError`` for a non-string) naming ``where``."""
     if not isinstance(text, str):
         raise TypeError(f"{where}: expected a string, got {type(text).__name__}")
-    match = _LINE_BREAK.search(text)
+    match = LINE_BREAK.search(text)
     if match:
         raise DataError(
             f"{where}: text contains a line break (U+{ord(match.group()):04X}) and cannot be written as one line"

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from arena.formats.textlines import LINE_BREAKS, check_line_text, iter_lines, read_lines, split_lines, write_lines
+from arena.formats.textlines import check_line_text, iter_lines, read_lines, split_lines, write_lines
+from arena.text_policy import LINE_BREAKS
 
 
 @pytest.mark.parametrize(
