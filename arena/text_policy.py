@@ -67,12 +67,13 @@ def text_problem(text: str, *, allow_tab: bool = True, one_line: bool = True) ->
         return _describe(character)
     if one_line and LINE_BREAK.search(text):
         return "holds a line break: a sentence is one line"
-    first = text[:1]
-    if first and not first.isspace() and unicodedata.category(first) != "Cf":
-        return None
-    if not any(not character.isspace() and unicodedata.category(character) != "Cf" for character in text):
+    if not (text and _visible(text[0])) and not any(_visible(character) for character in text):  # the first, then all
         return "is empty or holds only invisible characters"
     return None
+
+
+def _visible(character: str) -> bool:
+    return not character.isspace() and unicodedata.category(character) != "Cf"
 
 
 def _describe(character: str) -> str:

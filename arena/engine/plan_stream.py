@@ -80,15 +80,11 @@ def stored_blocks(experiment: Experiment, path: Path, counts: Mapping[BlockKey, 
     as :func:`arena.record.order.blocks` of the rounds held in memory.  ``counts``: each
     block's rounds as :func:`write_plan` returns them (then the file's lines are only
     counted, not decoded)."""
-    keys = [(seed, john.label, zellig.label) for seed in experiment.seeds
-            for john in experiment.johns for zellig in experiment.zelligs]
-    spans = _spans(path) if counts is None else _spans_of(path, [(key, counts.get(key, 0)) for key in keys])
-    result = []
-    for rank, (seed, j, z) in enumerate((s, j, z) for s in experiment.seeds
-                                        for j in range(len(experiment.johns)) for z in range(len(experiment.zelligs))):
-        offset, count = spans.get(keys[rank], (0, 0))
-        result.append(Block(f"s{seed}-j{j}-z{z}", seed, StoredRounds(path, offset, count)))  # type: ignore[arg-type]
-    return result
+    order = [(f"s{seed}-j{j}-z{z}", seed, (seed, john.label, zellig.label)) for seed in experiment.seeds
+             for j, john in enumerate(experiment.johns) for z, zellig in enumerate(experiment.zelligs)]
+    spans = _spans(path) if counts is None else _spans_of(path, [(key, counts.get(key, 0)) for *_, key in order])
+    return [Block(name, seed, StoredRounds(path, *spans.get(key, (0, 0))))  # type: ignore[arg-type]
+            for name, seed, key in order]
 
 
 def _spans(path: Path) -> dict[tuple[Any, Any, Any], list[int]]:
