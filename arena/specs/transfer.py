@@ -33,6 +33,7 @@ from typing import Any
 from arena.codec import dump
 from arena.errors import ConfigError
 from arena.specs.config import Experiment, experiment_from_dict
+from arena.specs.problems import where as key_where
 from arena.specs.registry import Catalog, resolve
 from arena.specs.spec import spec_from_mapping
 from arena.specs.yamlio import load_yaml, yaml_key_lines
@@ -56,13 +57,6 @@ class TransferPlan:
 
     def alias(self, family: str, claude: str) -> str:
         return f"{family}@{claude}"
-
-
-def _where(path: str, lines: Mapping[tuple[str, ...], int], *keys: str) -> str:
-    for end in range(len(keys), 0, -1):
-        if keys[:end] in lines:
-            return f"{path}:{lines[keys[:end]]}"
-    return path
 
 
 def is_transfer(path: str | Path) -> bool:
@@ -91,25 +85,25 @@ def expand(data: dict[str, Any], path: str, lines: dict[tuple[str, ...], int],
     data = dict(data)
     block = data.pop("transfer", None)
     if not isinstance(block, Mapping):
-        raise ConfigError(f"{_where(path, lines, 'transfer')}: 'transfer' must be a mapping with "
+        raise ConfigError(f"{key_where(path, lines, ('transfer',))}: 'transfer' must be a mapping with "
                           f"{', '.join(BLOCK_KEYS)} (docs/game.md, Transfer)")
     for key in ("zellig", "zelligs"):
         if key in data:
-            raise ConfigError(f"{_where(path, lines, key)}: '{key}' goes inside 'transfer' in a transfer config: "
+            raise ConfigError(f"{key_where(path, lines, (key,))}: '{key}' goes inside 'transfer' in a transfer config: "
                               "the Zelligs are built from transfer.zelligs")
     unknown = sorted(set(block) - set(BLOCK_KEYS))
     if unknown:
-        raise ConfigError(f"{_where(path, lines, 'transfer', unknown[0])}: unknown key 'transfer.{unknown[0]}'; "
+        raise ConfigError(f"{key_where(path, lines, ('transfer', unknown[0]))}: unknown key 'transfer.{unknown[0]}'; "
                           f"allowed keys: {', '.join(BLOCK_KEYS)}")
     probe = experiment_from_dict({**data, "zelligs": ["placeholder-ding"]}, path, lines)  # the rest, checked
     claudes = [c.label for c in probe.claudes]
     if len(claudes) < 2:
-        raise ConfigError(f"{_where(path, lines, 'claudes')}: 'claudes' lists {len(claudes)} Claude; a transfer "
+        raise ConfigError(f"{key_where(path, lines, ('claudes',))}: 'claudes' lists {len(claudes)} Claude; a transfer "
                           "plays each Zellig tuned against one Claude and judged by the others: give at least 2")
     tuned = _tuned_against(block, claudes, path, lines)
     families = block.get("zelligs")
     if not isinstance(families, list) or not families:
-        raise ConfigError(f"{_where(path, lines, 'transfer', 'zelligs')}: 'transfer.zelligs' must be a non-empty "
+        raise ConfigError(f"{key_where(path, lines, ('transfer', 'zelligs'))}: 'transfer.zelligs' must be a non-empty "
                           "list of model-consulting Zelligs, each with its 'base'")
     zelligs: list[dict[str, Any]] = []
     expanded_lines: dict[int, int | None] = {}
@@ -118,7 +112,7 @@ def expand(data: dict[str, Any], path: str, lines: dict[tuple[str, ...], int],
     claude_specs = {c.label: {"name": c.name, "params": dict(c.params)} for c in probe.claudes}
     base_alias: dict[str, str] = {}
     for index, item in enumerate(families):
-        where = _where(path, lines, "transfer", "zelligs", str(index))
+        where = key_where(path, lines, ("transfer", "zelligs", str(index)))
         family, spec, base, param, by_label = _family(item, index, where, catalog)
         line = lines.get(("transfer", "zelligs", str(index)))
         key = json.dumps(base, sort_keys=True, default=str)
@@ -149,7 +143,7 @@ def _families(families: list[Any]) -> list[str]:
 
 def _tuned_against(block: Mapping[str, Any], claudes: list[str], path: str, lines: Mapping) -> list[str]:
     tuned = block.get("tuned_against", claudes)
-    where = _where(path, lines, "transfer", "tuned_against")
+    where = key_where(path, lines, ("transfer", "tuned_against"))
     if not isinstance(tuned, list) or not tuned or not all(isinstance(t, str) for t in tuned):
         raise ConfigError(f"{where}: 'transfer.tuned_against' must be a non-empty list of Claude labels")
     for position, label in enumerate(tuned):
