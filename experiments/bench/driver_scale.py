@@ -8,13 +8,21 @@ wall and CPU seconds (the child's ``rusage``), CPU microseconds per round, its p
 size (``ru_maxrss``), and the size of ``rounds.jsonl`` + ``judgements.jsonl``.  The ratio column
 is CPU per round against the smallest size of the same run (1.00 = linear).
 
+``--against REV`` also runs another commit's arena (checked out with ``git worktree add
+--detach`` in a temporary folder) on the same pairs, ``--pairs`` times per size, the two trees
+taking turns in the order (REV, this), (this, REV), …; each row names its tree, and a last table
+gives per size the median of this tree's CPU over REV's, pair by pair (a machine-independent
+figure: absolute CPU moves by ±10% from run to run and by more from machine to machine).
+
     python experiments/bench/driver_scale.py --sizes 10000 20000 50000 100000 200000 1000000
     python experiments/bench/driver_scale.py --sizes 20000 --keep /tmp/runs
+    python experiments/bench/driver_scale.py --sizes 200000 --against 3834c03 --pairs 2
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import subprocess
@@ -22,6 +30,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
+
+from byte_identity import tree
 
 ROOT = Path(__file__).resolve().parents[2]
 DISTIL = ROOT / ".." / "shared" / "data" / "distil-lingeval"
@@ -56,7 +67,8 @@ def write_set(folder: Path, n: int, pairs: list[tuple[str, str, str]]) -> Path:
     return directory
 
 
-def run_once(folder: Path, n: int, pairs: list[tuple[str, str, str]]) -> dict:
+def run_once(folder: Path, n: int, pairs: list[tuple[str, str, str]], root: Path = ROOT) -> dict:
+    """One ``arena run`` of ``n`` rounds by the arena of the tree at ``root``, in a fresh process."""
     directory = write_set(folder / "data", n, pairs)
     config = folder / "driver.yaml"
     config.write_text(
@@ -67,9 +79,9 @@ def run_once(folder: Path, n: int, pairs: list[tuple[str, str, str]]) -> dict:
     )
     command = [sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())", "--quiet",
                "run", str(config), "--out", str(folder / "runs"), "--no-report", "--no-progress"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_PROGRESS": "0", "OMP_NUM_THREADS": "1"}
+    env = {**os.environ, "PYTHONPATH": str(root), "ARENA_PROGRESS": "0", "OMP_NUM_THREADS": "1"}
     started = time.perf_counter()
-    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
     if status != 0:
@@ -79,30 +91,54 @@ def run_once(folder: Path, n: int, pairs: list[tuple[str, str, str]]) -> dict:
     return {"n": n, "wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss * 1024, "size": size}
 
 
+def measured(n: int, pairs: list[tuple[str, str, str]], root: Path, keep: Path | None) -> dict:
+    folder = Path(tempfile.mkdtemp(prefix=f"arena-driver-{n}-"))
+    try:
+        return run_once(folder, n, pairs, root)
+    finally:
+        if keep:
+            shutil.copytree(folder, keep / folder.name)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 20_000, 50_000, 100_000, 200_000])
     parser.add_argument("--keep", type=Path, default=None, help="keep data and runs here")
+    parser.add_argument("--against", metavar="REV", help="also run this commit's arena on the same pairs, taking turns")
+    parser.add_argument("--pairs", type=int, default=1, help="runs of each tree per size with --against (default 1)")
     args = parser.parse_args(argv)
+    if args.pairs < 1:
+        parser.error("--pairs must be at least 1")
     pairs = real_pairs()
     print(f"{len(pairs)} real DistilLingEval pairs, cycled with a numbered suffix; "
           f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'rounds':>9} {'wall s':>8} {'CPU s':>8} {'CPU us/round':>13} {'vs first':>9} {'peak RSS MB':>12} "
-          f"{'transcripts MB':>15}")
-    first = None
-    for n in sorted(args.sizes):
-        folder = Path(tempfile.mkdtemp(prefix=f"arena-driver-{n}-"))
-        try:
-            row = run_once(folder, n, pairs)
-        finally:
-            if args.keep:
-                shutil.copytree(folder, args.keep / folder.name)
-            shutil.rmtree(folder, ignore_errors=True)
-        per_round = row["cpu"] / n * 1e6
-        first = first or per_round
-        print(f"{n:>9} {row['wall']:>8.1f} {row['cpu']:>8.1f} {per_round:>13.1f} {per_round / first:>9.2f} "
-              f"{row['rss'] / 1e6:>12.0f} {row['size'] / 1e6:>15.1f}", flush=True)
+    print(f"{'tree':>10} {'rounds':>9} {'wall s':>8} {'CPU s':>8} {'CPU us/round':>13} {'vs first':>9} "
+          f"{'peak RSS MB':>12} {'transcripts MB':>15}")
+    ratios: dict[int, list[float]] = {}
+    with contextlib.ExitStack() as stack:
+        trees = [("this", ROOT)]
+        if args.against:
+            other = stack.enter_context(tree(args.against, Path(stack.enter_context(tempfile.TemporaryDirectory()))))
+            trees = [(args.against, other), ("this", ROOT)]
+        first: dict[str, float] = {}
+        for n in sorted(args.sizes):
+            for turn in range(args.pairs if args.against else 1):
+                cpu: dict[str, float] = {}
+                for name, root in trees if turn % 2 == 0 else trees[::-1]:
+                    row = measured(n, pairs, root, args.keep)
+                    per_round = cpu[name] = row["cpu"] / n * 1e6
+                    first.setdefault(name, per_round)
+                    print(f"{name:>10} {n:>9} {row['wall']:>8.1f} {row['cpu']:>8.1f} {per_round:>13.1f} "
+                          f"{per_round / first[name]:>9.2f} {row['rss'] / 1e6:>12.0f} {row['size'] / 1e6:>15.1f}",
+                          flush=True)
+                if args.against:
+                    ratios.setdefault(n, []).append(cpu["this"] / cpu[args.against])
     print(f"load average after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if ratios:
+        print(f"\nCPU a round, this tree / {args.against} (median over pairs; each pair's ratio)")
+        for n, values in ratios.items():
+            print(f"{n:>9} {median(values):>6.3f}  ({', '.join(f'{v:.3f}' for v in values)})")
     return 0
 
 
