@@ -19,6 +19,18 @@ from arena.stats.stratify import stratified
 KEYS = [f"i{k}" for k in range(40)]
 
 
+@pytest.mark.parametrize("text, tokens", [
+    ("Das Haus ist groß.", 5),  # four words and a full stop
+    ("Er sagte: „Nein!“", 7),  # every quotation mark and punctuation mark a token of its own
+    ("3,5 Mio. Euro", 6),  # digits are word characters; the comma and the full stop tokens
+    ("  ", 0),
+    ("", 0),
+    ("Straße—Weg…", 4),  # the dash and the ellipsis between words
+])
+def test_lengths_count_the_tokens_words_lists(text, tokens):
+    assert length_cue.lengths(text) == (len(text), tokens) == (len(text), len(length_cue.words(text)))
+
+
 @pytest.mark.parametrize("correct, strata, expected", [
     # a Claude that follows the cue: right where it is right, wrong where it is wrong -> chance
     ([1.0] * 20 + [0.0] * 20, [1.0] * 20 + [0.0] * 20, 0.5),
