@@ -93,7 +93,7 @@ def _config(tmp_path, distil_dir, limit: int):
 
 
 def test_ctrl_c_ends_run_and_the_same_command_resumes(tmp_path, distil_dir):
-    config, runs = _config(tmp_path, distil_dir, 400), tmp_path / "runs"  # enough work that Ctrl-C lands mid-run
+    config, runs = _config(tmp_path, distil_dir, 150), tmp_path / "runs"  # enough work that Ctrl-C lands mid-run
     argv = ["run", str(config), "--out", str(runs), "--no-progress"]
     done = interrupted(argv, ready=lambda: any(runs.glob("*/manifest.json")), ARENA_CACHE_DIR=str(tmp_path / "cache"))
     _stopped_quietly(done, "run")

@@ -28,7 +28,7 @@ def one_bests(name: str, params: dict, sources: list[str]) -> list[str]:
 
 
 def test_one_signature_one_set_of_one_bests():
-    sources = list(dict.fromkeys(source for source, _, _ in distil_sample(per_set=12)))
+    sources = list(dict.fromkeys(source for source, _, _ in distil_sample(per_set=6)))
     runs = []
     for name, params in DECODERS:
         text = signature("claude", PerformerSpec(name, params), CATALOG, beam=5)
