@@ -108,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", metavar="REV", help="also run this commit's arena on the same pairs, taking turns")
     parser.add_argument("--pairs", type=int, default=1, help="runs of each tree per size with --against (default 1)")
     args = parser.parse_args(argv)
-    if args.pairs < 1:
-        parser.error("--pairs must be at least 1")
+    if args.pairs < 1 or (args.pairs > 1 and not args.against):
+        parser.error("--pairs takes a count of at least 1, and more than 1 only with --against")
     pairs = real_pairs()
     print(f"{len(pairs)} real DistilLingEval pairs, cycled with a numbered suffix; "
           f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
