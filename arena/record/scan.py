@@ -46,7 +46,7 @@ def key_hash(*parts: Any) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
 
 
-def iter_lines(path: Path, offsets: bool = False) -> Iterator[tuple[int, dict[str, Any], int]]:
+def iter_lines(path: Path) -> Iterator[tuple[int, dict[str, Any], int]]:
     """``(line number, record, byte offset)`` of each non-blank line of a JSON-lines file (none
     when it does not exist); a cut, malformed or non-object line is a :class:`DataError` naming
     file and line.  Streamed: one line in memory at a time."""
